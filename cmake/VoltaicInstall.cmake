@@ -1,0 +1,24 @@
+# install() of the library, its headers and an exported, versioned package
+# config, so that a downstream project does find_package(voltaic) and links
+# voltaic::voltaic.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(VOLTAIC_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/voltaic)
+
+install(TARGETS voltaic EXPORT voltaicTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/voltaic DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_BINARY_DIR}/include/voltaic/config.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/voltaic)
+install(EXPORT voltaicTargets NAMESPACE voltaic:: DESTINATION ${VOLTAIC_INSTALL_CMAKEDIR})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/voltaicConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/voltaicConfig.cmake
+                              INSTALL_DESTINATION ${VOLTAIC_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/voltaicConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/voltaicConfig.cmake ${PROJECT_BINARY_DIR}/voltaicConfigVersion.cmake
+        DESTINATION ${VOLTAIC_INSTALL_CMAKEDIR})

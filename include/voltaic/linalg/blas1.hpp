@@ -1,0 +1,74 @@
+#pragma once
+/// @file blas1.hpp
+/// @brief Vector operations on either backend, in float and double.
+///
+/// Every function runs on `exec` (on a CUDA executor: queued on its stream 0,
+/// asynchronous unless it returns a value to the host) and throws
+/// SizeMismatch when lengths disagree and ExecutorMismatch when a view's memory
+/// is not in exec's memory space. Inputs and outputs may alias only where an
+/// operation names the same view twice (y in axpy).
+
+#include "voltaic/core/executor.hpp"
+#include "voltaic/core/view.hpp"
+
+namespace voltaic {
+
+/// x[i] = value
+void fill(const Executor& exec, View<float> x, float value);
+void fill(const Executor& exec, View<double> x, double value);
+
+/// y[i] = x[i]
+void copy(const Executor& exec, View<const float> x, View<float> y);
+void copy(const Executor& exec, View<const double> x, View<double> y);
+
+/// y[i] = alpha * x[i] + y[i], with one rounding (fused multiply-add)
+void axpy(const Executor& exec, float alpha, View<const float> x, View<float> y);
+void axpy(const Executor& exec, double alpha, View<const double> x, View<double> y);
+
+/// y[i] = alpha * x[i] + beta * y[i], rounded as fma(alpha, x, beta * y)
+void axpby(const Executor& exec, float alpha, View<const float> x, float beta, View<float> y);
+void axpby(const Executor& exec, double alpha, View<const double> x, double beta, View<double> y);
+
+/// x[i] = alpha * x[i]
+void scale(const Executor& exec, float alpha, View<float> x);
+void scale(const Executor& exec, double alpha, View<double> x);
+
+/// z[i] = x[i] * y[i]
+void multiply(const Executor& exec, View<const float> x, View<const float> y, View<float> z);
+void multiply(const Executor& exec, View<const double> x, View<const double> y, View<double> z);
+
+/// y[i] = x[i] in the other precision (round to nearest)
+void convert(const Executor& exec, View<const double> x, View<float> y);
+void convert(const Executor& exec, View<const float> x, View<double> y);
+
+/// Launch shape of a CUDA reduction; 0 picks the default. The result does not
+/// depend on it (see reduction_order.hpp): it exists for tuning and to test that.
+struct LaunchConfig {
+  int block_size = 0;  ///< 32, 64, 128 or 256 threads
+  int grid_size = 0;   ///< blocks; any positive number
+};
+
+/// Deterministic dot product: sum of x[i] * y[i] in the fixed order of
+/// reduction_order.hpp; FP64 with compensated products and sums, FP32
+/// accumulated in double. Returns to the host (waits for the result).
+float dot(const Executor& exec, View<const float> x, View<const float> y, LaunchConfig launch = {});
+double dot(const Executor& exec, View<const double> x, View<const double> y, LaunchConfig launch = {});
+/// The same, leaving the result in result[0] in exec's memory, without waiting.
+void dot(const Executor& exec, View<const float> x, View<const float> y, View<float> result,
+         LaunchConfig launch = {});
+void dot(const Executor& exec, View<const double> x, View<const double> y, View<double> result,
+         LaunchConfig launch = {});
+
+/// Deterministic Euclidean norm, without overflow or underflow of intermediates.
+float nrm2(const Executor& exec, View<const float> x, LaunchConfig launch = {});
+double nrm2(const Executor& exec, View<const double> x, LaunchConfig launch = {});
+void nrm2(const Executor& exec, View<const float> x, View<float> result, LaunchConfig launch = {});
+void nrm2(const Executor& exec, View<const double> x, View<double> result, LaunchConfig launch = {});
+
+/// Largest |x[i]|; NaN if any element is NaN; 0 for an empty view.
+float max_abs(const Executor& exec, View<const float> x, LaunchConfig launch = {});
+double max_abs(const Executor& exec, View<const double> x, LaunchConfig launch = {});
+void max_abs(const Executor& exec, View<const float> x, View<float> result, LaunchConfig launch = {});
+void max_abs(const Executor& exec, View<const double> x, View<double> result, LaunchConfig launch = {});
+
+}  // namespace voltaic

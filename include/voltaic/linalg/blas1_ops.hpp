@@ -1,0 +1,51 @@
+#pragma once
+/// @file blas1_ops.hpp
+/// @brief The element operations of blas1.hpp, written once for both backends
+/// with explicit rounding, so the CPU and CUDA results agree bit for bit.
+
+#include "voltaic/core/macros.hpp"
+#include "voltaic/linalg/rounding.hpp"
+
+namespace voltaic::ops {
+
+template <class T>
+struct Axpy {
+  T alpha;
+  VOLTAIC_HD T operator()(T x, T y) const { return fp::fma(alpha, x, y); }
+};
+
+template <class T>
+struct Axpby {
+  T alpha, beta;
+  VOLTAIC_HD T operator()(T x, T y) const { return fp::fma(alpha, x, fp::mul(beta, y)); }
+};
+
+template <class T>
+struct Scale {
+  T alpha;
+  VOLTAIC_HD T operator()(T x) const { return fp::mul(alpha, x); }
+};
+
+template <class T>
+struct Multiply {
+  VOLTAIC_HD T operator()(T x, T y) const { return fp::mul(x, y); }
+};
+
+template <class T>
+struct Identity {
+  VOLTAIC_HD T operator()(T x) const { return x; }
+};
+
+template <class To>
+struct Convert {
+  template <class From>
+  VOLTAIC_HD To operator()(From x) const { return static_cast<To>(x); }
+};
+
+template <class T>
+struct Constant {
+  T value;
+  VOLTAIC_HD T operator()() const { return value; }
+};
+
+}  // namespace voltaic::ops

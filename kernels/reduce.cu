@@ -1,0 +1,281 @@
+// CUDA reductions in the canonical order of reduction_order.hpp: bitwise the
+// CPU backend's result for every block and grid size, with no atomics.
+//
+// Memory traffic: pass 1 reads each input once (8n bytes per FP64 input) and
+// writes one partial per segment of 16384 elements; the later passes read
+// those partials (under 0.1% of pass 1). Block size only decides how many
+// virtual lanes a thread runs; grid size only decides which block takes which
+// segment.
+#include <cstring>
+
+#include "core/cuda_check.hpp"
+#include "linalg/blas1_kernels.hpp"
+#include "vector_access.cuh"
+#include "voltaic/core/error.hpp"
+#include "voltaic/linalg/reduction_order.hpp"
+#include "voltaic/linalg/reduction_policies.hpp"
+
+namespace voltaic::cuda {
+
+namespace {
+
+using reduction::kGroupLanes;
+using reduction::kGroups;
+using reduction::kLanes;
+using reduction::kSteps;
+
+/// Shuffle of any trivially copyable accumulator, one 32-bit word at a time.
+template <class Acc>
+__device__ __forceinline__ Acc shfl_down(const Acc& v, int h) {
+  static_assert(sizeof(Acc) % sizeof(int) == 0, "accumulators are whole 32-bit words");
+  constexpr int kWords = sizeof(Acc) / sizeof(int);
+  int w[kWords];
+  memcpy(w, &v, sizeof(Acc));
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], h);
+  Acc r;
+  memcpy(&r, w, sizeof(Acc));
+  return r;
+}
+
+/// The canonical tree over the kLanes virtual lanes of one segment. Thread t
+/// holds lanes t + r * kBlock. Returns the segment's result in thread 0.
+template <class P, int kBlock>
+__device__ typename P::Acc block_tree(typename P::Acc (&acc)[kLanes / kBlock], typename P::Acc* groups) {
+  using Acc = typename P::Acc;
+  const int lane = threadIdx.x % kGroupLanes;
+#pragma unroll
+  for (int r = 0; r < kLanes / kBlock; ++r) {
+    Acc v = acc[r];
+#pragma unroll
+    for (int h = kGroupLanes / 2; h >= 1; h /= 2) P::combine(v, shfl_down(v, h));
+    if (lane == 0) groups[(threadIdx.x + r * kBlock) / kGroupLanes] = v;
+  }
+  __syncthreads();
+  Acc g = P::identity();
+  if (threadIdx.x < kGroupLanes) {
+    if (threadIdx.x < kGroups) g = groups[threadIdx.x];
+#pragma unroll
+    for (int h = kGroups / 2; h >= 1; h /= 2) P::combine(g, shfl_down(g, h));
+  }
+  __syncthreads();  // `groups` is reused by the next segment
+  return g;
+}
+
+/// Pass 1: one partial per segment of the inputs.
+template <class P, class T, int kBlock>
+__global__ void __launch_bounds__(kBlock)
+    reduce_values_kernel(const T* __restrict__ x, const T* __restrict__ y, std::size_t n, std::size_t segments,
+                         bool vector_ok, typename P::Acc* __restrict__ partials) {
+  using Acc = typename P::Acc;
+  constexpr int R = kLanes / kBlock;
+  constexpr int V = reduction::kVec<T>;
+  constexpr std::size_t kSegment = reduction::kSegment<T>;
+  __shared__ alignas(Acc) unsigned char group_storage[sizeof(Acc) * kGroups];
+  Acc* groups = reinterpret_cast<Acc*>(group_storage);
+
+  for (std::size_t seg = blockIdx.x; seg < segments; seg += gridDim.x) {
+    Acc acc[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) acc[r] = P::identity();
+    const std::size_t begin = seg * kSegment;
+    if (vector_ok && begin + kSegment <= n) {
+      // Whole segment, aligned: one 16-byte load per input per lane and step.
+      const std::size_t first_pack = begin / V;
+#pragma unroll 8
+      for (int s = 0; s < kSteps; ++s) {
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          const std::size_t p = first_pack + std::size_t(s) * kLanes + threadIdx.x + r * kBlock;
+          const Pack<T, V> a = load_pack<V>(x, p);
+          if constexpr (P::arity == 2) {
+            const Pack<T, V> b = load_pack<V>(y, p);
+#pragma unroll
+            for (int v = 0; v < V; ++v) P::add(acc[r], a.v[v], b.v[v]);
+          } else {
+#pragma unroll
+            for (int v = 0; v < V; ++v) P::add(acc[r], a.v[v]);
+          }
+        }
+      }
+    } else {
+      for (int s = 0; s < kSteps; ++s) {
+        for (int r = 0; r < R; ++r) {
+          for (int v = 0; v < V; ++v) {
+            const std::size_t e = begin + (std::size_t(s) * kLanes + threadIdx.x + r * kBlock) * V + v;
+            if (e >= n) continue;
+            if constexpr (P::arity == 2) {
+              P::add(acc[r], x[e], y[e]);
+            } else {
+              P::add(acc[r], x[e]);
+            }
+          }
+        }
+      }
+    }
+    const Acc total = block_tree<P, kBlock>(acc, groups);
+    if (threadIdx.x == 0) partials[seg] = total;
+  }
+}
+
+/// Later passes: one partial per segment of partials; the last pass (segments
+/// == 1) writes the finished result instead.
+template <class P, class T, int kBlock>
+__global__ void __launch_bounds__(kBlock)
+    reduce_partials_kernel(const typename P::Acc* __restrict__ in, std::size_t count, std::size_t segments,
+                           typename P::Acc* __restrict__ out, T* __restrict__ result) {
+  using Acc = typename P::Acc;
+  constexpr int R = kLanes / kBlock;
+  __shared__ alignas(Acc) unsigned char group_storage[sizeof(Acc) * kGroups];
+  Acc* groups = reinterpret_cast<Acc*>(group_storage);
+
+  for (std::size_t seg = blockIdx.x; seg < segments; seg += gridDim.x) {
+    Acc acc[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) acc[r] = P::identity();
+    const std::size_t begin = seg * reduction::kPartialSegment;
+    for (int s = 0; s < kSteps; ++s) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const std::size_t e = begin + std::size_t(s) * kLanes + threadIdx.x + r * kBlock;
+        if (e < count) P::combine(acc[r], in[e]);
+      }
+    }
+    const Acc total = block_tree<P, kBlock>(acc, groups);
+    if (threadIdx.x == 0) {
+      if (segments == 1) {
+        *result = P::finish(total);
+      } else {
+        out[seg] = total;
+      }
+    }
+  }
+}
+
+/// Bytes of scratch the partials of every pass need, and the first pass's count.
+template <class P, class T>
+std::size_t partial_bytes(std::size_t n) {
+  std::size_t count = reduction::num_segments(n, reduction::kSegment<T>), total = 0;
+  while (true) {
+    total += count;
+    if (count == 1) break;
+    count = reduction::num_segments(count, reduction::kPartialSegment);
+  }
+  return total * sizeof(typename P::Acc);
+}
+
+/// Blocks for `segments` segments: as many as fit on the device at once, then
+/// evened out so that every block takes the same number of segments (+-1).
+template <class Kernel>
+unsigned balanced_grid(const CudaExecutor& exec, Kernel kernel, int block, std::size_t segments) {
+  int per_sm = 0;
+  VOLTAIC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+  const std::size_t resident = static_cast<std::size_t>(per_sm > 0 ? per_sm : 1) * exec.info().multiprocessors;
+  const std::size_t waves = (segments + resident - 1) / resident;
+  return static_cast<unsigned>((segments + waves - 1) / waves);
+}
+
+template <class P, class T, int kBlock>
+void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, unsigned grid,
+                typename P::Acc* partials) {
+  cudaStream_t s = exec.stream(0);
+  const std::size_t segments = reduction::num_segments(n, reduction::kSegment<T>);
+  auto* values_kernel = reduce_values_kernel<P, T, kBlock>;
+  const unsigned g1 = grid > 0 ? grid : balanced_grid(exec, values_kernel, kBlock, segments);
+  const bool vector_ok = aligned_to(16, x, y);
+  values_kernel<<<g1, kBlock, 0, s>>>(x, y, n, segments, vector_ok, partials);
+  VOLTAIC_LAUNCH_CHECK(s, reduce_values_kernel);
+
+  std::size_t count = segments;
+  typename P::Acc* in = partials;
+  do {
+    const std::size_t next = reduction::num_segments(count, reduction::kPartialSegment);
+    const std::size_t g = grid > 0 ? grid : next;
+    reduce_partials_kernel<P, T, kBlock><<<static_cast<unsigned>(g), kBlock, 0, s>>>(in, count, next, in + count,
+                                                                                      result);
+    VOLTAIC_LAUNCH_CHECK(s, reduce_partials_kernel);
+    in += count;
+    count = next;
+  } while (count > 1);
+}
+
+void check_launch(const LaunchConfig& launch, const char* op) {
+  const int b = launch.block_size;
+  if (b != 0 && b != 32 && b != 64 && b != 128 && b != 256) {
+    throw InvalidArgument("launch.block_size", op,
+                          "block_size = " + std::to_string(b) + " must be 0 (default), 32, 64, 128 or 256");
+  }
+  if (launch.grid_size < 0) {
+    throw InvalidArgument("launch.grid_size", op,
+                          "grid_size = " + std::to_string(launch.grid_size) + " must be 0 (default) or positive");
+  }
+}
+
+template <class P, class T>
+void reduce_with(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, LaunchConfig launch,
+                 void* scratch) {
+  auto* partials = static_cast<typename P::Acc*>(scratch);
+  const unsigned grid = static_cast<unsigned>(launch.grid_size);
+  exec.activate();
+  switch (launch.block_size) {
+    case 32: return run_passes<P, T, 32>(exec, x, y, n, result, grid, partials);
+    case 64: return run_passes<P, T, 64>(exec, x, y, n, result, grid, partials);
+    case 128: return run_passes<P, T, 128>(exec, x, y, n, result, grid, partials);
+    default: return run_passes<P, T, 256>(exec, x, y, n, result, grid, partials);
+  }
+}
+
+template <Reduction R, class T>
+struct PolicyFor;
+template <class T>
+struct PolicyFor<Reduction::dot, T> {
+  using type = reduction::DotPolicy<T>;
+};
+template <class T>
+struct PolicyFor<Reduction::nrm2, T> {
+  using type = reduction::Nrm2Policy<T>;
+};
+template <class T>
+struct PolicyFor<Reduction::max_abs, T> {
+  using type = reduction::MaxAbsPolicy<T>;
+};
+
+// The host-returning variant keeps its device result in the first bytes of scratch.
+constexpr std::size_t kResultSlot = 256;
+
+}  // namespace
+
+template <Reduction R, class T>
+void reduce(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, LaunchConfig launch) {
+  using P = typename PolicyFor<R, T>::type;
+  check_launch(launch, "voltaic::cuda::reduce");
+  char* scratch = static_cast<char*>(exec.scratch(kResultSlot + partial_bytes<P, T>(n)));
+  reduce_with<P>(exec, x, y, n, result, launch, scratch + kResultSlot);
+}
+
+template <Reduction R, class T>
+T reduce_to_host(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, LaunchConfig launch) {
+  using P = typename PolicyFor<R, T>::type;
+  check_launch(launch, "voltaic::cuda::reduce_to_host");
+  char* scratch = static_cast<char*>(exec.scratch(kResultSlot + partial_bytes<P, T>(n)));
+  T* device_result = reinterpret_cast<T*>(scratch);
+  reduce_with<P>(exec, x, y, n, device_result, launch, scratch + kResultSlot);
+  T* host_result = static_cast<T*>(exec.host_scratch(sizeof(T)));
+  cudaStream_t s = exec.stream(0);
+  VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(host_result, device_result, sizeof(T), cudaMemcpyDeviceToHost, s));
+  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));
+  return *host_result;
+}
+
+#define VOLTAIC_INSTANTIATE(R, T)                                                                        \
+  template void reduce<R, T>(const CudaExecutor&, const T*, const T*, std::size_t, T*, LaunchConfig); \
+  template T reduce_to_host<R, T>(const CudaExecutor&, const T*, const T*, std::size_t, LaunchConfig);
+VOLTAIC_INSTANTIATE(Reduction::dot, float)
+VOLTAIC_INSTANTIATE(Reduction::dot, double)
+VOLTAIC_INSTANTIATE(Reduction::nrm2, float)
+VOLTAIC_INSTANTIATE(Reduction::nrm2, double)
+VOLTAIC_INSTANTIATE(Reduction::max_abs, float)
+VOLTAIC_INSTANTIATE(Reduction::max_abs, double)
+#undef VOLTAIC_INSTANTIATE
+
+}  // namespace voltaic::cuda

@@ -1,0 +1,101 @@
+// CPU backend of the reductions: the canonical order of reduction_order.hpp
+// written as plain loops. The CUDA kernels must reproduce it bit for bit.
+#include <array>
+#include <vector>
+
+#include "../linalg/blas1_kernels.hpp"
+#include "voltaic/linalg/reduction_order.hpp"
+#include "voltaic/linalg/reduction_policies.hpp"
+
+namespace voltaic::cpu {
+
+namespace {
+
+using reduction::kGroupLanes;
+using reduction::kGroups;
+using reduction::kLanes;
+using reduction::kSteps;
+
+/// The fixed tree over kLanes lane accumulators (destroys `lanes`).
+template <class P>
+typename P::Acc combine_lanes(std::array<typename P::Acc, kLanes>& lanes) {
+  std::array<typename P::Acc, kGroups> groups;
+  for (int g = 0; g < kGroups; ++g) {
+    typename P::Acc* a = lanes.data() + g * kGroupLanes;
+    for (int h = kGroupLanes / 2; h >= 1; h /= 2) {
+      for (int l = 0; l < h; ++l) P::combine(a[l], a[l + h]);
+    }
+    groups[g] = a[0];
+  }
+  for (int h = kGroups / 2; h >= 1; h /= 2) {
+    for (int g = 0; g < h; ++g) P::combine(groups[g], groups[g + h]);
+  }
+  return groups[0];
+}
+
+/// One pass-1 segment: elements [begin, begin + kSegment) clipped to n.
+template <class P, class T>
+typename P::Acc reduce_segment(const T* x, const T* y, std::size_t begin, std::size_t n) {
+  constexpr int vec = reduction::kVec<T>;
+  std::array<typename P::Acc, kLanes> lanes;
+  lanes.fill(P::identity());
+  for (int s = 0; s < kSteps; ++s) {
+    for (int l = 0; l < kLanes; ++l) {
+      for (int v = 0; v < vec; ++v) {
+        const std::size_t e = begin + (static_cast<std::size_t>(s) * kLanes + l) * vec + v;
+        if (e >= n) continue;
+        if constexpr (P::arity == 2) {
+          P::add(lanes[l], x[e], y[e]);
+        } else {
+          P::add(lanes[l], x[e]);
+        }
+      }
+    }
+  }
+  return combine_lanes<P>(lanes);
+}
+
+/// One later-pass segment of partial results.
+template <class P>
+typename P::Acc reduce_partials(const std::vector<typename P::Acc>& in, std::size_t begin) {
+  std::array<typename P::Acc, kLanes> lanes;
+  lanes.fill(P::identity());
+  for (int s = 0; s < kSteps; ++s) {
+    for (int l = 0; l < kLanes; ++l) {
+      const std::size_t e = begin + static_cast<std::size_t>(s) * kLanes + l;
+      if (e < in.size()) P::combine(lanes[l], in[e]);
+    }
+  }
+  return combine_lanes<P>(lanes);
+}
+
+template <class P, class T>
+T reduce_canonical(const T* x, const T* y, std::size_t n) {
+  const std::size_t segment = reduction::kSegment<T>;
+  std::vector<typename P::Acc> partials(reduction::num_segments(n, segment));
+  for (std::size_t s = 0; s < partials.size(); ++s) partials[s] = reduce_segment<P>(x, y, s * segment, n);
+  do {
+    std::vector<typename P::Acc> next(reduction::num_segments(partials.size(), reduction::kPartialSegment));
+    for (std::size_t s = 0; s < next.size(); ++s) next[s] = reduce_partials<P>(partials, s * reduction::kPartialSegment);
+    partials.swap(next);
+  } while (partials.size() > 1);
+  return P::finish(partials[0]);
+}
+
+}  // namespace
+
+template <Reduction R, class T>
+T reduce(const T* x, const T* y, std::size_t n) {
+  if constexpr (R == Reduction::dot) return reduce_canonical<reduction::DotPolicy<T>>(x, y, n);
+  if constexpr (R == Reduction::nrm2) return reduce_canonical<reduction::Nrm2Policy<T>>(x, x, n);
+  if constexpr (R == Reduction::max_abs) return reduce_canonical<reduction::MaxAbsPolicy<T>>(x, x, n);
+}
+
+template float reduce<Reduction::dot, float>(const float*, const float*, std::size_t);
+template double reduce<Reduction::dot, double>(const double*, const double*, std::size_t);
+template float reduce<Reduction::nrm2, float>(const float*, const float*, std::size_t);
+template double reduce<Reduction::nrm2, double>(const double*, const double*, std::size_t);
+template float reduce<Reduction::max_abs, float>(const float*, const float*, std::size_t);
+template double reduce<Reduction::max_abs, double>(const double*, const double*, std::size_t);
+
+}  // namespace voltaic::cpu

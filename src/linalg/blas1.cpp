@@ -1,0 +1,205 @@
+// Front end of the BLAS-1 operations: checks arguments once, then dispatches
+// to the CPU loops or the CUDA kernels.
+#include "voltaic/linalg/blas1.hpp"
+
+#include <string>
+
+#include "blas1_kernels.hpp"
+#include "voltaic/config.hpp"
+#include "voltaic/core/error.hpp"
+
+namespace voltaic {
+
+namespace {
+
+template <class V>
+void require_space(const Executor& exec, const V& v, const char* op, const char* arg) {
+  if (v.space() != exec.memory_space()) {
+    throw ExecutorMismatch(op, std::string("voltaic::") + op,
+                           std::string("argument '") + arg + "' is in " + to_string(v.space()) +
+                               " memory but the executor " + exec.name() + " works in " +
+                               to_string(exec.memory_space()) + " memory; clone it there first");
+  }
+}
+
+template <class A, class B>
+void require_same_size(const A& a, const B& b, const char* op, const char* an, const char* bn) {
+  if (a.size() != b.size()) {
+    throw SizeMismatch(op, std::string("voltaic::") + op,
+                       std::string("'") + an + "' has " + std::to_string(a.size()) + " elements but '" + bn +
+                           "' has " + std::to_string(b.size()));
+  }
+}
+
+/// True for the CPU executor; false for a CUDA one (only possible when built).
+bool on_cpu(const Executor& exec) {
+  if (exec.backend() == Backend::cpu) return true;
+  if (VOLTAIC_HAS_CUDA) return false;
+  throw BackendUnavailable("CUDA backend", "voltaic::blas1", "voltaic was built without CUDA");
+}
+
+const CudaExecutor& as_cuda(const Executor& exec) { return static_cast<const CudaExecutor&>(exec); }
+
+// The cuda:: kernels exist only in CUDA builds; on_cpu() keeps other builds from reaching them.
+#if VOLTAIC_HAS_CUDA
+#define VOLTAIC_ON_CUDA(call) call
+#else
+#define VOLTAIC_ON_CUDA(call) (void)0
+#endif
+
+template <class T>
+void fill_impl(const Executor& exec, View<T> x, T value) {
+  require_space(exec, x, "fill", "x");
+  if (on_cpu(exec)) return cpu::fill(x.data(), x.size(), value);
+  VOLTAIC_ON_CUDA(cuda::fill(as_cuda(exec), x.data(), x.size(), value));
+}
+
+template <class T>
+void copy_impl(const Executor& exec, View<const T> x, View<T> y) {
+  require_same_size(x, y, "copy", "x", "y");
+  require_space(exec, x, "copy", "x");
+  require_space(exec, y, "copy", "y");
+  if (on_cpu(exec)) return cpu::copy(x.data(), y.data(), x.size());
+  VOLTAIC_ON_CUDA(cuda::copy(as_cuda(exec), x.data(), y.data(), x.size()));
+}
+
+template <class T>
+void axpby_impl(const Executor& exec, T alpha, View<const T> x, T beta, View<T> y, bool beta_is_one) {
+  const char* op = beta_is_one ? "axpy" : "axpby";
+  require_same_size(x, y, op, "x", "y");
+  require_space(exec, x, op, "x");
+  require_space(exec, y, op, "y");
+  if (on_cpu(exec)) {
+    return beta_is_one ? cpu::axpy(alpha, x.data(), y.data(), x.size())
+                       : cpu::axpby(alpha, x.data(), beta, y.data(), x.size());
+  }
+  VOLTAIC_ON_CUDA(beta_is_one ? cuda::axpy(as_cuda(exec), alpha, x.data(), y.data(), x.size())
+                              : cuda::axpby(as_cuda(exec), alpha, x.data(), beta, y.data(), x.size()));
+}
+
+template <class T>
+void scale_impl(const Executor& exec, T alpha, View<T> x) {
+  require_space(exec, x, "scale", "x");
+  if (on_cpu(exec)) return cpu::scale(alpha, x.data(), x.size());
+  VOLTAIC_ON_CUDA(cuda::scale(as_cuda(exec), alpha, x.data(), x.size()));
+}
+
+template <class T>
+void multiply_impl(const Executor& exec, View<const T> x, View<const T> y, View<T> z) {
+  require_same_size(x, y, "multiply", "x", "y");
+  require_same_size(x, z, "multiply", "x", "z");
+  require_space(exec, x, "multiply", "x");
+  require_space(exec, y, "multiply", "y");
+  require_space(exec, z, "multiply", "z");
+  if (on_cpu(exec)) return cpu::multiply(x.data(), y.data(), z.data(), x.size());
+  VOLTAIC_ON_CUDA(cuda::multiply(as_cuda(exec), x.data(), y.data(), z.data(), x.size()));
+}
+
+template <class To, class From>
+void convert_impl(const Executor& exec, View<const From> x, View<To> y) {
+  require_same_size(x, y, "convert", "x", "y");
+  require_space(exec, x, "convert", "x");
+  require_space(exec, y, "convert", "y");
+  if (on_cpu(exec)) return cpu::convert<To, From>(x.data(), y.data(), x.size());
+  VOLTAIC_ON_CUDA((cuda::convert<To, From>(as_cuda(exec), x.data(), y.data(), x.size())));
+}
+
+constexpr const char* name_of(Reduction r) {
+  return r == Reduction::dot ? "dot" : r == Reduction::nrm2 ? "nrm2" : "max_abs";
+}
+
+/// Checks the inputs of reduction R; y is x itself for one-argument reductions.
+template <Reduction R, class T>
+void check_reduction(const Executor& exec, View<const T> x, View<const T> y) {
+  require_space(exec, x, name_of(R), "x");
+  if (R == Reduction::dot) {
+    require_same_size(x, y, name_of(R), "x", "y");
+    require_space(exec, y, name_of(R), "y");
+  }
+}
+
+template <Reduction R, class T>
+void reduce_impl(const Executor& exec, View<const T> x, View<const T> y, View<T> result, LaunchConfig launch) {
+  check_reduction<R>(exec, x, y);
+  require_space(exec, result, name_of(R), "result");
+  if (result.empty()) {
+    throw SizeMismatch(name_of(R), std::string("voltaic::") + name_of(R), "'result' must hold at least 1 element");
+  }
+  if (on_cpu(exec)) {
+    result[0] = cpu::reduce<R>(x.data(), y.data(), x.size());
+    return;
+  }
+  VOLTAIC_ON_CUDA(cuda::reduce<R>(as_cuda(exec), x.data(), y.data(), x.size(), result.data(), launch));
+}
+
+template <Reduction R, class T>
+T reduce_to_host_impl(const Executor& exec, View<const T> x, View<const T> y, LaunchConfig launch) {
+  check_reduction<R>(exec, x, y);
+  if (on_cpu(exec)) return cpu::reduce<R>(x.data(), y.data(), x.size());
+#if VOLTAIC_HAS_CUDA
+  return cuda::reduce_to_host<R>(as_cuda(exec), x.data(), y.data(), x.size(), launch);
+#else
+  (void)launch;
+  return T(0);
+#endif
+}
+
+}  // namespace
+
+void fill(const Executor& e, View<float> x, float v) { fill_impl(e, x, v); }
+void fill(const Executor& e, View<double> x, double v) { fill_impl(e, x, v); }
+void copy(const Executor& e, View<const float> x, View<float> y) { copy_impl(e, x, y); }
+void copy(const Executor& e, View<const double> x, View<double> y) { copy_impl(e, x, y); }
+void axpy(const Executor& e, float a, View<const float> x, View<float> y) { axpby_impl(e, a, x, 1.0f, y, true); }
+void axpy(const Executor& e, double a, View<const double> x, View<double> y) { axpby_impl(e, a, x, 1.0, y, true); }
+void axpby(const Executor& e, float a, View<const float> x, float b, View<float> y) {
+  axpby_impl(e, a, x, b, y, false);
+}
+void axpby(const Executor& e, double a, View<const double> x, double b, View<double> y) {
+  axpby_impl(e, a, x, b, y, false);
+}
+void scale(const Executor& e, float a, View<float> x) { scale_impl(e, a, x); }
+void scale(const Executor& e, double a, View<double> x) { scale_impl(e, a, x); }
+void multiply(const Executor& e, View<const float> x, View<const float> y, View<float> z) {
+  multiply_impl(e, x, y, z);
+}
+void multiply(const Executor& e, View<const double> x, View<const double> y, View<double> z) {
+  multiply_impl(e, x, y, z);
+}
+void convert(const Executor& e, View<const double> x, View<float> y) { convert_impl<float, double>(e, x, y); }
+void convert(const Executor& e, View<const float> x, View<double> y) { convert_impl<double, float>(e, x, y); }
+
+float dot(const Executor& e, View<const float> x, View<const float> y, LaunchConfig l) {
+  return reduce_to_host_impl<Reduction::dot>(e, x, y, l);
+}
+double dot(const Executor& e, View<const double> x, View<const double> y, LaunchConfig l) {
+  return reduce_to_host_impl<Reduction::dot>(e, x, y, l);
+}
+void dot(const Executor& e, View<const float> x, View<const float> y, View<float> r, LaunchConfig l) {
+  reduce_impl<Reduction::dot>(e, x, y, r, l);
+}
+void dot(const Executor& e, View<const double> x, View<const double> y, View<double> r, LaunchConfig l) {
+  reduce_impl<Reduction::dot>(e, x, y, r, l);
+}
+float nrm2(const Executor& e, View<const float> x, LaunchConfig l) { return reduce_to_host_impl<Reduction::nrm2>(e, x, x, l); }
+double nrm2(const Executor& e, View<const double> x, LaunchConfig l) {
+  return reduce_to_host_impl<Reduction::nrm2>(e, x, x, l);
+}
+void nrm2(const Executor& e, View<const float> x, View<float> r, LaunchConfig l) { reduce_impl<Reduction::nrm2>(e, x, x, r, l); }
+void nrm2(const Executor& e, View<const double> x, View<double> r, LaunchConfig l) {
+  reduce_impl<Reduction::nrm2>(e, x, x, r, l);
+}
+float max_abs(const Executor& e, View<const float> x, LaunchConfig l) {
+  return reduce_to_host_impl<Reduction::max_abs>(e, x, x, l);
+}
+double max_abs(const Executor& e, View<const double> x, LaunchConfig l) {
+  return reduce_to_host_impl<Reduction::max_abs>(e, x, x, l);
+}
+void max_abs(const Executor& e, View<const float> x, View<float> r, LaunchConfig l) {
+  reduce_impl<Reduction::max_abs>(e, x, x, r, l);
+}
+void max_abs(const Executor& e, View<const double> x, View<double> r, LaunchConfig l) {
+  reduce_impl<Reduction::max_abs>(e, x, x, r, l);
+}
+
+}  // namespace voltaic

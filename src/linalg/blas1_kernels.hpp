@@ -1,0 +1,63 @@
+#pragma once
+// The backend kernels behind blas1.hpp. The front end (blas1.cpp) has checked
+// sizes and memory spaces; these take raw pointers and trust them.
+
+#include <cstddef>
+
+#include "voltaic/linalg/blas1.hpp"
+
+namespace voltaic {
+class CudaExecutor;
+
+/// The reductions, as a tag the kernels are templated on.
+enum class Reduction { dot, nrm2, max_abs };
+}  // namespace voltaic
+
+namespace voltaic::cpu {
+
+template <class T>
+void fill(T* x, std::size_t n, T value);
+template <class T>
+void copy(const T* x, T* y, std::size_t n);
+template <class T>
+void axpy(T alpha, const T* x, T* y, std::size_t n);
+template <class T>
+void axpby(T alpha, const T* x, T beta, T* y, std::size_t n);
+template <class T>
+void scale(T alpha, T* x, std::size_t n);
+template <class T>
+void multiply(const T* x, const T* y, T* z, std::size_t n);
+template <class To, class From>
+void convert(const From* x, To* y, std::size_t n);
+
+/// Reduction R of x (and y, for dot; ignored otherwise) in the canonical order.
+template <Reduction R, class T>
+T reduce(const T* x, const T* y, std::size_t n);
+
+}  // namespace voltaic::cpu
+
+namespace voltaic::cuda {
+
+template <class T>
+void fill(const CudaExecutor& exec, T* x, std::size_t n, T value);
+template <class T>
+void copy(const CudaExecutor& exec, const T* x, T* y, std::size_t n);
+template <class T>
+void axpy(const CudaExecutor& exec, T alpha, const T* x, T* y, std::size_t n);
+template <class T>
+void axpby(const CudaExecutor& exec, T alpha, const T* x, T beta, T* y, std::size_t n);
+template <class T>
+void scale(const CudaExecutor& exec, T alpha, T* x, std::size_t n);
+template <class T>
+void multiply(const CudaExecutor& exec, const T* x, const T* y, T* z, std::size_t n);
+template <class To, class From>
+void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n);
+
+/// Reduction R into result[0] (device memory), asynchronously on stream 0.
+template <Reduction R, class T>
+void reduce(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, LaunchConfig launch);
+/// Reduction R returned to the host (waits for it).
+template <Reduction R, class T>
+T reduce_to_host(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, LaunchConfig launch);
+
+}  // namespace voltaic::cuda

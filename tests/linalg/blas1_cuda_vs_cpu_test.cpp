@@ -1,0 +1,136 @@
+// Every CUDA BLAS-1 kernel against the CPU backend on fresh random data of odd
+// sizes, outputs poisoned before the run. The operations round identically on
+// both backends (blas1_ops.hpp, reduction_order.hpp), so results must match
+// bit for bit.
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+using namespace voltaic;
+
+template <class T>
+class Blas1CudaVsCpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    gpu_ = test::cuda_executor();
+    if (!gpu_) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+    seed_ = test::fresh_seed();
+    rng_.seed(seed_);
+  }
+  /// The same random data on both executors.
+  std::pair<Array<T>, Array<T>> twin(std::size_t n) {
+    const auto v = test::random_vector<T>(n, rng_, T(-3), T(3));
+    return {Array<T>::from_host(cpu_, v), Array<T>::from_host(gpu_, v)};
+  }
+  /// An output of n elements on each executor, poisoned.
+  std::pair<Array<T>, Array<T>> poisoned(std::size_t n) {
+    Array<T> c(cpu_, n), g(gpu_, n);
+    fill(*cpu_, c.view(), test::poison<T>());
+    fill(*gpu_, g.view(), test::poison<T>());
+    return {std::move(c), std::move(g)};
+  }
+  void expect_same(const Array<T>& cpu, const Array<T>& gpu, const char* op, std::size_t n) {
+    const auto c = cpu.to_host(), g = gpu.to_host();
+    ASSERT_EQ(c.size(), g.size());
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      ASSERT_FALSE(std::isnan(g[i])) << op << " n=" << n << " left element " << i << " unwritten; seed " << seed_;
+      ASSERT_TRUE(test::same_bits(c[i], g[i]))
+          << op << " n=" << n << " element " << i << ": cpu " << c[i] << " cuda " << g[i] << "; seed " << seed_;
+    }
+  }
+  std::shared_ptr<const Executor> cpu_ = CpuExecutor::create();
+  std::shared_ptr<const CudaExecutor> gpu_;
+  std::uint64_t seed_ = 0;
+  std::mt19937_64 rng_;
+};
+TYPED_TEST_SUITE(Blas1CudaVsCpu, test::Precisions);
+
+TYPED_TEST(Blas1CudaVsCpu, ElementwiseKernelsMatchBitwise) {
+  using T = TypeParam;
+  const auto& c = *this->cpu_;
+  const auto& g = *this->gpu_;
+  for (std::size_t n : test::odd_sizes()) {
+    auto [xc, xg] = this->twin(n);
+    auto [yc, yg] = this->twin(n);
+    const T a = T(0.7), b = T(-1.3);
+
+    auto [fc, fg] = this->poisoned(n);
+    fill(c, fc.view(), a);
+    fill(g, fg.view(), a);
+    this->expect_same(fc, fg, "fill", n);
+
+    auto [oc, og] = this->poisoned(n);
+    copy(c, xc.view(), oc.view());
+    copy(g, xg.view(), og.view());
+    this->expect_same(oc, og, "copy", n);
+
+    axpy(c, a, xc.view(), oc.view());
+    axpy(g, a, xg.view(), og.view());
+    this->expect_same(oc, og, "axpy", n);
+
+    axpby(c, b, yc.view(), a, oc.view());
+    axpby(g, b, yg.view(), a, og.view());
+    this->expect_same(oc, og, "axpby", n);
+
+    scale(c, b, oc.view());
+    scale(g, b, og.view());
+    this->expect_same(oc, og, "scale", n);
+
+    auto [mc, mg] = this->poisoned(n);
+    multiply(c, xc.view(), yc.view(), mc.view());
+    multiply(g, xg.view(), yg.view(), mg.view());
+    this->expect_same(mc, mg, "multiply", n);
+  }
+}
+
+TYPED_TEST(Blas1CudaVsCpu, UnalignedSubviewsTakeTheScalarPath) {
+  using T = TypeParam;
+  const std::size_t n = 5003;
+  auto [xc, xg] = this->twin(n + 1);
+  auto [yc, yg] = this->twin(n + 3);
+  // Offsets 1 and 3 break 16-byte alignment of the data pointers.
+  axpy(*this->cpu_, T(1.5), xc.view().subview(1, n), yc.view().subview(3, n));
+  axpy(*this->gpu_, T(1.5), xg.view().subview(1, n), yg.view().subview(3, n));
+  this->expect_same(yc, yg, "axpy (unaligned)", n);
+  EXPECT_TRUE(test::same_bits(dot(*this->cpu_, xc.view().subview(1, n), yc.view().subview(3, n)),
+                              dot(*this->gpu_, xg.view().subview(1, n), yg.view().subview(3, n))))
+      << "seed " << this->seed_;
+}
+
+TYPED_TEST(Blas1CudaVsCpu, ConversionMatchesBitwise) {
+  using T = TypeParam;
+  using Other = std::conditional_t<std::is_same_v<T, float>, double, float>;
+  for (std::size_t n : test::odd_sizes()) {
+    auto [xc, xg] = this->twin(n);
+    Array<Other> oc(this->cpu_, n), og(this->gpu_, n);
+    fill(*this->cpu_, oc.view(), test::poison<Other>());
+    fill(*this->gpu_, og.view(), test::poison<Other>());
+    convert(*this->cpu_, xc.view(), oc.view());
+    convert(*this->gpu_, xg.view(), og.view());
+    const auto c = oc.to_host(), g = og.to_host();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(test::same_bits(c[i], g[i])) << "convert n=" << n << " element " << i << "; seed " << this->seed_;
+    }
+  }
+}
+
+TYPED_TEST(Blas1CudaVsCpu, ReductionsMatchBitwise) {
+  using T = TypeParam;
+  for (std::size_t n : test::odd_sizes()) {
+    auto [xc, xg] = this->twin(n);
+    auto [yc, yg] = this->twin(n);
+    Array<T> r(this->gpu_, 3);
+    fill(*this->gpu_, r.view(), test::poison<T>());
+    dot(*this->gpu_, xg.view(), yg.view(), r.view().subview(0, 1));
+    nrm2(*this->gpu_, xg.view(), r.view().subview(1, 1));
+    max_abs(*this->gpu_, xg.view(), r.view().subview(2, 1));
+    const auto got = r.to_host();
+    const T want[3] = {dot(*this->cpu_, xc.view(), yc.view()), nrm2(*this->cpu_, xc.view()),
+                       max_abs(*this->cpu_, xc.view())};
+    const char* names[3] = {"dot", "nrm2", "max_abs"};
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_TRUE(test::same_bits(got[k], want[k]))
+          << names[k] << " n=" << n << ": cuda " << got[k] << " cpu " << want[k] << "; seed " << this->seed_;
+    }
+  }
+}
