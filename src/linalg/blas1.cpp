@@ -38,7 +38,7 @@ bool on_cpu(const Executor& exec) {
   throw BackendUnavailable("CUDA backend", "voltaic::blas1", "voltaic was built without CUDA");
 }
 
-const CudaExecutor& as_cuda(const Executor& exec) { return static_cast<const CudaExecutor&>(exec); }
+[[maybe_unused]] const CudaExecutor& as_cuda(const Executor& exec) { return static_cast<const CudaExecutor&>(exec); }
 
 // The cuda:: kernels exist only in CUDA builds; on_cpu() keeps other builds from reaching them.
 #if VOLTAIC_HAS_CUDA
@@ -119,7 +119,8 @@ void check_reduction(const Executor& exec, View<const T> x, View<const T> y) {
 }
 
 template <Reduction R, class T>
-void reduce_impl(const Executor& exec, View<const T> x, View<const T> y, View<T> result, LaunchConfig launch) {
+void reduce_impl(const Executor& exec, View<const T> x, View<const T> y, View<T> result,
+                 [[maybe_unused]] LaunchConfig launch) {
   check_reduction<R>(exec, x, y);
   require_space(exec, result, name_of(R), "result");
   if (result.empty()) {
