@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     const auto exec = make_executor(options);
     const voltaic_bench::BenchReport report = voltaic_bench::run_benchmark(options, exec);
     if (options.json) {
-      std::cout << voltaic_bench::to_json(report).dump(2) << std::endl;
+      std::cout << voltaic_bench::to_json(report).dump() << std::endl;
     } else {
       voltaic_bench::print_table(report, std::cout);
       std::cout.flush();
