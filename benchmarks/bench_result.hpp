@@ -5,10 +5,9 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "timing.hpp"
 
@@ -16,11 +15,11 @@ namespace voltaic_bench {
 
 /// One measured implementation of the operation.
 struct Variant {
-  std::string name;           ///< "voltaic::dot", "cublasDdot", ...
-  std::string role;           ///< "reference", "voltaic", "baseline" (or combined: "voltaic+reference")
-  TimingStats timing;         ///< seconds per call
-  std::size_t bytes = 0;      ///< bytes read plus bytes written per call
-  double gbps = 0.0;          ///< bytes / median / 1e9
+  std::string name;               ///< "voltaic::dot", "cublasDdot", ...
+  std::string role;               ///< "reference", "voltaic", "baseline" (or combined: "voltaic+reference")
+  TimingStats timing;             ///< seconds per call
+  std::size_t bytes = 0;          ///< bytes read plus bytes written per call
+  double gbps = 0.0;              ///< bytes / median / 1e9
   double fraction_of_copy = 0.0;  ///< gbps / copy bandwidth
 };
 
@@ -30,17 +29,17 @@ Variant make_variant(std::string name, std::string role, const TimingStats& timi
 
 /// Everything one subcommand reports.
 struct BenchReport {
-  std::string benchmark;     ///< "copy", "axpy", "dot"
-  std::string device;        ///< device name, or "cpu"
-  std::string backend;       ///< "cpu" or "cuda"
-  std::string precision;     ///< "double" or "float"
-  std::size_t size = 0;      ///< elements per vector
+  std::string benchmark;  ///< "copy", "axpy", "dot"
+  std::string device;     ///< device name, or "cpu"
+  std::string backend;    ///< "cpu" or "cuda"
+  std::string precision;  ///< "double" or "float"
+  std::size_t size = 0;   ///< elements per vector
   int repeat = 0;
   int warmup = 0;
   std::string command_line;
   double copy_bandwidth_gbps = 0.0;  ///< the reference every variant is compared with
   std::vector<Variant> variants;
-  std::vector<std::string> notes;    ///< e.g. why baselines were skipped
+  std::vector<std::string> notes;                                   ///< e.g. why baselines were skipped
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();  ///< benchmark-specific fields, merged at top level
 
   /// Adds a variant (bandwidth computed).

@@ -31,8 +31,9 @@ std::vector<T> random_vector(std::size_t n, std::mt19937_64& rng) {
   return v;
 }
 
-constexpr const char* kSkipped = "CUDA baselines (cudaMemcpy, cuBLAS, CUB) skipped: CPU backend; "
-                                 "the copy bandwidth is voltaic::copy's own";
+constexpr const char* kSkipped =
+    "CUDA baselines (cudaMemcpy, cuBLAS, CUB) skipped: CPU backend; "
+    "the copy bandwidth is voltaic::copy's own";
 
 template <class T>
 const char* blas_name(bool is_axpy) {

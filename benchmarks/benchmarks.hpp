@@ -16,14 +16,14 @@ namespace voltaic_bench {
 
 /// What the command line asked for.
 struct BenchOptions {
-  std::string benchmark;            ///< "copy", "axpy" or "dot"
-  std::string backend = "auto";     ///< "cpu", "cuda" or "auto"
-  std::string precision = "double"; ///< "double" or "float"
+  std::string benchmark;             ///< "copy", "axpy" or "dot"
+  std::string backend = "auto";      ///< "cpu", "cuda" or "auto"
+  std::string precision = "double";  ///< "double" or "float"
   std::size_t size = std::size_t{1} << 27;
   int repeat = 20;
   int warmup = 3;
-  int device = 0;                   ///< CUDA device ordinal
-  std::uint64_t seed = 20240611;    ///< of the random inputs
+  int device = 0;                 ///< CUDA device ordinal
+  std::uint64_t seed = 20240611;  ///< of the random inputs
   bool json = false;
   std::string command_line;
 };

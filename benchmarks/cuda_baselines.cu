@@ -1,18 +1,17 @@
 // The CUDA baselines voltaic is compared with: cudaMemcpy D2D, cuBLAS axpy and
 // dot, CUB transform-reduce. Every call goes through VOLTAIC_CUDA_CHECK and is
 // queued on the executor's stream 0, the stream the timing events are on.
-#include "cuda_baselines.hpp"
-
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
-#include <thrust/iterator/counting_iterator.h>
 
 #include "core/cuda_check.hpp"
+#include "cuda_baselines.hpp"
 #include "voltaic/core/array.hpp"
 
 namespace voltaic_bench {
@@ -107,8 +106,7 @@ DotBaseline cub_dot_impl(const std::shared_ptr<const voltaic::CudaExecutor>& exe
   const cuda::std::plus<T> sum{};
 
   std::size_t temp_bytes = 0;
-  VOLTAIC_CUDA_CHECK(
-      cub::DeviceReduce::TransformReduce(nullptr, temp_bytes, first, r, len, sum, term, T(0), stream));
+  VOLTAIC_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp_bytes, first, r, len, sum, term, T(0), stream));
   // At least one byte: a null pointer would make CUB answer the size query again.
   voltaic::Array<unsigned char> temp(base(exec), std::max<std::size_t>(temp_bytes, 1));
   void* temp_ptr = temp.data();
@@ -128,13 +126,12 @@ TimingStats time_device_copy(const std::shared_ptr<const voltaic::CudaExecutor>&
                              std::size_t bytes, const TimingOptions& opt) {
   exec->activate();
   cudaStream_t stream = exec->stream(0);
-  return time_repeats(base(exec), opt, [&] {
-    VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
-  });
+  return time_repeats(base(exec), opt,
+                      [&] { VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream)); });
 }
 
-TimingStats time_cublas_axpy(const std::shared_ptr<const voltaic::CudaExecutor>& exec, double alpha,
-                             const double* x, double* y, std::size_t n, const TimingOptions& opt) {
+TimingStats time_cublas_axpy(const std::shared_ptr<const voltaic::CudaExecutor>& exec, double alpha, const double* x,
+                             double* y, std::size_t n, const TimingOptions& opt) {
   return cublas_axpy_impl(exec, alpha, x, y, n, opt);
 }
 TimingStats time_cublas_axpy(const std::shared_ptr<const voltaic::CudaExecutor>& exec, float alpha, const float* x,
@@ -142,17 +139,17 @@ TimingStats time_cublas_axpy(const std::shared_ptr<const voltaic::CudaExecutor>&
   return cublas_axpy_impl(exec, alpha, x, y, n, opt);
 }
 
-DotBaseline time_cublas_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const double* x,
-                            const double* y, std::size_t n, const TimingOptions& opt) {
+DotBaseline time_cublas_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const double* x, const double* y,
+                            std::size_t n, const TimingOptions& opt) {
   return cublas_dot_impl(exec, x, y, n, opt);
 }
-DotBaseline time_cublas_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const float* x,
-                            const float* y, std::size_t n, const TimingOptions& opt) {
+DotBaseline time_cublas_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const float* x, const float* y,
+                            std::size_t n, const TimingOptions& opt) {
   return cublas_dot_impl(exec, x, y, n, opt);
 }
 
-DotBaseline time_cub_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const double* x,
-                         const double* y, std::size_t n, const TimingOptions& opt) {
+DotBaseline time_cub_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const double* x, const double* y,
+                         std::size_t n, const TimingOptions& opt) {
   return cub_dot_impl(exec, x, y, n, opt);
 }
 DotBaseline time_cub_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const float* x, const float* y,

@@ -29,24 +29,24 @@ TimingStats time_device_copy(const std::shared_ptr<const voltaic::CudaExecutor>&
                              std::size_t bytes, const TimingOptions& opt);
 
 /// cublasDaxpy / cublasSaxpy: y = alpha * x + y (alpha in host memory).
-TimingStats time_cublas_axpy(const std::shared_ptr<const voltaic::CudaExecutor>& exec, double alpha,
-                             const double* x, double* y, std::size_t n, const TimingOptions& opt);
-TimingStats time_cublas_axpy(const std::shared_ptr<const voltaic::CudaExecutor>& exec, float alpha,
-                             const float* x, float* y, std::size_t n, const TimingOptions& opt);
+TimingStats time_cublas_axpy(const std::shared_ptr<const voltaic::CudaExecutor>& exec, double alpha, const double* x,
+                             double* y, std::size_t n, const TimingOptions& opt);
+TimingStats time_cublas_axpy(const std::shared_ptr<const voltaic::CudaExecutor>& exec, float alpha, const float* x,
+                             float* y, std::size_t n, const TimingOptions& opt);
 
 /// cublasDdot / cublasSdot with CUBLAS_POINTER_MODE_DEVICE: the result stays
 /// in device memory, so no call waits for the host.
-DotBaseline time_cublas_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const double* x,
-                            const double* y, std::size_t n, const TimingOptions& opt);
-DotBaseline time_cublas_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const float* x,
-                            const float* y, std::size_t n, const TimingOptions& opt);
+DotBaseline time_cublas_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const double* x, const double* y,
+                            std::size_t n, const TimingOptions& opt);
+DotBaseline time_cublas_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const float* x, const float* y,
+                            std::size_t n, const TimingOptions& opt);
 
 /// cub::DeviceReduce::TransformReduce over the indices 0..n-1 with
 /// i -> x[i] * y[i], summed from 0 in the input precision; temporary storage
 /// is allocated once, before timing.
-DotBaseline time_cub_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const double* x,
-                         const double* y, std::size_t n, const TimingOptions& opt);
-DotBaseline time_cub_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const float* x,
-                         const float* y, std::size_t n, const TimingOptions& opt);
+DotBaseline time_cub_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const double* x, const double* y,
+                         std::size_t n, const TimingOptions& opt);
+DotBaseline time_cub_dot(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const float* x, const float* y,
+                         std::size_t n, const TimingOptions& opt);
 
 }  // namespace voltaic_bench

@@ -21,7 +21,8 @@ bool same_bits(const T& a, const T& b) {
 }
 
 template <class T>
-nlohmann::ordered_json check(const voltaic::Executor& exec, voltaic::View<const T> x, voltaic::View<const T> y, int repeats) {
+nlohmann::ordered_json check(const voltaic::Executor& exec, voltaic::View<const T> x, voltaic::View<const T> y,
+                             int repeats) {
   if (repeats < 1) {
     throw voltaic::InvalidArgument("repeats", "voltaic_bench::check_dot_determinism",
                                    "repeats = " + std::to_string(repeats) + " must be at least 1");
@@ -74,12 +75,12 @@ nlohmann::ordered_json check(const voltaic::Executor& exec, voltaic::View<const 
 }  // namespace
 
 nlohmann::ordered_json check_dot_determinism(const voltaic::Executor& exec, voltaic::View<const double> x,
-                                     voltaic::View<const double> y, int repeats) {
+                                             voltaic::View<const double> y, int repeats) {
   return check<double>(exec, x, y, repeats);
 }
 
 nlohmann::ordered_json check_dot_determinism(const voltaic::Executor& exec, voltaic::View<const float> x,
-                                     voltaic::View<const float> y, int repeats) {
+                                             voltaic::View<const float> y, int repeats) {
   return check<float>(exec, x, y, repeats);
 }
 

@@ -4,7 +4,6 @@
 /// configuration and every repetition.
 
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "voltaic/core/executor.hpp"
@@ -18,8 +17,8 @@ namespace voltaic_bench {
 /// Returns {"deterministic", "distinct_bit_patterns", "calls", "value",
 /// "value_17g", "configs": [{block_size, grid_size, value_17g, identical}]}.
 nlohmann::ordered_json check_dot_determinism(const voltaic::Executor& exec, voltaic::View<const double> x,
-                                     voltaic::View<const double> y, int repeats = 10);
+                                             voltaic::View<const double> y, int repeats = 10);
 nlohmann::ordered_json check_dot_determinism(const voltaic::Executor& exec, voltaic::View<const float> x,
-                                     voltaic::View<const float> y, int repeats = 10);
+                                             voltaic::View<const float> y, int repeats = 10);
 
 }  // namespace voltaic_bench

@@ -4,14 +4,13 @@
 //
 //   voltaic-bench dot --backend cuda --size 134217728 --precision double --repeat 20
 //   voltaic-bench axpy --backend cpu --size 1000003 --json
+#include <CLI/CLI.hpp>
 #include <cstddef>
 #include <exception>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "bench_result.hpp"
 #include "benchmarks.hpp"
@@ -85,8 +84,9 @@ int main(int argc, char** argv) {
   BenchOptions options;
   options.command_line = join_command_line(argc, argv);
 
-  CLI::App app{"voltaic-bench: voltaic BLAS-1 throughput against the device copy bandwidth and vendor "
-               "baselines (cudaMemcpy, cuBLAS, CUB)"};
+  CLI::App app{
+      "voltaic-bench: voltaic BLAS-1 throughput against the device copy bandwidth and vendor "
+      "baselines (cudaMemcpy, cuBLAS, CUB)"};
   app.set_version_flag("--version", std::string("voltaic ") + voltaic::version());
   app.require_subcommand(1);
 
@@ -97,8 +97,9 @@ int main(int argc, char** argv) {
   const Subcommand subcommands[] = {
       {"copy", "y = x: voltaic::copy against cudaMemcpy device-to-device (2n elements moved)"},
       {"axpy", "y = alpha x + y: voltaic::axpy against cuBLAS axpy (3n elements moved)"},
-      {"dot", "x . y: voltaic::dot against cuBLAS dot and CUB transform-reduce, plus a determinism "
-              "check over launch configurations (2n elements moved)"},
+      {"dot",
+       "x . y: voltaic::dot against cuBLAS dot and CUB transform-reduce, plus a determinism "
+       "check over launch configurations (2n elements moved)"},
   };
   for (const Subcommand& s : subcommands) {
     CLI::App* cmd = app.add_subcommand(s.name, s.help);

@@ -52,8 +52,7 @@ inline TimingStats summarize(std::vector<double> seconds) {
 namespace detail {
 
 template <class F>
-TimingStats time_on_cuda(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const TimingOptions& opt,
-                         F& op) {
+TimingStats time_on_cuda(const std::shared_ptr<const voltaic::CudaExecutor>& exec, const TimingOptions& opt, F& op) {
   std::vector<std::unique_ptr<voltaic::CudaEvent>> start, stop;
   start.reserve(opt.repeat);
   stop.reserve(opt.repeat);

@@ -64,17 +64,17 @@ template <class T>
 constexpr int kVecOf = static_cast<int>(16 / sizeof(T));
 
 /// Launches `kernel<V>` with the vector width when every pointer allows it, else scalar.
-#define VOLTAIC_LAUNCH_VECTORISED(V, kernel, n, ...)                                              \
-  do {                                                                                            \
-    if (n == 0) return;                                                                           \
-    cudaStream_t s = exec.stream(0);                                                              \
-    exec.activate();                                                                              \
-    if (vector_ok) {                                                                              \
-      kernel<V><<<grid_for(exec, (n) / (V) + 1, kBlock), kBlock, 0, s>>>(n, __VA_ARGS__);         \
-    } else {                                                                                      \
-      kernel<1><<<grid_for(exec, n, kBlock), kBlock, 0, s>>>(n, __VA_ARGS__);                     \
-    }                                                                                             \
-    VOLTAIC_LAUNCH_CHECK(s, kernel);                                                              \
+#define VOLTAIC_LAUNCH_VECTORISED(V, kernel, n, ...)                                      \
+  do {                                                                                    \
+    if (n == 0) return;                                                                   \
+    cudaStream_t s = exec.stream(0);                                                      \
+    exec.activate();                                                                      \
+    if (vector_ok) {                                                                      \
+      kernel<V><<<grid_for(exec, (n) / (V) + 1, kBlock), kBlock, 0, s>>>(n, __VA_ARGS__); \
+    } else {                                                                              \
+      kernel<1><<<grid_for(exec, n, kBlock), kBlock, 0, s>>>(n, __VA_ARGS__);             \
+    }                                                                                     \
+    VOLTAIC_LAUNCH_CHECK(s, kernel);                                                      \
   } while (0)
 
 }  // namespace
@@ -122,12 +122,12 @@ void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n) {
   VOLTAIC_LAUNCH_VECTORISED(2, map1_kernel, n, ops::Convert<To>{}, x, y);
 }
 
-#define VOLTAIC_INSTANTIATE(T)                                                               \
-  template void fill<T>(const CudaExecutor&, T*, std::size_t, T);                            \
-  template void copy<T>(const CudaExecutor&, const T*, T*, std::size_t);                     \
-  template void axpy<T>(const CudaExecutor&, T, const T*, T*, std::size_t);                  \
-  template void axpby<T>(const CudaExecutor&, T, const T*, T, T*, std::size_t);              \
-  template void scale<T>(const CudaExecutor&, T, T*, std::size_t);                           \
+#define VOLTAIC_INSTANTIATE(T)                                                  \
+  template void fill<T>(const CudaExecutor&, T*, std::size_t, T);               \
+  template void copy<T>(const CudaExecutor&, const T*, T*, std::size_t);        \
+  template void axpy<T>(const CudaExecutor&, T, const T*, T*, std::size_t);     \
+  template void axpby<T>(const CudaExecutor&, T, const T*, T, T*, std::size_t); \
+  template void scale<T>(const CudaExecutor&, T, T*, std::size_t);              \
   template void multiply<T>(const CudaExecutor&, const T*, const T*, T*, std::size_t);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)

@@ -191,8 +191,8 @@ void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n,
   do {
     const std::size_t next = reduction::num_segments(count, reduction::kPartialSegment);
     const std::size_t g = grid > 0 ? grid : next;
-    reduce_partials_kernel<P, T, kBlock><<<static_cast<unsigned>(g), kBlock, 0, s>>>(in, count, next, in + count,
-                                                                                      result);
+    reduce_partials_kernel<P, T, kBlock>
+        <<<static_cast<unsigned>(g), kBlock, 0, s>>>(in, count, next, in + count, result);
     VOLTAIC_LAUNCH_CHECK(s, reduce_partials_kernel);
     in += count;
     count = next;
@@ -267,7 +267,7 @@ T reduce_to_host(const CudaExecutor& exec, const T* x, const T* y, std::size_t n
   return *host_result;
 }
 
-#define VOLTAIC_INSTANTIATE(R, T)                                                                        \
+#define VOLTAIC_INSTANTIATE(R, T)                                                                     \
   template void reduce<R, T>(const CudaExecutor&, const T*, const T*, std::size_t, T*, LaunchConfig); \
   template T reduce_to_host<R, T>(const CudaExecutor&, const T*, const T*, std::size_t, LaunchConfig);
 VOLTAIC_INSTANTIATE(Reduction::dot, float)

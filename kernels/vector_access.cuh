@@ -35,8 +35,8 @@ inline bool aligned_to(std::size_t bytes, const P*... ptrs) {
 /// the device is full: enough resident warps to hide memory latency.
 inline unsigned grid_for(const CudaExecutor& exec, std::size_t items, int block) {
   const std::size_t needed = (items + block - 1) / block;
-  const std::size_t full = static_cast<std::size_t>(exec.info().multiprocessors) *
-                           (exec.info().max_threads_per_multiprocessor / block) * 4;
+  const std::size_t full =
+      static_cast<std::size_t>(exec.info().multiprocessors) * (exec.info().max_threads_per_multiprocessor / block) * 4;
   const std::size_t g = needed < full ? needed : full;
   return static_cast<unsigned>(g > 0 ? g : 1);
 }

@@ -31,8 +31,8 @@ struct Case {
   using value_type = T;
 };
 
-using AllCases = ::testing::Types<Case<CpuTag, float>, Case<CpuTag, double>, Case<CudaTag, float>,
-                                  Case<CudaTag, double>>;
+using AllCases =
+    ::testing::Types<Case<CpuTag, float>, Case<CpuTag, double>, Case<CudaTag, float>, Case<CudaTag, double>>;
 using Precisions = ::testing::Types<float, double>;
 
 /// The process-wide CUDA executor, or null when no device is visible.
@@ -45,8 +45,8 @@ inline std::shared_ptr<const CudaExecutor> cuda_executor() {
 inline std::shared_ptr<const Executor> executor_for(CpuTag) { return CpuExecutor::create(); }
 inline std::shared_ptr<const Executor> executor_for(CudaTag) { return cuda_executor(); }
 
-#define VOLTAIC_SKIP_WITHOUT_GPU()                                                          \
-  do {                                                                                      \
+#define VOLTAIC_SKIP_WITHOUT_GPU()                                                                      \
+  do {                                                                                                  \
     if (!::voltaic::test::cuda_executor()) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped"; \
   } while (0)
 

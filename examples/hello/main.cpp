@@ -40,9 +40,8 @@ int main() {
     for (int d = 0; d < gpus; ++d) {
       auto gpu = voltaic::CudaExecutor::create(d);
       const auto& info = gpu->info();
-      std::printf("GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB\n", d, info.name.c_str(),
-                  info.compute_major, info.compute_minor, info.multiprocessors,
-                  double(info.global_memory_bytes) / (1 << 30));
+      std::printf("GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB\n", d, info.name.c_str(), info.compute_major,
+                  info.compute_minor, info.multiprocessors, double(info.global_memory_bytes) / (1 << 30));
       std::printf("cuda:%d: dot check %s\n", d, check_executor(gpu, n) == expected ? "ok" : "WRONG");
     }
     return 0;

@@ -31,8 +31,8 @@ void CpuExecutor::copy(void* dst, MemorySpace dst_space, const void* src, Memory
                        std::size_t bytes) const {
   if (dst_space != MemorySpace::host() || src_space != MemorySpace::host()) {
     throw ExecutorMismatch("copy", "CpuExecutor::copy",
-                           "the CPU executor cannot copy from " + to_string(src_space) + " to " +
-                               to_string(dst_space) + "; copy through a CUDA executor");
+                           "the CPU executor cannot copy from " + to_string(src_space) + " to " + to_string(dst_space) +
+                               "; copy through a CUDA executor");
   }
   if (bytes > 0) std::memmove(dst, src, bytes);
 }

@@ -19,8 +19,8 @@ inline void cuda_check(cudaError_t status, const char* call, const char* file, i
                       status == cudaErrorIllegalInstruction || status == cudaErrorMisalignedAddress ||
                       status == cudaErrorHardwareStackError || status == cudaErrorAssert ||
                       status == cudaErrorInvalidPc;
-  throw_cuda_error(cudaGetErrorName(status), static_cast<int>(status), cudaGetErrorString(status), sticky, call,
-                   file, line);
+  throw_cuda_error(cudaGetErrorName(status), static_cast<int>(status), cudaGetErrorString(status), sticky, call, file,
+                   line);
 }
 
 inline void cuda_check(cublasStatus_t status, const char* call, const char* file, int line) {
@@ -30,8 +30,7 @@ inline void cuda_check(cublasStatus_t status, const char* call, const char* file
 
 inline void cuda_check(cusparseStatus_t status, const char* call, const char* file, int line) {
   if (status == CUSPARSE_STATUS_SUCCESS) return;
-  throw_cuda_error("cuSPARSE", static_cast<int>(status), cusparseGetErrorString(status), false, call, file,
-                   line);
+  throw_cuda_error("cuSPARSE", static_cast<int>(status), cusparseGetErrorString(status), false, call, file, line);
 }
 
 /// After a kernel launch: reports a launch error; with debug_sync() on, also

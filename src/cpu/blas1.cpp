@@ -47,12 +47,12 @@ void convert(const From* x, To* y, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) y[i] = op(x[i]);
 }
 
-#define VOLTAIC_INSTANTIATE(T)                                  \
-  template void fill<T>(T*, std::size_t, T);                    \
-  template void copy<T>(const T*, T*, std::size_t);             \
-  template void axpy<T>(T, const T*, T*, std::size_t);          \
-  template void axpby<T>(T, const T*, T, T*, std::size_t);      \
-  template void scale<T>(T, T*, std::size_t);                   \
+#define VOLTAIC_INSTANTIATE(T)                             \
+  template void fill<T>(T*, std::size_t, T);               \
+  template void copy<T>(const T*, T*, std::size_t);        \
+  template void axpy<T>(T, const T*, T*, std::size_t);     \
+  template void axpby<T>(T, const T*, T, T*, std::size_t); \
+  template void scale<T>(T, T*, std::size_t);              \
   template void multiply<T>(const T*, const T*, T*, std::size_t);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)

@@ -76,7 +76,8 @@ T reduce_canonical(const T* x, const T* y, std::size_t n) {
   for (std::size_t s = 0; s < partials.size(); ++s) partials[s] = reduce_segment<P>(x, y, s * segment, n);
   do {
     std::vector<typename P::Acc> next(reduction::num_segments(partials.size(), reduction::kPartialSegment));
-    for (std::size_t s = 0; s < next.size(); ++s) next[s] = reduce_partials<P>(partials, s * reduction::kPartialSegment);
+    for (std::size_t s = 0; s < next.size(); ++s)
+      next[s] = reduce_partials<P>(partials, s * reduction::kPartialSegment);
     partials.swap(next);
   } while (partials.size() > 1);
   return P::finish(partials[0]);

@@ -26,8 +26,8 @@ template <class A, class B>
 void require_same_size(const A& a, const B& b, const char* op, const char* an, const char* bn) {
   if (a.size() != b.size()) {
     throw SizeMismatch(op, std::string("voltaic::") + op,
-                       std::string("'") + an + "' has " + std::to_string(a.size()) + " elements but '" + bn +
-                           "' has " + std::to_string(b.size()));
+                       std::string("'") + an + "' has " + std::to_string(a.size()) + " elements but '" + bn + "' has " +
+                           std::to_string(b.size()));
   }
 }
 
@@ -161,9 +161,7 @@ void axpby(const Executor& e, double a, View<const double> x, double b, View<dou
 }
 void scale(const Executor& e, float a, View<float> x) { scale_impl(e, a, x); }
 void scale(const Executor& e, double a, View<double> x) { scale_impl(e, a, x); }
-void multiply(const Executor& e, View<const float> x, View<const float> y, View<float> z) {
-  multiply_impl(e, x, y, z);
-}
+void multiply(const Executor& e, View<const float> x, View<const float> y, View<float> z) { multiply_impl(e, x, y, z); }
 void multiply(const Executor& e, View<const double> x, View<const double> y, View<double> z) {
   multiply_impl(e, x, y, z);
 }
@@ -182,11 +180,15 @@ void dot(const Executor& e, View<const float> x, View<const float> y, View<float
 void dot(const Executor& e, View<const double> x, View<const double> y, View<double> r, LaunchConfig l) {
   reduce_impl<Reduction::dot>(e, x, y, r, l);
 }
-float nrm2(const Executor& e, View<const float> x, LaunchConfig l) { return reduce_to_host_impl<Reduction::nrm2>(e, x, x, l); }
+float nrm2(const Executor& e, View<const float> x, LaunchConfig l) {
+  return reduce_to_host_impl<Reduction::nrm2>(e, x, x, l);
+}
 double nrm2(const Executor& e, View<const double> x, LaunchConfig l) {
   return reduce_to_host_impl<Reduction::nrm2>(e, x, x, l);
 }
-void nrm2(const Executor& e, View<const float> x, View<float> r, LaunchConfig l) { reduce_impl<Reduction::nrm2>(e, x, x, r, l); }
+void nrm2(const Executor& e, View<const float> x, View<float> r, LaunchConfig l) {
+  reduce_impl<Reduction::nrm2>(e, x, x, r, l);
+}
 void nrm2(const Executor& e, View<const double> x, View<double> r, LaunchConfig l) {
   reduce_impl<Reduction::nrm2>(e, x, x, r, l);
 }

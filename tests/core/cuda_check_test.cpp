@@ -1,10 +1,11 @@
 // The check macro on real failing calls. Runs without a GPU too: asking for a
 // device that does not exist fails on every machine.
+#include "core/cuda_check.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "core/cuda_check.hpp"
 #include "voltaic/core/error.hpp"
 
 TEST(CudaCheck, FailingRuntimeCallNamesCallFileAndLine) {

@@ -8,8 +8,7 @@ using voltaic::ZRegionSpec;
 
 namespace {
 Grid3D cell_grid() {
-  return Grid3D(3, 2, 1e-3, 2e-3,
-                {{"negative", 4, 85.2e-6}, {"separator", 2, 12e-6}, {"positive", 3, 75.6e-6}});
+  return Grid3D(3, 2, 1e-3, 2e-3, {{"negative", 4, 85.2e-6}, {"separator", 2, 12e-6}, {"positive", 3, 75.6e-6}});
 }
 }  // namespace
 

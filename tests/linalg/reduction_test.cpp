@@ -26,8 +26,7 @@ T quad_dot(const std::vector<T>& x, const std::vector<T>& y) {
 /// x . y == (x_small . y_small) exactly, with every large product cancelled by
 /// its negative elsewhere in the vector: condition number around 1e12 for FP64.
 template <class T>
-void ill_conditioned(std::size_t pairs, std::size_t small, std::mt19937_64& rng, std::vector<T>& x,
-                     std::vector<T>& y) {
+void ill_conditioned(std::size_t pairs, std::size_t small, std::mt19937_64& rng, std::vector<T>& x, std::vector<T>& y) {
   const T big = std::is_same_v<T, double> ? T(1e4) : T(30);
   auto a = test::random_vector<T>(pairs, rng, -big, big);
   auto b = test::random_vector<T>(pairs, rng, -big, big);

@@ -29,9 +29,7 @@ class Array {
 
   /// `n` elements of host memory that `exec` copies asynchronously (page-locked
   /// for a CUDA executor): the staging buffers of device output.
-  static Array pinned(std::shared_ptr<const Executor> exec, std::size_t n) {
-    return Array(std::move(exec), n, true);
-  }
+  static Array pinned(std::shared_ptr<const Executor> exec, std::size_t n) { return Array(std::move(exec), n, true); }
 
   /// A device (or host) array holding a copy of `values`.
   static Array from_host(std::shared_ptr<const Executor> exec, const std::vector<T>& values) {
@@ -62,8 +60,7 @@ class Array {
   void copy_from(const Array& src) {
     if (src.size_ != size_) {
       throw SizeMismatch("Array::copy_from", "voltaic::Array",
-                         "source has " + std::to_string(src.size_) + " elements, destination " +
-                             std::to_string(size_));
+                         "source has " + std::to_string(src.size_) + " elements, destination " + std::to_string(size_));
     }
     if (size_ == 0) return;
     // A CUDA executor can reach every space; the CPU one only the host.
@@ -86,9 +83,7 @@ class Array {
   bool is_pinned() const noexcept { return pinned_; }
   const std::shared_ptr<const Executor>& executor() const noexcept { return exec_; }
   /// Pinned arrays live in host memory whatever their executor.
-  MemorySpace space() const noexcept {
-    return pinned_ || !exec_ ? MemorySpace::host() : exec_->memory_space();
-  }
+  MemorySpace space() const noexcept { return pinned_ || !exec_ ? MemorySpace::host() : exec_->memory_space(); }
 
   View<T> view() noexcept { return View<T>(data_, size_, space()); }
   View<const T> view() const noexcept { return View<const T>(data_, size_, space()); }

@@ -18,7 +18,7 @@ namespace voltaic {
 /// Runs kernels and owns the memory they touch. Executors are shared
 /// (std::shared_ptr) by every Array allocated on them. One executor must not be
 /// used from two host threads at once.
-class Executor : public std::enable_shared_from_this<Executor> {
+class Executor {
  public:
   virtual ~Executor() = default;
   Executor(const Executor&) = delete;
@@ -62,8 +62,7 @@ class CpuExecutor final : public Executor {
   void deallocate(void* ptr) const noexcept override;
   void* allocate_pinned(std::size_t bytes) const override { return allocate(bytes); }
   void deallocate_pinned(void* ptr) const noexcept override { deallocate(ptr); }
-  void copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
-            std::size_t bytes) const override;
+  void copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) const override;
   void synchronize() const override {}
 
  private:
@@ -105,8 +104,7 @@ class CudaExecutor final : public Executor {
   void deallocate(void* ptr) const noexcept override;
   void* allocate_pinned(std::size_t bytes) const override;
   void deallocate_pinned(void* ptr) const noexcept override;
-  void copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
-            std::size_t bytes) const override;
+  void copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) const override;
   void synchronize() const override;
 
   const DeviceInfo& info() const noexcept { return info_; }

@@ -25,8 +25,7 @@ class View {
   using value_type = T;
 
   View() = default;
-  VOLTAIC_HD View(T* data, std::size_t size, MemorySpace space)
-      : data_(data), size_(size), space_(space) {}
+  VOLTAIC_HD View(T* data, std::size_t size, MemorySpace space) : data_(data), size_(size), space_(space) {}
 
   /// A view of mutable data converts to a view of const data.
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>

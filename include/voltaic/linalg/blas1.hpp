@@ -54,8 +54,7 @@ struct LaunchConfig {
 float dot(const Executor& exec, View<const float> x, View<const float> y, LaunchConfig launch = {});
 double dot(const Executor& exec, View<const double> x, View<const double> y, LaunchConfig launch = {});
 /// The same, leaving the result in result[0] in exec's memory, without waiting.
-void dot(const Executor& exec, View<const float> x, View<const float> y, View<float> result,
-         LaunchConfig launch = {});
+void dot(const Executor& exec, View<const float> x, View<const float> y, View<float> result, LaunchConfig launch = {});
 void dot(const Executor& exec, View<const double> x, View<const double> y, View<double> result,
          LaunchConfig launch = {});
 

@@ -39,7 +39,9 @@ struct Identity {
 template <class To>
 struct Convert {
   template <class From>
-  VOLTAIC_HD To operator()(From x) const { return static_cast<To>(x); }
+  VOLTAIC_HD To operator()(From x) const {
+    return static_cast<To>(x);
+  }
 };
 
 template <class T>

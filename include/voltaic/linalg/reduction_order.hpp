@@ -28,7 +28,7 @@ inline constexpr int kVec = static_cast<int>(16 / sizeof(T));
 
 /// Elements per segment in pass 1 and in the later passes over partials.
 template <class T>
-inline constexpr std::size_t kSegment = static_cast<std::size_t>(kLanes) * kSteps * kVec<T>;
+inline constexpr std::size_t kSegment = static_cast<std::size_t>(kLanes) * kSteps* kVec<T>;
 inline constexpr std::size_t kPartialSegment = static_cast<std::size_t>(kLanes) * kSteps;
 
 /// Number of segments of size `segment` covering n elements; at least 1, so

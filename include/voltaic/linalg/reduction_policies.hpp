@@ -51,8 +51,8 @@ struct Nrm2Policy<double> {
     CompensatedSum<double> small, medium, big;
   };
   static constexpr int arity = 1;
-  static constexpr double kTinyLimit = 0x1p-511;   // below: square would underflow
-  static constexpr double kHugeLimit = 0x1p+486;   // above: sum could overflow
+  static constexpr double kTinyLimit = 0x1p-511;  // below: square would underflow
+  static constexpr double kHugeLimit = 0x1p+486;  // above: sum could overflow
   static constexpr double kScaleSmall = 0x1p+537;
   static constexpr double kScaleBig = 0x1p-538;
 
