@@ -1,0 +1,26 @@
+#pragma once
+/// @file linear_operator.hpp
+/// @brief The interface every operator (stencil, CSR, ELL) offers the solvers.
+
+#include <cstddef>
+#include <memory>
+
+#include "voltaic/core/executor.hpp"
+#include "voltaic/core/view.hpp"
+
+namespace voltaic {
+
+/// A square linear operator y = A x on one executor.
+template <class T>
+class LinearOperator {
+ public:
+  virtual ~LinearOperator() = default;
+  /// Rows (= columns).
+  virtual std::size_t size() const = 0;
+  virtual const std::shared_ptr<const Executor>& executor() const = 0;
+  /// y = A x, queued on the executor (stream 0 for CUDA). x and y must not
+  /// overlap; both must hold size() elements in the executor's memory.
+  virtual void apply(View<const T> x, View<T> y) const = 0;
+};
+
+}  // namespace voltaic
