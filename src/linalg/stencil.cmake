@@ -1,0 +1,1 @@
+# Sources of the stencil part of the linear-algebra layer (see docs/design.md).

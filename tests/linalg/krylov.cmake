@@ -1,0 +1,1 @@
+# Tests of the krylov part of the linear-algebra layer.

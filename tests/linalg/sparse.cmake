@@ -1,0 +1,1 @@
+# Tests of the sparse part of the linear-algebra layer.

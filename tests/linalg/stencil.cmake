@@ -1,0 +1,1 @@
+# Tests of the stencil part of the linear-algebra layer.
