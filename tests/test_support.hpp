@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -90,6 +91,14 @@ constexpr T eps() {
 template <class T>
 bool same_bits(T a, T b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// Largest |v[i]|.
+template <class T>
+T max_abs_of(const std::vector<T>& v) {
+  T m = T(0);
+  for (T x : v) m = std::max(m, std::abs(x));
+  return m;
 }
 
 /// Sizes that are not multiples of a warp or of a segment, around and above them.

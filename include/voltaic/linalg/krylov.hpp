@@ -58,9 +58,9 @@ class GmresSolver final : public Solver<T> {
 /// the report says so.
 class GmresIrSolver final : public Solver<double> {
  public:
-  GmresIrSolver(std::shared_ptr<const LinearOperator<double>> a64,
-                std::shared_ptr<const Preconditioner<double>> m64, std::shared_ptr<const LinearOperator<float>> a32,
-                std::shared_ptr<const Preconditioner<float>> m32, SolverOptions options);
+  GmresIrSolver(std::shared_ptr<const LinearOperator<double>> a64, std::shared_ptr<const Preconditioner<double>> m64,
+                std::shared_ptr<const LinearOperator<float>> a32, std::shared_ptr<const Preconditioner<float>> m32,
+                SolverOptions options);
   SolveReport solve(View<const double> b, View<double> x) override;
 
  private:

@@ -13,14 +13,14 @@ namespace voltaic {
 struct SolverOptions {
   double relative_tolerance = 1e-10;  ///< stop when ||b - A x|| <= rtol ||b|| (or <= atol)
   double absolute_tolerance = 0.0;
-  int max_iterations = 1000;          ///< Krylov iterations in all (GMRES-IR: inner, summed)
-  int restart = 30;                   ///< GMRES(m) restart length m, >= 1
-  double inner_tolerance = 1e-4;      ///< GMRES-IR: relative tolerance of each FP32 inner solve
-  int max_refinements = 50;           ///< GMRES-IR: outer (FP64 residual) steps
+  int max_iterations = 1000;      ///< Krylov iterations in all (GMRES-IR: inner, summed)
+  int restart = 30;               ///< GMRES(m) restart length m, >= 1
+  double inner_tolerance = 1e-4;  ///< GMRES-IR: relative tolerance of each FP32 inner solve
+  int max_refinements = 50;       ///< GMRES-IR: outer (FP64 residual) steps
   /// GMRES-IR: an outer step that reduces the FP64 residual by less than this
   /// factor counts as stagnation and switches the inner solves to FP64.
   double stagnation_factor = 0.5;
-  bool throw_on_failure = true;       ///< throw NotConverged (else return the report)
+  bool throw_on_failure = true;  ///< throw NotConverged (else return the report)
 };
 
 enum class StopReason { converged, max_iterations, stagnation, breakdown, non_finite };
@@ -30,13 +30,13 @@ std::string to_string(StopReason reason);
 struct SolveReport {
   bool converged = false;
   StopReason reason = StopReason::max_iterations;
-  int iterations = 0;        ///< Krylov iterations (GMRES-IR: outer steps)
-  int inner_iterations = 0;  ///< GMRES-IR: Krylov iterations of all inner solves
-  double initial_residual = 0.0;        ///< ||b - A x0||
-  double final_residual = 0.0;          ///< true ||b - A x|| at exit, recomputed
-  double relative_residual = 0.0;       ///< final_residual / ||b|| (or / 1 when b = 0)
-  bool switched_to_fp64 = false;        ///< GMRES-IR: stagnation moved the inner solves to FP64
-  std::string summary() const;          ///< one line for logs and errors
+  int iterations = 0;              ///< Krylov iterations (GMRES-IR: outer steps)
+  int inner_iterations = 0;        ///< GMRES-IR: Krylov iterations of all inner solves
+  double initial_residual = 0.0;   ///< ||b - A x0||
+  double final_residual = 0.0;     ///< true ||b - A x|| at exit, recomputed
+  double relative_residual = 0.0;  ///< final_residual / ||b|| (or / 1 when b = 0)
+  bool switched_to_fp64 = false;   ///< GMRES-IR: stagnation moved the inner solves to FP64
+  std::string summary() const;     ///< one line for logs and errors
 };
 
 /// A solve that did not reach its tolerance. The caller can catch it, cut the

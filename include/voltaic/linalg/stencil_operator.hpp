@@ -49,6 +49,8 @@ class StencilOperator final : public LinearOperator<T> {
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> x, View<T> y) const override;
   void apply_untiled(View<const T> x, View<T> y) const;
+  /// y = A x + coupling .* other, in one pass (a two-field operator's block row).
+  void apply_coupled(View<const T> x, View<const T> coupling, View<const T> other, View<T> y) const;
 
   /// b += the constant parts of the boundary conditions (Dirichlet values,
   /// Neumann fluxes, Robin ambient terms), integrated over the boundary faces.
@@ -65,13 +67,17 @@ class StencilOperator final : public LinearOperator<T> {
  private:
   template <class U>
   friend class StencilOperator;
-  StencilOperator(std::shared_ptr<const Executor> exec, StencilCoefficients<T> coefficients,
-                  const BoundaryConditions& bc, Array<T> boundary_rhs);
+  StencilOperator(std::shared_ptr<const Executor> exec, const BoundaryConditions& bc,
+                  StencilCoefficients<T> coefficients, Array<T> boundary_rhs, Array<T> dz);
+  void check_inputs(View<const T> k, View<const T> d, const char* where) const;
+  void check_vectors(View<const T> x, View<T> y, const char* where) const;
+  void run_apply(View<const T> x, View<T> y, const T* coupling, const T* other, bool tiled) const;
 
   std::shared_ptr<const Executor> exec_;
   BoundaryConditions bc_;
   StencilCoefficients<T> coefficients_;
   Array<T> boundary_rhs_;  ///< the constants add_boundary_terms() adds
+  Array<T> dz_;            ///< layer widths in the executor's memory, for the kernels
 };
 
 /// Two unknowns per cell (phi_s and phi_e of the potential step), stored
@@ -85,8 +91,7 @@ template <class T>
 class TwoFieldStencilOperator final : public LinearOperator<T> {
  public:
   /// @param c01, c10 the off-diagonal coupling of each cell's 2x2 block, num_cells values each
-  TwoFieldStencilOperator(StencilOperator<T> field0, StencilOperator<T> field1, View<const T> c01,
-                          View<const T> c10);
+  TwoFieldStencilOperator(StencilOperator<T> field0, StencilOperator<T> field1, View<const T> c01, View<const T> c10);
 
   std::size_t size() const override { return 2 * field0_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return field0_.executor(); }

@@ -1,0 +1,124 @@
+#pragma once
+/// @file stencil_point.hpp
+/// @brief The per-cell formulas of StencilOperator, written once for the CPU
+/// loops and the CUDA kernels, with explicit rounding so both agree bit for bit.
+
+#include "voltaic/core/macros.hpp"
+#include "voltaic/linalg/rounding.hpp"
+
+namespace voltaic::stencil {
+
+/// One outer face's condition in kernel-friendly form (see boundary.hpp).
+template <class T>
+struct FaceCondition {
+  int kind;  ///< 0 dirichlet, 1 neumann, 2 robin (BoundaryKind's order)
+  T value;
+  T coefficient;
+};
+
+/// Transmissibility of the face between two cells: area * 2 / (h_a / k_a + h_b / k_b),
+/// the distance-weighted harmonic mean of k; 0 when either k is 0.
+template <class T>
+VOLTAIC_HD inline T face_transmissibility(T area, T h_a, T k_a, T h_b, T k_b) {
+  const T den = fp::fma(h_a, k_b, fp::mul(h_b, k_a));
+  if (!(den > T(0))) return T(0);
+  return fp::mul(fp::mul(T(2) * area, k_a), k_b) / den;
+}
+
+/// A boundary face of a cell of width h (normal to the face) and coefficient k:
+/// adds its diagonal part to `diag` and its constant part to `rhs`.
+template <class T>
+VOLTAIC_HD inline void add_boundary_face(const FaceCondition<T>& bc, T area, T h, T k, T& diag, T& rhs) {
+  if (bc.kind == 0) {  // u = value at the face, half a cell away from the centre
+    const T g = fp::mul(T(2) * area, k) / h;
+    diag = fp::add(diag, g);
+    rhs = fp::fma(g, bc.value, rhs);
+  } else if (bc.kind == 1) {  // outward flux = value
+    rhs = fp::fma(-area, bc.value, rhs);
+  } else {  // outward flux = coefficient (u_face - value), in series with the half cell
+    const T g =
+        k > T(0) && bc.coefficient > T(0) ? area / fp::add(T(1) / bc.coefficient, fp::mul(T(0.5), h) / k) : T(0);
+    diag = fp::add(diag, g);
+    rhs = fp::fma(g, bc.value, rhs);
+  }
+}
+
+/// The stencil coefficients of one cell and its boundary constant.
+template <class T>
+struct CellCoefficients {
+  T diag, tx, ty, tz, rhs;
+};
+
+/// Coefficients of cell (i, j, k) of an nx x ny x nz grid with spacings dx, dy
+/// and per-layer dz[], cell coefficient kc[], per-volume diagonal d[] and the
+/// six face conditions bc[] (Face order). Each face's transmissibility is
+/// computed with the lower cell first, so both of its cells round it alike.
+template <class T>
+VOLTAIC_HD inline CellCoefficients<T> cell_coefficients(int i, int j, int k, int nx, int ny, int nz, T dx, T dy,
+                                                        const T* dz, const T* kc, const T* d,
+                                                        const FaceCondition<T>* bc) {
+  const long long sx = 1, sy = nx, sz = static_cast<long long>(nx) * ny;
+  const long long c = i + sy * j + sz * k;
+  const T h = dz[k], kk = kc[c];
+  const T area_x = fp::mul(dy, h), area_y = fp::mul(dx, h), area_z = fp::mul(dx, dy);
+  CellCoefficients<T> out{fp::mul(fp::mul(area_z, h), d[c]), T(0), T(0), T(0), T(0)};
+
+  // -x, +x, -y, +y, -z, +z
+  if (i > 0) {
+    out.diag = fp::add(out.diag, face_transmissibility(area_x, dx, kc[c - sx], dx, kk));
+  } else {
+    add_boundary_face(bc[0], area_x, dx, kk, out.diag, out.rhs);
+  }
+  if (i < nx - 1) {
+    out.tx = face_transmissibility(area_x, dx, kk, dx, kc[c + sx]);
+    out.diag = fp::add(out.diag, out.tx);
+  } else {
+    add_boundary_face(bc[1], area_x, dx, kk, out.diag, out.rhs);
+  }
+  if (j > 0) {
+    out.diag = fp::add(out.diag, face_transmissibility(area_y, dy, kc[c - sy], dy, kk));
+  } else {
+    add_boundary_face(bc[2], area_y, dy, kk, out.diag, out.rhs);
+  }
+  if (j < ny - 1) {
+    out.ty = face_transmissibility(area_y, dy, kk, dy, kc[c + sy]);
+    out.diag = fp::add(out.diag, out.ty);
+  } else {
+    add_boundary_face(bc[3], area_y, dy, kk, out.diag, out.rhs);
+  }
+  if (k > 0) {
+    out.diag = fp::add(out.diag, face_transmissibility(area_z, dz[k - 1], kc[c - sz], h, kk));
+  } else {
+    add_boundary_face(bc[4], area_z, h, kk, out.diag, out.rhs);
+  }
+  if (k < nz - 1) {
+    out.tz = face_transmissibility(area_z, h, kk, dz[k + 1], kc[c + sz]);
+    out.diag = fp::add(out.diag, out.tz);
+  } else {
+    add_boundary_face(bc[5], area_z, h, kk, out.diag, out.rhs);
+  }
+  return out;
+}
+
+/// Whether a cell's inputs are valid: k finite and >= 0, d finite.
+template <class T>
+VOLTAIC_HD inline bool valid_cell_inputs(T k, T d) {
+  return k >= T(0) && fp::sub(k, k) == T(0) && fp::sub(d, d) == T(0);
+}
+
+/// (A x)_c from the cell's diagonal, its own +faces' couplings (tx, ty, tz),
+/// its neighbours' +faces' couplings towards it (txm = tx of c-x, ...) and the
+/// seven values of x. A missing neighbour has coupling 0, so its x may be anything finite.
+template <class T>
+VOLTAIC_HD inline T apply_point(T diag, T x_c, T tx, T x_xp, T txm, T x_xm, T ty, T x_yp, T tym, T x_ym, T tz, T x_zp,
+                                T tzm, T x_zm) {
+  T acc = fp::mul(diag, x_c);
+  acc = fp::fma(-tx, x_xp, acc);
+  acc = fp::fma(-txm, x_xm, acc);
+  acc = fp::fma(-ty, x_yp, acc);
+  acc = fp::fma(-tym, x_ym, acc);
+  acc = fp::fma(-tz, x_zp, acc);
+  return fp::fma(-tzm, x_zm, acc);
+}
+
+}  // namespace voltaic::stencil

@@ -1,0 +1,194 @@
+// CUDA kernels of StencilOperator: coefficients, and two applies, the x-y tiled
+// z-streaming one (the default) and the plain one-thread-per-cell baseline.
+// Both call the same point formula as the CPU loop, so all three agree bit
+// for bit.
+//
+// Memory per apply (minimal-byte model): read x, diag, tx, ty, tz, write y:
+// 6 values per cell (8 with the two-field coupling). The tiled kernel reads x
+// once from DRAM per layer plus tile halos (served mostly by L2), and each x
+// value of a column three times from registers.
+#include <algorithm>
+#include <climits>
+
+#include "core/cuda_check.hpp"
+#include "linalg/stencil_kernels.hpp"
+#include "voltaic/core/executor.hpp"
+
+namespace voltaic::cuda {
+
+namespace {
+
+using stencil::ApplyArgs;
+using stencil::Layout;
+
+constexpr int kTileX = 32;
+constexpr int kTileY = 8;
+
+template <class T>
+dim3 cell_grid(const Layout<T>& g) {
+  return dim3((g.nx + kTileX - 1) / kTileX, (g.ny + kTileY - 1) / kTileY, g.nz);
+}
+
+template <class T>
+__global__ void first_invalid_kernel(const T* k, const T* d, std::size_t n, unsigned long long* first) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; c < n; c += stride) {
+    if (!stencil::valid_cell_inputs(k[c], d[c])) atomicMin(first, static_cast<unsigned long long>(c));
+  }
+}
+
+template <class T>
+__global__ void coefficients_kernel(Layout<T> g, const T* k, const T* d, stencil::Coefficients<T> out, T* rhs) {
+  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y, kk = blockIdx.z;
+  if (i >= g.nx || j >= g.ny) return;
+  const auto cc = stencil::cell_coefficients(i, j, kk, g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, k, d, g.bc.data());
+  const long long c = i + static_cast<long long>(g.nx) * (j + static_cast<long long>(g.ny) * kk);
+  out.diag[c] = cc.diag;
+  out.tx[c] = cc.tx;
+  out.ty[c] = cc.ty;
+  out.tz[c] = cc.tz;
+  rhs[c] = cc.rhs;
+}
+
+/// One thread per cell; neighbours read straight from global memory (L1/L2).
+template <class T, bool kCoupled>
+__global__ void __launch_bounds__(kTileX* kTileY) apply_untiled_kernel(Layout<T> g, ApplyArgs<T> a) {
+  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y, k = blockIdx.z;
+  if (i >= g.nx || j >= g.ny) return;
+  const long long sy = g.nx, sz = static_cast<long long>(g.nx) * g.ny;
+  const long long c = i + sy * j + sz * k;
+  const long long xm = i > 0 ? c - 1 : c, xp = i < g.nx - 1 ? c + 1 : c;
+  const long long ym = j > 0 ? c - sy : c, yp = j < g.ny - 1 ? c + sy : c;
+  const long long zm = k > 0 ? c - sz : c, zp = k < g.nz - 1 ? c + sz : c;
+  T y = stencil::apply_point(a.diag[c], a.x[c], a.tx[c], a.x[xp], i > 0 ? a.tx[xm] : T(0), a.x[xm], a.ty[c], a.x[yp],
+                             j > 0 ? a.ty[ym] : T(0), a.x[ym], a.tz[c], a.x[zp], k > 0 ? a.tz[zm] : T(0), a.x[zm]);
+  if constexpr (kCoupled) y = fp::fma(a.coupling[c], a.other[c], y);
+  a.y[c] = y;
+}
+
+/// A block owns a 32 x 8 tile of (i, j) columns and a chunk of z layers. Per
+/// layer it stages x, tx and ty of the tile (with halos) in shared memory and
+/// keeps x and tz of the layers below and above in registers. Rows are read
+/// whole by one warp, so they cannot conflict; the +2 padding keeps halo
+/// columns off the rows' banks. Missing neighbours (domain edges) are the
+/// cell's own x with coupling 0, as on the CPU.
+template <class T, bool kCoupled>
+__global__ void __launch_bounds__(kTileX* kTileY) apply_tiled_kernel(Layout<T> g, ApplyArgs<T> a, int z_chunk) {
+  __shared__ T xs[kTileY + 2][kTileX + 2];
+  __shared__ T txs[kTileY][kTileX + 1];
+  __shared__ T tys[kTileY + 1][kTileX];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int i = blockIdx.x * kTileX + tx, j = blockIdx.y * kTileY + ty;
+  const int k_begin = blockIdx.z * z_chunk, k_end = min(k_begin + z_chunk, g.nz);
+  const bool inside = i < g.nx && j < g.ny;
+  const long long sy = g.nx, sz = static_cast<long long>(g.nx) * g.ny;
+  long long c = inside ? i + sy * j + sz * k_begin : 0;
+
+  T x_c = inside ? a.x[c] : T(0);
+  T x_below = inside && k_begin > 0 ? a.x[c - sz] : x_c;
+  T tz_below = inside && k_begin > 0 ? a.tz[c - sz] : T(0);
+  for (int k = k_begin; k < k_end; ++k) {
+    const T x_above = inside && k + 1 < g.nz ? a.x[c + sz] : x_c;
+    const T diag = inside ? a.diag[c] : T(0), tz = inside ? a.tz[c] : T(0);
+    xs[ty + 1][tx + 1] = x_c;
+    txs[ty][tx + 1] = inside ? a.tx[c] : T(0);
+    tys[ty + 1][tx] = inside ? a.ty[c] : T(0);
+    if (tx == 0) {
+      xs[ty + 1][0] = inside && i > 0 ? a.x[c - 1] : T(0);
+      txs[ty][0] = inside && i > 0 ? a.tx[c - 1] : T(0);
+    }
+    if (tx == kTileX - 1) xs[ty + 1][kTileX + 1] = inside && i + 1 < g.nx ? a.x[c + 1] : T(0);
+    if (ty == 0) {
+      xs[0][tx + 1] = inside && j > 0 ? a.x[c - sy] : T(0);
+      tys[0][tx] = inside && j > 0 ? a.ty[c - sy] : T(0);
+    }
+    if (ty == kTileY - 1) xs[kTileY + 1][tx + 1] = inside && j + 1 < g.ny ? a.x[c + sy] : T(0);
+    __syncthreads();
+    if (inside) {
+      const T x_xp = i + 1 < g.nx ? xs[ty + 1][tx + 2] : x_c, x_xm = i > 0 ? xs[ty + 1][tx] : x_c;
+      const T x_yp = j + 1 < g.ny ? xs[ty + 2][tx + 1] : x_c, x_ym = j > 0 ? xs[ty][tx + 1] : x_c;
+      T y = stencil::apply_point(diag, x_c, txs[ty][tx + 1], x_xp, txs[ty][tx], x_xm, tys[ty + 1][tx], x_yp,
+                                 tys[ty][tx], x_ym, tz, x_above, tz_below, x_below);
+      if constexpr (kCoupled) y = fp::fma(a.coupling[c], a.other[c], y);
+      a.y[c] = y;
+    }
+    __syncthreads();  // the tile is overwritten by the next layer
+    x_below = x_c;
+    x_c = x_above;
+    tz_below = tz;
+    c += sz;
+  }
+}
+
+/// Layers per block: enough blocks for about two full waves of 256-thread blocks.
+template <class T>
+int z_chunk_for(const CudaExecutor& exec, const Layout<T>& g) {
+  const long long tiles = static_cast<long long>((g.nx + kTileX - 1) / kTileX) * ((g.ny + kTileY - 1) / kTileY);
+  const long long wanted = 2LL * exec.info().multiprocessors * (exec.info().max_threads_per_multiprocessor / 256);
+  const long long chunks = std::max(1LL, std::min<long long>(g.nz, (wanted + tiles - 1) / tiles));
+  return static_cast<int>((g.nz + chunks - 1) / chunks);
+}
+
+}  // namespace
+
+template <class T>
+long long first_invalid_cell(const CudaExecutor& exec, const T* k, const T* d, std::size_t n) {
+  if (n == 0) return -1;
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  auto* first = static_cast<unsigned long long*>(exec.scratch(sizeof(unsigned long long)));
+  VOLTAIC_CUDA_CHECK(cudaMemsetAsync(first, 0xff, sizeof(unsigned long long), s));
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 4096));
+  first_invalid_kernel<<<blocks, 256, 0, s>>>(k, d, n, first);
+  VOLTAIC_LAUNCH_CHECK(s, first_invalid_kernel);
+  unsigned long long host = 0;
+  exec.copy(&host, MemorySpace::host(), first, exec.memory_space(), sizeof(host));
+  return host == ULLONG_MAX ? -1 : static_cast<long long>(host);
+}
+
+template <class T>
+void stencil_coefficients(const CudaExecutor& exec, const Layout<T>& g, const T* k, const T* d,
+                          stencil::Coefficients<T> out, T* boundary_rhs) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  coefficients_kernel<<<cell_grid(g), dim3(kTileX, kTileY), 0, s>>>(g, k, d, out, boundary_rhs);
+  VOLTAIC_LAUNCH_CHECK(s, coefficients_kernel);
+}
+
+template <class T>
+void stencil_apply(const CudaExecutor& exec, const Layout<T>& g, const ApplyArgs<T>& a) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  const int chunk = z_chunk_for(exec, g);
+  const dim3 grid((g.nx + kTileX - 1) / kTileX, (g.ny + kTileY - 1) / kTileY, (g.nz + chunk - 1) / chunk);
+  if (a.coupling) {
+    apply_tiled_kernel<T, true><<<grid, dim3(kTileX, kTileY), 0, s>>>(g, a, chunk);
+  } else {
+    apply_tiled_kernel<T, false><<<grid, dim3(kTileX, kTileY), 0, s>>>(g, a, chunk);
+  }
+  VOLTAIC_LAUNCH_CHECK(s, apply_tiled_kernel);
+}
+
+template <class T>
+void stencil_apply_untiled(const CudaExecutor& exec, const Layout<T>& g, const ApplyArgs<T>& a) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  if (a.coupling) {
+    apply_untiled_kernel<T, true><<<cell_grid(g), dim3(kTileX, kTileY), 0, s>>>(g, a);
+  } else {
+    apply_untiled_kernel<T, false><<<cell_grid(g), dim3(kTileX, kTileY), 0, s>>>(g, a);
+  }
+  VOLTAIC_LAUNCH_CHECK(s, apply_untiled_kernel);
+}
+
+#define VOLTAIC_INSTANTIATE(T)                                                                     \
+  template long long first_invalid_cell<T>(const CudaExecutor&, const T*, const T*, std::size_t);  \
+  template void stencil_coefficients<T>(const CudaExecutor&, const Layout<T>&, const T*, const T*, \
+                                        stencil::Coefficients<T>, T*);                             \
+  template void stencil_apply<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&);      \
+  template void stencil_apply_untiled<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&);
+VOLTAIC_INSTANTIATE(float)
+VOLTAIC_INSTANTIATE(double)
+#undef VOLTAIC_INSTANTIATE
+
+}  // namespace voltaic::cuda

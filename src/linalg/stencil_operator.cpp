@@ -1,0 +1,251 @@
+// Front end of StencilOperator and TwoFieldStencilOperator: checks inputs
+// once, builds the coefficients on the operator's executor, dispatches applies.
+#include "voltaic/linalg/stencil_operator.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "stencil_kernels.hpp"
+#include "voltaic/config.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/linalg/blas1.hpp"
+
+namespace voltaic {
+
+namespace {
+
+bool on_cpu(const Executor& exec) {
+  if (exec.backend() == Backend::cpu) return true;
+  if (VOLTAIC_HAS_CUDA) return false;
+  throw BackendUnavailable("CUDA backend", "voltaic::StencilOperator", "voltaic was built without CUDA");
+}
+
+[[maybe_unused]] const CudaExecutor& as_cuda(const Executor& exec) { return static_cast<const CudaExecutor&>(exec); }
+
+#if VOLTAIC_HAS_CUDA
+#define VOLTAIC_ON_CUDA(call) call
+#else
+#define VOLTAIC_ON_CUDA(call) (void)0
+#endif
+
+template <class V>
+void require(const Executor& exec, const V& v, std::size_t n, const char* where, const char* arg) {
+  if (v.size() != n) {
+    throw SizeMismatch(where, where,
+                       std::string("'") + arg + "' has " + std::to_string(v.size()) + " elements, the grid " +
+                           std::to_string(n) + " cells");
+  }
+  if (v.space() != exec.memory_space()) {
+    throw ExecutorMismatch(where, where,
+                           std::string("'") + arg + "' is in " + to_string(v.space()) + " memory, the operator in " +
+                               to_string(exec.memory_space()));
+  }
+}
+
+void check_boundary(const BoundaryConditions& bc) {
+  for (int f = 0; f < 6; ++f) {
+    const BoundaryCondition& b = bc[f];
+    const std::string key = "boundary " + to_string(static_cast<Face>(f));
+    std::ostringstream why;
+    if (!std::isfinite(b.value)) {
+      why << "value = " << b.value << " must be finite";
+      throw InvalidArgument(key, "StencilOperator", why.str());
+    }
+    if (b.kind == BoundaryKind::robin && !(std::isfinite(b.coefficient) && b.coefficient >= 0.0)) {
+      why << "Robin coefficient = " << b.coefficient << " must be finite and >= 0";
+      throw InvalidArgument(key, "StencilOperator", why.str());
+    }
+  }
+}
+
+template <class T>
+stencil::Layout<T> layout_of(const Grid3D& g, const Array<T>& dz, const BoundaryConditions& bc) {
+  stencil::Layout<T> l{g.nx(), g.ny(), g.nz(), static_cast<T>(g.dx()), static_cast<T>(g.dy()), dz.data(), {}};
+  for (int f = 0; f < 6; ++f) {
+    l.bc[f] = {static_cast<int>(bc[f].kind), static_cast<T>(bc[f].value), static_cast<T>(bc[f].coefficient)};
+  }
+  return l;
+}
+
+template <class T>
+Array<T> layer_widths(const std::shared_ptr<const Executor>& exec, const Grid3D& g) {
+  std::vector<T> dz(g.dz().begin(), g.dz().end());
+  return Array<T>::from_host(exec, dz);
+}
+
+template <class To, class From>
+Array<To> converted_array(const Array<From>& a) {
+  Array<To> out(a.executor(), a.size());
+  convert(*a.executor(), a.view(), out.view());
+  return out;
+}
+
+}  // namespace
+
+template <class T>
+StencilOperator<T>::StencilOperator(std::shared_ptr<const Grid3D> grid, std::shared_ptr<const Executor> exec,
+                                    View<const T> k, View<const T> d, const BoundaryConditions& bc)
+    : exec_(std::move(exec)), bc_(bc) {
+  if (!grid || !exec_)
+    throw InvalidArgument("StencilOperator", "StencilOperator", "grid and executor must not be null");
+  check_boundary(bc_);
+  const std::size_t n = grid->num_cells();
+  coefficients_ = {grid, Array<T>(exec_, n), Array<T>(exec_, n), Array<T>(exec_, n), Array<T>(exec_, n)};
+  boundary_rhs_ = Array<T>(exec_, n);
+  dz_ = layer_widths<T>(exec_, *grid);
+  update(k, d);
+}
+
+template <class T>
+StencilOperator<T>::StencilOperator(std::shared_ptr<const Executor> exec, const BoundaryConditions& bc,
+                                    StencilCoefficients<T> coefficients, Array<T> boundary_rhs, Array<T> dz)
+    : exec_(std::move(exec)),
+      bc_(bc),
+      coefficients_(std::move(coefficients)),
+      boundary_rhs_(std::move(boundary_rhs)),
+      dz_(std::move(dz)) {}
+
+template <class T>
+void StencilOperator<T>::check_inputs(View<const T> k, View<const T> d, const char* where) const {
+  const std::size_t n = size();
+  require(*exec_, k, n, where, "k");
+  require(*exec_, d, n, where, "d");
+  long long bad = -1;
+  if (on_cpu(*exec_)) {
+    bad = cpu::first_invalid_cell(k.data(), d.data(), n);
+  } else {
+    VOLTAIC_ON_CUDA(bad = cuda::first_invalid_cell(as_cuda(*exec_), k.data(), d.data(), n));
+  }
+  if (bad < 0) return;
+  T kv{}, dv{};
+  exec_->copy(&kv, MemorySpace::host(), k.data() + bad, k.space(), sizeof(T));
+  exec_->copy(&dv, MemorySpace::host(), d.data() + bad, d.space(), sizeof(T));
+  const Grid3D& g = grid();
+  std::ostringstream why;
+  why << "cell " << bad << " (i=" << bad % g.nx() << ", j=" << (bad / g.nx()) % g.ny()
+      << ", k=" << bad / (static_cast<long long>(g.nx()) * g.ny()) << ") has k = " << kv << ", d = " << dv
+      << "; k must be finite and >= 0, d finite";
+  throw InvalidArgument("stencil coefficients", where, why.str());
+}
+
+template <class T>
+void StencilOperator<T>::update(View<const T> k, View<const T> d) {
+  check_inputs(k, d, "StencilOperator::update");
+  const auto l = layout_of(grid(), dz_, bc_);
+  stencil::Coefficients<T> out{coefficients_.diag.data(), coefficients_.tx.data(), coefficients_.ty.data(),
+                               coefficients_.tz.data()};
+  if (on_cpu(*exec_)) return cpu::stencil_coefficients(l, k.data(), d.data(), out, boundary_rhs_.data());
+  VOLTAIC_ON_CUDA(cuda::stencil_coefficients(as_cuda(*exec_), l, k.data(), d.data(), out, boundary_rhs_.data()));
+}
+
+template <class T>
+void StencilOperator<T>::check_vectors(View<const T> x, View<T> y, const char* where) const {
+  require(*exec_, x, size(), where, "x");
+  require(*exec_, y, size(), where, "y");
+  if (x.data() == y.data() && size() > 0) {
+    throw InvalidArgument(where, where, "x and y are the same array; the operator needs separate input and output");
+  }
+}
+
+template <class T>
+void StencilOperator<T>::run_apply(View<const T> x, View<T> y, const T* coupling, const T* other, bool tiled) const {
+  const auto l = layout_of(grid(), dz_, bc_);
+  const stencil::ApplyArgs<T> a{coefficients_.diag.data(),
+                                coefficients_.tx.data(),
+                                coefficients_.ty.data(),
+                                coefficients_.tz.data(),
+                                x.data(),
+                                y.data(),
+                                coupling,
+                                other};
+  if (size() == 0) return;
+  if (on_cpu(*exec_)) return cpu::stencil_apply(l, a);
+  VOLTAIC_ON_CUDA(tiled ? cuda::stencil_apply(as_cuda(*exec_), l, a)
+                        : cuda::stencil_apply_untiled(as_cuda(*exec_), l, a));
+}
+
+template <class T>
+void StencilOperator<T>::apply(View<const T> x, View<T> y) const {
+  check_vectors(x, y, "StencilOperator::apply");
+  run_apply(x, y, nullptr, nullptr, true);
+}
+
+template <class T>
+void StencilOperator<T>::apply_untiled(View<const T> x, View<T> y) const {
+  check_vectors(x, y, "StencilOperator::apply_untiled");
+  run_apply(x, y, nullptr, nullptr, false);
+}
+
+template <class T>
+void StencilOperator<T>::apply_coupled(View<const T> x, View<const T> coupling, View<const T> other, View<T> y) const {
+  check_vectors(x, y, "StencilOperator::apply_coupled");
+  require(*exec_, coupling, size(), "StencilOperator::apply_coupled", "coupling");
+  require(*exec_, other, size(), "StencilOperator::apply_coupled", "other");
+  run_apply(x, y, coupling.data(), other.data(), true);
+}
+
+template <class T>
+void StencilOperator<T>::add_boundary_terms(View<T> b) const {
+  require(*exec_, b, size(), "StencilOperator::add_boundary_terms", "b");
+  axpy(*exec_, T(1), boundary_rhs_.view(), b);
+}
+
+template <class T>
+template <class U>
+StencilOperator<U> StencilOperator<T>::converted() const {
+  StencilCoefficients<U> c{coefficients_.grid, converted_array<U>(coefficients_.diag),
+                           converted_array<U>(coefficients_.tx), converted_array<U>(coefficients_.ty),
+                           converted_array<U>(coefficients_.tz)};
+  return StencilOperator<U>(exec_, bc_, std::move(c), converted_array<U>(boundary_rhs_), converted_array<U>(dz_));
+}
+
+template <class T>
+TwoFieldStencilOperator<T>::TwoFieldStencilOperator(StencilOperator<T> field0, StencilOperator<T> field1,
+                                                    View<const T> c01, View<const T> c10)
+    : field0_(std::move(field0)), field1_(std::move(field1)) {
+  const Grid3D &g0 = field0_.grid(), &g1 = field1_.grid();
+  if (g0.nx() != g1.nx() || g0.ny() != g1.ny() || g0.nz() != g1.nz()) {
+    throw SizeMismatch("TwoFieldStencilOperator", "TwoFieldStencilOperator", "the two fields' grids differ");
+  }
+  if (field0_.executor()->memory_space() != field1_.executor()->memory_space()) {
+    throw ExecutorMismatch("TwoFieldStencilOperator", "TwoFieldStencilOperator",
+                           "the two fields live on different executors");
+  }
+  const auto& exec = field0_.executor();
+  require(*exec, c01, field0_.size(), "TwoFieldStencilOperator", "c01");
+  require(*exec, c10, field0_.size(), "TwoFieldStencilOperator", "c10");
+  c01_ = Array<T>(exec, c01.size());
+  c10_ = Array<T>(exec, c10.size());
+  copy(*exec, c01, c01_.view());
+  copy(*exec, c10, c10_.view());
+}
+
+template <class T>
+void TwoFieldStencilOperator<T>::apply(View<const T> x, View<T> y) const {
+  const std::size_t n = field0_.size();
+  require(*executor(), x, 2 * n, "TwoFieldStencilOperator::apply", "x");
+  require(*executor(), y, 2 * n, "TwoFieldStencilOperator::apply", "y");
+  field0_.apply_coupled(x.subview(0, n), c01_.view(), x.subview(n, n), y.subview(0, n));
+  field1_.apply_coupled(x.subview(n, n), c10_.view(), x.subview(0, n), y.subview(n, n));
+}
+
+template <class T>
+template <class U>
+TwoFieldStencilOperator<U> TwoFieldStencilOperator<T>::converted() const {
+  const Array<U> c01 = converted_array<U>(c01_), c10 = converted_array<U>(c10_);
+  return TwoFieldStencilOperator<U>(field0_.template converted<U>(), field1_.template converted<U>(), c01.view(),
+                                    c10.view());
+}
+
+template class StencilOperator<float>;
+template class StencilOperator<double>;
+template StencilOperator<float> StencilOperator<double>::converted<float>() const;
+template StencilOperator<double> StencilOperator<float>::converted<double>() const;
+template class TwoFieldStencilOperator<float>;
+template class TwoFieldStencilOperator<double>;
+template TwoFieldStencilOperator<float> TwoFieldStencilOperator<double>::converted<float>() const;
+template TwoFieldStencilOperator<double> TwoFieldStencilOperator<float>::converted<double>() const;
+
+}  // namespace voltaic
