@@ -11,6 +11,7 @@
 
 #include "cuda_baselines.hpp"
 #include "determinism.hpp"
+#include "stencil_bench.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -161,9 +162,10 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec, const
 }  // namespace
 
 BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
-  if (o.benchmark != "copy" && o.benchmark != "axpy" && o.benchmark != "dot") {
+  const bool blas1 = o.benchmark == "copy" || o.benchmark == "axpy" || o.benchmark == "dot";
+  if (!blas1 && o.benchmark != "stencil") {
     throw voltaic::InvalidArgument("benchmark", "voltaic_bench::run_benchmark",
-                                   "'" + o.benchmark + "' is not one of copy, axpy, dot");
+                                   "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil");
   }
   if (o.size < 1) {
     throw voltaic::InvalidArgument("size", "voltaic_bench::run_benchmark", "size must be at least 1");
@@ -180,7 +182,9 @@ BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   r.command_line = o.command_line;
   if (!cuda) r.notes.push_back(kSkipped);
 
-  if (o.precision == "double") {
+  if (o.benchmark == "stencil") {
+    run_stencil(r, o, exec);
+  } else if (o.precision == "double") {
     run_typed<double>(r, o, exec, cuda);
   } else if (o.precision == "float") {
     run_typed<float>(r, o, exec, cuda);

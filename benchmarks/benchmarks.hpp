@@ -16,10 +16,11 @@ namespace voltaic_bench {
 
 /// What the command line asked for.
 struct BenchOptions {
-  std::string benchmark;             ///< "copy", "axpy" or "dot"
-  std::string backend = "auto";      ///< "cpu", "cuda" or "auto"
-  std::string precision = "double";  ///< "double" or "float"
-  std::size_t size = std::size_t{1} << 27;
+  std::string benchmark;                    ///< "copy", "axpy", "dot", "stencil"
+  std::string backend = "auto";             ///< "cpu", "cuda" or "auto"
+  std::string precision = "double";         ///< "double" or "float"
+  std::size_t size = std::size_t{1} << 27;  ///< elements per vector (copy, axpy, dot)
+  int n = 256;                              ///< cells per side of the n^3 grid (stencil)
   int repeat = 20;
   int warmup = 3;
   int device = 0;                 ///< CUDA device ordinal

@@ -59,6 +59,9 @@ void add_common_options(CLI::App& cmd, BenchOptions& o) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd.add_option("--seed", o.seed, "seed of the random inputs (std::mt19937_64)")->capture_default_str();
+  cmd.add_option("--n", o.n, "cells per side of the n^3 grid (stencil)")
+      ->check(CLI::Range(2, 4096))
+      ->capture_default_str();
   cmd.add_flag("--json", o.json, "print one JSON object on stdout instead of the table");
 }
 
@@ -100,6 +103,9 @@ int main(int argc, char** argv) {
       {"dot",
        "x . y: voltaic::dot against cuBLAS dot and CUB transform-reduce, plus a determinism "
        "check over launch configurations (2n elements moved)"},
+      {"stencil",
+       "y = A x, the 7-point StencilOperator on an n^3 grid: x-y tiled z-streaming kernel against the plain "
+       "kernel (6 values per cell moved)"},
   };
   for (const Subcommand& s : subcommands) {
     CLI::App* cmd = app.add_subcommand(s.name, s.help);

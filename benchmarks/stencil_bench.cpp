@@ -1,0 +1,87 @@
+// stencil: y = A x with the 7-point StencilOperator on an n^3 grid of three
+// z-regions, random coefficients. Minimal-byte model: read x, diag, tx, ty, tz
+// and write y, 6 values per cell; 13 flops per cell (1 mul + 6 fma).
+#include "stencil_bench.hpp"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda_baselines.hpp"
+#include "voltaic/core/array.hpp"
+#include "voltaic/linalg/blas1.hpp"
+#include "voltaic/linalg/stencil_operator.hpp"
+
+namespace voltaic_bench {
+
+namespace {
+
+using ExecPtr = std::shared_ptr<const voltaic::Executor>;
+
+template <class T>
+std::vector<T> uniform(std::size_t n, std::mt19937_64& rng, T lo, T hi) {
+  std::uniform_real_distribution<T> dist(lo, hi);
+  std::vector<T> v(n);
+  for (T& e : v) e = dist(rng);
+  return v;
+}
+
+/// An n^3 cell: negative electrode, separator, positive electrode through z.
+std::shared_ptr<const voltaic::Grid3D> cube(int n) {
+  const int sep = n / 4, neg = (n - sep) / 2, pos = n - sep - neg;
+  return std::make_shared<voltaic::Grid3D>(
+      n, n, 1e-3, 1e-3,
+      std::vector<voltaic::ZRegionSpec>{{"negative", neg, 85e-6}, {"separator", sep, 12e-6}, {"positive", pos, 75e-6}});
+}
+
+template <class T>
+void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
+  const auto grid = cube(o.n);
+  const std::size_t cells = grid->num_cells();
+  std::mt19937_64 rng(o.seed);
+  voltaic::BoundaryConditions bc{};
+  bc[int(voltaic::Face::z_lo)] = voltaic::BoundaryCondition::dirichlet(0.0);
+  bc[int(voltaic::Face::x_hi)] = voltaic::BoundaryCondition::robin(10.0, 298.0);
+  auto op = [&] {
+    const auto k = voltaic::Array<T>::from_host(exec, uniform<T>(cells, rng, T(0.5), T(2)));
+    const auto d = voltaic::Array<T>::from_host(exec, uniform<T>(cells, rng, T(0), T(1e3)));
+    return voltaic::StencilOperator<T>(grid, exec, k.view(), d.view(), bc);
+  }();
+  const auto x = voltaic::Array<T>::from_host(exec, uniform<T>(cells, rng, T(-1), T(1)));
+  voltaic::Array<T> y(exec, cells), dst(exec, cells);
+
+  const TimingOptions opt{o.warmup, o.repeat};
+  const auto cuda = std::dynamic_pointer_cast<const voltaic::CudaExecutor>(exec);
+  if (cuda) {
+#if VOLTAIC_BENCH_HAS_CUDA
+    r.add("cudaMemcpy D2D", "reference", time_device_copy(cuda, dst.data(), x.data(), x.bytes(), opt), 2 * x.bytes());
+#endif
+  } else {
+    r.add("voltaic::copy", "reference",
+          time_repeats(exec, opt, [&] { voltaic::copy(*exec, x.const_view(), dst.view()); }), 2 * x.bytes());
+  }
+  const std::size_t bytes = 6 * cells * sizeof(T);
+  r.add("StencilOperator::apply (x-y tiled, z-streaming)", "voltaic",
+        time_repeats(exec, opt, [&] { op.apply(x.const_view(), y.view()); }), bytes);
+  r.add("StencilOperator::apply_untiled (plain)", "baseline",
+        time_repeats(exec, opt, [&] { op.apply_untiled(x.const_view(), y.view()); }), bytes);
+
+  r.extra["grid"] = {o.n, o.n, o.n};
+  r.extra["bytes_per_cell_model"] = 6 * sizeof(T);
+  r.extra["flops_per_cell"] = 13;
+  const Variant* tiled = r.find_role("voltaic");
+  r.extra["tiled_GFLOPs"] = 13.0 * double(cells) / tiled->timing.median_s / 1e9;
+}
+
+}  // namespace
+
+void run_stencil(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
+  r.size = static_cast<std::size_t>(o.n) * o.n * o.n;
+  if (o.precision == "double") {
+    run_typed<double>(r, o, exec);
+  } else {
+    run_typed<float>(r, o, exec);
+  }
+}
+
+}  // namespace voltaic_bench
