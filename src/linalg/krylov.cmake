@@ -1,1 +1,10 @@
 # Sources of the krylov part of the linear-algebra layer (see docs/design.md).
+target_sources(voltaic PRIVATE
+  linalg/solver.cpp
+  linalg/preconditioner.cpp
+  linalg/zline_preconditioner.cpp
+  cpu/preconditioner.cpp
+)
+if(VOLTAIC_HAS_CUDA)
+  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/preconditioner.cu)
+endif()

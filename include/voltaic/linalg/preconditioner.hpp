@@ -22,7 +22,7 @@ class Preconditioner {
   virtual void apply(View<const T> r, View<T> z) const = 0;
 };
 
-/// M = I.
+/// M = I. Memory per apply: a copy, 2 values per cell.
 template <class T>
 class IdentityPreconditioner final : public Preconditioner<T> {
  public:
@@ -36,7 +36,9 @@ class IdentityPreconditioner final : public Preconditioner<T> {
   std::size_t n_;
 };
 
-/// M = diag(A). @throws InvalidArgument naming the first cell whose diagonal is <= 0 or not finite.
+/// M = diag(A), stored as 1 / diag. Memory per apply: reads r and 1 / diag,
+/// writes z: 3 values per cell.
+/// @throws InvalidArgument naming the first cell whose diagonal is <= 0 or not finite.
 template <class T>
 class JacobiPreconditioner final : public Preconditioner<T> {
  public:
@@ -56,13 +58,21 @@ class JacobiPreconditioner final : public Preconditioner<T> {
 /// one GPU thread per column (coalesced: neighbouring threads are neighbouring
 /// columns). Absorbs the strong anisotropy of thin layers (dz << dx).
 /// The factorisation is computed once at construction (and by update()).
-/// @throws InvalidArgument when a diagonal is <= 0 or a pivot vanishes.
+/// @throws InvalidArgument naming the first cell whose diagonal or Thomas
+///         pivot is not finite and > 0 (the preconditioner is then unusable
+///         until a successful update()).
+///
+/// Memory per apply: reads r and the three factors, writes z in the forward
+/// sweep and reads and rewrites it in the backward one: 7 values per cell.
 template <class T>
 class ZLinePreconditioner final : public Preconditioner<T> {
  public:
   explicit ZLinePreconditioner(const StencilOperator<T>& op);
+  /// From the stencil directly (an operator assembled elsewhere, tests).
+  explicit ZLinePreconditioner(const StencilCoefficients<T>& stencil);
   /// Refactors for the operator's current coefficients (no allocation).
   void update(const StencilOperator<T>& op);
+  void update(const StencilCoefficients<T>& stencil);
   std::size_t size() const override;
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> r, View<T> z) const override;
@@ -80,12 +90,24 @@ class ZLinePreconditioner final : public Preconditioner<T> {
 };
 
 /// The z-line preconditioner of a two-field operator: per column a block
-/// tridiagonal system with 2x2 blocks (each cell's local coupling kept).
+/// tridiagonal system with 2x2 blocks (each cell's local coupling kept),
+/// factored by block Thomas with explicit 2x2 inverses.
+/// @throws InvalidArgument naming the first cell whose diagonals are not
+///         finite and > 0 or whose pivot block has a diagonal or determinant
+///         that is not.
+///
+/// Memory per apply: reads r (2 values per cell) and the 6 factors twice (one
+/// per sweep), writes z twice and reads it once: 20 values per cell.
 template <class T>
 class BlockZLinePreconditioner final : public Preconditioner<T> {
  public:
   explicit BlockZLinePreconditioner(const TwoFieldStencilOperator<T>& op);
+  /// From the two stencils and the couplings directly (num_cells values each).
+  BlockZLinePreconditioner(const StencilCoefficients<T>& field0, const StencilCoefficients<T>& field1,
+                           View<const T> c01, View<const T> c10);
   void update(const TwoFieldStencilOperator<T>& op);
+  void update(const StencilCoefficients<T>& field0, const StencilCoefficients<T>& field1, View<const T> c01,
+              View<const T> c10);
   std::size_t size() const override;
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> r, View<T> z) const override;
@@ -99,7 +121,9 @@ class BlockZLinePreconditioner final : public Preconditioner<T> {
   BlockZLinePreconditioner() = default;
   std::shared_ptr<const Executor> exec_;
   std::shared_ptr<const Grid3D> grid_;
-  Array<T> factors_;  ///< per cell: the 2x2 inverse pivot and the 2x2 upper block (8 values, component-outer)
+  /// Per cell, component-outer: the 2x2 inverse pivot block Q and the two
+  /// z-couplings of the (diagonal) upper block: 6 values (block_zline_ops.hpp).
+  Array<T> factors_;
 };
 
 }  // namespace voltaic

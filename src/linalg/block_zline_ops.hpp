@@ -1,0 +1,104 @@
+#pragma once
+// The arithmetic of the 2x2-block z-line preconditioner, written once for the
+// CPU loops and the CUDA kernels (one (i, j) column per call), with explicit
+// rounding so that both backends agree bit for bit.
+//
+// Unknowns are field-major (u_0 of every cell, then u_1). A column of M is
+// block tridiagonal with 2x2 blocks:
+//   D_k = [[diag0_k, c01_k], [c10_k, diag1_k]] on the diagonal,
+//   -T_k = -diag(tz0_k, tz1_k) between cells k and k+1 (both directions).
+// Block Thomas, with Q_k = P_k^{-1}:
+//   P_0 = D_0,   P_k = D_k - T_{k-1} Q_{k-1} T_{k-1};
+// forward  g_k = Q_k (r_k + T_{k-1} g_{k-1})      (g = Q y, kept in z),
+// backward z_k = g_k + Q_k T_k z_{k+1}.
+// Stored per cell, component-outer (m * cells + c): Q00, Q01, Q10, Q11, tz0, tz1.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "preconditioner_ops.hpp"
+
+namespace voltaic::precond {
+
+inline constexpr int kBlockFactors = 6;
+
+/// What the block factorisation reads, per cell (field 0, field 1, coupling).
+template <class T>
+struct BlockZLineInputs {
+  const T* diag0;
+  const T* diag1;
+  const T* tz0;
+  const T* tz1;
+  const T* c01;
+  const T* c10;
+};
+
+/// Factors one column into `factors` (kBlockFactors * cells values). Returns
+/// the first cell whose diagonals are not finite and > 0 or whose pivot block
+/// is not invertible with positive diagonal and determinant, or -1.
+template <class T>
+VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in, T* factors, std::size_t col,
+                                                   std::size_t columns, int nz) {
+  const std::size_t cells = columns * static_cast<std::size_t>(nz);
+  T q00 = T(0), q01 = T(0), q10 = T(0), q11 = T(0), t0 = T(0), t1 = T(0);
+  for (int k = 0; k < nz; ++k) {
+    const std::size_t c = col + static_cast<std::size_t>(k) * columns;
+    const T d0 = in.diag0[c], d1 = in.diag1[c];
+    if (!positive_finite(d0) || !positive_finite(d1)) return static_cast<std::int64_t>(c);
+    // P = D - T Q T, entry (a, b) = D_ab - t_a Q_ab t_b.
+    const T p00 = fp::fma(-fp::mul(t0, q00), t0, d0);
+    const T p01 = fp::fma(-fp::mul(t0, q01), t1, in.c01[c]);
+    const T p10 = fp::fma(-fp::mul(t1, q10), t0, in.c10[c]);
+    const T p11 = fp::fma(-fp::mul(t1, q11), t1, d1);
+    const T det = fp::fma(p00, p11, -fp::mul(p01, p10));
+    T inverse_det;
+    if (!positive_finite(p00) || !positive_finite(p11) || !invert_diagonal(det, inverse_det)) {
+      return static_cast<std::int64_t>(c);
+    }
+    q00 = fp::mul(p11, inverse_det);
+    q01 = fp::mul(-p01, inverse_det);
+    q10 = fp::mul(-p10, inverse_det);
+    q11 = fp::mul(p00, inverse_det);
+    t0 = in.tz0[c];
+    t1 = in.tz1[c];
+    factors[0 * cells + c] = q00;
+    factors[1 * cells + c] = q01;
+    factors[2 * cells + c] = q10;
+    factors[3 * cells + c] = q11;
+    factors[4 * cells + c] = t0;
+    factors[5 * cells + c] = t1;
+  }
+  return -1;
+}
+
+/// z = M^{-1} r on one column (r and z field-major, 2 * cells values each,
+/// not overlapping).
+template <class T>
+VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, std::size_t col, std::size_t columns,
+                                          int nz) {
+  const std::size_t cells = columns * static_cast<std::size_t>(nz);
+  T g0 = T(0), g1 = T(0), t0 = T(0), t1 = T(0);
+  for (int k = 0; k < nz; ++k) {
+    const std::size_t c = col + static_cast<std::size_t>(k) * columns;
+    const T s0 = fp::fma(t0, g0, r[c]);
+    const T s1 = fp::fma(t1, g1, r[cells + c]);
+    g0 = fp::fma(factors[0 * cells + c], s0, fp::mul(factors[1 * cells + c], s1));
+    g1 = fp::fma(factors[2 * cells + c], s0, fp::mul(factors[3 * cells + c], s1));
+    z[c] = g0;
+    z[cells + c] = g1;
+    t0 = factors[4 * cells + c];
+    t1 = factors[5 * cells + c];
+  }
+  // g0, g1 now hold z of the top cell; walk down.
+  for (int k = nz - 2; k >= 0; --k) {
+    const std::size_t c = col + static_cast<std::size_t>(k) * columns;
+    const T u0 = fp::mul(factors[4 * cells + c], g0);
+    const T u1 = fp::mul(factors[5 * cells + c], g1);
+    g0 = fp::fma(factors[0 * cells + c], u0, fp::fma(factors[1 * cells + c], u1, z[c]));
+    g1 = fp::fma(factors[2 * cells + c], u0, fp::fma(factors[3 * cells + c], u1, z[cells + c]));
+    z[c] = g0;
+    z[cells + c] = g1;
+  }
+}
+
+}  // namespace voltaic::precond

@@ -1,0 +1,104 @@
+#pragma once
+// The arithmetic of the Jacobi and z-line preconditioners, written once for
+// the CPU loops and the CUDA kernels (one cell or one (i, j) column per call)
+// with explicit rounding (rounding.hpp), so that both backends factor and
+// solve bit for bit alike. Cells of column col are col + k * columns,
+// k = 0 .. nz-1 (grid index i + nx (j + ny k), columns = nx ny).
+//
+// A column of the z-line matrix M is tridiagonal: diagonal diag_k,
+// off-diagonals -tz_k between cells k and k+1 (stencil_coefficients.hpp).
+// Its Thomas factorisation M = L U has pivots
+//   p_0 = diag_0,   l_k = tz_{k-1} / p_{k-1},   p_k = diag_k - l_k tz_{k-1},
+// and M z = r is solved by y_k = r_k + l_k y_{k-1} (forward), then
+// z_k = (y_k + tz_k z_{k+1}) / p_k (backward). The signs of -tz are folded
+// into the stored factors, so both sweeps are one fma per cell.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "voltaic/core/macros.hpp"
+#include "voltaic/linalg/rounding.hpp"
+
+namespace voltaic::precond {
+
+/// 1 / x correctly rounded on both sides (the device's "/" would be too, but
+/// only without fast-math flags; the intrinsic does not depend on them).
+VOLTAIC_HD inline double reciprocal(double x) {
+#if defined(__CUDA_ARCH__)
+  return __drcp_rn(x);
+#else
+  return 1.0 / x;
+#endif
+}
+VOLTAIC_HD inline float reciprocal(float x) {
+#if defined(__CUDA_ARCH__)
+  return __frcp_rn(x);
+#else
+  return 1.0f / x;
+#endif
+}
+
+/// x > 0 and finite (false for NaN): x - x is 0 exactly when x is finite.
+template <class T>
+VOLTAIC_HD inline bool positive_finite(T x) {
+  return x > T(0) && fp::sub(x, x) == T(0);
+}
+
+/// Jacobi: inverse = 1 / d. Returns false (writing nothing) when d or 1 / d
+/// is not finite and > 0.
+template <class T>
+VOLTAIC_HD inline bool invert_diagonal(T d, T& inverse) {
+  if (!positive_finite(d)) return false;
+  const T q = reciprocal(d);
+  if (!positive_finite(q)) return false;  // d subnormal: 1 / d overflows
+  inverse = q;
+  return true;
+}
+
+/// Thomas factors of one column: lower_k = l_k (lower_0 = 0), inverse_pivot_k
+/// = 1 / p_k, upper_k = tz_k. Returns the first cell of the column whose
+/// diagonal or pivot is not finite and > 0 (stopping there), or -1.
+template <class T>
+VOLTAIC_HD inline std::int64_t factor_column(const T* diag, const T* tz, T* lower, T* inverse_pivot, T* upper,
+                                             std::size_t col, std::size_t columns, int nz) {
+  T prev_inverse = T(0), prev_tz = T(0);
+  for (int k = 0; k < nz; ++k) {
+    const std::size_t c = col + static_cast<std::size_t>(k) * columns;
+    const T d = diag[c];
+    if (!positive_finite(d)) return static_cast<std::int64_t>(c);
+    const T l = fp::mul(prev_tz, prev_inverse);
+    T inverse;
+    if (!invert_diagonal(fp::fma(-l, prev_tz, d), inverse)) return static_cast<std::int64_t>(c);
+    const T t = tz[c];
+    lower[c] = l;
+    inverse_pivot[c] = inverse;
+    upper[c] = t;
+    prev_inverse = inverse;
+    prev_tz = t;
+  }
+  return -1;
+}
+
+/// z = M^{-1} r on one column; the forward sweep leaves y in z, the backward
+/// sweep overwrites it (r and z must not overlap).
+template <class T>
+VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, const T* upper, const T* r, T* z,
+                                    std::size_t col, std::size_t columns, int nz) {
+  T y = r[col];
+  z[col] = y;
+  for (int k = 1; k < nz; ++k) {
+    const std::size_t c = col + static_cast<std::size_t>(k) * columns;
+    y = fp::fma(lower[c], y, r[c]);
+    z[c] = y;
+  }
+  std::size_t c = col + static_cast<std::size_t>(nz - 1) * columns;
+  T next = fp::mul(z[c], inverse_pivot[c]);
+  z[c] = next;
+  for (int k = nz - 2; k >= 0; --k) {
+    c = col + static_cast<std::size_t>(k) * columns;
+    next = fp::mul(fp::fma(upper[c], next, z[c]), inverse_pivot[c]);
+    z[c] = next;
+  }
+}
+
+}  // namespace voltaic::precond
