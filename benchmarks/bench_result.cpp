@@ -57,18 +57,19 @@ void flatten(const nlohmann::ordered_json& j, const std::string& prefix, std::os
 
 std::string format_17g(double value) { return format("%.17g", value); }
 
-Variant make_variant(std::string name, std::string role, const TimingStats& timing, std::size_t bytes) {
+Variant make_variant(std::string name, std::string role, const TimingStats& timing, std::size_t bytes, double flops) {
   Variant v;
   v.name = std::move(name);
   v.role = std::move(role);
   v.timing = timing;
   v.bytes = bytes;
+  v.flops = flops;
   v.gbps = timing.median_s > 0.0 ? static_cast<double>(bytes) / timing.median_s / 1e9 : 0.0;
   return v;
 }
 
-void BenchReport::add(std::string name, std::string role, const TimingStats& timing, std::size_t bytes) {
-  variants.push_back(make_variant(std::move(name), std::move(role), timing, bytes));
+void BenchReport::add(std::string name, std::string role, const TimingStats& timing, std::size_t bytes, double flops) {
+  variants.push_back(make_variant(std::move(name), std::move(role), timing, bytes, flops));
 }
 
 const Variant* BenchReport::find_role(const std::string& role) const {
@@ -104,6 +105,7 @@ nlohmann::ordered_json to_json(const BenchReport& r) {
                         {"max_s", v.timing.max_s},
                         {"bytes", v.bytes},
                         {"GBps", v.gbps},
+                        {"flops", v.flops},
                         {"fraction_of_copy_bandwidth", v.fraction_of_copy}});
   }
   j["variants"] = std::move(variants);

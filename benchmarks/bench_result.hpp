@@ -18,14 +18,16 @@ struct Variant {
   std::string name;               ///< "voltaic::dot", "cublasDdot", ...
   std::string role;               ///< "reference", "voltaic", "baseline" (or combined: "voltaic+reference")
   TimingStats timing;             ///< seconds per call
-  std::size_t bytes = 0;          ///< bytes read plus bytes written per call
+  std::size_t bytes = 0;          ///< bytes read plus bytes written per call (the model's minimum)
+  double flops = 0.0;             ///< floating-point operations per call (the model's count)
   double gbps = 0.0;              ///< bytes / median / 1e9
   double fraction_of_copy = 0.0;  ///< gbps / copy bandwidth
 };
 
 /// A variant whose bandwidth is computed from its timing; fraction_of_copy is
 /// filled in by BenchReport::finish().
-Variant make_variant(std::string name, std::string role, const TimingStats& timing, std::size_t bytes);
+Variant make_variant(std::string name, std::string role, const TimingStats& timing, std::size_t bytes,
+                     double flops = 0.0);
 
 /// Everything one subcommand reports.
 struct BenchReport {
@@ -43,7 +45,7 @@ struct BenchReport {
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();  ///< benchmark-specific fields, merged at top level
 
   /// Adds a variant (bandwidth computed).
-  void add(std::string name, std::string role, const TimingStats& timing, std::size_t bytes);
+  void add(std::string name, std::string role, const TimingStats& timing, std::size_t bytes, double flops = 0.0);
   /// Sets copy_bandwidth_gbps from the first variant whose role names
   /// "reference", then every variant's fraction_of_copy.
   void finish();

@@ -74,12 +74,14 @@ void run_axpy(BenchReport& r, const ExecPtr& exec, const CudaPtr& cuda, const vo
               voltaic::Array<T>& y, const TimingOptions& opt) {
   const T alpha = T(0.5);
   const std::size_t bytes = 3 * x.bytes();
+  const double flops = 2.0 * double(x.size());
   add_copy_reference(r, exec, cuda, x, opt, "reference");
   r.add("voltaic::axpy", "voltaic",
-        time_repeats(exec, opt, [&] { voltaic::axpy(*exec, alpha, x.const_view(), y.view()); }), bytes);
+        time_repeats(exec, opt, [&] { voltaic::axpy(*exec, alpha, x.const_view(), y.view()); }), bytes, flops);
   if (cuda) {
 #if VOLTAIC_BENCH_HAS_CUDA
-    r.add(blas_name<T>(true), "baseline", time_cublas_axpy(cuda, alpha, x.data(), y.data(), x.size(), opt), bytes);
+    r.add(blas_name<T>(true), "baseline", time_cublas_axpy(cuda, alpha, x.data(), y.data(), x.size(), opt), bytes,
+          flops);
 #endif
   }
 }
@@ -92,10 +94,12 @@ template <class T>
 void run_dot(BenchReport& r, const ExecPtr& exec, const CudaPtr& cuda, const voltaic::Array<T>& x,
              const voltaic::Array<T>& y, long double host_sum, const TimingOptions& opt) {
   const std::size_t bytes = 2 * x.bytes();
+  const double flops = 2.0 * double(x.size());  // the model's multiply-add; Dot2 does about 10 per element
   add_copy_reference(r, exec, cuda, x, opt, "reference");
   voltaic::Array<T> result(exec, 1);
   r.add("voltaic::dot", "voltaic",
-        time_repeats(exec, opt, [&] { voltaic::dot(*exec, x.const_view(), y.const_view(), result.view()); }), bytes);
+        time_repeats(exec, opt, [&] { voltaic::dot(*exec, x.const_view(), y.const_view(), result.view()); }), bytes,
+        flops);
   const double voltaic_value = static_cast<double>(result.to_host()[0]);
 
   nlohmann::ordered_json values;
@@ -103,9 +107,9 @@ void run_dot(BenchReport& r, const ExecPtr& exec, const CudaPtr& cuda, const vol
   if (cuda) {
 #if VOLTAIC_BENCH_HAS_CUDA
     const DotBaseline blas = time_cublas_dot(cuda, x.data(), y.data(), x.size(), opt);
-    r.add(blas_name<T>(false), "baseline", blas.timing, bytes);
+    r.add(blas_name<T>(false), "baseline", blas.timing, bytes, flops);
     const DotBaseline cub = time_cub_dot(cuda, x.data(), y.data(), x.size(), opt);
-    r.add("cub::DeviceReduce::TransformReduce", "baseline", cub.timing, bytes);
+    r.add("cub::DeviceReduce::TransformReduce", "baseline", cub.timing, bytes, flops);
     values[blas_name<T>(false)] = compare(blas.value, voltaic_value);
     values["cub_transform_reduce"] = compare(cub.value, voltaic_value);
 #endif

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_problem.hpp"
 #include "cuda_baselines.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -19,34 +20,11 @@ namespace {
 using ExecPtr = std::shared_ptr<const voltaic::Executor>;
 
 template <class T>
-std::vector<T> uniform(std::size_t n, std::mt19937_64& rng, T lo, T hi) {
-  std::uniform_real_distribution<T> dist(lo, hi);
-  std::vector<T> v(n);
-  for (T& e : v) e = dist(rng);
-  return v;
-}
-
-/// An n^3 cell: negative electrode, separator, positive electrode through z.
-std::shared_ptr<const voltaic::Grid3D> cube(int n) {
-  const int sep = n / 4, neg = (n - sep) / 2, pos = n - sep - neg;
-  return std::make_shared<voltaic::Grid3D>(
-      n, n, 1e-3, 1e-3,
-      std::vector<voltaic::ZRegionSpec>{{"negative", neg, 85e-6}, {"separator", sep, 12e-6}, {"positive", pos, 75e-6}});
-}
-
-template <class T>
 void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
-  const auto grid = cube(o.n);
+  const auto grid = cell_cube(o.n);
   const std::size_t cells = grid->num_cells();
   std::mt19937_64 rng(o.seed);
-  voltaic::BoundaryConditions bc{};
-  bc[int(voltaic::Face::z_lo)] = voltaic::BoundaryCondition::dirichlet(0.0);
-  bc[int(voltaic::Face::x_hi)] = voltaic::BoundaryCondition::robin(10.0, 298.0);
-  auto op = [&] {
-    const auto k = voltaic::Array<T>::from_host(exec, uniform<T>(cells, rng, T(0.5), T(2)));
-    const auto d = voltaic::Array<T>::from_host(exec, uniform<T>(cells, rng, T(0), T(1e3)));
-    return voltaic::StencilOperator<T>(grid, exec, k.view(), d.view(), bc);
-  }();
+  const auto op = cell_operator<T>(grid, exec, rng);
   const auto x = voltaic::Array<T>::from_host(exec, uniform<T>(cells, rng, T(-1), T(1)));
   voltaic::Array<T> y(exec, cells), dst(exec, cells);
 
@@ -61,10 +39,11 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
           time_repeats(exec, opt, [&] { voltaic::copy(*exec, x.const_view(), dst.view()); }), 2 * x.bytes());
   }
   const std::size_t bytes = 6 * cells * sizeof(T);
+  const double flops = 13.0 * double(cells);
   r.add("StencilOperator::apply (x-y tiled, z-streaming)", "voltaic",
-        time_repeats(exec, opt, [&] { op.apply(x.const_view(), y.view()); }), bytes);
+        time_repeats(exec, opt, [&] { op.apply(x.const_view(), y.view()); }), bytes, flops);
   r.add("StencilOperator::apply_untiled (plain)", "baseline",
-        time_repeats(exec, opt, [&] { op.apply_untiled(x.const_view(), y.view()); }), bytes);
+        time_repeats(exec, opt, [&] { op.apply_untiled(x.const_view(), y.view()); }), bytes, flops);
 
   r.extra["grid"] = {o.n, o.n, o.n};
   r.extra["bytes_per_cell_model"] = 6 * sizeof(T);

@@ -66,56 +66,101 @@ __global__ void __launch_bounds__(kTileX* kTileY) apply_untiled_kernel(Layout<T>
   a.y[c] = y;
 }
 
+/// What a thread reads for one layer: its cell's coefficients and, at the tile
+/// edges, the halo values its tile needs from the neighbouring tiles.
+template <class T>
+struct LayerLoads {
+  T diag, tz, tx, ty;
+  T x_left, tx_left;    ///< threads of tile column 0: x and tx of cell c-x
+  T x_right;            ///< tile column 31: x of c+x
+  T x_below, ty_below;  ///< tile row 0: x and ty of c-y
+  T x_above;            ///< tile row 7: x of c+y
+};
+
+template <class T>
+__device__ __forceinline__ LayerLoads<T> load_layer(const Layout<T>& g, const ApplyArgs<T>& a, long long c, int i,
+                                                    int j, bool inside) {
+  const long long sy = g.nx;
+  LayerLoads<T> l{};
+  l.diag = inside ? a.diag[c] : T(0);
+  l.tz = inside ? a.tz[c] : T(0);
+  l.tx = inside ? a.tx[c] : T(0);
+  l.ty = inside ? a.ty[c] : T(0);
+  if (threadIdx.x == 0 && inside && i > 0) {
+    l.x_left = a.x[c - 1];
+    l.tx_left = a.tx[c - 1];
+  }
+  if (threadIdx.x == kTileX - 1 && inside && i + 1 < g.nx) l.x_right = a.x[c + 1];
+  if (threadIdx.y == 0 && inside && j > 0) {
+    l.x_below = a.x[c - sy];
+    l.ty_below = a.ty[c - sy];
+  }
+  if (threadIdx.y == kTileY - 1 && inside && j + 1 < g.ny) l.x_above = a.x[c + sy];
+  return l;
+}
+
 /// A block owns a 32 x 8 tile of (i, j) columns and a chunk of z layers. Per
 /// layer it stages x, tx and ty of the tile (with halos) in shared memory and
-/// keeps x and tz of the layers below and above in registers. Rows are read
-/// whole by one warp, so they cannot conflict; the +2 padding keeps halo
-/// columns off the rows' banks. Missing neighbours (domain edges) are the
-/// cell's own x with coupling 0, as on the CPU.
+/// keeps x and tz of the layers below and above in registers. Two things hide
+/// memory latency: the next layer's loads are issued before this layer is
+/// computed (software pipelining), and the tile is double-buffered, so one
+/// barrier per layer suffices (a thread can only overwrite a buffer after
+/// every thread has passed the next barrier, i.e. finished reading it).
+/// Rows are read whole by one warp, so they do not conflict; the +2 padding
+/// keeps the halo columns off the rows' banks. Missing neighbours (domain
+/// edges) are the cell's own x with coupling 0, as on the CPU.
 template <class T, bool kCoupled>
 __global__ void __launch_bounds__(kTileX* kTileY) apply_tiled_kernel(Layout<T> g, ApplyArgs<T> a, int z_chunk) {
-  __shared__ T xs[kTileY + 2][kTileX + 2];
-  __shared__ T txs[kTileY][kTileX + 1];
-  __shared__ T tys[kTileY + 1][kTileX];
+  __shared__ T xs[2][kTileY + 2][kTileX + 2];
+  __shared__ T txs[2][kTileY][kTileX + 1];
+  __shared__ T tys[2][kTileY + 1][kTileX];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int i = blockIdx.x * kTileX + tx, j = blockIdx.y * kTileY + ty;
   const int k_begin = blockIdx.z * z_chunk, k_end = min(k_begin + z_chunk, g.nz);
   const bool inside = i < g.nx && j < g.ny;
-  const long long sy = g.nx, sz = static_cast<long long>(g.nx) * g.ny;
-  long long c = inside ? i + sy * j + sz * k_begin : 0;
+  const long long sz = static_cast<long long>(g.nx) * g.ny;
+  long long c = inside ? i + static_cast<long long>(g.nx) * j + sz * k_begin : 0;
 
+  LayerLoads<T> cur = load_layer(g, a, c, i, j, inside);
   T x_c = inside ? a.x[c] : T(0);
-  T x_below = inside && k_begin > 0 ? a.x[c - sz] : x_c;
-  T tz_below = inside && k_begin > 0 ? a.tz[c - sz] : T(0);
+  T x_down = inside && k_begin > 0 ? a.x[c - sz] : x_c;
+  T tz_down = inside && k_begin > 0 ? a.tz[c - sz] : T(0);
+  T x_up = inside && k_begin + 1 < g.nz ? a.x[c + sz] : x_c;
   for (int k = k_begin; k < k_end; ++k) {
-    const T x_above = inside && k + 1 < g.nz ? a.x[c + sz] : x_c;
-    const T diag = inside ? a.diag[c] : T(0), tz = inside ? a.tz[c] : T(0);
-    xs[ty + 1][tx + 1] = x_c;
-    txs[ty][tx + 1] = inside ? a.tx[c] : T(0);
-    tys[ty + 1][tx] = inside ? a.ty[c] : T(0);
+    LayerLoads<T> next{};
+    T x_up_next = x_up;
+    if (k + 1 < k_end) {
+      next = load_layer(g, a, c + sz, i, j, inside);
+      if (inside && k + 2 < g.nz) x_up_next = a.x[c + 2 * sz];
+    }
+    const int b = (k - k_begin) & 1;
+    xs[b][ty + 1][tx + 1] = x_c;
+    txs[b][ty][tx + 1] = cur.tx;
+    tys[b][ty + 1][tx] = cur.ty;
     if (tx == 0) {
-      xs[ty + 1][0] = inside && i > 0 ? a.x[c - 1] : T(0);
-      txs[ty][0] = inside && i > 0 ? a.tx[c - 1] : T(0);
+      xs[b][ty + 1][0] = cur.x_left;
+      txs[b][ty][0] = cur.tx_left;
     }
-    if (tx == kTileX - 1) xs[ty + 1][kTileX + 1] = inside && i + 1 < g.nx ? a.x[c + 1] : T(0);
+    if (tx == kTileX - 1) xs[b][ty + 1][kTileX + 1] = cur.x_right;
     if (ty == 0) {
-      xs[0][tx + 1] = inside && j > 0 ? a.x[c - sy] : T(0);
-      tys[0][tx] = inside && j > 0 ? a.ty[c - sy] : T(0);
+      xs[b][0][tx + 1] = cur.x_below;
+      tys[b][0][tx] = cur.ty_below;
     }
-    if (ty == kTileY - 1) xs[kTileY + 1][tx + 1] = inside && j + 1 < g.ny ? a.x[c + sy] : T(0);
+    if (ty == kTileY - 1) xs[b][kTileY + 1][tx + 1] = cur.x_above;
     __syncthreads();
     if (inside) {
-      const T x_xp = i + 1 < g.nx ? xs[ty + 1][tx + 2] : x_c, x_xm = i > 0 ? xs[ty + 1][tx] : x_c;
-      const T x_yp = j + 1 < g.ny ? xs[ty + 2][tx + 1] : x_c, x_ym = j > 0 ? xs[ty][tx + 1] : x_c;
-      T y = stencil::apply_point(diag, x_c, txs[ty][tx + 1], x_xp, txs[ty][tx], x_xm, tys[ty + 1][tx], x_yp,
-                                 tys[ty][tx], x_ym, tz, x_above, tz_below, x_below);
+      const T x_xp = i + 1 < g.nx ? xs[b][ty + 1][tx + 2] : x_c, x_xm = i > 0 ? xs[b][ty + 1][tx] : x_c;
+      const T x_yp = j + 1 < g.ny ? xs[b][ty + 2][tx + 1] : x_c, x_ym = j > 0 ? xs[b][ty][tx + 1] : x_c;
+      T y = stencil::apply_point(cur.diag, x_c, txs[b][ty][tx + 1], x_xp, txs[b][ty][tx], x_xm, tys[b][ty + 1][tx],
+                                 x_yp, tys[b][ty][tx], x_ym, cur.tz, x_up, tz_down, x_down);
       if constexpr (kCoupled) y = fp::fma(a.coupling[c], a.other[c], y);
       a.y[c] = y;
     }
-    __syncthreads();  // the tile is overwritten by the next layer
-    x_below = x_c;
-    x_c = x_above;
-    tz_below = tz;
+    x_down = x_c;
+    x_c = x_up;
+    x_up = x_up_next;
+    tz_down = cur.tz;
+    cur = next;
     c += sz;
   }
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "../linalg/blas1_kernels.hpp"
+#include "fma_clones.hpp"
 #include "voltaic/linalg/blas1_ops.hpp"
 
 namespace voltaic::cpu {
@@ -18,13 +19,13 @@ void copy(const T* x, T* y, std::size_t n) {
 }
 
 template <class T>
-void axpy(T alpha, const T* x, T* y, std::size_t n) {
+VOLTAIC_FMA_CLONES void axpy(T alpha, const T* x, T* y, std::size_t n) {
   const ops::Axpy<T> op{alpha};
   for (std::size_t i = 0; i < n; ++i) y[i] = op(x[i], y[i]);
 }
 
 template <class T>
-void axpby(T alpha, const T* x, T beta, T* y, std::size_t n) {
+VOLTAIC_FMA_CLONES void axpby(T alpha, const T* x, T beta, T* y, std::size_t n) {
   const ops::Axpby<T> op{alpha, beta};
   for (std::size_t i = 0; i < n; ++i) y[i] = op(x[i], y[i]);
 }

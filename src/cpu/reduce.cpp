@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "../linalg/blas1_kernels.hpp"
+#include "fma_clones.hpp"
 #include "voltaic/linalg/reduction_order.hpp"
 #include "voltaic/linalg/reduction_policies.hpp"
 
@@ -35,7 +36,7 @@ typename P::Acc combine_lanes(std::array<typename P::Acc, kLanes>& lanes) {
 
 /// One pass-1 segment: elements [begin, begin + kSegment) clipped to n.
 template <class P, class T>
-typename P::Acc reduce_segment(const T* x, const T* y, std::size_t begin, std::size_t n) {
+VOLTAIC_FMA_CLONES typename P::Acc reduce_segment(const T* x, const T* y, std::size_t begin, std::size_t n) {
   constexpr int vec = reduction::kVec<T>;
   std::array<typename P::Acc, kLanes> lanes;
   lanes.fill(P::identity());
@@ -57,7 +58,7 @@ typename P::Acc reduce_segment(const T* x, const T* y, std::size_t begin, std::s
 
 /// One later-pass segment of partial results.
 template <class P>
-typename P::Acc reduce_partials(const std::vector<typename P::Acc>& in, std::size_t begin) {
+VOLTAIC_FMA_CLONES typename P::Acc reduce_partials(const std::vector<typename P::Acc>& in, std::size_t begin) {
   std::array<typename P::Acc, kLanes> lanes;
   lanes.fill(P::identity());
   for (int s = 0; s < kSteps; ++s) {

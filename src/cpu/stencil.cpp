@@ -1,5 +1,6 @@
 // CPU backend of StencilOperator: plain loops over the shared point formulas.
 #include "../linalg/stencil_kernels.hpp"
+#include "fma_clones.hpp"
 
 namespace voltaic::cpu {
 
@@ -12,8 +13,8 @@ long long first_invalid_cell(const T* k, const T* d, std::size_t n) {
 }
 
 template <class T>
-void stencil_coefficients(const stencil::Layout<T>& g, const T* k, const T* d, stencil::Coefficients<T> out,
-                          T* boundary_rhs) {
+VOLTAIC_FMA_CLONES void stencil_coefficients(const stencil::Layout<T>& g, const T* k, const T* d,
+                                             stencil::Coefficients<T> out, T* boundary_rhs) {
   std::size_t c = 0;
   for (int kk = 0; kk < g.nz; ++kk) {
     for (int j = 0; j < g.ny; ++j) {
@@ -30,7 +31,7 @@ void stencil_coefficients(const stencil::Layout<T>& g, const T* k, const T* d, s
 }
 
 template <class T>
-void stencil_apply(const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a) {
+VOLTAIC_FMA_CLONES void stencil_apply(const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a) {
   const long long sy = g.nx, sz = static_cast<long long>(g.nx) * g.ny;
   long long c = 0;
   for (int k = 0; k < g.nz; ++k) {
