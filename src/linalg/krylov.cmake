@@ -3,6 +3,9 @@ target_sources(voltaic PRIVATE
   linalg/solver.cpp
   linalg/preconditioner.cpp
   linalg/zline_preconditioner.cpp
+  linalg/cg.cpp
+  linalg/gmres.cpp
+  linalg/gmres_ir.cpp
   cpu/preconditioner.cpp
 )
 if(VOLTAIC_HAS_CUDA)

@@ -3,6 +3,7 @@
 /// @brief CG, restarted GMRES(m) and mixed-precision GMRES-IR.
 
 #include <memory>
+#include <vector>
 
 #include "voltaic/core/array.hpp"
 #include "voltaic/linalg/linear_operator.hpp"
@@ -11,9 +12,17 @@
 
 namespace voltaic {
 
+class GmresIrSolver;
+
 /// Preconditioned conjugate gradients, for symmetric positive definite A and M.
-/// Per iteration: one apply of A and of M, 2 dot products, 3 axpy-type updates:
-/// reads about 10n and writes 4n values beyond A and M.
+/// Stops on the true residual: when the recurrence says converged, b - A x is
+/// recomputed, and CG restarts from it if it is not (residual replacement);
+/// a restart that has not halved the true residual since the last one stops
+/// the solve (StopReason::stagnation: the precision's floor).
+/// Per iteration: one apply of A and of M, 2 dot products and 1 norm, 3
+/// axpy-type updates: reads 11n and writes 3n values beyond A and M, and waits
+/// for the device twice (p.Ap; then ||r|| and r.z read back together).
+/// Workspace: 4n values.
 template <class T>
 class CgSolver final : public Solver<T> {
  public:
@@ -26,13 +35,24 @@ class CgSolver final : public Solver<T> {
   std::shared_ptr<const Preconditioner<T>> m_;
   SolverOptions options_;
   Array<T> r_, z_, p_, q_;
+  Array<T> scalars_;       ///< ||r|| and r.z, written on the device
+  Array<T> host_scalars_;  ///< their pinned host copy
 };
 
 /// Right-preconditioned restarted GMRES(m): classical Gram-Schmidt with one
 /// re-orthogonalisation pass (CGS2), Givens rotations on the host-side
-/// Hessenberg matrix. The residual it monitors is that of A x = b itself.
-/// Per iteration j: one apply of A and of M, 2(j+1) dot products and 2(j+1)
-/// axpy updates of length n for the two Gram-Schmidt passes.
+/// Hessenberg matrix (in double). The residual it monitors is that of A x = b
+/// itself; the true residual b - A x is recomputed at every restart and at
+/// exit, and a restart cycle that does not reduce it stops the solve
+/// (StopReason::stagnation: the precision's floor).
+///
+/// Per iteration j (j = 0 .. m-1): one apply of A and of M; 2(j+1) dot
+/// products written on the device and read back once per Gram-Schmidt pass;
+/// 2(j+1) axpy updates; 2 norms and 1 scale: reads (8(j+1) + 3)n and writes
+/// (2(j+1) + 1)n values beyond A and M, and waits for the device 3 times.
+/// Per restart cycle of k iterations: k axpy (the update V y), one apply of M
+/// and of A, the true residual: reads about (2k + 6)n, writes (k + 4)n.
+/// Workspace: (m + 3)n values (basis vectors padded to 256 bytes).
 template <class T>
 class GmresSolver final : public Solver<T> {
  public:
@@ -45,9 +65,19 @@ class GmresSolver final : public Solver<T> {
   std::shared_ptr<const LinearOperator<T>> a_;
   std::shared_ptr<const Preconditioner<T>> m_;
   SolverOptions options_;
-  Array<T> basis_;  ///< (restart + 1) vectors of n
-  Array<T> w_, z_, r_;
-  Array<T> scalars_;  ///< device-side dot products of one Gram-Schmidt pass
+  friend class GmresIrSolver;  // sets options_.max_iterations to its remaining budget per inner solve
+
+  View<T> basis(int i) { return basis_.view().subview(static_cast<std::size_t>(i) * stride_, a_->size()); }
+  /// Reads the first `count` device scalars into host_scalars_ (one wait).
+  void read_scalars(int count);
+
+  std::size_t stride_ = 0;          ///< distance between basis vectors, n rounded up to 256 bytes
+  Array<T> basis_;                  ///< (restart + 1) vectors of n
+  Array<T> w_, z_;                  ///< the update V y, and M^{-1} of a basis vector or of V y
+  Array<T> scalars_;                ///< device-side dot products of one Gram-Schmidt pass
+  Array<T> host_scalars_;           ///< their pinned host copy
+  std::vector<double> hessenberg_;  ///< (m + 1) x m, column-major, rotated in place
+  std::vector<double> cosines_, sines_, g_, y_;
 };
 
 /// GMRES with iterative refinement in mixed precision: x and r = b - A x in
@@ -55,7 +85,16 @@ class GmresSolver final : public Solver<T> {
 /// M to options.inner_tolerance; x += d; repeated until the FP64 tolerance.
 /// When an outer step stops reducing the FP64 residual (stagnation: FP32 cannot
 /// resolve the problem), the inner solves switch to FP64 GMRES on a64/m64 and
-/// the report says so.
+/// the report says so. An FP64 step that stagnates too ends the solve
+/// (StopReason::stagnation).
+///
+/// The FP32 right-hand side is r / ||r||, so it neither underflows nor
+/// overflows in FP32 however small the residual gets. Per outer step, beyond
+/// the inner solve (whose FP32 iterations move half the bytes of FP64 ones):
+/// the FP64 residual (one apply of A64, reads 3n writes n), the scaled FP32
+/// copy of r and the FP64 copy of d (reads 4n writes 4n values of mixed width)
+/// and x += d (reads 2n writes n).
+/// Workspace: 2n FP64 + 2n FP32 values, plus both inner solvers' (FP32 and FP64).
 class GmresIrSolver final : public Solver<double> {
  public:
   GmresIrSolver(std::shared_ptr<const LinearOperator<double>> a64, std::shared_ptr<const Preconditioner<double>> m64,
@@ -71,6 +110,7 @@ class GmresIrSolver final : public Solver<double> {
   SolverOptions options_;
   Array<double> r_, d_;
   Array<float> r32_, d32_;
+  SolverOptions inner_options_;  ///< options of the inner solves (rtol = inner_tolerance, no throw)
   std::unique_ptr<GmresSolver<float>> inner32_;
   std::unique_ptr<GmresSolver<double>> inner64_;
 };

@@ -1,0 +1,121 @@
+// Preconditioned conjugate gradients, written once on the host over the
+// LinearOperator / Preconditioner interfaces and BLAS-1, so it runs on every
+// backend. Scalars come back to the host twice per iteration: p.Ap, then
+// ||r|| and r.z together (device-result reductions, one copy).
+#include "krylov_common.hpp"
+#include "voltaic/linalg/krylov.hpp"
+
+namespace voltaic {
+
+template <class T>
+CgSolver<T>::CgSolver(std::shared_ptr<const LinearOperator<T>> a, std::shared_ptr<const Preconditioner<T>> m,
+                      SolverOptions options)
+    : a_(std::move(a)), m_(std::move(m)), options_(options) {
+  const std::string where = "CgSolver::CgSolver";
+  detail::check_parts(a_, m_, where);
+  detail::check_options(options_, where);
+  const auto& exec = a_->executor();
+  const std::size_t n = a_->size();
+  r_ = Array<T>(exec, n);
+  z_ = Array<T>(exec, n);
+  p_ = Array<T>(exec, n);
+  q_ = Array<T>(exec, n);
+  scalars_ = Array<T>(exec, 2);
+  host_scalars_ = Array<T>::pinned(exec, 2);
+}
+
+template <class T>
+SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
+  const std::string where = "CgSolver::solve";
+  const Executor& exec = *a_->executor();
+  const std::size_t n = a_->size();
+  detail::require_vector(exec, b, n, where, "b");
+  detail::require_vector(exec, x, n, where, "x");
+  const double b_norm = detail::rhs_norm(exec, b, where);
+  if (b_norm == 0) return detail::zero_solution(exec, x);
+  const double tol = detail::tolerance(options_, b_norm);
+
+  const View<T> r = r_.view(), z = z_.view(), p = p_.view(), q = q_.view();
+  double r_norm = detail::residual(*a_, b, View<const T>(x), r);
+  const double initial = r_norm;
+  bool fresh = true;          // r_norm is that of the true residual b - A x
+  bool restart = true;        // p starts again from z = M^{-1} r
+  double last_true = r_norm;  // the true residual when CG last (re)started
+  double rho = 0, rho_next = 0;
+  int it = 0;
+  StopReason reason = StopReason::max_iterations;
+  while (true) {
+    if (!detail::finite(r_norm)) {
+      reason = StopReason::non_finite;
+      break;
+    }
+    if (r_norm <= tol) {
+      if (fresh) {
+        reason = StopReason::converged;
+        break;
+      }
+      // The recurrence drifts from b - A x in finite precision: confirm, and
+      // carry on from the true residual if it is not small enough. A whole
+      // run to the tolerance that did not even halve the true residual means
+      // the precision's floor is above the tolerance.
+      r_norm = detail::residual(*a_, b, View<const T>(x), r);
+      fresh = restart = true;
+      if (r_norm > tol && r_norm > 0.5 * last_true) {
+        reason = StopReason::stagnation;
+        break;
+      }
+      last_true = r_norm;
+      continue;
+    }
+    if (it >= options_.max_iterations) break;
+    if (restart) {
+      m_->apply(r, z);
+      rho = dot(exec, View<const T>(r), View<const T>(z));
+      copy(exec, View<const T>(z), p);
+      restart = false;
+    } else {
+      const double beta = rho_next / rho;
+      rho = rho_next;
+      axpby(exec, T(1), View<const T>(z), static_cast<T>(beta), p);
+    }
+    if (!detail::finite(rho)) {
+      reason = StopReason::non_finite;
+      break;
+    }
+    if (rho <= 0) {  // r != 0, so M is not positive definite
+      reason = StopReason::breakdown;
+      break;
+    }
+    a_->apply(p, q);
+    const double pq = dot(exec, View<const T>(p), View<const T>(q));
+    if (!detail::finite(pq)) {
+      reason = StopReason::non_finite;
+      break;
+    }
+    if (pq <= 0) {  // A is not positive definite (or p vanished in rounding)
+      reason = StopReason::breakdown;
+      break;
+    }
+    const T alpha = static_cast<T>(rho / pq);
+    axpy(exec, alpha, View<const T>(p), x);
+    axpy(exec, -alpha, View<const T>(q), r);
+    ++it;
+    fresh = false;
+    nrm2(exec, View<const T>(r), scalars_.view().subview(0, 1));
+    m_->apply(r, z);
+    dot(exec, View<const T>(r), View<const T>(z), scalars_.view().subview(1, 1));
+    exec.copy(host_scalars_.data(), MemorySpace::host(), scalars_.data(), scalars_.space(), 2 * sizeof(T));
+    r_norm = host_scalars_.data()[0];
+    rho_next = host_scalars_.data()[1];
+  }
+  if (!fresh) r_norm = detail::residual(*a_, b, View<const T>(x), r);
+  if (reason != StopReason::converged && detail::finite(r_norm) && r_norm <= tol) reason = StopReason::converged;
+  SolveReport report;
+  report.iterations = it;
+  return detail::finish(report, reason, initial, r_norm, b_norm, options_, where);
+}
+
+template class CgSolver<float>;
+template class CgSolver<double>;
+
+}  // namespace voltaic
