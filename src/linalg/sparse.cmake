@@ -1,1 +1,10 @@
 # Sources of the sparse part of the linear-algebra layer (see docs/design.md).
+target_sources(voltaic PRIVATE
+  linalg/csr_matrix.cpp
+  cpu/spmv.cpp
+)
+if(VOLTAIC_HAS_CUDA)
+  target_sources(voltaic PRIVATE
+    ${PROJECT_SOURCE_DIR}/kernels/spmv.cu
+  )
+endif()

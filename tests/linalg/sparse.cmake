@@ -1,1 +1,5 @@
 # Tests of the sparse part of the linear-algebra layer.
+target_sources(voltaic_tests PRIVATE
+  linalg/csr_test.cpp
+  linalg/csr_checks_test.cpp
+)
