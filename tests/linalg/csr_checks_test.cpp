@@ -72,4 +72,16 @@ TEST_F(CsrChecks, MemoryOfAnotherExecutorIsRejected) {
   Array<double> y(cpu_, 2);
   EXPECT_TRUE(test::throws_naming<ExecutorMismatch>(
       [&] { a.apply(View<const double>(fake, 2, MemorySpace::cuda(0)), y.view()); }, "'x' is in cuda:0 memory"));
+
+  // A stencil whose couplings live elsewhere.
+  StencilCoefficients<double> s{test::make_grid(2, 1, 1), Array<double>::from_host(cpu_, {1, 1}),
+                                Array<double>::from_host(foreign, {0, 0}), Array<double>::from_host(cpu_, {0, 0}),
+                                Array<double>::from_host(cpu_, {0, 0})};
+  EXPECT_TRUE(test::throws_naming<ExecutorMismatch>([&] { assemble_csr(s); }, "'stencil.tx' is in cuda:99 memory"));
+}
+
+TEST_F(CsrChecks, AStencilWithoutGridIsRejected) {
+  StencilCoefficients<double> s{nullptr, Array<double>(cpu_, 0), Array<double>(cpu_, 0), Array<double>(cpu_, 0),
+                                Array<double>(cpu_, 0)};
+  EXPECT_TRUE(test::throws_naming<InvalidArgument>([&] { assemble_csr(s); }, "no grid"));
 }

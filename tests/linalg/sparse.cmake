@@ -2,4 +2,5 @@
 target_sources(voltaic_tests PRIVATE
   linalg/csr_test.cpp
   linalg/csr_checks_test.cpp
+  linalg/sparse_cuda_vs_cpu_test.cpp
 )
