@@ -1,12 +1,14 @@
 // CUDA construction of the sparse formats: the stencil assembled into CSR
-// (row lengths, exclusive scan, fill). The rows are built by the same code as
-// on the CPU (stencil_rows.hpp), so both backends produce identical arrays.
-// This runs once per matrix, not per solver iteration, so it may allocate
-// temporaries.
+// (row lengths, exclusive scan, fill) and CSR converted to ELL (longest row,
+// fill). The rows are built by the same code as on the CPU (stencil_rows.hpp,
+// sparse_rows.hpp), so both backends produce identical arrays. These run once
+// per matrix, not per solver iteration, so they may allocate temporaries.
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "core/cuda_check.hpp"
 #include "linalg/sparse_kernels.hpp"
+#include "linalg/sparse_rows.hpp"
 #include "vector_access.cuh"
 
 namespace voltaic::cuda {
@@ -59,6 +61,28 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+// Memory: reads row_ptr 4 (R + 1) B, writes 4 R B (then CUB reads them again).
+__global__ void __launch_bounds__(kBlock)
+    row_lengths_kernel(std::size_t rows, const std::int32_t* __restrict__ row_ptr, std::int32_t* __restrict__ lengths) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t r = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    lengths[r] = row_ptr[r + 1] - row_ptr[r];
+  }
+}
+
+// Memory: reads row_ptr 4 (R + 1) B and the CSR entries (4 + S) Z B (each
+// thread's run is contiguous), writes (4 + S) W R B, coalesced.
+template <class T>
+__global__ void __launch_bounds__(kBlock)
+    csr_to_ell_kernel(std::size_t rows, int width, const std::int32_t* __restrict__ row_ptr,
+                      const std::int32_t* __restrict__ csr_col, const T* __restrict__ csr_values,
+                      std::int32_t* __restrict__ ell_col, T* __restrict__ ell_values) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t r = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    sparse::csr_row_to_ell(rows, width, row_ptr, csr_col, csr_values, r, ell_col, ell_values);
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -89,9 +113,43 @@ void assemble_stencil(const CudaExecutor& exec, const sparse::StencilRows<T>* bl
   VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));  // before `temp` is freed
 }
 
-#define VOLTAIC_INSTANTIATE(T)                                                                            \
-  template void assemble_stencil<T>(const CudaExecutor&, const sparse::StencilRows<T>*, int, std::size_t, \
-                                    std::int32_t*, std::int32_t*, T*);
+int max_row_length(const CudaExecutor& exec, std::size_t rows, const std::int32_t* row_ptr) {
+  if (rows == 0) return 0;  // CUB's maximum of nothing would be INT_MIN
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  std::size_t max_bytes = 0;
+  VOLTAIC_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, max_bytes, static_cast<const std::int32_t*>(nullptr),
+                                            static_cast<std::int32_t*>(nullptr), rows, s));
+  const std::size_t lengths_bytes = aligned(rows * sizeof(std::int32_t));
+  DeviceTemp temp(exec, lengths_bytes + aligned(sizeof(std::int32_t)) + max_bytes);
+  auto* lengths = reinterpret_cast<std::int32_t*>(temp.get());
+  auto* result = reinterpret_cast<std::int32_t*>(temp.get() + lengths_bytes);
+
+  row_lengths_kernel<<<grid_for(exec, rows, kBlock), kBlock, 0, s>>>(rows, row_ptr, lengths);
+  VOLTAIC_LAUNCH_CHECK(s, row_lengths_kernel);
+  VOLTAIC_CUDA_CHECK(cub::DeviceReduce::Max(temp.get() + lengths_bytes + aligned(sizeof(std::int32_t)), max_bytes,
+                                            static_cast<const std::int32_t*>(lengths), result, rows, s));
+  std::int32_t* host = static_cast<std::int32_t*>(exec.host_scratch(sizeof(std::int32_t)));
+  VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(host, result, sizeof(std::int32_t), cudaMemcpyDeviceToHost, s));
+  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));
+  return *host;
+}
+
+template <class T>
+void csr_to_ell(const CudaExecutor& exec, std::size_t rows, int width, const std::int32_t* row_ptr,
+                const std::int32_t* csr_col, const T* csr_values, std::int32_t* ell_col, T* ell_values) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  csr_to_ell_kernel<T>
+      <<<grid_for(exec, rows, kBlock), kBlock, 0, s>>>(rows, width, row_ptr, csr_col, csr_values, ell_col, ell_values);
+  VOLTAIC_LAUNCH_CHECK(s, csr_to_ell_kernel);
+}
+
+#define VOLTAIC_INSTANTIATE(T)                                                                                 \
+  template void assemble_stencil<T>(const CudaExecutor&, const sparse::StencilRows<T>*, int, std::size_t,      \
+                                    std::int32_t*, std::int32_t*, T*);                                         \
+  template void csr_to_ell<T>(const CudaExecutor&, std::size_t, int, const std::int32_t*, const std::int32_t*, \
+                              const T*, std::int32_t*, T*);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)
 #undef VOLTAIC_INSTANTIATE

@@ -50,4 +50,20 @@ VOLTAIC_HD inline T ell_row(std::size_t rows, int width, const std::int32_t* col
   return acc;
 }
 
+/// Copies CSR row r into ELL slots e * rows + r, e < width, padding the rest
+/// with value 0 in column r.
+template <class T>
+VOLTAIC_HD inline void csr_row_to_ell(std::size_t rows, int width, const std::int32_t* row_ptr,
+                                      const std::int32_t* csr_col, const T* csr_values, std::size_t r,
+                                      std::int32_t* ell_col, T* ell_values) {
+  const std::int32_t begin = row_ptr[r];
+  const int length = row_ptr[r + 1] - begin;
+  for (int e = 0; e < width; ++e) {
+    const std::size_t at = static_cast<std::size_t>(e) * rows + r;
+    const bool real = e < length;
+    ell_col[at] = real ? csr_col[begin + e] : static_cast<std::int32_t>(r);
+    ell_values[at] = real ? csr_values[begin + e] : T(0);
+  }
+}
+
 }  // namespace voltaic::sparse

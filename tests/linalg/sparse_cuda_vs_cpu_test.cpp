@@ -1,5 +1,5 @@
 // The CUDA sparse kernels against the CPU backend on fresh random data: the
-// assembled stencil and the CSR product, on odd grids
+// assembled stencil, the CSR-to-ELL conversion and both products, on odd grids
 // (no dimension a multiple of 32), outputs poisoned before each run. Both
 // backends run the same row code with the same roundings, so every array and
 // every product must match bit for bit.
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "linalg/sparse_test_support.hpp"
+#include "voltaic/linalg/ell_matrix.hpp"
 
 using namespace voltaic;
 
@@ -45,13 +46,21 @@ class SparseCudaVsCpu : public ::testing::Test {
     expect_same(yc, yg, what);
     return yc;
   }
-  /// Everything of one CSR matrix held on both executors: its arrays and its product.
+  /// Everything of one CSR matrix held on both executors: its arrays, its ELL
+  /// form and both products (ELL equal to CSR bit for bit on the same x).
   void compare_all(const CsrMatrix<T>& c, const CsrMatrix<T>& g, const std::string& what) {
     expect_same(c.row_ptr(), g.row_ptr(), what + " row_ptr");
     expect_same(c.col(), g.col(), what + " col");
     expect_same(c.values(), g.values(), what + " values");
     const auto x = test::random_vector<T>(c.size(), rng_, T(-3), T(3));
-    product(c, g, x, what + " CSR product");
+    const Array<T> csr_y = product(c, g, x, what + " CSR product");
+
+    const EllMatrix<T> ec = to_ell(c), eg = to_ell(g);
+    ASSERT_EQ(ec.width(), eg.width()) << what << "; seed " << seed_;
+    expect_same(ec.col(), eg.col(), what + " ELL col");
+    expect_same(ec.values(), eg.values(), what + " ELL values");
+    const Array<T> ell_y = product(ec, eg, x, what + " ELL product");
+    expect_same(csr_y, ell_y, what + " ELL against CSR");
   }
   std::shared_ptr<const Executor> cpu_ = CpuExecutor::create();
   std::shared_ptr<const CudaExecutor> gpu_;
