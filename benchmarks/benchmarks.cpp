@@ -11,6 +11,7 @@
 
 #include "cuda_baselines.hpp"
 #include "determinism.hpp"
+#include "spmv_bench.hpp"
 #include "stencil_bench.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/error.hpp"
@@ -167,9 +168,9 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec, const
 
 BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   const bool blas1 = o.benchmark == "copy" || o.benchmark == "axpy" || o.benchmark == "dot";
-  if (!blas1 && o.benchmark != "stencil") {
+  if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv") {
     throw voltaic::InvalidArgument("benchmark", "voltaic_bench::run_benchmark",
-                                   "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil");
+                                   "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv");
   }
   if (o.size < 1) {
     throw voltaic::InvalidArgument("size", "voltaic_bench::run_benchmark", "size must be at least 1");
@@ -188,6 +189,8 @@ BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
 
   if (o.benchmark == "stencil") {
     run_stencil(r, o, exec);
+  } else if (o.benchmark == "spmv") {
+    run_spmv(r, o, exec);
   } else if (o.precision == "double") {
     run_typed<double>(r, o, exec, cuda);
   } else if (o.precision == "float") {

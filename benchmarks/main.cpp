@@ -59,7 +59,7 @@ void add_common_options(CLI::App& cmd, BenchOptions& o) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd.add_option("--seed", o.seed, "seed of the random inputs (std::mt19937_64)")->capture_default_str();
-  cmd.add_option("--n", o.n, "cells per side of the n^3 grid (stencil)")
+  cmd.add_option("--n", o.n, "cells per side of the n^3 grid (stencil, spmv)")
       ->check(CLI::Range(2, 4096))
       ->capture_default_str();
   cmd.add_flag("--json", o.json, "print one JSON object on stdout instead of the table");
@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
       {"stencil",
        "y = A x, the 7-point StencilOperator on an n^3 grid: x-y tiled z-streaming kernel against the plain "
        "kernel (6 values per cell moved)"},
+      {"spmv",
+       "y = A x with the n^3 stencil assembled as CSR and ELL: voltaic against cuSPARSE CSR and sliced ELL on the "
+       "same matrix"},
   };
   for (const Subcommand& s : subcommands) {
     CLI::App* cmd = app.add_subcommand(s.name, s.help);

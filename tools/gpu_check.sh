@@ -47,8 +47,9 @@ bench=build/gpu/benchmarks/voltaic-bench
     for cmd in copy axpy dot; do
       $bench "$cmd" --backend cuda --size 134217728 --precision "$p" --repeat 30 --json
     done
+    for n in 256 512; do $bench stencil --backend cuda --n "$n" --precision "$p" --repeat 20 --json; done
+    $bench spmv --backend cuda --n 256 --precision "$p" --repeat 20 --json
   done
 } >"$out/bench.jsonl" 2>"$out/bench.err"
 record benchmarks $?
-$bench dot --backend cuda --size 134217728 --precision double --repeat 30 | tee -a "$summary"
-$bench axpy --backend cuda --size 134217728 --precision double --repeat 30 | tee -a "$summary"
+python3 tools/bench_summary.py "$out/bench.jsonl" | tee -a "$summary"
