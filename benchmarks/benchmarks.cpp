@@ -11,6 +11,7 @@
 
 #include "cuda_baselines.hpp"
 #include "determinism.hpp"
+#include "solve_bench.hpp"
 #include "spmv_bench.hpp"
 #include "stencil_bench.hpp"
 #include "voltaic/core/array.hpp"
@@ -168,9 +169,9 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec, const
 
 BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   const bool blas1 = o.benchmark == "copy" || o.benchmark == "axpy" || o.benchmark == "dot";
-  if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv") {
+  if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv" && o.benchmark != "solve") {
     throw voltaic::InvalidArgument("benchmark", "voltaic_bench::run_benchmark",
-                                   "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv");
+                                   "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv, solve");
   }
   if (o.size < 1) {
     throw voltaic::InvalidArgument("size", "voltaic_bench::run_benchmark", "size must be at least 1");
@@ -191,6 +192,8 @@ BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
     run_stencil(r, o, exec);
   } else if (o.benchmark == "spmv") {
     run_spmv(r, o, exec);
+  } else if (o.benchmark == "solve") {
+    run_solve(r, o, exec);
   } else if (o.precision == "double") {
     run_typed<double>(r, o, exec, cuda);
   } else if (o.precision == "float") {

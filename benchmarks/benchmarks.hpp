@@ -16,7 +16,7 @@ namespace voltaic_bench {
 
 /// What the command line asked for.
 struct BenchOptions {
-  std::string benchmark;                    ///< "copy", "axpy", "dot", "stencil", "spmv"
+  std::string benchmark;                    ///< "copy", "axpy", "dot", "stencil", "spmv", "solve"
   std::string backend = "auto";             ///< "cpu", "cuda" or "auto"
   std::string precision = "double";         ///< "double" or "float"
   std::size_t size = std::size_t{1} << 27;  ///< elements per vector (copy, axpy, dot)

@@ -59,7 +59,7 @@ void add_common_options(CLI::App& cmd, BenchOptions& o) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd.add_option("--seed", o.seed, "seed of the random inputs (std::mt19937_64)")->capture_default_str();
-  cmd.add_option("--n", o.n, "cells per side of the n^3 grid (stencil, spmv)")
+  cmd.add_option("--n", o.n, "cells per side of the n^3 grid (stencil, spmv, solve)")
       ->check(CLI::Range(2, 4096))
       ->capture_default_str();
   cmd.add_flag("--json", o.json, "print one JSON object on stdout instead of the table");
@@ -109,6 +109,9 @@ int main(int argc, char** argv) {
       {"spmv",
        "y = A x with the n^3 stencil assembled as CSR and ELL: voltaic against cuSPARSE CSR and sliced ELL on the "
        "same matrix"},
+      {"solve",
+       "time to a 1e-10 relative residual on the n^3 anisotropic cell: GMRES-IR (FP32 inner) against FP64 GMRES, "
+       "both GMRES(30) with the z-line preconditioner"},
   };
   for (const Subcommand& s : subcommands) {
     CLI::App* cmd = app.add_subcommand(s.name, s.help);

@@ -50,6 +50,7 @@ bench=build/gpu/benchmarks/voltaic-bench
     for n in 256 512; do $bench stencil --backend cuda --n "$n" --precision "$p" --repeat 20 --json; done
     $bench spmv --backend cuda --n 256 --precision "$p" --repeat 20 --json
   done
+  $bench solve --backend cuda --n 256 --repeat 3 --warmup 1 --json
 } >"$out/bench.jsonl" 2>"$out/bench.err"
 record benchmarks $?
 python3 tools/bench_summary.py "$out/bench.jsonl" | tee -a "$summary"

@@ -150,7 +150,8 @@ void StencilOperator<T>::check_vectors(View<const T> x, View<T> y, const char* w
 }
 
 template <class T>
-void StencilOperator<T>::run_apply(View<const T> x, View<T> y, const T* coupling, const T* other, bool tiled) const {
+void StencilOperator<T>::run_apply(View<const T> x, View<T> y, const T* coupling, const T* other,
+                                   [[maybe_unused]] bool tiled) const {
   const auto l = layout_of(grid(), dz_, bc_);
   const stencil::ApplyArgs<T> a{coefficients_.diag.data(),
                                 coefficients_.tx.data(),
