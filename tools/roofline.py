@@ -57,12 +57,12 @@ def main():
     bandwidth = max(r["copy_bandwidth_GBps"] for r in reports)
     p64, p32 = peaks_for(device, args.peak_fp64, args.peak_fp32)
 
-    fig, ax = plt.subplots(figsize=(8, 5.5))
-    ai = [10 ** (e / 10) for e in range(-30, 21)]
+    fig, ax = plt.subplots(figsize=(11, 5.5))
+    ai = [10 ** (e / 20) for e in range(-30, 35)]
     for peak, label, style in ((p64, "FP64 peak", "-"), (p32, "FP32 peak", "--")):
         ax.plot(ai, [min(bandwidth * a, peak) for a in ai], style, color="black", lw=1)
         ax.text(ai[-1], peak, f"{label} {peak / 1000:.0f} TFLOP/s", ha="right", va="bottom", fontsize=8)
-    ax.text(ai[0] * 1.2, bandwidth * ai[0] * 1.5, f"measured copy {bandwidth / 1000:.2f} TB/s", rotation=33,
+    ax.text(ai[0] * 1.3, bandwidth * ai[0] * 1.6, f"measured copy {bandwidth / 1000:.2f} TB/s", rotation=28,
             fontsize=8)
 
     markers = {"voltaic": "o", "baseline": "s"}
@@ -74,14 +74,14 @@ def main():
             x = v["flops"] / v["bytes"]
             y = v["flops"] / v["median_s"] / 1e9
             ax.scatter([x], [y], marker=markers[kind], s=28, alpha=0.8,
-                       label=f"{r['benchmark']} {r['precision']}: {v['name']}")
+                       label=f"{r['benchmark']} {r['precision']} ({r['size']:.2g}): {v['name']}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity [flop/byte] (minimal-byte model)")
     ax.set_ylabel("GFLOP/s")
     ax.set_title(f"voltaic roofline on {device}")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=6, loc="lower right", ncol=1)
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncol=1, frameon=False)
     fig.tight_layout()
     fig.savefig(args.output, dpi=130)
     print(f"roofline.py: wrote {args.output} ({sum(len(r['variants']) for r in reports)} variants)")
