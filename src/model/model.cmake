@@ -1,0 +1,1 @@
+# Sources of the model layer: parameter sets and material functions.
