@@ -1,0 +1,85 @@
+// The electrolyte-diffusion sub-step, written on the host over the stencil
+// operator, the z-line preconditioner, CG and BLAS-1: one code for both backends.
+#include "voltaic/solver/electrolyte_diffusion.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "voltaic/core/error.hpp"
+#include "voltaic/linalg/blas1.hpp"
+
+namespace voltaic {
+
+namespace {
+
+template <class T>
+Array<T> cell_volumes(const std::shared_ptr<const Executor>& exec, const Grid3D& g) {
+  std::vector<T> v(g.num_cells());
+  const double area = g.dx() * g.dy();
+  for (std::size_t c = 0; c < v.size(); ++c) v[c] = static_cast<T>(area * g.dz()[c / g.cells_per_layer()]);
+  return Array<T>::from_host(exec, v);
+}
+
+template <class V>
+void require(const Executor& exec, const V& v, std::size_t n, const char* arg) {
+  const char* where = "ElectrolyteDiffusion::step";
+  if (v.size() != n) {
+    throw SizeMismatch(arg, where,
+                       std::string("'") + arg + "' has " + std::to_string(v.size()) + " values, the grid " +
+                           std::to_string(n) + " cells");
+  }
+  if (v.space() != exec.memory_space()) {
+    throw ExecutorMismatch(arg, where, std::string("'") + arg + "' is in " + to_string(v.space()) + " memory");
+  }
+}
+
+}  // namespace
+
+template <class T>
+ElectrolyteDiffusion<T>::ElectrolyteDiffusion(std::shared_ptr<const Grid3D> grid, std::shared_ptr<const Executor> exec,
+                                              SolverOptions options)
+    : grid_(std::move(grid)), exec_(std::move(exec)) {
+  if (!grid_ || !exec_) {
+    throw InvalidArgument("ElectrolyteDiffusion", "ElectrolyteDiffusion", "grid and executor must not be null");
+  }
+  const std::size_t n = grid_->num_cells();
+  volume_ = cell_volumes<T>(exec_, *grid_);
+  mass_ = Array<T>(exec_, n);
+  rhs_ = Array<T>(exec_, n);
+  work_ = Array<T>(exec_, n);
+  fill(*exec_, mass_.view(), T(1));
+  fill(*exec_, work_.view(), T(1));
+  // Placeholder coefficients; every step() rebuilds them in place.
+  op_ = std::make_shared<StencilOperator<T>>(grid_, exec_, work_.view(), mass_.view(), BoundaryConditions{});
+  m_ = std::make_shared<ZLinePreconditioner<T>>(*op_);
+  cg_ = std::make_unique<CgSolver<T>>(op_, m_, options);
+}
+
+template <class T>
+SolveReport ElectrolyteDiffusion<T>::step(View<T> c, View<const T> eps, View<const T> d_eff, View<const T> source,
+                                          T dt) {
+  const std::size_t n = grid_->num_cells();
+  require(*exec_, c, n, "c");
+  require(*exec_, eps, n, "eps");
+  require(*exec_, d_eff, n, "d_eff");
+  require(*exec_, source, n, "source");
+  if (!(dt > T(0)) || !std::isfinite(static_cast<double>(dt))) {
+    throw InvalidArgument("dt", "ElectrolyteDiffusion::step", "dt = " + std::to_string(dt) + " must be finite and > 0");
+  }
+  // mass = eps / dt; the operator is V mass - div(D_eff grad).
+  copy(*exec_, eps, mass_.view());
+  scale(*exec_, T(1) / dt, mass_.view());
+  op_->update(d_eff, mass_.view());
+  m_->update(*op_);
+  // rhs = V (mass c_old + s)
+  multiply(*exec_, mass_.const_view(), View<const T>(c), work_.view());
+  axpy(*exec_, T(1), source, work_.view());
+  multiply(*exec_, volume_.const_view(), work_.const_view(), rhs_.view());
+  return cg_->solve(rhs_.const_view(), c);
+}
+
+template class ElectrolyteDiffusion<float>;
+template class ElectrolyteDiffusion<double>;
+
+}  // namespace voltaic

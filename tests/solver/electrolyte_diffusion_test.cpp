@@ -1,0 +1,111 @@
+// The electrolyte-diffusion step: second-order convergence in space on a
+// manufactured solution across regions of different spacing, exact lithium
+// conservation, and bad input.
+#include "voltaic/solver/electrolyte_diffusion.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "test_support.hpp"
+
+using namespace voltaic;
+
+namespace {
+using DoubleCases = ::testing::Types<test::Case<test::CpuTag, double>, test::Case<test::CudaTag, double>>;
+constexpr double kPi = 3.14159265358979323846;
+
+/// Three z-regions of 0.4, 0.1 and 0.5 of a unit thickness, refined by `level`.
+std::shared_ptr<const Grid3D> layered(int nx, int level) {
+  return std::make_shared<Grid3D>(
+      nx, nx, 1.0, 1.0,
+      std::vector<ZRegionSpec>{
+          {"negative", 5 * level, 0.4}, {"separator", 3 * level, 0.1}, {"positive", 7 * level, 0.5}});
+}
+}  // namespace
+
+template <class C>
+class ElectrolyteDiffusionTest : public test::ExecutorTest<C> {
+ protected:
+  /// Far below the discretisation and conservation errors tested, above the FP64 floor.
+  SolverOptions tight(double tolerance = 1e-13) const {
+    SolverOptions o;
+    o.relative_tolerance = tolerance;
+    return o;
+  }
+  /// Max error of one step from c = u with the source that keeps u steady:
+  /// u = cos(pi z), k = 1 + z, eps = 0.3 + 0.2 z, no flux at z = 0 and 1.
+  double manufactured_error(int level) {
+    const auto g = layered(3, level);
+    const auto z = g->z_centres();
+    const std::size_t n = g->num_cells();
+    std::vector<double> u(n), k(n), eps(n), s(n);
+    for (std::size_t c = 0; c < n; ++c) {
+      const double zc = z[c / g->cells_per_layer()];
+      u[c] = std::cos(kPi * zc);
+      k[c] = 1.0 + zc;
+      eps[c] = 0.3 + 0.2 * zc;
+      s[c] = kPi * std::sin(kPi * zc) + (1.0 + zc) * kPi * kPi * std::cos(kPi * zc);  // -(k u')'
+    }
+    ElectrolyteDiffusion<double> step(g, this->exec_, tight(1e-11));
+    Array<double> c = this->make(u);
+    const auto report = step.step(c.view(), this->make(eps).view(), this->make(k).view(), this->make(s).view(), 0.5);
+    EXPECT_TRUE(report.converged) << report.summary();
+    const auto got = c.to_host();
+    double err = 0;
+    for (std::size_t i = 0; i < n; ++i) err = std::max(err, std::abs(got[i] - u[i]));
+    return err;
+  }
+};
+TYPED_TEST_SUITE(ElectrolyteDiffusionTest, DoubleCases);
+
+TYPED_TEST(ElectrolyteDiffusionTest, SecondOrderInSpaceAcrossRegionInterfaces) {
+  const double e1 = this->manufactured_error(1), e2 = this->manufactured_error(2), e4 = this->manufactured_error(4),
+               e8 = this->manufactured_error(8);
+  const double p1 = std::log2(e1 / e2), p2 = std::log2(e2 / e4), p3 = std::log2(e4 / e8);
+  std::printf("max errors %.3e %.3e %.3e %.3e, observed orders %.3f %.3f %.3f\n", e1, e2, e4, e8, p1, p2, p3);
+  EXPECT_GT(p2, 1.8) << "errors " << e1 << " " << e2 << " " << e4 << " " << e8;
+  EXPECT_GT(p3, 1.8) << "errors " << e1 << " " << e2 << " " << e4 << " " << e8;
+  EXPECT_LT(p3, 2.3) << "orders " << p1 << " " << p2 << " " << p3;
+}
+
+TYPED_TEST(ElectrolyteDiffusionTest, ConservesLithium) {
+  const auto g = layered(6, 2);
+  const std::size_t n = g->num_cells();
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto eps = this->make(test::random_vector<double>(n, rng, 0.2, 1.0));
+  const auto d = this->make(test::random_vector<double>(n, rng, 1e-3, 1.0));
+  const auto s = this->make(test::random_vector<double>(n, rng, -5.0, 5.0));
+  Array<double> c = this->make(test::random_vector<double>(n, rng, 900.0, 1100.0));
+  ElectrolyteDiffusion<double> step(g, this->exec_, this->tight());
+  Array<double> weight(this->exec_, n);
+  multiply(*this->exec_, step.volumes().const_view(), eps.const_view(), weight.view());
+  const double dt = 0.05;
+  const double source = dot(*this->exec_, step.volumes().const_view(), s.const_view());
+  double inventory = dot(*this->exec_, weight.const_view(), c.const_view());
+  for (int i = 0; i < 5; ++i) {
+    step.step(c.view(), eps.view(), d.view(), s.view(), dt);
+    const double next = dot(*this->exec_, weight.const_view(), c.const_view());
+    EXPECT_NEAR(next - inventory, dt * source, 1e-11 * inventory) << "step " << i;
+    inventory = next;
+  }
+}
+
+TYPED_TEST(ElectrolyteDiffusionTest, BadInputIsNamed) {
+  const auto g = layered(2, 1);
+  const std::size_t n = g->num_cells();
+  ElectrolyteDiffusion<double> step(g, this->exec_);
+  Array<double> c = this->make(std::vector<double>(n, 1000.0));
+  const auto ones = this->make(std::vector<double>(n, 1.0)), short_d = this->make(std::vector<double>(n - 1, 1.0));
+  EXPECT_THROW(step.step(c.view(), ones.view(), ones.view(), ones.view(), 0.0), InvalidArgument);
+  EXPECT_THROW(step.step(c.view(), ones.view(), short_d.view(), ones.view(), 1.0), SizeMismatch);
+  auto bad = std::vector<double>(n, 1.0);
+  bad[3] = -1.0;
+  try {
+    step.step(c.view(), ones.view(), this->make(bad).view(), ones.view(), 1.0);
+    FAIL() << "negative diffusivity accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("cell 3"), std::string::npos) << e.what();
+  }
+}
