@@ -1,4 +1,4 @@
 # Sources of the solver layer: the sub-steps of a time step and the integrator.
 target_sources(voltaic PRIVATE
-  solver/electrolyte_diffusion.cpp
+  solver/diffusion_step.cpp
 )

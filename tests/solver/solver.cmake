@@ -1,4 +1,4 @@
 # Tests of the solver layer.
 target_sources(voltaic_tests PRIVATE
-  solver/electrolyte_diffusion_test.cpp
+  solver/diffusion_step_test.cpp
 )

@@ -1,6 +1,7 @@
-// The electrolyte-diffusion sub-step, written on the host over the stencil
-// operator, the z-line preconditioner, CG and BLAS-1: one code for both backends.
-#include "voltaic/solver/electrolyte_diffusion.hpp"
+// The implicit diffusion step (electrolyte, heat), written on the host over the
+// stencil operator, the z-line preconditioner, CG and BLAS-1: one code for both
+// backends.
+#include "voltaic/solver/diffusion_step.hpp"
 
 #include <cmath>
 #include <string>
@@ -23,7 +24,7 @@ Array<T> cell_volumes(const std::shared_ptr<const Executor>& exec, const Grid3D&
 
 template <class V>
 void require(const Executor& exec, const V& v, std::size_t n, const char* arg) {
-  const char* where = "ElectrolyteDiffusion::step";
+  const char* where = "DiffusionStep::step";
   if (v.size() != n) {
     throw SizeMismatch(arg, where,
                        std::string("'") + arg + "' has " + std::to_string(v.size()) + " values, the grid " +
@@ -37,11 +38,11 @@ void require(const Executor& exec, const V& v, std::size_t n, const char* arg) {
 }  // namespace
 
 template <class T>
-ElectrolyteDiffusion<T>::ElectrolyteDiffusion(std::shared_ptr<const Grid3D> grid, std::shared_ptr<const Executor> exec,
-                                              SolverOptions options)
+DiffusionStep<T>::DiffusionStep(std::shared_ptr<const Grid3D> grid, std::shared_ptr<const Executor> exec,
+                                const BoundaryConditions& bc, SolverOptions options)
     : grid_(std::move(grid)), exec_(std::move(exec)) {
   if (!grid_ || !exec_) {
-    throw InvalidArgument("ElectrolyteDiffusion", "ElectrolyteDiffusion", "grid and executor must not be null");
+    throw InvalidArgument("DiffusionStep", "DiffusionStep", "grid and executor must not be null");
   }
   const std::size_t n = grid_->num_cells();
   volume_ = cell_volumes<T>(exec_, *grid_);
@@ -51,35 +52,35 @@ ElectrolyteDiffusion<T>::ElectrolyteDiffusion(std::shared_ptr<const Grid3D> grid
   fill(*exec_, mass_.view(), T(1));
   fill(*exec_, work_.view(), T(1));
   // Placeholder coefficients; every step() rebuilds them in place.
-  op_ = std::make_shared<StencilOperator<T>>(grid_, exec_, work_.view(), mass_.view(), BoundaryConditions{});
+  op_ = std::make_shared<StencilOperator<T>>(grid_, exec_, work_.view(), mass_.view(), bc);
   m_ = std::make_shared<ZLinePreconditioner<T>>(*op_);
   cg_ = std::make_unique<CgSolver<T>>(op_, m_, options);
 }
 
 template <class T>
-SolveReport ElectrolyteDiffusion<T>::step(View<T> c, View<const T> eps, View<const T> d_eff, View<const T> source,
-                                          T dt) {
+SolveReport DiffusionStep<T>::step(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt) {
   const std::size_t n = grid_->num_cells();
-  require(*exec_, c, n, "c");
-  require(*exec_, eps, n, "eps");
-  require(*exec_, d_eff, n, "d_eff");
+  require(*exec_, u, n, "u");
+  require(*exec_, capacity, n, "capacity");
+  require(*exec_, k, n, "k");
   require(*exec_, source, n, "source");
   if (!(dt > T(0)) || !std::isfinite(static_cast<double>(dt))) {
-    throw InvalidArgument("dt", "ElectrolyteDiffusion::step", "dt = " + std::to_string(dt) + " must be finite and > 0");
+    throw InvalidArgument("dt", "DiffusionStep::step", "dt = " + std::to_string(dt) + " must be finite and > 0");
   }
-  // mass = eps / dt; the operator is V mass - div(D_eff grad).
-  copy(*exec_, eps, mass_.view());
+  // mass = C / dt; the operator is V mass - div(k grad) with the boundary faces.
+  copy(*exec_, capacity, mass_.view());
   scale(*exec_, T(1) / dt, mass_.view());
-  op_->update(d_eff, mass_.view());
+  op_->update(k, mass_.view());
   m_->update(*op_);
-  // rhs = V (mass c_old + s)
-  multiply(*exec_, mass_.const_view(), View<const T>(c), work_.view());
+  // rhs = V (mass u_old + s) + the boundary faces' constants
+  multiply(*exec_, mass_.const_view(), View<const T>(u), work_.view());
   axpy(*exec_, T(1), source, work_.view());
   multiply(*exec_, volume_.const_view(), work_.const_view(), rhs_.view());
-  return cg_->solve(rhs_.const_view(), c);
+  op_->add_boundary_terms(rhs_.view());
+  return cg_->solve(rhs_.const_view(), u);
 }
 
-template class ElectrolyteDiffusion<float>;
-template class ElectrolyteDiffusion<double>;
+template class DiffusionStep<float>;
+template class DiffusionStep<double>;
 
 }  // namespace voltaic
