@@ -1,4 +1,5 @@
 # Tests of the solver layer.
 target_sources(voltaic_tests PRIVATE
   solver/diffusion_step_test.cpp
+  solver/lumped_thermal_test.cpp
 )
