@@ -2,4 +2,5 @@
 target_sources(voltaic PRIVATE
   solver/diffusion_step.cpp
   solver/lumped_thermal.cpp
+  solver/experiment.cpp
 )

@@ -2,4 +2,5 @@
 target_sources(voltaic_tests PRIVATE
   solver/diffusion_step_test.cpp
   solver/lumped_thermal_test.cpp
+  solver/experiment_test.cpp
 )

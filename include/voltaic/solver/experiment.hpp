@@ -1,0 +1,77 @@
+#pragma once
+/// @file experiment.hpp
+/// @brief Experiment protocols in PyBaMM's wording, so users can reuse theirs:
+///
+///   "Discharge at 1C until 2.5 V"      "Charge at 0.5C until 4.2 V"
+///   "Discharge at 5 A for 10 minutes"  "Discharge at 2 W until 3 V"
+///   "Hold at 4.2 V until C/50"         "Hold at 4.2 V until 50 mA"
+///   "Rest for 1 hour"                  "Charge at 1C for 30 minutes or until 4.2 V"
+///
+/// Currents: "<x>C", "C/<n>", "<x> A", "<x> mA"; powers "<x> W", "<x> mW";
+/// voltages "<x> V", "<x> mV"; durations "<x> s|second(s)|min|minute(s)|h|hour(s)".
+/// A list of steps is repeated for a number of cycles.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "voltaic/core/error.hpp"
+
+namespace voltaic {
+
+/// A current given either in amperes or as a C-rate (resolved against the
+/// cell's nominal capacity when the experiment runs).
+struct CurrentValue {
+  double value = 0.0;
+  bool c_rate = false;  ///< value is in units of the nominal capacity per hour
+  /// Amperes for a cell of `nominal_capacity_ah`.
+  double amperes(double nominal_capacity_ah) const { return c_rate ? value * nominal_capacity_ah : value; }
+};
+
+enum class StepMode { current, power, voltage, rest };
+
+/// One parsed step. Signs follow PyBaMM: current and power > 0 discharge.
+struct ExperimentStep {
+  std::string text;  ///< the step as written
+  StepMode mode = StepMode::rest;
+  CurrentValue current;                       ///< mode current (signed)
+  double power_w = 0.0;                       ///< mode power (signed)
+  double voltage_v = 0.0;                     ///< mode voltage (a hold)
+  std::optional<double> duration_s;           ///< "for ..."
+  std::optional<double> until_voltage_v;      ///< "until <x> V"
+  std::optional<CurrentValue> until_current;  ///< "until <x> A | C/<n>": |I| falls below
+};
+
+/// A step that does not parse: names the step (its index from 1 and its text)
+/// and the position of the offending word.
+class ExperimentError : public InvalidArgument {
+ public:
+  ExperimentError(std::size_t step_index, const std::string& step, std::size_t column, const std::string& why);
+  std::size_t step_index() const noexcept { return step_index_; }
+  std::size_t column() const noexcept { return column_; }
+
+ private:
+  std::size_t step_index_, column_;
+};
+
+/// Parses one step; `index` (from 1) only labels errors.
+ExperimentStep parse_experiment_step(const std::string& text, std::size_t index = 1);
+
+/// The steps, repeated `cycles` times.
+class Experiment {
+ public:
+  /// @throws ExperimentError for the first step that does not parse;
+  ///         InvalidArgument for no steps or cycles < 1
+  explicit Experiment(const std::vector<std::string>& steps, int cycles = 1);
+  const std::vector<ExperimentStep>& cycle() const { return cycle_; }
+  int cycles() const { return cycles_; }
+  /// Step s (from 0) of every cycle.
+  const ExperimentStep& step(std::size_t s) const { return cycle_.at(s); }
+  std::size_t total_steps() const { return cycle_.size() * static_cast<std::size_t>(cycles_); }
+
+ private:
+  std::vector<ExperimentStep> cycle_;
+  int cycles_;
+};
+
+}  // namespace voltaic

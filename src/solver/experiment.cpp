@@ -1,0 +1,219 @@
+// Parser of experiment steps in PyBaMM's wording (see experiment.hpp): a small
+// recursive descent over words, each remembered with its column for errors.
+#include "voltaic/solver/experiment.hpp"
+
+#include <cctype>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace voltaic {
+
+namespace {
+
+struct Word {
+  std::string text;    ///< lower case
+  std::size_t column;  ///< from 1
+};
+
+std::vector<Word> split(const std::string& s) {
+  std::vector<Word> words;
+  for (std::size_t i = 0; i < s.size();) {
+    if (std::isspace(static_cast<unsigned char>(s[i]))) {
+      ++i;
+      continue;
+    }
+    Word w{"", i + 1};
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) {
+      w.text += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i++])));
+    }
+    words.push_back(w);
+  }
+  return words;
+}
+
+enum class Unit { c_rate, ampere, milliampere, watt, milliwatt, volt, millivolt, second, minute, hour, none };
+
+Unit unit_of(const std::string& u) {
+  if (u == "c") return Unit::c_rate;
+  if (u == "a") return Unit::ampere;
+  if (u == "ma") return Unit::milliampere;
+  if (u == "w") return Unit::watt;
+  if (u == "mw") return Unit::milliwatt;
+  if (u == "v") return Unit::volt;
+  if (u == "mv") return Unit::millivolt;
+  if (u == "s" || u == "sec" || u == "second" || u == "seconds") return Unit::second;
+  if (u == "min" || u == "minute" || u == "minutes") return Unit::minute;
+  if (u == "h" || u == "hr" || u == "hour" || u == "hours") return Unit::hour;
+  return Unit::none;
+}
+
+struct Quantity {
+  double value;
+  Unit unit;
+  std::size_t column;
+};
+
+class Parser {
+ public:
+  Parser(const std::string& text, std::size_t index) : text_(text), index_(index), words_(split(text)) {}
+
+  ExperimentStep parse() {
+    ExperimentStep step;
+    step.text = text_;
+    const Word verb = next("a step: Discharge, Charge, Hold or Rest");
+    if (verb.text == "rest") {
+      step.mode = StepMode::rest;
+      expect("for");
+      step.duration_s = duration();
+    } else if (verb.text == "discharge" || verb.text == "charge") {
+      expect("at");
+      const double sign = verb.text == "discharge" ? 1.0 : -1.0;
+      const Quantity q = quantity();
+      if (q.unit == Unit::watt || q.unit == Unit::milliwatt) {
+        step.mode = StepMode::power;
+        step.power_w = sign * positive(q) * (q.unit == Unit::milliwatt ? 1e-3 : 1.0);
+      } else {
+        step.mode = StepMode::current;
+        step.current = current(q);
+        step.current.value *= sign;
+      }
+      limits(step, false);
+    } else if (verb.text == "hold") {
+      expect("at");
+      step.mode = StepMode::voltage;
+      step.voltage_v = voltage(quantity());
+      limits(step, true);
+    } else {
+      fail(verb, "'" + verb.text + "' is not a step; expected Discharge, Charge, Hold or Rest");
+    }
+    if (pos_ < words_.size()) fail(words_[pos_], "unexpected '" + words_[pos_].text + "' after a complete step");
+    return step;
+  }
+
+ private:
+  [[noreturn]] void fail(const Word& at, const std::string& why) const {
+    throw ExperimentError(index_, text_, at.column, why);
+  }
+  [[noreturn]] void fail_at_end(const std::string& why) const {
+    throw ExperimentError(index_, text_, text_.size() + 1, why);
+  }
+  Word next(const std::string& expected) {
+    if (pos_ >= words_.size()) fail_at_end("the step ends where " + expected + " was expected");
+    return words_[pos_++];
+  }
+  void expect(const std::string& keyword) {
+    const Word w = next("'" + keyword + "'");
+    if (w.text != keyword) fail(w, "expected '" + keyword + "', got '" + w.text + "'");
+  }
+  bool accept(const std::string& keyword) {
+    if (pos_ < words_.size() && words_[pos_].text == keyword) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+
+  /// "<number><unit>", "<number> <unit>" or "C/<number>".
+  Quantity quantity() {
+    const Word w = next("a quantity such as 1C, 5 A, 4.2 V or 1 hour");
+    if (w.text.rfind("c/", 0) == 0) {
+      const double n = number(w, w.text.substr(2));
+      if (!(n > 0)) fail(w, "the divisor of '" + w.text + "' must be positive");
+      return {1.0 / n, Unit::c_rate, w.column};
+    }
+    std::size_t end = 0;
+    while (end < w.text.size() &&
+           (std::isdigit(static_cast<unsigned char>(w.text[end])) || w.text[end] == '.' ||
+            ((w.text[end] == 'e') && end > 0) ||
+            ((w.text[end] == '-' || w.text[end] == '+') && (end == 0 || w.text[end - 1] == 'e')))) {
+      ++end;
+    }
+    const double value = number(w, w.text.substr(0, end));
+    std::string unit = w.text.substr(end);
+    std::size_t unit_column = w.column + end;
+    if (unit.empty()) {
+      const Word u = next("a unit after " + w.text);
+      unit = u.text;
+      unit_column = u.column;
+    }
+    const Unit k = unit_of(unit);
+    if (k == Unit::none) {
+      throw ExperimentError(index_, text_, unit_column,
+                            "'" + unit + "' is not a unit; use C, A, mA, W, mW, V, mV, s, minutes or hours");
+    }
+    return {value, k, w.column};
+  }
+  double number(const Word& w, const std::string& s) {
+    char* end = nullptr;
+    const double v = s.empty() ? 0.0 : std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size()) fail(w, "'" + w.text + "' does not start with a number");
+    return v;
+  }
+  double positive(const Quantity& q) {
+    if (!(q.value > 0)) throw ExperimentError(index_, text_, q.column, "the value must be positive");
+    return q.value;
+  }
+  CurrentValue current(const Quantity& q) {
+    if (q.unit == Unit::c_rate) return {positive(q), true};
+    if (q.unit == Unit::ampere) return {positive(q), false};
+    if (q.unit == Unit::milliampere) return {positive(q) * 1e-3, false};
+    throw ExperimentError(index_, text_, q.column, "expected a current (C-rate, A or mA) or a power (W, mW)");
+  }
+  double voltage(const Quantity& q) {
+    if (q.unit == Unit::volt) return positive(q);
+    if (q.unit == Unit::millivolt) return positive(q) * 1e-3;
+    throw ExperimentError(index_, text_, q.column, "expected a voltage (V or mV)");
+  }
+  double duration() {
+    const Quantity q = quantity();
+    const double scale = q.unit == Unit::second   ? 1.0
+                         : q.unit == Unit::minute ? 60.0
+                         : q.unit == Unit::hour   ? 3600.0
+                                                  : 0.0;
+    if (scale == 0.0) throw ExperimentError(index_, text_, q.column, "expected a duration (seconds, minutes, hours)");
+    return positive(q) * scale;
+  }
+  /// "for <duration> [or until <limit>]" or "until <limit>"; a hold stops on a
+  /// current, the others on a voltage.
+  void limits(ExperimentStep& step, bool hold) {
+    if (accept("for")) {
+      step.duration_s = duration();
+      if (!accept("or")) return;
+    }
+    if (pos_ >= words_.size() && step.duration_s) return;
+    expect("until");
+    const Quantity q = quantity();
+    if (hold) {
+      step.until_current = current(q);
+    } else {
+      step.until_voltage_v = voltage(q);
+    }
+  }
+
+  const std::string& text_;
+  std::size_t index_;
+  std::vector<Word> words_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+ExperimentError::ExperimentError(std::size_t step_index, const std::string& step, std::size_t column,
+                                 const std::string& why)
+    : InvalidArgument("experiment step " + std::to_string(step_index), "Experiment",
+                      "'" + step + "', column " + std::to_string(column) + ": " + why),
+      step_index_(step_index),
+      column_(column) {}
+
+ExperimentStep parse_experiment_step(const std::string& text, std::size_t index) { return Parser(text, index).parse(); }
+
+Experiment::Experiment(const std::vector<std::string>& steps, int cycles) : cycles_(cycles) {
+  if (steps.empty()) throw InvalidArgument("experiment", "Experiment", "an experiment needs at least one step");
+  if (cycles < 1) {
+    throw InvalidArgument("experiment cycles", "Experiment", "cycles = " + std::to_string(cycles) + " must be >= 1");
+  }
+  for (std::size_t i = 0; i < steps.size(); ++i) cycle_.push_back(parse_experiment_step(steps[i], i + 1));
+}
+
+}  // namespace voltaic
