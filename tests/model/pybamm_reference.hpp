@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,9 @@ struct ReferenceSet {
 
 inline const ReferenceSet kReferenceSets[] = {{"chen2020", &parameter_sets::chen2020},
                                               {"marquis2019", &parameter_sets::marquis2019}};
+
+/// gtest prints a parameter by this (ctest names carry it).
+inline void PrintTo(const ReferenceSet& s, std::ostream* os) { *os << s.stem; }
 
 inline std::string reference_set_name(const ::testing::TestParamInfo<ReferenceSet>& info) { return info.param.stem; }
 

@@ -8,9 +8,9 @@
 /// one by the enums stored in a ParameterSet. These are the formulas
 /// themselves, without safeguards: a stoichiometry outside [0, 1] or a
 /// concentration <= 0 is the caller's to prevent (docs/design.md, "Model
-/// parameters", says what PyBaMM's DFN clips and regularises). Results agree
-/// between backends to a few ulp, not bit for bit: CUDA's exp, tanh and cosh
-/// are not glibc's.
+/// parameters", says what PyBaMM's DFN clips and regularises). Results cannot
+/// agree bit for bit between backends (CUDA's exp, tanh and cosh are not
+/// glibc's); expect a few ulp.
 
 #include <cmath>
 
