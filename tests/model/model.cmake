@@ -1,1 +1,19 @@
 # Tests of the model layer.
+find_package(nlohmann_json 3 REQUIRED)
+target_sources(voltaic_tests PRIVATE
+  model/parameter_validation_test.cpp
+  model/material_functions_test.cpp
+  model/pybamm_values_test.cpp
+  model/pybamm_functions_test.cpp
+)
+target_link_libraries(voltaic_tests PRIVATE nlohmann_json::nlohmann_json)
+# PyBaMM reference data written by tools/pybamm_parameter_reference.py.
+target_compile_definitions(voltaic_tests PRIVATE VOLTAIC_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
+
+if(VOLTAIC_HAS_CUDA)
+  # Kernels call the material functions: they must compile for the device.
+  add_library(voltaic_model_device_check OBJECT model/material_functions_device_check.cu)
+  target_link_libraries(voltaic_model_device_check PRIVATE voltaic::voltaic)
+  target_compile_options(voltaic_model_device_check PRIVATE
+    -Xcompiler=-Wall,-Wextra $<$<BOOL:${VOLTAIC_WERROR}>:--Werror=all-warnings -Xcompiler=-Werror>)
+endif()

@@ -1,0 +1,184 @@
+#pragma once
+/// @file material_functions.hpp
+/// @brief The material functions of the parameter sets as VOLTAIC_HD point
+/// functions: one formula each, called by the CPU loops and the CUDA kernels.
+///
+/// The named fits are written as published (coefficients and grouping as in
+/// the sources and in PyBaMM's parameter sets); the dispatchers at the end pick
+/// one by the enums stored in a ParameterSet. These are the formulas
+/// themselves, without safeguards: a stoichiometry outside [0, 1] or a
+/// concentration <= 0 is the caller's to prevent (docs/design.md, "Model
+/// parameters", says what PyBaMM's DFN clips and regularises). Results cannot
+/// agree bit for bit between backends (CUDA's exp, tanh and cosh are not
+/// glibc's); expect a few ulp.
+
+#include <cmath>
+
+#include "voltaic/core/macros.hpp"
+#include "voltaic/model/constants.hpp"
+#include "voltaic/model/parameter_set.hpp"
+
+namespace voltaic::material {
+
+/// exp(E / R (1 / 298.15 K - 1 / T)): 1 at 298.15 K, and exactly 1 for E = 0.
+VOLTAIC_HD inline double arrhenius(double activation_energy, double T) {
+  return exp(activation_energy / kGasConstant * (1.0 / kArrheniusReferenceTemperature - 1.0 / T));
+}
+
+/// sech^2 x, as the published entropic fits write it (cosh^-2).
+VOLTAIC_HD inline double sech2(double x) {
+  const double c = cosh(x);
+  return 1.0 / (c * c);
+}
+
+// ---- Open-circuit potentials U(sto) [V] ----------------------------------
+
+/// LG M50 graphite-SiOx, Chen et al. (2020).
+VOLTAIC_HD inline double graphite_siox_ocp_chen2020(double sto) {
+  return 1.9793 * exp(-39.3631 * sto) + 0.2482 - 0.0909 * tanh(29.8538 * (sto - 0.1234)) -
+         0.04478 * tanh(14.9159 * (sto - 0.2769)) - 0.0205 * tanh(30.4444 * (sto - 0.6103));
+}
+
+/// LG M50 NMC811, Chen et al. (2020).
+VOLTAIC_HD inline double nmc811_ocp_chen2020(double sto) {
+  return -0.8090 * sto + 4.4875 - 0.0428 * tanh(18.5138 * (sto - 0.5542)) - 17.7326 * tanh(15.7890 * (sto - 0.3117)) +
+         17.5842 * tanh(15.9308 * (sto - 0.3120));
+}
+
+/// MCMB 2528 graphite, Dualfoil (used by Marquis et al. 2019).
+VOLTAIC_HD inline double graphite_mcmb2528_ocp_dualfoil1998(double sto) {
+  return 0.194 + 1.5 * exp(-120.0 * sto) + 0.0351 * tanh((sto - 0.286) / 0.083) - 0.0045 * tanh((sto - 0.849) / 0.119) -
+         0.035 * tanh((sto - 0.9233) / 0.05) - 0.0147 * tanh((sto - 0.5) / 0.034) -
+         0.102 * tanh((sto - 0.194) / 0.142) - 0.022 * tanh((sto - 0.9) / 0.0164) -
+         0.011 * tanh((sto - 0.124) / 0.0226) + 0.0155 * tanh((sto - 0.105) / 0.029);
+}
+
+/// LiCoO2, Dualfoil (used by Marquis et al. 2019), with its stoichiometry stretch 1.062.
+VOLTAIC_HD inline double lico2_ocp_dualfoil1998(double sto) {
+  const double s = 1.062 * sto;
+  return 2.16216 + 0.07645 * tanh(30.834 - 54.4806 * s) + 2.1581 * tanh(52.294 - 50.294 * s) -
+         0.14169 * tanh(11.0923 - 19.8543 * s) + 0.2051 * tanh(1.4684 - 5.4888 * s) +
+         0.2531 * tanh((-s + 0.56478) / 0.1316) - 0.02167 * tanh((s - 0.525) / 0.006);
+}
+
+// ---- Entropic coefficients dU/dT(sto) [V/K] ------------------------------
+// Moura's fastDFN fits, as Marquis et al. (2019) use them: each is the
+// stoichiometry derivative of the matching OCP fit divided by a fixed maximum
+// concentration, which is part of the fit (it does not follow c_max).
+
+/// Graphite (fastDFN), for the MCMB 2528 OCP.
+VOLTAIC_HD inline double graphite_entropic_change_moura2016(double sto) {
+  const double c_max = 24983.2619938437;
+  return -1.5 * (120.0 / c_max) * exp(-120.0 * sto) + (0.0351 / (0.083 * c_max)) * sech2((sto - 0.286) / 0.083) -
+         (0.0045 / (0.119 * c_max)) * sech2((sto - 0.849) / 0.119) -
+         (0.035 / (0.05 * c_max)) * sech2((sto - 0.9233) / 0.05) -
+         (0.0147 / (0.034 * c_max)) * sech2((sto - 0.5) / 0.034) -
+         (0.102 / (0.142 * c_max)) * sech2((sto - 0.194) / 0.142) -
+         (0.022 / (0.0164 * c_max)) * sech2((sto - 0.9) / 0.0164) -
+         (0.011 / (0.0226 * c_max)) * sech2((sto - 0.124) / 0.0226) +
+         (0.0155 / (0.029 * c_max)) * sech2((sto - 0.105) / 0.029);
+}
+
+/// LiCoO2 (fastDFN), for the Dualfoil LiCoO2 OCP, with the same stretch 1.062.
+/// The third term's slope is 19.854 where the OCP has 19.8543: so in the
+/// published fit, and kept.
+VOLTAIC_HD inline double lico2_entropic_change_moura2016(double sto) {
+  const double c_max = 51217.9257309275;
+  const double s = 1.062 * sto;
+  return 0.07645 * (-54.4806 / c_max) * sech2(30.834 - 54.4806 * s) +
+         2.1581 * (-50.294 / c_max) * sech2(52.294 - 50.294 * s) +
+         0.14169 * (19.854 / c_max) * sech2(11.0923 - 19.8543 * s) -
+         0.2051 * (5.4888 / c_max) * sech2(1.4684 - 5.4888 * s) -
+         (0.2531 / 0.1316 / c_max) * sech2((-s + 0.56478) / 0.1316) -
+         (0.02167 / 0.006 / c_max) * sech2((s - 0.525) / 0.006);
+}
+
+// ---- Electrolytes: concentration dependence at 298.15 K ------------------
+
+/// LiPF6 in EC:EMC 3:7, Nyman et al. (2008) [S/m].
+VOLTAIC_HD inline double electrolyte_conductivity_nyman2008(double c_e) {
+  const double x = c_e / 1000.0;
+  return 0.1297 * (x * x * x) - 2.51 * (x * sqrt(x)) + 3.329 * x;
+}
+
+/// LiPF6 in EC:EMC 3:7, Nyman et al. (2008) [m^2/s].
+VOLTAIC_HD inline double electrolyte_diffusivity_nyman2008(double c_e) {
+  const double x = c_e / 1000.0;
+  return 8.794e-11 * (x * x) - 3.972e-10 * x + 4.862e-10;
+}
+
+/// LiPF6 in EC:DMC, Capiglia et al. (1999), Dualfoil's fit [S/m].
+VOLTAIC_HD inline double electrolyte_conductivity_capiglia1999(double c_e) {
+  const double x = c_e / 1000.0;
+  return 0.0911 + 1.9101 * x - 1.052 * (x * x) + 0.1554 * (x * x * x);
+}
+
+/// LiPF6 in EC:DMC, Capiglia et al. (1999), Dualfoil's fit [m^2/s].
+VOLTAIC_HD inline double electrolyte_diffusivity_capiglia1999(double c_e) {
+  return 5.34e-10 * exp(-0.65 * c_e / 1000.0);
+}
+
+// ---- Dispatchers: what the model calls ----------------------------------
+// An enum value outside its range (only possible by casting) gives NaN;
+// ParameterSet::validate() rejects it before anything runs.
+
+/// U_ref(sto) [V] of the selected fit.
+VOLTAIC_HD inline double open_circuit_potential(OcpModel model, double sto) {
+  switch (model) {
+    case OcpModel::chen2020_graphite_siox: return graphite_siox_ocp_chen2020(sto);
+    case OcpModel::chen2020_nmc811: return nmc811_ocp_chen2020(sto);
+    case OcpModel::dualfoil1998_graphite_mcmb2528: return graphite_mcmb2528_ocp_dualfoil1998(sto);
+    case OcpModel::dualfoil1998_lico2: return lico2_ocp_dualfoil1998(sto);
+  }
+  return NAN;
+}
+
+/// dU/dT(sto) [V/K] of the selected fit.
+VOLTAIC_HD inline double entropic_change(EntropicModel model, double sto) {
+  switch (model) {
+    case EntropicModel::none: return 0.0;
+    case EntropicModel::moura2016_graphite: return graphite_entropic_change_moura2016(sto);
+    case EntropicModel::moura2016_lico2: return lico2_entropic_change_moura2016(sto);
+  }
+  return NAN;
+}
+
+/// U(sto, T) = U_ref(sto) + (T - T_ref) dU/dT(sto) [V]; T_ref is
+/// ThermalParameters::reference_temperature.
+VOLTAIC_HD inline double open_circuit_potential(const ElectrodeParameters& e, double sto, double T, double T_ref) {
+  return open_circuit_potential(e.ocp, sto) + (T - T_ref) * entropic_change(e.entropic, sto);
+}
+
+/// kappa(c_e, T) [S/m].
+VOLTAIC_HD inline double electrolyte_conductivity(const ElectrolyteParameters& p, double c_e, double T) {
+  double k = NAN;
+  switch (p.conductivity_model) {
+    case ElectrolyteModel::nyman2008: k = electrolyte_conductivity_nyman2008(c_e); break;
+    case ElectrolyteModel::capiglia1999: k = electrolyte_conductivity_capiglia1999(c_e); break;
+  }
+  return k * arrhenius(p.conductivity_activation_energy, T);
+}
+
+/// D_e(c_e, T) [m^2/s].
+VOLTAIC_HD inline double electrolyte_diffusivity(const ElectrolyteParameters& p, double c_e, double T) {
+  double d = NAN;
+  switch (p.diffusivity_model) {
+    case ElectrolyteModel::nyman2008: d = electrolyte_diffusivity_nyman2008(c_e); break;
+    case ElectrolyteModel::capiglia1999: d = electrolyte_diffusivity_capiglia1999(c_e); break;
+  }
+  return d * arrhenius(p.diffusivity_activation_energy, T);
+}
+
+/// j0 = m(T) sqrt(c_e) sqrt(c_s) sqrt(c_max - c_s) [A/m^2], m(T) = m Arrhenius(E_r, T).
+VOLTAIC_HD inline double exchange_current_density(const ElectrodeParameters& e, double c_e, double c_s_surf, double T) {
+  return e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e) * sqrt(c_s_surf) *
+         sqrt(e.maximum_concentration - c_s_surf);
+}
+
+/// D_s(sto, T) = D_s(298.15 K) Arrhenius(E_D, T) [m^2/s] (no stoichiometry
+/// dependence in these sets; the argument keeps the call site general).
+VOLTAIC_HD inline double particle_diffusivity(const ElectrodeParameters& e, double /*sto*/, double T) {
+  return e.diffusivity * arrhenius(e.diffusivity_activation_energy, T);
+}
+
+}  // namespace voltaic::material

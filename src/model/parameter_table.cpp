@@ -1,0 +1,288 @@
+// The table of every ParameterSet field: PyBaMM's name, unit, description and
+// allowed range. Names without a PyBaMM counterpart (activation energies and
+// rate constants that PyBaMM keeps inside its functions) follow its style.
+#include "voltaic/model/parameter_table.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "voltaic/core/error.hpp"
+
+namespace voltaic {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const Interval kPositive{0.0, kInf, false, false};
+const Interval kNonNegative{0.0, kInf, true, false};
+const Interval kUnitOpen{0.0, 1.0, false, false};
+const Interval kUnitLeftOpen{0.0, 1.0, false, true};
+const Interval kAny{-kInf, kInf, false, false};
+const Interval kCount{1.0, kInf, true, false, true};
+
+/// The field G.F of a ParameterSet, as a plain function pointer.
+template <auto G, auto F>
+double& field(ParameterSet& p) {
+  return (p.*G).*F;
+}
+
+template <auto G>
+void add_collector(std::vector<ParameterInfo>& t, const std::string& Side) {
+  using C = CurrentCollectorParameters;
+  const std::string n = Side + " current collector ";
+  const std::string d = "of the " + std::string(Side == "Negative" ? "negative" : "positive") + " current collector";
+  t.push_back({n + "thickness [m]", "m", "Thickness " + d, kPositive, &field<G, &C::thickness>});
+  t.push_back(
+      {n + "conductivity [S.m-1]", "S.m-1", "Electronic conductivity " + d, kPositive, &field<G, &C::conductivity>});
+  t.push_back({n + "density [kg.m-3]", "kg.m-3", "Density " + d, kPositive, &field<G, &C::density>});
+  t.push_back({n + "specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity " + d, kPositive,
+               &field<G, &C::specific_heat_capacity>});
+  t.push_back({n + "thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity " + d, kPositive,
+               &field<G, &C::thermal_conductivity>});
+}
+
+template <auto G>
+void add_electrode(std::vector<ParameterInfo>& t, const std::string& Side) {
+  using E = ElectrodeParameters;
+  const std::string side = Side == "Negative" ? "negative" : "positive";
+  const std::string n = Side + " electrode ";
+  const std::string of = " of the " + side + " electrode";
+  t.push_back({n + "thickness [m]", "m", "Thickness" + of, kPositive, &field<G, &E::thickness>});
+  t.push_back({n + "porosity", "", "Electrolyte volume fraction" + of, kUnitOpen, &field<G, &E::porosity>});
+  t.push_back({n + "active material volume fraction", "", "Active material volume fraction" + of, kUnitOpen,
+               &field<G, &E::active_material_volume_fraction>});
+  t.push_back({Side + " particle radius [m]", "m", "Radius of the spherical particles" + of, kPositive,
+               &field<G, &E::particle_radius>});
+  t.push_back({n + "Bruggeman coefficient (electrolyte)", "", "b in porosity^b scaling electrolyte transport" + of,
+               kNonNegative, &field<G, &E::bruggeman_electrolyte>});
+  t.push_back({n + "Bruggeman coefficient (electrode)", "",
+               "b in (active fraction)^b scaling the conductivity (0: it is already effective)", kNonNegative,
+               &field<G, &E::bruggeman_electrode>});
+  t.push_back(
+      {n + "conductivity [S.m-1]", "S.m-1", "Electronic conductivity" + of, kPositive, &field<G, &E::conductivity>});
+  t.push_back({"Maximum concentration in " + side + " electrode [mol.m-3]", "mol.m-3",
+               "Lithium concentration of the fully lithiated active material" + of, kPositive,
+               &field<G, &E::maximum_concentration>});
+  t.push_back({"Initial concentration in " + side + " electrode [mol.m-3]", "mol.m-3",
+               "Uniform particle concentration at t = 0" + of, kPositive, &field<G, &E::initial_concentration>});
+  t.push_back({Side + " particle diffusivity [m2.s-1]", "m2.s-1", "Solid-phase diffusivity at 298.15 K" + of, kPositive,
+               &field<G, &E::diffusivity>});
+  t.push_back({Side + " particle diffusivity activation energy [J.mol-1]", "J.mol-1",
+               "Arrhenius activation energy of the solid-phase diffusivity" + of, kNonNegative,
+               &field<G, &E::diffusivity_activation_energy>});
+  t.push_back({n + "reaction rate constant [A.m-2.(m3.mol-1)1.5]", "A.m-2.(m3.mol-1)1.5",
+               "m in j0 = m sqrt(c_e c_s (c_max - c_s)) at 298.15 K" + of, kPositive,
+               &field<G, &E::reaction_rate_constant>});
+  t.push_back({n + "reaction activation energy [J.mol-1]", "J.mol-1",
+               "Arrhenius activation energy of the reaction rate constant" + of, kNonNegative,
+               &field<G, &E::reaction_activation_energy>});
+  t.push_back({n + "charge transfer coefficient", "", "Butler-Volmer transfer coefficient alpha" + of, kUnitOpen,
+               &field<G, &E::charge_transfer_coefficient>});
+  t.push_back({n + "double-layer capacity [F.m-2]", "F.m-2", "Double-layer capacitance per particle surface" + of,
+               kNonNegative, &field<G, &E::double_layer_capacity>});
+  t.push_back({n + "density [kg.m-3]", "kg.m-3", "Density" + of, kPositive, &field<G, &E::density>});
+  t.push_back({n + "specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity" + of, kPositive,
+               &field<G, &E::specific_heat_capacity>});
+  t.push_back({n + "thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity" + of, kPositive,
+               &field<G, &E::thermal_conductivity>});
+}
+
+std::vector<ParameterInfo> build_parameter_table() {
+  std::vector<ParameterInfo> t;
+  using P = ParameterSet;
+  using G = CellGeometry;
+  t.push_back({"Electrode height [m]", "m", "Height of the electrodes (the short side of a wound cell)", kPositive,
+               &field<&P::cell, &G::electrode_height>});
+  t.push_back({"Electrode width [m]", "m", "Width of the electrodes (the unwound length of a wound cell)", kPositive,
+               &field<&P::cell, &G::electrode_width>});
+  t.push_back({"Number of electrodes connected in parallel to make a cell", "",
+               "Electrode pairs in parallel; the current density is I / (height width pairs)", kCount,
+               &field<&P::cell, &G::electrodes_in_parallel>});
+  t.push_back({"Number of cells connected in series to make a battery", "", "Cells in series; scales the voltage",
+               kCount, &field<&P::cell, &G::cells_in_series>});
+  add_collector<&P::negative_current_collector>(t, "Negative");
+  add_electrode<&P::negative_electrode>(t, "Negative");
+  using S = SeparatorParameters;
+  t.push_back(
+      {"Separator thickness [m]", "m", "Thickness of the separator", kPositive, &field<&P::separator, &S::thickness>});
+  t.push_back({"Separator porosity", "", "Electrolyte volume fraction of the separator", kUnitLeftOpen,
+               &field<&P::separator, &S::porosity>});
+  t.push_back({"Separator Bruggeman coefficient (electrolyte)", "",
+               "b in porosity^b scaling electrolyte transport in the separator", kNonNegative,
+               &field<&P::separator, &S::bruggeman_electrolyte>});
+  t.push_back({"Separator density [kg.m-3]", "kg.m-3", "Density of the separator", kPositive,
+               &field<&P::separator, &S::density>});
+  t.push_back({"Separator specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity of the separator",
+               kPositive, &field<&P::separator, &S::specific_heat_capacity>});
+  t.push_back({"Separator thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity of the separator",
+               kPositive, &field<&P::separator, &S::thermal_conductivity>});
+  add_electrode<&P::positive_electrode>(t, "Positive");
+  add_collector<&P::positive_current_collector>(t, "Positive");
+  using L = ElectrolyteParameters;
+  t.push_back({"Initial concentration in electrolyte [mol.m-3]", "mol.m-3", "Uniform salt concentration at t = 0",
+               kPositive, &field<&P::electrolyte, &L::initial_concentration>});
+  t.push_back({"Cation transference number", "", "t+ of the electrolyte", kUnitOpen,
+               &field<&P::electrolyte, &L::transference_number>});
+  t.push_back({"Thermodynamic factor", "", "1 + dln f / dln c_e of the electrolyte", kPositive,
+               &field<&P::electrolyte, &L::thermodynamic_factor>});
+  t.push_back({"Electrolyte conductivity activation energy [J.mol-1]", "J.mol-1",
+               "Arrhenius activation energy of the electrolyte conductivity", kNonNegative,
+               &field<&P::electrolyte, &L::conductivity_activation_energy>});
+  t.push_back({"Electrolyte diffusivity activation energy [J.mol-1]", "J.mol-1",
+               "Arrhenius activation energy of the electrolyte diffusivity", kNonNegative,
+               &field<&P::electrolyte, &L::diffusivity_activation_energy>});
+  using T = ThermalParameters;
+  t.push_back({"Reference temperature [K]", "K", "T_ref of U = U_ref + (T - T_ref) dU/dT", kPositive,
+               &field<&P::thermal, &T::reference_temperature>});
+  t.push_back({"Initial temperature [K]", "K", "Uniform cell temperature at t = 0", kPositive,
+               &field<&P::thermal, &T::initial_temperature>});
+  t.push_back({"Ambient temperature [K]", "K", "Temperature of the cooling medium", kPositive,
+               &field<&P::thermal, &T::ambient_temperature>});
+  t.push_back({"Total heat transfer coefficient [W.m-2.K-1]", "W.m-2.K-1",
+               "h of the lumped model's cooling h A (T - T_amb)", kNonNegative,
+               &field<&P::thermal, &T::heat_transfer_coefficient>});
+  t.push_back({"Cell cooling surface area [m2]", "m2", "A of the lumped model's cooling", kPositive,
+               &field<&P::thermal, &T::cooling_surface_area>});
+  t.push_back({"Cell volume [m3]", "m3", "Volume over which the lumped model spreads the heat", kPositive,
+               &field<&P::thermal, &T::cell_volume>});
+  using V = ElectricalParameters;
+  t.push_back({"Nominal cell capacity [A.h]", "A.h", "Capacity that defines 1C", kPositive,
+               &field<&P::electrical, &V::nominal_capacity>});
+  t.push_back({"Current function [A]", "A", "Default applied current (> 0 discharges); experiments override it", kAny,
+               &field<&P::electrical, &V::current_function>});
+  t.push_back({"Lower voltage cut-off [V]", "V", "Terminal voltage that ends a discharge", kPositive,
+               &field<&P::electrical, &V::lower_voltage_cutoff>});
+  t.push_back({"Upper voltage cut-off [V]", "V", "Terminal voltage that ends a charge", kPositive,
+               &field<&P::electrical, &V::upper_voltage_cutoff>});
+  t.push_back({"Open-circuit voltage at 0% SOC [V]", "V", "Open-circuit voltage that defines 0% state of charge",
+               kPositive, &field<&P::electrical, &V::ocv_at_0_soc>});
+  t.push_back({"Open-circuit voltage at 100% SOC [V]", "V", "Open-circuit voltage that defines 100% state of charge",
+               kPositive, &field<&P::electrical, &V::ocv_at_100_soc>});
+  t.push_back({"Contact resistance [Ohm]", "Ohm", "Series resistance subtracted from the terminal voltage",
+               kNonNegative, &field<&P::electrical, &V::contact_resistance>});
+  return t;
+}
+
+std::vector<FunctionInfo> build_function_table() {
+  std::vector<FunctionInfo> t;
+  for (const char* Side : {"Negative", "Positive"}) {
+    const bool neg = std::string(Side) == "Negative";
+    const std::string n = std::string(Side) + " electrode ";
+    t.push_back({n + "OCP [V]", "V", "Open-circuit potential U_ref(stoichiometry) at the reference temperature",
+                 neg ? +[](const ParameterSet& p) { return to_string(p.negative_electrode.ocp); }
+                     : +[](const ParameterSet& p) { return to_string(p.positive_electrode.ocp); }});
+    t.push_back({n + "OCP entropic change [V.K-1]", "V.K-1", "Entropic coefficient dU/dT(stoichiometry)",
+                 neg ? +[](const ParameterSet& p) { return to_string(p.negative_electrode.entropic); }
+                     : +[](const ParameterSet& p) { return to_string(p.positive_electrode.entropic); }});
+    t.push_back({n + "exchange-current density [A.m-2]", "A.m-2",
+                 "j0 = m Arrhenius(E_r, T) sqrt(c_e c_s (c_max - c_s)), m and E_r from the table",
+                 +[](const ParameterSet&) { return std::string("arrhenius_sqrt"); }});
+    t.push_back({std::string(Side) + " particle diffusivity [m2.s-1]", "m2.s-1",
+                 "D_s = D_s(298.15 K) Arrhenius(E_D, T), independent of stoichiometry",
+                 +[](const ParameterSet&) { return std::string("arrhenius"); }});
+  }
+  t.push_back({"Electrolyte conductivity [S.m-1]", "S.m-1", "kappa(c_e) Arrhenius(E_kappa, T)",
+               +[](const ParameterSet& p) { return to_string(p.electrolyte.conductivity_model); }});
+  t.push_back({"Electrolyte diffusivity [m2.s-1]", "m2.s-1", "D_e(c_e) Arrhenius(E_De, T)",
+               +[](const ParameterSet& p) { return to_string(p.electrolyte.diffusivity_model); }});
+  return t;
+}
+
+std::string format_number(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return format_parameter_value(v);
+}
+
+}  // namespace
+
+bool Interval::contains(double v) const {
+  if (!std::isfinite(v)) return false;
+  if (lo_closed ? v < lo : v <= lo) return false;
+  if (hi_closed ? v > hi : v >= hi) return false;
+  return !whole || v == std::floor(v);
+}
+
+std::string Interval::to_string() const {
+  std::string s;
+  if (std::isinf(lo) && std::isinf(hi)) {
+    s = "finite";
+  } else if (std::isinf(hi)) {
+    s = (lo_closed ? ">= " : "> ") + format_number(lo);
+  } else {
+    s = (lo_closed ? "[" : "(") + format_number(lo) + ", " + format_number(hi) + (hi_closed ? "]" : ")");
+  }
+  return whole ? "a whole number " + s : s;
+}
+
+const std::vector<ParameterInfo>& parameter_table() {
+  static const std::vector<ParameterInfo> table = build_parameter_table();
+  return table;
+}
+
+const std::vector<FunctionInfo>& function_table() {
+  static const std::vector<FunctionInfo> table = build_function_table();
+  return table;
+}
+
+const ParameterInfo* find_parameter(const std::string& name) {
+  for (const ParameterInfo& info : parameter_table()) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+namespace {
+const ParameterInfo& require_parameter(const std::string& name, const char* where) {
+  if (const ParameterInfo* info = find_parameter(name)) return *info;
+  throw InvalidArgument(name, where,
+                        "no parameter is named '" + name +
+                            "'; names are PyBaMM's, unit included (voltaic::parameter_table() lists them)");
+}
+}  // namespace
+
+double parameter_value(const ParameterSet& p, const std::string& name) {
+  return require_parameter(name, "voltaic::parameter_value").get(p);
+}
+
+void set_parameter(ParameterSet& p, const std::string& name, double value) {
+  require_parameter(name, "voltaic::set_parameter").set(p, value);
+}
+
+std::string format_parameter_value(double v) {
+  if (std::isnan(v)) return "nan";
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, r.ptr);
+}
+
+std::string to_string(OcpModel m) {
+  switch (m) {
+    case OcpModel::chen2020_graphite_siox: return "chen2020_graphite_siox";
+    case OcpModel::chen2020_nmc811: return "chen2020_nmc811";
+    case OcpModel::dualfoil1998_graphite_mcmb2528: return "dualfoil1998_graphite_mcmb2528";
+    case OcpModel::dualfoil1998_lico2: return "dualfoil1998_lico2";
+  }
+  return "unknown (" + std::to_string(static_cast<int>(m)) + ")";
+}
+
+std::string to_string(EntropicModel m) {
+  switch (m) {
+    case EntropicModel::none: return "none";
+    case EntropicModel::moura2016_graphite: return "moura2016_graphite";
+    case EntropicModel::moura2016_lico2: return "moura2016_lico2";
+  }
+  return "unknown (" + std::to_string(static_cast<int>(m)) + ")";
+}
+
+std::string to_string(ElectrolyteModel m) {
+  switch (m) {
+    case ElectrolyteModel::nyman2008: return "nyman2008";
+    case ElectrolyteModel::capiglia1999: return "capiglia1999";
+  }
+  return "unknown (" + std::to_string(static_cast<int>(m)) + ")";
+}
+
+}  // namespace voltaic
