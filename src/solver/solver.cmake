@@ -1,1 +1,8 @@
 # Sources of the solver layer: the sub-steps of a time step and the integrator.
+target_sources(voltaic PRIVATE
+  solver/particle_step.cpp
+  cpu/particle.cpp
+)
+if(VOLTAIC_HAS_CUDA)
+  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/particle.cu)
+endif()

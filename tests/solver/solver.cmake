@@ -1,1 +1,5 @@
 # Tests of the solver layer.
+target_sources(voltaic_tests PRIVATE
+  solver/particle_step_test.cpp
+  solver/particle_errors_test.cpp
+)
