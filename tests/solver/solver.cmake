@@ -1,5 +1,6 @@
 # Tests of the solver layer.
 target_sources(voltaic_tests PRIVATE
   solver/particle_step_test.cpp
+  solver/particle_convergence_test.cpp
   solver/particle_errors_test.cpp
 )
