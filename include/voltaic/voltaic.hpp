@@ -23,3 +23,4 @@
 #include "voltaic/solver/diffusion_step.hpp"
 #include "voltaic/solver/experiment.hpp"
 #include "voltaic/solver/lumped_thermal.hpp"
+#include "voltaic/solver/particle_step.hpp"

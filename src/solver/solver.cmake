@@ -3,4 +3,9 @@ target_sources(voltaic PRIVATE
   solver/diffusion_step.cpp
   solver/lumped_thermal.cpp
   solver/experiment.cpp
+  solver/particle_step.cpp
+  cpu/particle.cpp
 )
+if(VOLTAIC_HAS_CUDA)
+  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/particle.cu)
+endif()

@@ -3,4 +3,8 @@ target_sources(voltaic_tests PRIVATE
   solver/diffusion_step_test.cpp
   solver/lumped_thermal_test.cpp
   solver/experiment_test.cpp
+  solver/particle_step_test.cpp
+  solver/particle_convergence_test.cpp
+  solver/particle_errors_test.cpp
+  solver/particle_cuda_vs_cpu_test.cpp
 )
