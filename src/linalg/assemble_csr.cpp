@@ -76,8 +76,8 @@ CsrMatrix<T> assemble(const std::shared_ptr<const Executor>& exec, const std::ve
   if (sparse::on_cpu(*exec, kWhere)) {
     cpu::assemble_stencil(blocks.data(), count, rows, row_ptr.data(), col.data(), values.data());
   } else {
-    VOLTAIC_SPARSE_ON_CUDA(cuda::assemble_stencil(sparse::as_cuda(*exec), blocks.data(), count, rows, row_ptr.data(),
-                                                  col.data(), values.data()));
+    VOLTAIC_ON_CUDA(cuda::assemble_stencil(sparse::as_cuda(*exec), blocks.data(), count, rows, row_ptr.data(),
+                                           col.data(), values.data()));
   }
   return CsrMatrix<T>(exec, rows, std::move(row_ptr), std::move(col), std::move(values));
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "blas1_kernels.hpp"
+#include "core/backend_dispatch.hpp"
 #include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
 
@@ -31,27 +32,11 @@ void require_same_size(const A& a, const B& b, const char* op, const char* an, c
   }
 }
 
-/// True for the CPU executor; false for a CUDA one (only possible when built).
-bool on_cpu(const Executor& exec) {
-  if (exec.backend() == Backend::cpu) return true;
-  if (VOLTAIC_HAS_CUDA) return false;
-  throw BackendUnavailable("CUDA backend", "voltaic::blas1", "voltaic was built without CUDA");
-}
-
-[[maybe_unused]] const CudaExecutor& as_cuda(const Executor& exec) { return static_cast<const CudaExecutor&>(exec); }
-
-// The cuda:: kernels exist only in CUDA builds; on_cpu() keeps other builds from reaching them.
-#if VOLTAIC_HAS_CUDA
-#define VOLTAIC_ON_CUDA(call) call
-#else
-#define VOLTAIC_ON_CUDA(call) (void)0
-#endif
-
 template <class T>
 void fill_impl(const Executor& exec, View<T> x, T value) {
   require_space(exec, x, "fill", "x");
-  if (on_cpu(exec)) return cpu::fill(x.data(), x.size(), value);
-  VOLTAIC_ON_CUDA(cuda::fill(as_cuda(exec), x.data(), x.size(), value));
+  if (detail::on_cpu(exec, "voltaic::blas1")) return cpu::fill(x.data(), x.size(), value);
+  VOLTAIC_ON_CUDA(cuda::fill(detail::as_cuda(exec), x.data(), x.size(), value));
 }
 
 template <class T>
@@ -59,8 +44,8 @@ void copy_impl(const Executor& exec, View<const T> x, View<T> y) {
   require_same_size(x, y, "copy", "x", "y");
   require_space(exec, x, "copy", "x");
   require_space(exec, y, "copy", "y");
-  if (on_cpu(exec)) return cpu::copy(x.data(), y.data(), x.size());
-  VOLTAIC_ON_CUDA(cuda::copy(as_cuda(exec), x.data(), y.data(), x.size()));
+  if (detail::on_cpu(exec, "voltaic::blas1")) return cpu::copy(x.data(), y.data(), x.size());
+  VOLTAIC_ON_CUDA(cuda::copy(detail::as_cuda(exec), x.data(), y.data(), x.size()));
 }
 
 template <class T>
@@ -69,19 +54,19 @@ void axpby_impl(const Executor& exec, T alpha, View<const T> x, T beta, View<T> 
   require_same_size(x, y, op, "x", "y");
   require_space(exec, x, op, "x");
   require_space(exec, y, op, "y");
-  if (on_cpu(exec)) {
+  if (detail::on_cpu(exec, "voltaic::blas1")) {
     return beta_is_one ? cpu::axpy(alpha, x.data(), y.data(), x.size())
                        : cpu::axpby(alpha, x.data(), beta, y.data(), x.size());
   }
-  VOLTAIC_ON_CUDA(beta_is_one ? cuda::axpy(as_cuda(exec), alpha, x.data(), y.data(), x.size())
-                              : cuda::axpby(as_cuda(exec), alpha, x.data(), beta, y.data(), x.size()));
+  VOLTAIC_ON_CUDA(beta_is_one ? cuda::axpy(detail::as_cuda(exec), alpha, x.data(), y.data(), x.size())
+                              : cuda::axpby(detail::as_cuda(exec), alpha, x.data(), beta, y.data(), x.size()));
 }
 
 template <class T>
 void scale_impl(const Executor& exec, T alpha, View<T> x) {
   require_space(exec, x, "scale", "x");
-  if (on_cpu(exec)) return cpu::scale(alpha, x.data(), x.size());
-  VOLTAIC_ON_CUDA(cuda::scale(as_cuda(exec), alpha, x.data(), x.size()));
+  if (detail::on_cpu(exec, "voltaic::blas1")) return cpu::scale(alpha, x.data(), x.size());
+  VOLTAIC_ON_CUDA(cuda::scale(detail::as_cuda(exec), alpha, x.data(), x.size()));
 }
 
 template <class T>
@@ -91,8 +76,8 @@ void multiply_impl(const Executor& exec, View<const T> x, View<const T> y, View<
   require_space(exec, x, "multiply", "x");
   require_space(exec, y, "multiply", "y");
   require_space(exec, z, "multiply", "z");
-  if (on_cpu(exec)) return cpu::multiply(x.data(), y.data(), z.data(), x.size());
-  VOLTAIC_ON_CUDA(cuda::multiply(as_cuda(exec), x.data(), y.data(), z.data(), x.size()));
+  if (detail::on_cpu(exec, "voltaic::blas1")) return cpu::multiply(x.data(), y.data(), z.data(), x.size());
+  VOLTAIC_ON_CUDA(cuda::multiply(detail::as_cuda(exec), x.data(), y.data(), z.data(), x.size()));
 }
 
 template <class To, class From>
@@ -100,8 +85,8 @@ void convert_impl(const Executor& exec, View<const From> x, View<To> y) {
   require_same_size(x, y, "convert", "x", "y");
   require_space(exec, x, "convert", "x");
   require_space(exec, y, "convert", "y");
-  if (on_cpu(exec)) return cpu::convert<To, From>(x.data(), y.data(), x.size());
-  VOLTAIC_ON_CUDA((cuda::convert<To, From>(as_cuda(exec), x.data(), y.data(), x.size())));
+  if (detail::on_cpu(exec, "voltaic::blas1")) return cpu::convert<To, From>(x.data(), y.data(), x.size());
+  VOLTAIC_ON_CUDA((cuda::convert<To, From>(detail::as_cuda(exec), x.data(), y.data(), x.size())));
 }
 
 constexpr const char* name_of(Reduction r) {
@@ -126,19 +111,19 @@ void reduce_impl(const Executor& exec, View<const T> x, View<const T> y, View<T>
   if (result.empty()) {
     throw SizeMismatch(name_of(R), std::string("voltaic::") + name_of(R), "'result' must hold at least 1 element");
   }
-  if (on_cpu(exec)) {
+  if (detail::on_cpu(exec, "voltaic::blas1")) {
     result[0] = cpu::reduce<R>(x.data(), y.data(), x.size());
     return;
   }
-  VOLTAIC_ON_CUDA(cuda::reduce<R>(as_cuda(exec), x.data(), y.data(), x.size(), result.data(), launch));
+  VOLTAIC_ON_CUDA(cuda::reduce<R>(detail::as_cuda(exec), x.data(), y.data(), x.size(), result.data(), launch));
 }
 
 template <Reduction R, class T>
 T reduce_to_host_impl(const Executor& exec, View<const T> x, View<const T> y, LaunchConfig launch) {
   check_reduction<R>(exec, x, y);
-  if (on_cpu(exec)) return cpu::reduce<R>(x.data(), y.data(), x.size());
+  if (detail::on_cpu(exec, "voltaic::blas1")) return cpu::reduce<R>(x.data(), y.data(), x.size());
 #if VOLTAIC_HAS_CUDA
-  return cuda::reduce_to_host<R>(as_cuda(exec), x.data(), y.data(), x.size(), launch);
+  return cuda::reduce_to_host<R>(detail::as_cuda(exec), x.data(), y.data(), x.size(), launch);
 #else
   (void)launch;
   return T(0);

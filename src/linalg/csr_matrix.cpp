@@ -108,7 +108,7 @@ void CsrMatrix<T>::apply(View<const T> x, View<T> y) const {
   if (sparse::on_cpu(*exec_, where)) {
     return cpu::csr_spmv(rows_, row_ptr_.data(), col_.data(), values_.data(), x.data(), y.data());
   }
-  VOLTAIC_SPARSE_ON_CUDA(
+  VOLTAIC_ON_CUDA(
       cuda::csr_spmv(sparse::as_cuda(*exec_), rows_, row_ptr_.data(), col_.data(), values_.data(), x.data(), y.data()));
 }
 

@@ -60,7 +60,7 @@ void EllMatrix<T>::apply(View<const T> x, View<T> y) const {
   if (rows_ == 0) return;
   if (sparse::on_cpu(*exec_, where))
     return cpu::ell_spmv(rows_, width_, col_.data(), values_.data(), x.data(), y.data());
-  VOLTAIC_SPARSE_ON_CUDA(
+  VOLTAIC_ON_CUDA(
       cuda::ell_spmv(sparse::as_cuda(*exec_), rows_, width_, col_.data(), values_.data(), x.data(), y.data()));
 }
 
@@ -75,7 +75,7 @@ EllMatrix<T> to_ell(const CsrMatrix<T>& csr) {
   if (cpu) {
     width = cpu::max_row_length(rows, row_ptr);
   } else {
-    VOLTAIC_SPARSE_ON_CUDA(width = cuda::max_row_length(sparse::as_cuda(*exec), rows, row_ptr));
+    VOLTAIC_ON_CUDA(width = cuda::max_row_length(sparse::as_cuda(*exec), rows, row_ptr));
   }
   const std::size_t slots = static_cast<std::size_t>(width) * rows;
   Array<std::int32_t> col(exec, slots);
@@ -84,8 +84,8 @@ EllMatrix<T> to_ell(const CsrMatrix<T>& csr) {
     if (cpu) {
       cpu::csr_to_ell(rows, width, row_ptr, csr.col().data(), csr.values().data(), col.data(), values.data());
     } else {
-      VOLTAIC_SPARSE_ON_CUDA(cuda::csr_to_ell(sparse::as_cuda(*exec), rows, width, row_ptr, csr.col().data(),
-                                              csr.values().data(), col.data(), values.data()));
+      VOLTAIC_ON_CUDA(cuda::csr_to_ell(sparse::as_cuda(*exec), rows, width, row_ptr, csr.col().data(),
+                                       csr.values().data(), col.data(), values.data()));
     }
   }
   return EllMatrix<T>(exec, rows, width, std::move(col), std::move(values));

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/backend_dispatch.hpp"
 #include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
@@ -55,17 +56,6 @@ void require_vector(const Executor& exec, View<T> v, std::size_t n, const std::s
   require_space(exec, v, where, arg);
 }
 
-/// True for the CPU executor; false for a CUDA one (only possible when built).
-inline bool on_cpu(const Executor& exec, const std::string& where) {
-  if (exec.backend() == Backend::cpu) return true;
-  if (VOLTAIC_HAS_CUDA) return false;
-  throw BackendUnavailable("CUDA backend", where, "voltaic was built without CUDA");
-}
-
-[[maybe_unused]] inline const CudaExecutor& as_cuda(const Executor& exec) {
-  return static_cast<const CudaExecutor&>(exec);
-}
-
 /// One element of a view in any memory space (one small copy and a wait):
 /// error messages read the offending value, never the whole array.
 template <class T>
@@ -76,10 +66,3 @@ T read_element(const Executor& exec, View<const T> v, std::size_t i) {
 }
 
 }  // namespace voltaic::detail
-
-// The cuda:: kernels exist only in CUDA builds; on_cpu() keeps other builds from reaching them.
-#if VOLTAIC_HAS_CUDA
-#define VOLTAIC_ON_CUDA(call) call
-#else
-#define VOLTAIC_ON_CUDA(call) (void)0
-#endif

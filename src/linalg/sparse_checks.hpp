@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/backend_dispatch.hpp"
 #include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
@@ -52,22 +53,7 @@ void check_apply(const Executor& exec, std::size_t rows, View<const T> x, View<T
   }
 }
 
-/// True for the CPU executor; false for a CUDA one (only possible when built).
-inline bool on_cpu(const Executor& exec, const char* where) {
-  if (exec.backend() == Backend::cpu) return true;
-  if (VOLTAIC_HAS_CUDA) return false;
-  throw BackendUnavailable("CUDA backend", where, "voltaic was built without CUDA");
-}
-
-[[maybe_unused]] inline const CudaExecutor& as_cuda(const Executor& exec) {
-  return static_cast<const CudaExecutor&>(exec);
-}
+using detail::as_cuda;
+using detail::on_cpu;
 
 }  // namespace voltaic::sparse
-
-// The cuda:: kernels exist only in CUDA builds; on_cpu() keeps other builds from reaching them.
-#if VOLTAIC_HAS_CUDA
-#define VOLTAIC_SPARSE_ON_CUDA(call) call
-#else
-#define VOLTAIC_SPARSE_ON_CUDA(call) (void)0
-#endif

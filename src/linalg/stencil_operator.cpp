@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend_dispatch.hpp"
 #include "stencil_kernels.hpp"
 #include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
@@ -15,20 +16,6 @@
 namespace voltaic {
 
 namespace {
-
-bool on_cpu(const Executor& exec) {
-  if (exec.backend() == Backend::cpu) return true;
-  if (VOLTAIC_HAS_CUDA) return false;
-  throw BackendUnavailable("CUDA backend", "voltaic::StencilOperator", "voltaic was built without CUDA");
-}
-
-[[maybe_unused]] const CudaExecutor& as_cuda(const Executor& exec) { return static_cast<const CudaExecutor&>(exec); }
-
-#if VOLTAIC_HAS_CUDA
-#define VOLTAIC_ON_CUDA(call) call
-#else
-#define VOLTAIC_ON_CUDA(call) (void)0
-#endif
 
 template <class V>
 void require(const Executor& exec, const V& v, std::size_t n, const char* where, const char* arg) {
@@ -113,10 +100,10 @@ void StencilOperator<T>::check_inputs(View<const T> k, View<const T> d, const ch
   require(*exec_, k, n, where, "k");
   require(*exec_, d, n, where, "d");
   long long bad = -1;
-  if (on_cpu(*exec_)) {
+  if (detail::on_cpu(*exec_, "voltaic::StencilOperator")) {
     bad = cpu::first_invalid_cell(k.data(), d.data(), n);
   } else {
-    VOLTAIC_ON_CUDA(bad = cuda::first_invalid_cell(as_cuda(*exec_), k.data(), d.data(), n));
+    VOLTAIC_ON_CUDA(bad = cuda::first_invalid_cell(detail::as_cuda(*exec_), k.data(), d.data(), n));
   }
   if (bad < 0) return;
   T kv{}, dv{};
@@ -136,8 +123,10 @@ void StencilOperator<T>::update(View<const T> k, View<const T> d) {
   const auto l = layout_of(grid(), dz_, bc_);
   stencil::Coefficients<T> out{coefficients_.diag.data(), coefficients_.tx.data(), coefficients_.ty.data(),
                                coefficients_.tz.data()};
-  if (on_cpu(*exec_)) return cpu::stencil_coefficients(l, k.data(), d.data(), out, boundary_rhs_.data());
-  VOLTAIC_ON_CUDA(cuda::stencil_coefficients(as_cuda(*exec_), l, k.data(), d.data(), out, boundary_rhs_.data()));
+  if (detail::on_cpu(*exec_, "voltaic::StencilOperator"))
+    return cpu::stencil_coefficients(l, k.data(), d.data(), out, boundary_rhs_.data());
+  VOLTAIC_ON_CUDA(
+      cuda::stencil_coefficients(detail::as_cuda(*exec_), l, k.data(), d.data(), out, boundary_rhs_.data()));
 }
 
 template <class T>
@@ -162,9 +151,9 @@ void StencilOperator<T>::run_apply(View<const T> x, View<T> y, const T* coupling
                                 coupling,
                                 other};
   if (size() == 0) return;
-  if (on_cpu(*exec_)) return cpu::stencil_apply(l, a);
-  VOLTAIC_ON_CUDA(tiled ? cuda::stencil_apply(as_cuda(*exec_), l, a)
-                        : cuda::stencil_apply_untiled(as_cuda(*exec_), l, a));
+  if (detail::on_cpu(*exec_, "voltaic::StencilOperator")) return cpu::stencil_apply(l, a);
+  VOLTAIC_ON_CUDA(tiled ? cuda::stencil_apply(detail::as_cuda(*exec_), l, a)
+                        : cuda::stencil_apply_untiled(detail::as_cuda(*exec_), l, a));
 }
 
 template <class T>
