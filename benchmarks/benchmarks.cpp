@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "copy_reference.hpp"
 #include "cuda_baselines.hpp"
 #include "determinism.hpp"
 #include "solve_bench.hpp"
@@ -44,26 +45,10 @@ const char* blas_name(bool is_axpy) {
   return is_axpy ? "cublasSaxpy" : "cublasSdot";
 }
 
-/// The copy bandwidth reference: cudaMemcpy D2D on CUDA, voltaic::copy on the CPU.
-template <class T>
-void add_copy_reference(BenchReport& r, const ExecPtr& exec, const CudaPtr& cuda, const voltaic::Array<T>& x,
-                        const TimingOptions& opt, const char* role) {
-  voltaic::Array<T> dst(exec, x.size());
-  const std::size_t bytes = 2 * x.bytes();
-  if (cuda) {
-#if VOLTAIC_BENCH_HAS_CUDA
-    r.add("cudaMemcpy D2D", role, time_device_copy(cuda, dst.data(), x.data(), x.bytes(), opt), bytes);
-#endif
-  } else {
-    auto t = time_repeats(exec, opt, [&] { voltaic::copy(*exec, x.const_view(), dst.view()); });
-    r.add("voltaic::copy", std::string(role) == "reference" ? "reference" : "voltaic+reference", t, bytes);
-  }
-}
-
 template <class T>
 void run_copy(BenchReport& r, const ExecPtr& exec, const CudaPtr& cuda, const voltaic::Array<T>& x,
               const TimingOptions& opt) {
-  add_copy_reference(r, exec, cuda, x, opt, "reference+baseline");
+  add_copy_reference(r, exec, x, opt, "reference+baseline");
   if (cuda) {  // on the CPU, voltaic::copy is the reference itself
     voltaic::Array<T> y(exec, x.size());
     auto t = time_repeats(exec, opt, [&] { voltaic::copy(*exec, x.const_view(), y.view()); });
@@ -77,7 +62,7 @@ void run_axpy(BenchReport& r, const ExecPtr& exec, const CudaPtr& cuda, const vo
   const T alpha = T(0.5);
   const std::size_t bytes = 3 * x.bytes();
   const double flops = 2.0 * double(x.size());
-  add_copy_reference(r, exec, cuda, x, opt, "reference");
+  add_copy_reference(r, exec, x, opt, "reference");
   r.add("voltaic::axpy", "voltaic",
         time_repeats(exec, opt, [&] { voltaic::axpy(*exec, alpha, x.const_view(), y.view()); }), bytes, flops);
   if (cuda) {
@@ -97,7 +82,7 @@ void run_dot(BenchReport& r, const ExecPtr& exec, const CudaPtr& cuda, const vol
              const voltaic::Array<T>& y, long double host_sum, const TimingOptions& opt) {
   const std::size_t bytes = 2 * x.bytes();
   const double flops = 2.0 * double(x.size());  // the model's multiply-add; Dot2 does about 10 per element
-  add_copy_reference(r, exec, cuda, x, opt, "reference");
+  add_copy_reference(r, exec, x, opt, "reference");
   voltaic::Array<T> result(exec, 1);
   r.add("voltaic::dot", "voltaic",
         time_repeats(exec, opt, [&] { voltaic::dot(*exec, x.const_view(), y.const_view(), result.view()); }), bytes,

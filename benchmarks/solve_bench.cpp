@@ -10,7 +10,7 @@
 #include <string>
 
 #include "bench_problem.hpp"
-#include "cuda_baselines.hpp"
+#include "copy_reference.hpp"
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/linalg/krylov.hpp"
 #include "voltaic/linalg/preconditioner.hpp"
@@ -90,20 +90,7 @@ void run_solve(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   voltaic::GmresSolver<double> gmres(a64, m64, opt);
 
   const TimingOptions timing{o.warmup, o.repeat};
-  const auto cuda = std::dynamic_pointer_cast<const voltaic::CudaExecutor>(exec);
-  {
-    voltaic::Array<double> dst(exec, r.size);
-#if VOLTAIC_BENCH_HAS_CUDA
-    if (cuda) {
-      r.add("cudaMemcpy D2D", "reference", time_device_copy(cuda, dst.data(), b.data(), b.bytes(), timing),
-            2 * b.bytes());
-    }
-#endif
-    if (!cuda) {
-      r.add("voltaic::copy", "reference",
-            time_repeats(exec, timing, [&] { voltaic::copy(*exec, b.const_view(), dst.view()); }), 2 * b.bytes());
-    }
-  }
+  add_copy_reference(r, exec, b, timing);
   voltaic::SolveReport ir_report, gmres_report;
   r.add("GMRES-IR: FP32 GMRES(30) inner, FP64 refinement, z-line", "voltaic",
         time_repeats(exec, timing,

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "bench_problem.hpp"
-#include "cuda_baselines.hpp"
+#include "copy_reference.hpp"
 #include "cusparse_baselines.hpp"
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/linalg/csr_matrix.hpp"
@@ -40,20 +40,13 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   const voltaic::EllMatrix<T> ell = voltaic::to_ell(csr);
   const std::size_t rows = csr.size(), nnz = csr.nnz();
   const auto x = voltaic::Array<T>::from_host(exec, uniform<T>(rows, rng, T(-1), T(1)));
-  voltaic::Array<T> y(exec, rows), y_ref(exec, rows), dst(exec, rows);
+  voltaic::Array<T> y(exec, rows), y_ref(exec, rows);
   const TimingOptions opt{o.warmup, o.repeat};
   const double flops = 2.0 * double(nnz);
   const std::size_t vectors = 2 * rows * sizeof(T);
 
+  add_copy_reference(r, exec, x, opt);
   const auto cuda = std::dynamic_pointer_cast<const voltaic::CudaExecutor>(exec);
-  if (cuda) {
-#if VOLTAIC_BENCH_HAS_CUDA
-    r.add("cudaMemcpy D2D", "reference", time_device_copy(cuda, dst.data(), x.data(), x.bytes(), opt), 2 * x.bytes());
-#endif
-  } else {
-    r.add("voltaic::copy", "reference",
-          time_repeats(exec, opt, [&] { voltaic::copy(*exec, x.const_view(), dst.view()); }), 2 * x.bytes());
-  }
   r.add("voltaic CsrMatrix::apply", "voltaic", time_repeats(exec, opt, [&] { csr.apply(x.const_view(), y.view()); }),
         (rows + 1) * 4 + nnz * (4 + sizeof(T)) + vectors, flops);
   r.add("voltaic EllMatrix::apply", "voltaic", time_repeats(exec, opt, [&] { ell.apply(x.const_view(), y.view()); }),

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench_problem.hpp"
-#include "cuda_baselines.hpp"
+#include "copy_reference.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/linalg/stencil_operator.hpp"
@@ -26,18 +26,10 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   std::mt19937_64 rng(o.seed);
   const auto op = cell_operator<T>(grid, exec, rng);
   const auto x = voltaic::Array<T>::from_host(exec, uniform<T>(cells, rng, T(-1), T(1)));
-  voltaic::Array<T> y(exec, cells), dst(exec, cells);
+  voltaic::Array<T> y(exec, cells);
 
   const TimingOptions opt{o.warmup, o.repeat};
-  const auto cuda = std::dynamic_pointer_cast<const voltaic::CudaExecutor>(exec);
-  if (cuda) {
-#if VOLTAIC_BENCH_HAS_CUDA
-    r.add("cudaMemcpy D2D", "reference", time_device_copy(cuda, dst.data(), x.data(), x.bytes(), opt), 2 * x.bytes());
-#endif
-  } else {
-    r.add("voltaic::copy", "reference",
-          time_repeats(exec, opt, [&] { voltaic::copy(*exec, x.const_view(), dst.view()); }), 2 * x.bytes());
-  }
+  add_copy_reference(r, exec, x, opt);
   const std::size_t bytes = 6 * cells * sizeof(T);
   const double flops = 13.0 * double(cells);
   r.add("StencilOperator::apply (x-y tiled, z-streaming)", "voltaic",
