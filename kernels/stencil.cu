@@ -41,7 +41,8 @@ template <class T>
 __global__ void coefficients_kernel(Layout<T> g, const T* k, const T* d, stencil::Coefficients<T> out, T* rhs) {
   const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y, kk = blockIdx.z;
   if (i >= g.nx || j >= g.ny) return;
-  const auto cc = stencil::cell_coefficients(i, j, kk, g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, k, d, g.bc.data());
+  const auto cc =
+      stencil::cell_coefficients(i, j, kk, g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, k, d, g.bc.data(), g.arithmetic);
   const long long c = i + static_cast<long long>(g.nx) * (j + static_cast<long long>(g.ny) * kk);
   out.diag[c] = cc.diag;
   out.tx[c] = cc.tx;

@@ -19,7 +19,8 @@ VOLTAIC_FMA_CLONES void stencil_coefficients(const stencil::Layout<T>& g, const 
   for (int kk = 0; kk < g.nz; ++kk) {
     for (int j = 0; j < g.ny; ++j) {
       for (int i = 0; i < g.nx; ++i, ++c) {
-        const auto cc = stencil::cell_coefficients(i, j, kk, g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, k, d, g.bc.data());
+        const auto cc =
+            stencil::cell_coefficients(i, j, kk, g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, k, d, g.bc.data(), g.arithmetic);
         out.diag[c] = cc.diag;
         out.tx[c] = cc.tx;
         out.ty[c] = cc.ty;

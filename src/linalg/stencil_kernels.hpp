@@ -20,6 +20,7 @@ struct Layout {
   T dx, dy;
   const T* dz;  ///< nz layer widths, in the executor's memory
   std::array<FaceCondition<T>, 6> bc;
+  bool arithmetic = false;  ///< FaceMean::arithmetic
 };
 
 /// The stencil's coefficient arrays (num_cells each).

@@ -48,8 +48,16 @@ void check_boundary(const BoundaryConditions& bc) {
 }
 
 template <class T>
-stencil::Layout<T> layout_of(const Grid3D& g, const Array<T>& dz, const BoundaryConditions& bc) {
-  stencil::Layout<T> l{g.nx(), g.ny(), g.nz(), static_cast<T>(g.dx()), static_cast<T>(g.dy()), dz.data(), {}};
+stencil::Layout<T> layout_of(const Grid3D& g, const Array<T>& dz, const BoundaryConditions& bc,
+                             FaceMean mean = FaceMean::harmonic) {
+  stencil::Layout<T> l{g.nx(),
+                       g.ny(),
+                       g.nz(),
+                       static_cast<T>(g.dx()),
+                       static_cast<T>(g.dy()),
+                       dz.data(),
+                       {},
+                       mean == FaceMean::arithmetic};
   for (int f = 0; f < 6; ++f) {
     l.bc[f] = {static_cast<int>(bc[f].kind), static_cast<T>(bc[f].value), static_cast<T>(bc[f].coefficient)};
   }
@@ -73,8 +81,8 @@ Array<To> converted_array(const Array<From>& a) {
 
 template <class T>
 StencilOperator<T>::StencilOperator(std::shared_ptr<const Grid3D> grid, std::shared_ptr<const Executor> exec,
-                                    View<const T> k, View<const T> d, const BoundaryConditions& bc)
-    : exec_(std::move(exec)), bc_(bc) {
+                                    View<const T> k, View<const T> d, const BoundaryConditions& bc, FaceMean mean)
+    : exec_(std::move(exec)), bc_(bc), mean_(mean) {
   if (!grid || !exec_)
     throw InvalidArgument("StencilOperator", "StencilOperator", "grid and executor must not be null");
   check_boundary(bc_);
@@ -120,7 +128,7 @@ void StencilOperator<T>::check_inputs(View<const T> k, View<const T> d, const ch
 template <class T>
 void StencilOperator<T>::update(View<const T> k, View<const T> d) {
   check_inputs(k, d, "StencilOperator::update");
-  const auto l = layout_of(grid(), dz_, bc_);
+  const auto l = layout_of(grid(), dz_, bc_, mean_);
   stencil::Coefficients<T> out{coefficients_.diag.data(), coefficients_.tx.data(), coefficients_.ty.data(),
                                coefficients_.tz.data()};
   if (detail::on_cpu(*exec_, "voltaic::StencilOperator"))
@@ -188,7 +196,22 @@ StencilOperator<U> StencilOperator<T>::converted() const {
   StencilCoefficients<U> c{coefficients_.grid, converted_array<U>(coefficients_.diag),
                            converted_array<U>(coefficients_.tx), converted_array<U>(coefficients_.ty),
                            converted_array<U>(coefficients_.tz)};
-  return StencilOperator<U>(exec_, bc_, std::move(c), converted_array<U>(boundary_rhs_), converted_array<U>(dz_));
+  StencilOperator<U> out(exec_, bc_, std::move(c), converted_array<U>(boundary_rhs_), converted_array<U>(dz_));
+  out.mean_ = mean_;
+  return out;
+}
+
+template <class T>
+template <class U>
+void StencilOperator<T>::assign_converted(const StencilOperator<U>& other) {
+  if (other.size() != size() || other.grid().nz() != grid().nz())
+    throw SizeMismatch("StencilOperator", "StencilOperator::assign_converted", "the operators' grids differ");
+  const StencilCoefficients<U>& c = other.coefficients();
+  convert(*exec_, c.diag.view(), coefficients_.diag.view());
+  convert(*exec_, c.tx.view(), coefficients_.tx.view());
+  convert(*exec_, c.ty.view(), coefficients_.ty.view());
+  convert(*exec_, c.tz.view(), coefficients_.tz.view());
+  convert(*exec_, other.boundary_rhs_.view(), boundary_rhs_.view());
 }
 
 template <class T>
@@ -229,6 +252,27 @@ TwoFieldStencilOperator<U> TwoFieldStencilOperator<T>::converted() const {
                                     c10.view());
 }
 
+template <class T>
+void TwoFieldStencilOperator<T>::update(View<const T> k0, View<const T> d0, View<const T> k1, View<const T> d1,
+                                        View<const T> c01, View<const T> c10) {
+  const auto& exec = *executor();
+  require(exec, c01, field0_.size(), "TwoFieldStencilOperator::update", "c01");
+  require(exec, c10, field0_.size(), "TwoFieldStencilOperator::update", "c10");
+  field0_.update(k0, d0);
+  field1_.update(k1, d1);
+  copy(exec, c01, c01_.view());
+  copy(exec, c10, c10_.view());
+}
+
+template <class T>
+template <class U>
+void TwoFieldStencilOperator<T>::assign_converted(const TwoFieldStencilOperator<U>& other) {
+  field0_.assign_converted(other.field0_);
+  field1_.assign_converted(other.field1_);
+  convert(*executor(), other.c01_.view(), c01_.view());
+  convert(*executor(), other.c10_.view(), c10_.view());
+}
+
 template class StencilOperator<float>;
 template class StencilOperator<double>;
 template StencilOperator<float> StencilOperator<double>::converted<float>() const;
@@ -237,5 +281,7 @@ template class TwoFieldStencilOperator<float>;
 template class TwoFieldStencilOperator<double>;
 template TwoFieldStencilOperator<float> TwoFieldStencilOperator<double>::converted<float>() const;
 template TwoFieldStencilOperator<double> TwoFieldStencilOperator<float>::converted<double>() const;
+template void StencilOperator<float>::assign_converted(const StencilOperator<double>&);
+template void TwoFieldStencilOperator<float>::assign_converted(const TwoFieldStencilOperator<double>&);
 
 }  // namespace voltaic

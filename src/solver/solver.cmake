@@ -4,8 +4,13 @@ target_sources(voltaic PRIVATE
   solver/lumped_thermal.cpp
   solver/experiment.cpp
   solver/particle_step.cpp
+  solver/cell_layout.cpp
+  solver/potential_step.cpp
+  solver/simulation.cpp
+  solver/simulation_steps.cpp
+  solver/solution.cpp
   cpu/particle.cpp
 )
 if(VOLTAIC_HAS_CUDA)
-  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/particle.cu)
+  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/particle.cu ${PROJECT_SOURCE_DIR}/kernels/dfn.cu)
 endif()

@@ -12,6 +12,12 @@
 
 namespace voltaic {
 
+/// How a face's coefficient is formed from its two cells' k.
+enum class FaceMean {
+  harmonic,    ///< distance-weighted harmonic mean: exact for piecewise-constant k (the default)
+  arithmetic,  ///< (k_a + k_b) / 2 over the centre distance: PyBaMM's rule for some terms
+};
+
 /// The cell-centred finite-volume discretisation of
 ///
 ///   d u - div(k grad u)
@@ -39,8 +45,9 @@ class StencilOperator final : public LinearOperator<T> {
   /// @param k cell coefficient (conductivity, diffusivity), num_cells values, each finite and >= 0
   /// @param d per-volume diagonal term (mass / dt, linearised reaction), num_cells values, finite
   /// @throws SizeMismatch, ExecutorMismatch, InvalidArgument (naming the first bad value and its cell)
+  /// @param mean the face rule (harmonic unless a like-for-like comparison asks otherwise)
   StencilOperator(std::shared_ptr<const Grid3D> grid, std::shared_ptr<const Executor> exec, View<const T> k,
-                  View<const T> d, const BoundaryConditions& bc);
+                  View<const T> d, const BoundaryConditions& bc, FaceMean mean = FaceMean::harmonic);
 
   /// Rebuilds the coefficients for new k and d (same grid and boundary kinds); no allocation.
   void update(View<const T> k, View<const T> d);
@@ -64,6 +71,13 @@ class StencilOperator final : public LinearOperator<T> {
   template <class U>
   StencilOperator<U> converted() const;
 
+  /// Overwrites the coefficients with `other`'s rounded to T (same grid and
+  /// boundary kinds; no allocation, no host wait): refreshes the FP32 copy of
+  /// an operator whose FP64 coefficients changed.
+  /// @throws SizeMismatch when the grids differ
+  template <class U>
+  void assign_converted(const StencilOperator<U>& other);
+
  private:
   template <class U>
   friend class StencilOperator;
@@ -75,6 +89,7 @@ class StencilOperator final : public LinearOperator<T> {
 
   std::shared_ptr<const Executor> exec_;
   BoundaryConditions bc_;
+  FaceMean mean_ = FaceMean::harmonic;
   StencilCoefficients<T> coefficients_;
   Array<T> boundary_rhs_;  ///< the constants add_boundary_terms() adds
   Array<T> dz_;            ///< layer widths in the executor's memory, for the kernels
@@ -104,7 +119,18 @@ class TwoFieldStencilOperator final : public LinearOperator<T> {
   template <class U>
   TwoFieldStencilOperator<U> converted() const;
 
+  /// New coefficients for both fields and the coupling (same grid and
+  /// boundary kinds; no allocation): a Newton step's Jacobian.
+  void update(View<const T> k0, View<const T> d0, View<const T> k1, View<const T> d1, View<const T> c01,
+              View<const T> c10);
+
+  /// Overwrites everything with `other`'s values rounded to T (see StencilOperator::assign_converted).
+  template <class U>
+  void assign_converted(const TwoFieldStencilOperator<U>& other);
+
  private:
+  template <class U>
+  friend class TwoFieldStencilOperator;
   StencilOperator<T> field0_, field1_;
   Array<T> c01_, c10_;
 };

@@ -1,0 +1,125 @@
+#pragma once
+/// @file cell_layout.hpp
+/// @brief CellLayout: the discretised cell. The Grid3D of one cell (z-regions
+/// negative electrode | separator | positive electrode, an in-plane grid over
+/// the electrode area), one particle per electrode cell, and the per-region
+/// constants that the DFN kernels read.
+
+#include <cstddef>
+#include <memory>
+
+#include "voltaic/core/array.hpp"
+#include "voltaic/core/executor.hpp"
+#include "voltaic/core/grid.hpp"
+#include "voltaic/core/macros.hpp"
+#include "voltaic/model/parameter_set.hpp"
+
+namespace voltaic {
+
+/// Resolution of the discretised cell. The defaults are PyBaMM's DFN mesh
+/// (20 cells per region and per particle) on a 1D cell.
+struct CellGridSpec {
+  int negative_cells = 20;  ///< z-cells in the negative electrode, >= 1
+  int separator_cells = 20;
+  int positive_cells = 20;
+  int radial_shells = 20;  ///< finite-volume shells per particle, >= 2
+  int nx = 1;              ///< in-plane cells along the electrode height, >= 1
+  int ny = 1;              ///< in-plane cells along the electrode width, >= 1
+};
+
+/// Regions by z: electrodes are the first and last, the separator between.
+enum class CellRegion : int { negative = 0, separator = 1, positive = 2 };
+
+/// Where each cell and particle is, as the kernels need it (trivially
+/// copyable; `volume` points into the layout's executor memory). The grid's
+/// regions are contiguous in z, so a cell's region follows from its index:
+/// cells [0, negative_end) are the negative electrode, [positive_begin, cells)
+/// the positive one. Particle p belongs to electrode cell p (negative) or
+/// p + separator cells (positive).
+struct CellMap {
+  std::size_t cells = 0;
+  std::size_t layer = 0;           ///< cells per z-layer, nx ny
+  std::size_t negative_end = 0;    ///< first separator cell
+  std::size_t positive_begin = 0;  ///< first positive-electrode cell
+  double face_area = 0.0;          ///< dx dy, the area of a z-face [m^2]
+  const double* volume = nullptr;  ///< per cell [m^3]
+
+  VOLTAIC_HD int region(std::size_t c) const { return c < negative_end ? 0 : (c < positive_begin ? 1 : 2); }
+  VOLTAIC_HD std::size_t particle_of_cell(std::size_t c) const {
+    return c < negative_end ? c : c - (positive_begin - negative_end);
+  }
+  VOLTAIC_HD std::size_t cell_of_particle(std::size_t p) const {
+    return p < negative_end ? p : p + (positive_begin - negative_end);
+  }
+  VOLTAIC_HD std::size_t particles() const { return negative_end + (cells - positive_begin); }
+};
+
+/// Constants of one region, derived from the ParameterSet once.
+struct RegionConstants {
+  double porosity = 0.0;              ///< eps
+  double transport_factor = 0.0;      ///< eps^b of the electrolyte (Bruggeman)
+  double solid_conductivity = 0.0;    ///< eps_s^b sigma [S/m]; 0 in the separator
+  double surface_area = 0.0;          ///< a = 3 eps_s / R [1/m]; 0 in the separator
+  double active_fraction = 0.0;       ///< eps_s
+  double particle_radius = 0.0;       ///< R [m]
+  double heat_capacity = 0.0;         ///< rho c_p [J/(m^3 K)]
+  double thermal_conductivity = 0.0;  ///< lambda [W/(m K)]
+};
+
+/// Everything a DFN kernel needs, by value.
+struct DfnConstants {
+  CellMap map;
+  RegionConstants region[3];         ///< by CellRegion
+  ElectrodeParameters electrode[2];  ///< negative, positive
+  ElectrolyteParameters electrolyte;
+  double reference_temperature = 0.0;  ///< of U(sto, T)
+  double last_layer_dz = 0.0;          ///< [m], of the positive collector's neighbour layer
+  double first_layer_dz = 0.0;         ///< [m], of the negative collector's neighbour layer
+
+  VOLTAIC_HD const ElectrodeParameters& electrode_of(int region_index) const { return electrode[region_index / 2]; }
+};
+
+/// The discretised cell on one executor.
+class CellLayout {
+ public:
+  /// @throws InvalidArgument naming a bad grid count or parameter (the set is validated)
+  CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec);
+
+  const ParameterSet& parameters() const { return parameters_; }
+  const CellGridSpec& spec() const { return spec_; }
+  const std::shared_ptr<const Grid3D>& grid() const { return grid_; }
+  const std::shared_ptr<const Executor>& executor() const { return exec_; }
+  std::size_t num_cells() const { return grid_->num_cells(); }
+  std::size_t num_particles() const { return constants_.map.particles(); }
+  const DfnConstants& constants() const { return constants_; }
+
+  /// Per cell, in the executor's memory.
+  const Array<double>& volumes() const { return volume_; }                      ///< [m^3]
+  const Array<double>& porosity() const { return porosity_; }                   ///< eps
+  const Array<double>& solid_conductivity() const { return sigma_; }            ///< [S/m], 0 in the separator
+  const Array<double>& heat_capacity() const { return rho_cp_; }                ///< rho c_p [J/(m^3 K)]
+  const Array<double>& thermal_conductivity() const { return lambda_; }         ///< [W/(m K)]
+  const Array<double>& electrolyte_weights() const { return eps_volume_; }      ///< eps V [m^3]: mol = w . c_e
+  const Array<double>& negative_volumes() const { return negative_volume_; }    ///< V on the negative electrode, else 0
+  const Array<double>& collector_weights() const { return collector_weight_; }  ///< 1/(nx ny) on the last layer
+  /// Per particle.
+  const Array<double>& particle_radii() const { return radius_; }  ///< [m]
+  /// Particles each particle stands for (eps_s V / (4/3 pi R^3)): mol = w . (lithium per particle).
+  const Array<double>& particle_counts() const { return particle_count_; }
+
+  /// Electrode area carrying the cell current [m^2] (nx ny dx dy).
+  double electrode_area() const { return parameters_.electrode_area(); }
+  /// Total cell thickness including both current collectors [m].
+  double thickness_with_collectors() const;
+
+ private:
+  ParameterSet parameters_;
+  CellGridSpec spec_;
+  std::shared_ptr<const Executor> exec_;
+  std::shared_ptr<const Grid3D> grid_;
+  DfnConstants constants_;
+  Array<double> volume_, porosity_, sigma_, rho_cp_, lambda_, eps_volume_, negative_volume_, collector_weight_;
+  Array<double> radius_, particle_count_;
+};
+
+}  // namespace voltaic

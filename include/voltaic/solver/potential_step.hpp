@@ -1,0 +1,122 @@
+#pragma once
+/// @file potential_step.hpp
+/// @brief The potential sub-step: Newton on the solid and electrolyte charge
+/// balances with Butler-Volmer kinetics, each Newton step solved by GMRES-IR
+/// with the 2x2-block z-line preconditioner.
+
+#include <memory>
+#include <string>
+
+#include "voltaic/core/array.hpp"
+#include "voltaic/linalg/solver.hpp"
+#include "voltaic/linalg/stencil_operator.hpp"
+#include "voltaic/solver/cell_layout.hpp"
+
+namespace voltaic {
+
+/// How the positive collector is driven: a current (PyBaMM's sign: > 0
+/// discharges) or a terminal voltage.
+struct CellDrive {
+  enum class Mode { current, voltage };
+  Mode mode = Mode::current;
+  double value = 0.0;  ///< [A] or [V]
+
+  static CellDrive current(double amperes) { return {Mode::current, amperes}; }
+  static CellDrive voltage(double volts) { return {Mode::voltage, volts}; }
+};
+
+struct PotentialOptions {
+  double tolerance = 1e-9;  ///< [V]: converged when the largest Newton update is at most this
+  int max_iterations = 25;  ///< Newton iterations
+  double max_update = 0.2;  ///< [V]: a larger Newton update is scaled down to this (damping)
+  /// Face rule of the electrolyte conductivity terms. Harmonic is exact for
+  /// the porosity jumps at the separator; arithmetic is PyBaMM's, for
+  /// like-for-like comparisons at its mesh.
+  FaceMean electrolyte_face_mean = FaceMean::harmonic;
+  SolverOptions linear = default_linear();  ///< GMRES-IR per Newton step
+
+  static SolverOptions default_linear() {
+    SolverOptions o;
+    o.relative_tolerance = 1e-10;
+    o.max_iterations = 2000;
+    o.restart = 40;
+    o.throw_on_failure = false;
+    return o;
+  }
+};
+
+/// What one solve did. A solve that is not converged leaves phi at its last
+/// iterate; the integrator cuts the step and retries.
+struct PotentialReport {
+  bool converged = false;
+  int iterations = 0;         ///< Newton iterations
+  int linear_iterations = 0;  ///< GMRES-IR inner iterations, summed
+  double last_update = 0.0;   ///< largest |update| of the last Newton iteration [V]
+  bool switched_to_fp64 = false;
+  std::string reason;  ///< why it failed (empty when converged)
+};
+
+/// Unknowns phi = [phi_s (all cells), phi_e (all cells)] on the cell grid.
+/// Per cell, integrated over the cell (finite volumes, harmonic-mean face
+/// coefficients):
+///
+///   solid:        -div(sigma_eff grad phi_s) + a j = 0        (electrodes)
+///   electrolyte:  -div(kappa_eff grad phi_e) + div(kappa_D grad ln c_e) - a j = 0
+///
+/// kappa_D = kappa_eff 2 (1 - t+) TDF R T / F, j Butler-Volmer at the particle
+/// surface concentration. phi_s = 0 on the negative collector face; the
+/// positive face carries the applied current density I / A outward, or is
+/// held at the terminal voltage. No flux of ionic current through either
+/// collector. The separator has no solid phase (its phi_s rows are phi_s = 0).
+/// The Jacobian (stencils plus each cell's 2x2 block of d(a j)/d phi) is
+/// symmetric positive definite.
+///
+/// Workspace is allocated at construction, per drive mode on its first use.
+/// Host waits per Newton iteration: the largest update (one scalar), the
+/// coefficient checks of the Jacobian's stencils, and GMRES-IR's own.
+class PotentialStep {
+ public:
+  explicit PotentialStep(std::shared_ptr<const CellLayout> layout, PotentialOptions options = {});
+  ~PotentialStep();
+  PotentialStep(const PotentialStep&) = delete;
+  PotentialStep& operator=(const PotentialStep&) = delete;
+
+  /// Solves for phi (2 num_cells values: the initial guess in, the solution out).
+  /// @param c_surf particle surface concentrations (num_particles values)
+  /// @param c_e, T per cell
+  PotentialReport solve(const CellDrive& drive, View<const double> c_surf, View<const double> c_e, View<const double> T,
+                        View<double> phi);
+
+  /// A consistent start for Newton: phi_s = 0 in the negative electrode,
+  /// phi_e = -U_n, phi_s = U_p - U_n in the positive electrode, with U at the
+  /// mean surface stoichiometry of each electrode (reads c_surf back).
+  void initial_guess(View<const double> c_surf, View<const double> T, View<double> phi) const;
+
+  /// Of the last solve (at its final phi): a j per cell [A/m^3].
+  const Array<double>& reaction() const { return aj_; }
+  /// Terminal voltage [V]: phi_s on the positive collector face, averaged in-plane.
+  double terminal_voltage(const CellDrive& drive, View<const double> phi) const;
+  /// Cell current [A] (> 0 discharge) of the last solve: the reaction current of the negative electrode.
+  double current() const;
+  /// Heat generated per unit volume [W/m^3] at the last solve's state.
+  void heat_source(const CellDrive& drive, View<const double> phi, View<const double> c_surf, View<const double> T,
+                   View<double> q) const;
+
+  const PotentialOptions& options() const { return options_; }
+
+ private:
+  struct System;
+  System& system(CellDrive::Mode mode);
+  void evaluate(System& s, const CellDrive& drive, View<const double> c_surf, View<const double> c_e,
+                View<const double> T, View<const double> phi);
+
+  std::shared_ptr<const CellLayout> layout_;
+  PotentialOptions options_;
+  std::unique_ptr<System> systems_[2];
+  Array<double> kappa_, kappa_d_, log_c_, scratch_d_;  // electrolyte properties of the current solve
+  Array<double> aj_, adj_;
+  Array<double> s_phi_, e_phi_, d_logc_;
+  Array<double> residual_, update_, d_s_, d_e_, c01_, c10_;
+};
+
+}  // namespace voltaic

@@ -1,0 +1,133 @@
+#pragma once
+/// @file simulation.hpp
+/// @brief Simulation: the DFN model of one cell, advanced by the operator
+/// split concentration -> potential -> temperature through an Experiment.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "voltaic/core/array.hpp"
+#include "voltaic/core/executor.hpp"
+#include "voltaic/linalg/solver.hpp"
+#include "voltaic/model/parameter_set.hpp"
+#include "voltaic/solver/cell_layout.hpp"
+#include "voltaic/solver/experiment.hpp"
+#include "voltaic/solver/particle_point.hpp"
+#include "voltaic/solver/potential_step.hpp"
+#include "voltaic/solver/solution.hpp"
+
+namespace voltaic {
+
+enum class ThermalModel {
+  isothermal,  ///< T stays at the initial temperature
+  lumped,      ///< one temperature for the cell (PyBaMM's "lumped")
+  conduction,  ///< 3D heat conduction over the cell grid, convective outer faces
+};
+
+/// Time-step control. Each step's local error is estimated from the change of
+/// the terminal voltage over the last two steps (backward Euler's second-order
+/// term, dt^2 V'' / 2) and the next step is sized to keep it near
+/// `voltage_tolerance`.
+struct StepControl {
+  double initial_dt = 1.0;          ///< [s], the first step of every experiment step
+  double min_dt = 1e-6;             ///< [s]: a step that fails below this stops the run
+  double max_dt = 60.0;             ///< [s]
+  double voltage_tolerance = 2e-4;  ///< [V], estimated local error per step
+  /// Largest relative change of the reaction current distribution over one
+  /// step (the split hands the last step's reaction to the concentrations):
+  /// bounds the splitting error and keeps the lagged coupling stable.
+  double reaction_tolerance = 0.02;
+  double max_growth = 2.0;        ///< largest dt_new / dt
+  int max_retries = 12;           ///< cuts of one step (by 4 each) before giving up
+  double event_tolerance = 1e-7;  ///< [V] (or [A] for current events) of a located cut-off
+  int split_iterations = 1;       ///< concentration/potential passes per step (> 1: iterated splitting)
+};
+
+struct SimulationOptions {
+  CellGridSpec grid;
+  ThermalModel thermal = ThermalModel::isothermal;
+  /// Particle surface concentration. Only PyBaMM's linear extrapolation
+  /// through the two outer shells is supported: the flux-aware value depends
+  /// on the present reaction current, which the split hands to the particles
+  /// one step late, and that lag is unstable for slow solid diffusion (the
+  /// constructor rejects it until the surface flux is made implicit in the
+  /// potential step).
+  SurfaceMethod surface = SurfaceMethod::linear_extrapolation;
+  StepControl steps;
+  PotentialOptions potential;
+  SolverOptions diffusion = default_diffusion();  ///< CG of the electrolyte and heat steps
+  /// Times [s] at which every field is stored in the Solution (steps land on them).
+  std::vector<double> field_times;
+
+  static SolverOptions default_diffusion() {
+    SolverOptions o;
+    o.relative_tolerance = 1e-13;
+    o.max_iterations = 5000;
+    o.throw_on_failure = false;
+    return o;
+  }
+};
+
+/// One cell on one executor. The state (particle, electrolyte, potentials,
+/// temperature) stays in the executor's memory; per time step the host reads
+/// back the few scalars the algorithm branches on (voltage, current, heat,
+/// the Newton and Krylov norms).
+class Simulation {
+ public:
+  /// @throws InvalidArgument naming a bad parameter (with its allowed range) or grid count
+  Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  /// Runs the experiment from the present state. Bad steps (a power step, an
+  /// impossible cut-off) are reported by InvalidArgument before anything runs
+  /// when they can be seen from the initial state; a step that still fails
+  /// after its retries ends the run: the Solution keeps every row computed so
+  /// far and says why (Solution::completed() is then false).
+  Solution run(const Experiment& experiment);
+
+  /// Lithium in the cell [mol]: particles plus electrolyte.
+  double lithium_inventory() const;
+  double time() const { return time_; }
+  const CellLayout& layout() const { return *layout_; }
+  const SimulationOptions& options() const { return options_; }
+
+ private:
+  struct State;
+  struct Workspace;
+  bool attempt(double dt, const CellDrive& drive, std::string& why);
+  void concentration(double dt);
+  bool potential(const CellDrive& drive, std::string& why);
+  void temperature(double dt, const CellDrive& drive);
+  bool consistent_start(const CellDrive& drive, std::string& why);
+  void record(Solution& s, int step_index, const CellDrive& drive) const;
+  void snapshot(Solution& s) const;
+  void save();
+  void restore();
+  double heat_power(const CellDrive& drive) const;
+  /// max |a j - a j_lagged| / max |a j| of the last attempt.
+  double reaction_lag() const;
+  void check_step(const ExperimentStep& step, const CellDrive& drive, std::size_t index) const;
+  bool run_step(const ExperimentStep& step, std::size_t index, Solution& solution);
+  CellDrive drive_of(const ExperimentStep& step) const;
+  /// How far the state is from ending the step by an event (cut-off voltage,
+  /// current limit of a hold): > 0 before, <= 0 at or past it.
+  double event_margin(const ExperimentStep& step, const CellDrive& drive) const;
+  bool locate_event(const ExperimentStep& step, const CellDrive& drive, double& h, double margin_before,
+                    Solution& solution, std::string& why);
+
+  std::shared_ptr<const CellLayout> layout_;
+  SimulationOptions options_;
+  std::unique_ptr<Workspace> w_;
+  double time_ = 0.0, capacity_ah_ = 0.0, energy_wh_ = 0.0, voltage_ = 0.0, current_ = 0.0, heat_w_ = 0.0;
+  double lumped_t_ = 0.0;
+  double saved_[5] = {};
+  std::size_t next_field_ = 0;
+};
+
+/// "experiment step 3 ("Rest for 1 hour")": how errors name a step (index from 0).
+std::string describe_step(const ExperimentStep& step, std::size_t index);
+
+}  // namespace voltaic

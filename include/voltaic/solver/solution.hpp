@@ -1,0 +1,55 @@
+#pragma once
+/// @file solution.hpp
+/// @brief Solution: what a Simulation run produced: the time series, named as
+/// PyBaMM names the same variables, and the fields at chosen times.
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace voltaic {
+
+/// Every field of the cell at one time, per cell of the grid (x fastest, z
+/// slowest) or per particle surface.
+struct FieldSnapshot {
+  double time = 0.0;  ///< [s]
+  /// "Electrolyte concentration [mol.m-3]", "Electrolyte potential [V]",
+  /// "Solid potential [V]" (0 in the separator), "Cell temperature [K]",
+  /// "Volumetric interfacial current density [A.m-3]", "Total heating [W.m-3]"
+  /// (per cell), "Particle surface concentration [mol.m-3]" (per particle:
+  /// negative electrode cells first, then positive).
+  std::map<std::string, std::vector<double>> fields;
+};
+
+/// One row per accepted time step (and one at the start of every experiment step).
+class Solution {
+ public:
+  /// The time-series columns, in order: "Time [s]", "Voltage [V]",
+  /// "Current [A]", "Discharge capacity [A.h]", "Discharge energy [W.h]",
+  /// "Volume-averaged cell temperature [K]", "Minimum cell temperature [K]",
+  /// "Maximum cell temperature [K]", "Total heating [W]", "Step".
+  static const std::vector<std::string>& variable_names();
+
+  /// A column by its name.
+  /// @throws InvalidArgument naming the unknown variable and listing the known ones
+  const std::vector<double>& operator[](const std::string& name) const;
+
+  /// Appends one row (values in variable_names() order).
+  void append(const std::vector<double>& row);
+  std::size_t rows() const { return columns_.empty() ? 0 : columns_.front().size(); }
+
+  /// Linear interpolation of a column at time t (clamped to the time range).
+  double at(const std::string& name, double t) const;
+
+  std::vector<FieldSnapshot> fields;
+  bool completed = true;    ///< false when a step failed and the run stopped early
+  std::string termination;  ///< why the run (or its last step) ended
+  int steps_taken = 0;      ///< accepted time steps
+  int steps_rejected = 0;   ///< attempts cut and retried (solver failures, event location)
+
+ private:
+  std::vector<std::vector<double>> columns_ = std::vector<std::vector<double>>(variable_names().size());
+};
+
+}  // namespace voltaic

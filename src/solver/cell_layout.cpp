@@ -1,0 +1,124 @@
+#include "voltaic/solver/cell_layout.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "voltaic/core/error.hpp"
+
+namespace voltaic {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+void check_count(int value, int minimum, const char* key) {
+  if (value < minimum) {
+    throw InvalidArgument(std::string("CellGridSpec::") + key, "CellLayout",
+                          "is " + std::to_string(value) + "; it must be at least " + std::to_string(minimum));
+  }
+}
+
+RegionConstants electrode_constants(const ElectrodeParameters& e) {
+  RegionConstants r;
+  r.porosity = e.porosity;
+  r.transport_factor = std::pow(e.porosity, e.bruggeman_electrolyte);
+  r.solid_conductivity = std::pow(e.active_material_volume_fraction, e.bruggeman_electrode) * e.conductivity;
+  r.surface_area = 3.0 * e.active_material_volume_fraction / e.particle_radius;
+  r.active_fraction = e.active_material_volume_fraction;
+  r.particle_radius = e.particle_radius;
+  r.heat_capacity = e.density * e.specific_heat_capacity;
+  r.thermal_conductivity = e.thermal_conductivity;
+  return r;
+}
+
+RegionConstants separator_constants(const SeparatorParameters& s) {
+  RegionConstants r;
+  r.porosity = s.porosity;
+  r.transport_factor = std::pow(s.porosity, s.bruggeman_electrolyte);
+  r.heat_capacity = s.density * s.specific_heat_capacity;
+  r.thermal_conductivity = s.thermal_conductivity;
+  return r;
+}
+
+}  // namespace
+
+CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec)
+    : parameters_(parameters), spec_(spec), exec_(std::move(exec)) {
+  if (!exec_) throw InvalidArgument("executor", "CellLayout", "must not be null");
+  parameters_.validate();
+  check_count(spec.negative_cells, 1, "negative_cells");
+  check_count(spec.separator_cells, 1, "separator_cells");
+  check_count(spec.positive_cells, 1, "positive_cells");
+  check_count(spec.radial_shells, 2, "radial_shells");
+  check_count(spec.nx, 1, "nx");
+  check_count(spec.ny, 1, "ny");
+  const ParameterSet& p = parameters_;
+  // In-plane: the electrode height along x, the width (times the electrodes
+  // in parallel) along y, so nx ny dx dy is the electrode area.
+  const double dx = p.cell.electrode_height / spec.nx;
+  const double dy = p.cell.electrode_width * p.cell.electrodes_in_parallel / spec.ny;
+  grid_ = std::make_shared<const Grid3D>(
+      spec.nx, spec.ny, dx, dy,
+      std::vector<ZRegionSpec>{{"negative electrode", spec.negative_cells, p.negative_electrode.thickness},
+                               {"separator", spec.separator_cells, p.separator.thickness},
+                               {"positive electrode", spec.positive_cells, p.positive_electrode.thickness}});
+  const Grid3D& g = *grid_;
+  const std::size_t n = g.num_cells(), layer = g.cells_per_layer();
+
+  DfnConstants& k = constants_;
+  k.region[0] = electrode_constants(p.negative_electrode);
+  k.region[1] = separator_constants(p.separator);
+  k.region[2] = electrode_constants(p.positive_electrode);
+  k.electrode[0] = p.negative_electrode;
+  k.electrode[1] = p.positive_electrode;
+  k.electrolyte = p.electrolyte;
+  k.reference_temperature = p.thermal.reference_temperature;
+  k.first_layer_dz = g.dz().front();
+  k.last_layer_dz = g.dz().back();
+  k.map.cells = n;
+  k.map.layer = layer;
+  k.map.negative_end = static_cast<std::size_t>(spec.negative_cells) * layer;
+  k.map.positive_begin = static_cast<std::size_t>(spec.negative_cells + spec.separator_cells) * layer;
+  k.map.face_area = dx * dy;
+
+  std::vector<double> volume(n), eps(n), sigma(n), rho_cp(n), lambda(n), eps_volume(n), negative(n, 0.0),
+      collector(n, 0.0);
+  for (std::size_t c = 0; c < n; ++c) {
+    const RegionConstants& r = k.region[k.map.region(c)];
+    volume[c] = dx * dy * g.dz()[c / layer];
+    eps[c] = r.porosity;
+    sigma[c] = r.solid_conductivity;
+    rho_cp[c] = r.heat_capacity;
+    lambda[c] = r.thermal_conductivity;
+    eps_volume[c] = r.porosity * volume[c];
+    if (k.map.region(c) == 0) negative[c] = volume[c];
+    if (c >= n - layer) collector[c] = 1.0 / static_cast<double>(layer);
+  }
+  const std::size_t particles = k.map.particles();
+  std::vector<double> radius(particles), count(particles);
+  for (std::size_t q = 0; q < particles; ++q) {
+    const std::size_t c = k.map.cell_of_particle(q);
+    const RegionConstants& r = k.region[k.map.region(c)];
+    radius[q] = r.particle_radius;
+    count[q] = r.active_fraction * volume[c] / (4.0 / 3.0 * kPi * std::pow(r.particle_radius, 3));
+  }
+  volume_ = Array<double>::from_host(exec_, volume);
+  porosity_ = Array<double>::from_host(exec_, eps);
+  sigma_ = Array<double>::from_host(exec_, sigma);
+  rho_cp_ = Array<double>::from_host(exec_, rho_cp);
+  lambda_ = Array<double>::from_host(exec_, lambda);
+  eps_volume_ = Array<double>::from_host(exec_, eps_volume);
+  negative_volume_ = Array<double>::from_host(exec_, negative);
+  collector_weight_ = Array<double>::from_host(exec_, collector);
+  radius_ = Array<double>::from_host(exec_, radius);
+  particle_count_ = Array<double>::from_host(exec_, count);
+  k.map.volume = volume_.data();
+}
+
+double CellLayout::thickness_with_collectors() const {
+  return parameters_.negative_current_collector.thickness + grid_->thickness() +
+         parameters_.positive_current_collector.thickness;
+}
+
+}  // namespace voltaic

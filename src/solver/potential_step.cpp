@@ -1,0 +1,255 @@
+#include "voltaic/solver/potential_step.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "linalg/solver_support.hpp"
+#include "solver/dfn_launch.hpp"
+#include "solver/dfn_point.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/linalg/blas1.hpp"
+#include "voltaic/linalg/krylov.hpp"
+#include "voltaic/linalg/preconditioner.hpp"
+#include "voltaic/linalg/stencil_operator.hpp"
+#include "voltaic/model/constants.hpp"
+#include "voltaic/model/material_functions.hpp"
+
+namespace voltaic {
+
+/// The operators of one drive mode (the positive face's boundary kind differs).
+struct PotentialStep::System {
+  std::unique_ptr<StencilOperator<double>> sigma, kappa, kappa_d;  // residual and heat
+  std::shared_ptr<TwoFieldStencilOperator<double>> j64;
+  std::shared_ptr<TwoFieldStencilOperator<float>> j32;
+  std::shared_ptr<BlockZLinePreconditioner<double>> m64;
+  std::shared_ptr<BlockZLinePreconditioner<float>> m32;
+  std::unique_ptr<GmresIrSolver> solver;
+};
+
+namespace {
+
+/// Per cell: `inside` in the region, `outside` elsewhere.
+Array<double> region_values(const CellLayout& layout, int region, double inside, double outside) {
+  const CellMap& m = layout.constants().map;
+  std::vector<double> v(m.cells);
+  for (std::size_t c = 0; c < m.cells; ++c) v[c] = m.region(c) == region ? inside : outside;
+  return Array<double>::from_host(layout.executor(), v);
+}
+
+dfn::Drive kernel_drive(const CellDrive& d, double area) {
+  dfn::Drive k;
+  k.voltage_control = d.mode == CellDrive::Mode::voltage;
+  k.current_density = k.voltage_control ? 0.0 : d.value / area;
+  k.voltage = k.voltage_control ? d.value : 0.0;
+  return k;
+}
+
+dfn::Couplings couplings(const StencilOperator<double>& op) {
+  const auto& c = op.coefficients();
+  return {c.tx.data(), c.ty.data(), c.tz.data()};
+}
+
+}  // namespace
+
+PotentialStep::PotentialStep(std::shared_ptr<const CellLayout> layout, PotentialOptions options)
+    : layout_(std::move(layout)), options_(options) {
+  if (!layout_) throw InvalidArgument("layout", "PotentialStep", "must not be null");
+  if (!(options_.tolerance > 0.0) || options_.max_iterations < 1 || !(options_.max_update > 0.0)) {
+    throw InvalidArgument("PotentialOptions", "PotentialStep",
+                          "tolerance and max_update must be > 0 and max_iterations >= 1");
+  }
+  const auto& exec = layout_->executor();
+  const std::size_t n = layout_->num_cells();
+  for (Array<double>* a :
+       {&kappa_, &kappa_d_, &log_c_, &scratch_d_, &aj_, &adj_, &s_phi_, &e_phi_, &d_logc_, &d_s_, &d_e_, &c01_, &c10_})
+    *a = Array<double>(exec, n);
+  residual_ = Array<double>(exec, 2 * n);
+  update_ = Array<double>(exec, 2 * n);
+  fill(*exec, aj_.view(), 0.0);
+}
+
+PotentialStep::~PotentialStep() = default;
+
+PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
+  auto& slot = systems_[mode == CellDrive::Mode::voltage ? 1 : 0];
+  if (slot) return *slot;
+  const CellLayout& l = *layout_;
+  const auto& exec = l.executor();
+  const auto& grid = l.grid();
+  BoundaryConditions solid;  // insulated but for the collector faces
+  solid[static_cast<int>(Face::z_lo)] = BoundaryCondition::dirichlet(0.0);
+  solid[static_cast<int>(Face::z_hi)] =
+      mode == CellDrive::Mode::voltage ? BoundaryCondition::dirichlet(0.0) : BoundaryCondition::insulated();
+  const BoundaryConditions insulated{};
+  const Array<double> separator_one = region_values(l, 1, 1.0, 0.0);
+  const Array<double> zero = region_values(l, 1, 0.0, 0.0);
+  const Array<double> one = region_values(l, 1, 1.0, 1.0);
+  // A nonsingular placeholder Jacobian, of the scale of a real one: a dj/deta
+  // for j0 = 1 A/m^2 at 298.15 K. Every solve refreshes it.
+  const double f = kFaraday / (kGasConstant * 298.15);
+  std::vector<double> reaction(l.num_cells()), coupling(l.num_cells());
+  const CellMap& m = l.constants().map;
+  std::vector<double> volume = l.volumes().to_host();
+  for (std::size_t c = 0; c < m.cells; ++c) {
+    reaction[c] = l.constants().region[m.region(c)].surface_area * f;
+    coupling[c] = -volume[c] * reaction[c];
+  }
+  const Array<double> adj = Array<double>::from_host(exec, reaction);
+  const Array<double> c01 = Array<double>::from_host(exec, coupling);
+
+  auto s = std::make_unique<System>();
+  s->sigma =
+      std::make_unique<StencilOperator<double>>(grid, exec, l.solid_conductivity().view(), separator_one.view(), solid);
+  const FaceMean mean = options_.electrolyte_face_mean;
+  s->kappa = std::make_unique<StencilOperator<double>>(grid, exec, one.view(), zero.view(), insulated, mean);
+  s->kappa_d = std::make_unique<StencilOperator<double>>(grid, exec, one.view(), zero.view(), insulated, mean);
+  Array<double> d_s(exec, l.num_cells());
+  copy(*exec, adj.view(), d_s.view());
+  axpy(*exec, 1.0, separator_one.view(), d_s.view());
+  s->j64 = std::make_shared<TwoFieldStencilOperator<double>>(
+      StencilOperator<double>(grid, exec, l.solid_conductivity().view(), d_s.view(), solid),
+      StencilOperator<double>(grid, exec, one.view(), adj.view(), insulated, mean), c01.view(), c01.view());
+  s->j32 = std::make_shared<TwoFieldStencilOperator<float>>(s->j64->converted<float>());
+  s->m64 = std::make_shared<BlockZLinePreconditioner<double>>(*s->j64);
+  s->m32 = std::make_shared<BlockZLinePreconditioner<float>>(*s->j32);
+  s->solver = std::make_unique<GmresIrSolver>(s->j64, s->m64, s->j32, s->m32, options_.linear);
+  slot = std::move(s);
+  return *slot;
+}
+
+void PotentialStep::evaluate(System& s, const CellDrive& drive, View<const double> c_surf, View<const double> c_e,
+                             View<const double> T, View<const double> phi) {
+  const auto& exec = *layout_->executor();
+  const std::size_t n = layout_->num_cells();
+  const DfnConstants& k = layout_->constants();
+  const View<const double> phi_s = phi.subview(0, n), phi_e = phi.subview(n, n);
+  dfn::for_each_index(exec, 0, n,
+                      dfn::ReactionCurrent{k, phi_s.data(), phi_e.data(), c_e.data(), T.data(), c_surf.data(),
+                                           aj_.data(), adj_.data()});
+  s.sigma->apply(phi_s, s_phi_.view());
+  s.kappa->apply(phi_e, e_phi_.view());
+  dfn::for_each_index(
+      exec, 0, n,
+      dfn::NewtonSystem{k, kernel_drive(drive, layout_->electrode_area()), s_phi_.data(), e_phi_.data(), d_logc_.data(),
+                        aj_.data(), adj_.data(), residual_.data(), d_s_.data(), d_e_.data(), c01_.data(), c10_.data()});
+}
+
+PotentialReport PotentialStep::solve(const CellDrive& drive, View<const double> c_surf, View<const double> c_e,
+                                     View<const double> T, View<double> phi) {
+  const auto& exec = *layout_->executor();
+  const std::size_t n = layout_->num_cells();
+  detail::require_vector(exec, c_surf, layout_->num_particles(), "PotentialStep::solve", "c_surf");
+  detail::require_vector(exec, c_e, n, "PotentialStep::solve", "c_e");
+  detail::require_vector(exec, T, n, "PotentialStep::solve", "T");
+  detail::require_vector(exec, phi, 2 * n, "PotentialStep::solve", "phi");
+  System& s = system(drive.mode);
+  PotentialReport report;
+  try {
+    dfn::for_each_index(exec, 0, n,
+                        dfn::ElectrolyteProperties{layout_->constants(), c_e.data(), T.data(), scratch_d_.data(),
+                                                   kappa_.data(), kappa_d_.data(), log_c_.data()});
+    fill(exec, d_logc_.view(), 0.0);
+    s.kappa->update(kappa_.view(), d_logc_.view());
+    s.kappa_d->update(kappa_d_.view(), d_logc_.view());
+    s.kappa_d->apply(log_c_.view(), d_logc_.view());
+    for (report.iterations = 0;; ++report.iterations) {
+      evaluate(s, drive, c_surf, c_e, T, phi);
+      if (report.iterations > 0 && report.last_update <= options_.tolerance) {
+        report.converged = true;
+        return report;
+      }
+      if (report.iterations == options_.max_iterations) {
+        std::ostringstream why;
+        why << "Newton did not converge in " << options_.max_iterations << " iterations (last update "
+            << report.last_update << " V, tolerance " << options_.tolerance << " V)";
+        report.reason = why.str();
+        return report;
+      }
+      s.j64->update(layout_->solid_conductivity().view(), d_s_.view(), kappa_.view(), d_e_.view(), c01_.view(),
+                    c10_.view());
+      s.j32->assign_converted(*s.j64);
+      s.m64->update(*s.j64);
+      s.m32->update(*s.j32);
+      scale(exec, -1.0, residual_.view());
+      fill(exec, update_.view(), 0.0);
+      const SolveReport linear = s.solver->solve(residual_.view(), update_.view());
+      report.linear_iterations += linear.inner_iterations;
+      report.switched_to_fp64 = report.switched_to_fp64 || linear.switched_to_fp64;
+      const double largest = max_abs(exec, update_.view());
+      if (!std::isfinite(largest)) {
+        report.reason = "the Newton update is not finite (linear solve: " + linear.summary() + ")";
+        return report;
+      }
+      if (largest > options_.max_update) scale(exec, options_.max_update / largest, update_.view());
+      axpy(exec, 1.0, update_.view(), phi);
+      report.last_update = largest;
+    }
+  } catch (const InvalidArgument& e) {
+    // A state outside the model's domain (c_e <= 0, c_surf outside (0, c_max),
+    // an overflowing exponential) shows up as a non-finite coefficient.
+    report.converged = false;
+    report.reason = e.what();
+    return report;
+  }
+}
+
+void PotentialStep::initial_guess(View<const double> c_surf, View<const double> T, View<double> phi) const {
+  const auto& exec = layout_->executor();
+  const std::size_t n = layout_->num_cells();
+  detail::require_vector(*exec, phi, 2 * n, "PotentialStep::initial_guess", "phi");
+  std::vector<double> cs(c_surf.size());
+  double t0 = 0.0;
+  exec->copy(cs.data(), MemorySpace::host(), c_surf.data(), c_surf.space(), cs.size() * sizeof(double));
+  exec->copy(&t0, MemorySpace::host(), T.data(), T.space(), sizeof(double));
+  const DfnConstants& k = layout_->constants();
+  double mean[2] = {0.0, 0.0};
+  std::size_t count[2] = {0, 0};
+  for (std::size_t p = 0; p < cs.size(); ++p) {
+    const int e = k.map.region(k.map.cell_of_particle(p)) / 2;
+    mean[e] += cs[p];
+    ++count[e];
+  }
+  double u[2];
+  for (int e = 0; e < 2; ++e)
+    u[e] = material::open_circuit_potential(k.electrode[e], mean[e] / count[e] / k.electrode[e].maximum_concentration,
+                                            t0, k.reference_temperature);
+  std::vector<double> guess(2 * n);
+  for (std::size_t c = 0; c < n; ++c) {
+    guess[c] = k.map.region(c) == 2 ? u[1] - u[0] : 0.0;
+    guess[n + c] = -u[0];
+  }
+  exec->copy(phi.data(), phi.space(), guess.data(), MemorySpace::host(), guess.size() * sizeof(double));
+}
+
+double PotentialStep::terminal_voltage(const CellDrive& drive, View<const double> phi) const {
+  if (drive.mode == CellDrive::Mode::voltage) return drive.value;
+  const auto& exec = *layout_->executor();
+  const std::size_t n = layout_->num_cells();
+  const DfnConstants& k = layout_->constants();
+  const double face_mean = dot(exec, phi.subview(0, n), layout_->collector_weights().view());
+  const double i = drive.value / layout_->electrode_area();
+  return face_mean - i * k.last_layer_dz / (2.0 * k.region[2].solid_conductivity);
+}
+
+double PotentialStep::current() const {
+  return dot(*layout_->executor(), aj_.view(), layout_->negative_volumes().view());
+}
+
+void PotentialStep::heat_source(const CellDrive& drive, View<const double> phi, View<const double> c_surf,
+                                View<const double> T, View<double> q) const {
+  const auto& exec = *layout_->executor();
+  const std::size_t n = layout_->num_cells();
+  detail::require_vector(exec, q, n, "PotentialStep::heat_source", "q");
+  const auto& slot = systems_[drive.mode == CellDrive::Mode::voltage ? 1 : 0];
+  if (!slot)
+    throw InvalidArgument("heat_source", "PotentialStep::heat_source", "needs a solve in this drive mode first");
+  const Grid3D& g = *layout_->grid();
+  dfn::for_each_index(
+      exec, 0, n,
+      dfn::HeatSource{layout_->constants(), kernel_drive(drive, layout_->electrode_area()), g.nx(), g.ny(),
+                      couplings(*slot->sigma), couplings(*slot->kappa), couplings(*slot->kappa_d), phi.data(),
+                      phi.data() + n, log_c_.data(), aj_.data(), c_surf.data(), T.data(), q.data()});
+}
+
+}  // namespace voltaic

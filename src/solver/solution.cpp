@@ -1,0 +1,53 @@
+#include "voltaic/solver/solution.hpp"
+
+#include <algorithm>
+
+#include "voltaic/core/error.hpp"
+
+namespace voltaic {
+
+const std::vector<std::string>& Solution::variable_names() {
+  static const std::vector<std::string> names{"Time [s]",
+                                              "Voltage [V]",
+                                              "Current [A]",
+                                              "Discharge capacity [A.h]",
+                                              "Discharge energy [W.h]",
+                                              "Volume-averaged cell temperature [K]",
+                                              "Minimum cell temperature [K]",
+                                              "Maximum cell temperature [K]",
+                                              "Total heating [W]",
+                                              "Step"};
+  return names;
+}
+
+const std::vector<double>& Solution::operator[](const std::string& name) const {
+  const auto& names = variable_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) {
+    std::string known;
+    for (const auto& n : names) known += (known.empty() ? "\"" : ", \"") + n + "\"";
+    throw InvalidArgument("variable \"" + name + "\"", "Solution", "is not a time-series variable; known: " + known);
+  }
+  return columns_[static_cast<std::size_t>(it - names.begin())];
+}
+
+void Solution::append(const std::vector<double>& row) {
+  if (row.size() != columns_.size()) throw SizeMismatch("row", "Solution::append", "needs one value per variable");
+  for (std::size_t i = 0; i < row.size(); ++i) columns_[i].push_back(row[i]);
+}
+
+double Solution::at(const std::string& name, double t) const {
+  const std::vector<double>& time = columns_[0];
+  const std::vector<double>& y = (*this)[name];
+  if (time.empty()) throw InvalidArgument("Solution::at", "Solution::at", "the solution has no rows");
+  if (t <= time.front()) return y.front();
+  if (t >= time.back()) return y.back();
+  // The last row at or before t (rows at equal times: a step's end and the
+  // next step's start; take the later one).
+  const auto it = std::upper_bound(time.begin(), time.end(), t);
+  const std::size_t hi = static_cast<std::size_t>(it - time.begin()), lo = hi - 1;
+  const double w = (t - time[lo]) / (time[hi] - time[lo]);
+  return y[lo] + w * (y[hi] - y[lo]);
+}
+
+}  // namespace voltaic
