@@ -7,4 +7,5 @@ target_sources(voltaic_tests PRIVATE
   solver/particle_convergence_test.cpp
   solver/particle_errors_test.cpp
   solver/particle_cuda_vs_cpu_test.cpp
+  solver/simulation_pybamm_test.cpp
 )

@@ -1,0 +1,70 @@
+#pragma once
+// PyBaMM's reference curves (tests/data/pybamm, written by
+// tools/pybamm_reference.py) and the measures the validation tests apply.
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "voltaic/solver/solution.hpp"
+
+namespace voltaic::test {
+
+/// One CSV of tests/data/pybamm: its columns by header name.
+struct PybammCurve {
+  std::map<std::string, std::vector<double>> columns;
+  const std::vector<double>& operator[](const std::string& name) const { return columns.at(name); }
+};
+
+inline PybammCurve read_pybamm_curve(const std::string& stem) {
+  const std::string path = std::string(VOLTAIC_TEST_DATA_DIR) + "/pybamm/" + stem + ".csv";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  PybammCurve curve;
+  std::vector<std::string> names;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::stringstream fields(line);
+    std::string field;
+    if (names.empty()) {
+      while (std::getline(fields, field, ',')) names.push_back(field);
+      continue;
+    }
+    for (std::size_t i = 0; std::getline(fields, field, ','); ++i)
+      curve.columns[names.at(i)].push_back(std::stod(field));
+  }
+  return curve;
+}
+
+/// RMS and largest difference of our voltage from PyBaMM's at PyBaMM's times
+/// (ours interpolated linearly between our steps), over the times both cover.
+struct CurveDifference {
+  double rms = 0.0;
+  double max = 0.0;
+  std::size_t points = 0;
+};
+
+inline CurveDifference voltage_difference(const Solution& ours, const PybammCurve& ref,
+                                          const std::string& variable = "Voltage [V]") {
+  const std::vector<double>& t = ref["Time [s]"];
+  const std::vector<double>& v = ref[variable];
+  const double end = ours["Time [s]"].back();
+  CurveDifference d;
+  double sum = 0.0;
+  for (std::size_t i = 0; i < t.size() && t[i] <= end; ++i) {
+    const double e = ours.at(variable, t[i]) - v[i];
+    sum += e * e;
+    d.max = std::max(d.max, std::fabs(e));
+    ++d.points;
+  }
+  d.rms = d.points ? std::sqrt(sum / static_cast<double>(d.points)) : 0.0;
+  return d;
+}
+
+}  // namespace voltaic::test
