@@ -355,8 +355,13 @@ namespace voltaic {
 double Simulation::reaction_lag() const {
   Workspace& w = *w_;
   const Executor& e = *layout_->executor();
-  const double scale = max_abs(e, w.aj.view());
-  if (!(scale > 0.0)) return 0.0;
+  // Relative to the larger of the present reaction and that of a C/100
+  // current spread over the negative electrode, so that a rest's rounding-level
+  // reaction does not count as a large change.
+  const ParameterSet& p = layout_->parameters();
+  const double floor =
+      0.01 * p.electrical.nominal_capacity / (layout_->electrode_area() * p.negative_electrode.thickness);
+  const double scale = std::max(max_abs(e, w.aj.view()), floor);
   copy(e, w.aj.view(), w.work.view());
   axpy(e, -1.0, w.aj0.view(), w.work.view());
   return max_abs(e, w.work.view()) / scale;

@@ -107,7 +107,7 @@ class Simulation {
   void save();
   void restore();
   double heat_power(const CellDrive& drive) const;
-  /// max |a j - a j_lagged| / max |a j| of the last attempt.
+  /// max |a j - a j_lagged| / max |a j| of the last attempt (see reaction_tolerance).
   double reaction_lag() const;
   void check_step(const ExperimentStep& step, const CellDrive& drive, std::size_t index) const;
   bool run_step(const ExperimentStep& step, std::size_t index, Solution& solution);
