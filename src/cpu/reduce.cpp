@@ -1,5 +1,6 @@
 // CPU backend of the reductions: the canonical order of reduction_order.hpp
 // written as plain loops. The CUDA kernels must reproduce it bit for bit.
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -40,7 +41,10 @@ VOLTAIC_FMA_CLONES typename P::Acc reduce_segment(const T* x, const T* y, std::s
   constexpr int vec = reduction::kVec<T>;
   std::array<typename P::Acc, kLanes> lanes;
   lanes.fill(P::identity());
-  for (int s = 0; s < kSteps; ++s) {
+  // Steps past the end would only skip elements: leave them out (same order, same bits).
+  const std::size_t per_step = static_cast<std::size_t>(kLanes) * vec, count = n > begin ? n - begin : 0;
+  const int steps = static_cast<int>(std::min<std::size_t>(kSteps, (count + per_step - 1) / per_step));
+  for (int s = 0; s < steps; ++s) {
     for (int l = 0; l < kLanes; ++l) {
       for (int v = 0; v < vec; ++v) {
         const std::size_t e = begin + (static_cast<std::size_t>(s) * kLanes + l) * vec + v;
@@ -61,7 +65,9 @@ template <class P>
 VOLTAIC_FMA_CLONES typename P::Acc reduce_partials(const std::vector<typename P::Acc>& in, std::size_t begin) {
   std::array<typename P::Acc, kLanes> lanes;
   lanes.fill(P::identity());
-  for (int s = 0; s < kSteps; ++s) {
+  const std::size_t count = in.size() > begin ? in.size() - begin : 0;
+  const int steps = static_cast<int>(std::min<std::size_t>(kSteps, (count + kLanes - 1) / kLanes));
+  for (int s = 0; s < steps; ++s) {
     for (int l = 0; l < kLanes; ++l) {
       const std::size_t e = begin + static_cast<std::size_t>(s) * kLanes + l;
       if (e < in.size()) P::combine(lanes[l], in[e]);

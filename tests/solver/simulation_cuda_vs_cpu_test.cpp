@@ -12,19 +12,28 @@
 namespace voltaic {
 namespace {
 
-void expect_same_curves(const SimulationOptions& o, const Experiment& experiment) {
+void expect_same_curves(SimulationOptions o, const Experiment& experiment) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  o.steps.event_tolerance = 1e-10;  // both runs locate their cut-offs far inside 1e-8 V
   Simulation cpu_sim(parameter_sets::chen2020(), o, CpuExecutor::create());
   Simulation gpu_sim(parameter_sets::chen2020(), o, gpu);
   const Solution a = cpu_sim.run(experiment), b = gpu_sim.run(experiment);
   ASSERT_TRUE(a.completed) << a.termination;
   ASSERT_TRUE(b.completed) << b.termination;
-  EXPECT_NEAR(a["Time [s]"].back(), b["Time [s]"].back(), 1e-3);
+  // The step controller sees rounding-level differences only: the same steps.
+  ASSERT_EQ(a.rows(), b.rows());
   double worst = 0.0;
-  for (std::size_t i = 0; i < a.rows(); ++i)
-    worst = std::max(worst, std::fabs(a["Voltage [V]"][i] - b.at("Voltage [V]", a["Time [s]"][i])));
-  EXPECT_LE(worst, 1e-8) << a.rows() << " CPU rows, " << b.rows() << " CUDA rows";
+  std::size_t worst_row = 0;
+  for (std::size_t i = 0; i < a.rows(); ++i) {
+    EXPECT_NEAR(a["Time [s]"][i], b["Time [s]"][i], 1e-6) << "row " << i;
+    const double d = std::fabs(a["Voltage [V]"][i] - b["Voltage [V]"][i]);
+    if (d > worst) {
+      worst = d;
+      worst_row = i;
+    }
+  }
+  EXPECT_LE(worst, 1e-8) << "row " << worst_row << " of " << a.rows() << " at t = " << a["Time [s]"][worst_row];
   const double li = cpu_sim.lithium_inventory();
   EXPECT_NEAR(gpu_sim.lithium_inventory(), li, 1e-10 * li);
   ::testing::Test::RecordProperty("max_voltage_difference_V", std::to_string(worst));
@@ -45,7 +54,7 @@ TEST(SimulationCudaVsCpu, ThreeDimensionalConductionHold) {
   SimulationOptions o;
   o.grid = {6, 4, 6, 6, 3, 3};
   o.thermal = ThermalModel::conduction;
-  expect_same_curves(o, Experiment({"Discharge at 1C for 5 minutes", "Hold at 3.9 V for 2 minutes"}));
+  expect_same_curves(o, Experiment({"Discharge at 1C for 1 minute", "Hold at 4.0 V for 1 minute"}));
 }
 
 }  // namespace
