@@ -25,6 +25,7 @@ struct StepBenchOptions {
   std::string thermal = "isothermal";  ///< "isothermal" or "lumped"
   int repeat = 1;                      ///< timed discharges, each from a new Simulation
   int warmup = 0;                      ///< untimed discharges first
+  bool split = false;                  ///< one more discharge, with sub-step timing (synchronises between them)
   bool json_stdout = false;            ///< --json without a file: JSON on stdout instead of the table
   std::string json_file;               ///< --json FILE: the table, and one JSON line appended to FILE
 };

@@ -102,6 +102,9 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--warmup", s.warmup, "untimed discharges first")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
+  cmd.add_flag("--split", s.split,
+               "after the timed discharges, one more with the time of each sub-step (concentration, potential, "
+               "thermal; the executor synchronised between them)");
   cmd.add_option("--json", s.json_file,
                  "append one JSON line to FILE (the table is still printed); without FILE, print the JSON object "
                  "on stdout instead of the table")

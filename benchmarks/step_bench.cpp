@@ -4,7 +4,9 @@
 // synchronised, the set-up (parameter set, experiment, Simulation constructor)
 // and run() alone; the report gives the medians, the accepted and rejected
 // steps, the time per step, macro-cell-steps per second and the discharge
-// capacity at the cut-off.
+// capacity at the cut-off. With --split, one more discharge runs with
+// SimulationOptions::time_substeps and the report splits its run time into
+// the sub-steps and the rest (step control, save/restore, records).
 #include "step_bench.hpp"
 
 #include <chrono>
@@ -12,6 +14,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "voltaic/core/error.hpp"
@@ -59,15 +62,18 @@ struct Run {
   bool completed = false;
   std::string termination;
   std::size_t cells = 0, particles = 0;
+  voltaic::SubstepTimes substeps;  ///< with time_substeps only
 };
 
-Run discharge(const StepBenchOptions& so, const std::string& protocol, const ExecPtr& exec) {
+Run discharge(const StepBenchOptions& so, const std::string& protocol, const ExecPtr& exec,
+              bool time_substeps = false) {
   Run out;
   exec->synchronize();
   const Clock::time_point t0 = Clock::now();
   voltaic::SimulationOptions options;
   options.grid = {so.cells, so.cells, so.cells, so.shells, so.nx, so.ny};
   options.thermal = thermal_model(so.thermal);
+  options.time_substeps = time_substeps;
   const voltaic::Experiment experiment({protocol});
   voltaic::Simulation sim(voltaic::parameter_sets::chen2020(), options, exec);
   exec->synchronize();
@@ -86,7 +92,26 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   out.termination = s.termination;
   out.cells = sim.layout().num_cells();
   out.particles = sim.layout().num_particles();
+  out.substeps = sim.substep_times();
   return out;
+}
+
+/// The profiled run's time per sub-step: seconds, ms per accepted step and fraction of run().
+nlohmann::ordered_json split_of(const Run& x) {
+  const voltaic::SubstepTimes& t = x.substeps;
+  const double other = x.run_s - t.concentration_s - t.potential_s - t.thermal_s;
+  nlohmann::ordered_json j;
+  j["run_s"] = x.run_s;
+  j["attempts"] = t.attempts;
+  j["accepted_steps"] = x.accepted;
+  const std::pair<const char*, double> parts[] = {
+      {"concentration", t.concentration_s}, {"potential", t.potential_s}, {"thermal", t.thermal_s}, {"other", other}};
+  for (const auto& [name, s] : parts) {
+    j[name] = {{"s", s},
+               {"ms_per_accepted_step", x.accepted > 0 ? 1e3 * s / x.accepted : 0.0},
+               {"fraction", x.run_s > 0.0 ? s / x.run_s : 0.0}};
+  }
+  return j;
 }
 
 std::string rate_text(double c_rate) {
@@ -160,6 +185,12 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   r.extra["completed"] = first.completed;
   r.extra["termination"] = first.termination;
   r.extra["same_steps_every_repeat"] = same_steps;
+  if (so.split) {
+    r.extra["substeps"] = split_of(discharge(so, protocol, exec, true));
+    r.notes.push_back(
+        "substeps: one more discharge, untimed above, with the executor synchronised around each sub-step; "
+        "other = run() minus the sub-steps (step control, save/restore, reaction lag, records)");
+  }
   if (!first.completed) r.notes.push_back("the discharge did not complete: " + first.termination);
   if (!same_steps) r.notes.push_back("steps or capacity differ between repeats; the first repeat's are reported");
 }
