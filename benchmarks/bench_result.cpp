@@ -92,6 +92,7 @@ nlohmann::ordered_json to_json(const BenchReport& r) {
   j["backend"] = r.backend;
   j["precision"] = r.precision;
   j["size"] = r.size;
+  if (r.size_unit != "elements") j["size_unit"] = r.size_unit;
   j["repeat"] = r.repeat;
   j["warmup"] = r.warmup;
   j["command_line"] = r.command_line;
@@ -115,23 +116,30 @@ nlohmann::ordered_json to_json(const BenchReport& r) {
 }
 
 void print_table(const BenchReport& r, std::ostream& out) {
+  bool bandwidth = r.copy_bandwidth_gbps > 0.0;
+  for (const Variant& v : r.variants) bandwidth = bandwidth || v.bytes > 0;
   out << "voltaic-bench " << r.benchmark << "\n"
       << "  device:    " << r.device << " (" << r.backend << " backend)\n"
-      << "  size:      " << r.size << " elements, " << r.precision << "\n"
-      << "  timing:    median of " << r.repeat << " repetitions after " << r.warmup << " warm-up runs\n"
-      << "  copy bandwidth (reference): " << format("%.1f", r.copy_bandwidth_gbps) << " GB/s\n\n";
+      << "  size:      " << r.size << " " << r.size_unit << ", " << r.precision << "\n"
+      << "  timing:    median of " << r.repeat << " repetitions after " << r.warmup << " warm-up runs\n";
+  if (bandwidth) out << "  copy bandwidth (reference): " << format("%.1f", r.copy_bandwidth_gbps) << " GB/s\n";
+  out << '\n';
 
   std::size_t name_width = 7;
   for (const Variant& v : r.variants) name_width = std::max(name_width, v.name.size());
   name_width += 2;
   out << pad_right("variant", name_width) << pad_right("role", 20) << pad_left("median ms", 11)
-      << pad_left("min ms", 11) << pad_left("max ms", 11) << pad_left("GB/s", 10) << pad_left("% copy", 9) << '\n';
-  out << std::string(name_width + 20 + 11 * 3 + 10 + 9, '-') << '\n';
+      << pad_left("min ms", 11) << pad_left("max ms", 11);
+  if (bandwidth) out << pad_left("GB/s", 10) << pad_left("% copy", 9);
+  out << '\n' << std::string(name_width + 20 + 11 * 3 + (bandwidth ? 10 + 9 : 0), '-') << '\n';
   for (const Variant& v : r.variants) {
     out << pad_right(v.name, name_width) << pad_right(v.role, 20)
         << pad_left(format("%.4f", v.timing.median_s * 1e3), 11) << pad_left(format("%.4f", v.timing.min_s * 1e3), 11)
-        << pad_left(format("%.4f", v.timing.max_s * 1e3), 11) << pad_left(format("%.1f", v.gbps), 10)
-        << pad_left(format("%.1f", 100.0 * v.fraction_of_copy), 9) << '\n';
+        << pad_left(format("%.4f", v.timing.max_s * 1e3), 11);
+    if (bandwidth) {
+      out << pad_left(format("%.1f", v.gbps), 10) << pad_left(format("%.1f", 100.0 * v.fraction_of_copy), 9);
+    }
+    out << '\n';
   }
   if (!r.notes.empty()) {
     out << "\nnotes:\n";

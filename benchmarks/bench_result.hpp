@@ -31,11 +31,12 @@ Variant make_variant(std::string name, std::string role, const TimingStats& timi
 
 /// Everything one subcommand reports.
 struct BenchReport {
-  std::string benchmark;  ///< "copy", "axpy", "dot"
-  std::string device;     ///< device name, or "cpu"
-  std::string backend;    ///< "cpu" or "cuda"
-  std::string precision;  ///< "double" or "float"
-  std::size_t size = 0;   ///< elements per vector
+  std::string benchmark;               ///< "copy", "axpy", "dot"
+  std::string device;                  ///< device name, or "cpu"
+  std::string backend;                 ///< "cpu" or "cuda"
+  std::string precision;               ///< "double" or "float"
+  std::size_t size = 0;                ///< elements per vector
+  std::string size_unit = "elements";  ///< what `size` counts ("macro cells" for step)
   int repeat = 0;
   int warmup = 0;
   std::string command_line;
@@ -53,12 +54,15 @@ struct BenchReport {
   const Variant* find_role(const std::string& role) const;
 };
 
-/// One JSON object: benchmark, device, backend, precision, size, repeat,
-/// warmup, command_line, copy_bandwidth_GBps, variants[], notes[], then extra.
+/// One JSON object: benchmark, device, backend, precision, size (then
+/// size_unit when it is not "elements"), repeat, warmup, command_line,
+/// copy_bandwidth_GBps, variants[], notes[], then extra.
 nlohmann::ordered_json to_json(const BenchReport& report);
 
 /// A header line, one row per variant (name, median ms, GB/s, % of copy
 /// bandwidth), the notes, then the extra fields flattened to "a.b: value" lines.
+/// A report that moves no modelled bytes and has no copy reference (step) has
+/// no bandwidth line or columns.
 void print_table(const BenchReport& report, std::ostream& out);
 
 /// `value` with %.17g: enough digits to identify a double exactly.

@@ -15,6 +15,7 @@
 #include "solve_bench.hpp"
 #include "spmv_bench.hpp"
 #include "stencil_bench.hpp"
+#include "step_bench.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -154,9 +155,9 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec, const
 
 BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   const bool blas1 = o.benchmark == "copy" || o.benchmark == "axpy" || o.benchmark == "dot";
-  if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv" && o.benchmark != "solve") {
+  if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv" && o.benchmark != "solve" && o.benchmark != "step") {
     throw voltaic::InvalidArgument("benchmark", "voltaic_bench::run_benchmark",
-                                   "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv, solve");
+                                   "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv, solve, step");
   }
   if (o.size < 1) {
     throw voltaic::InvalidArgument("size", "voltaic_bench::run_benchmark", "size must be at least 1");
@@ -171,6 +172,10 @@ BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   r.repeat = o.repeat;
   r.warmup = o.warmup;
   r.command_line = o.command_line;
+  if (o.benchmark == "step") {  // a whole simulation: no copy reference, no baselines
+    run_step(r, o, exec);
+    return r;
+  }
   if (!cuda) r.notes.push_back(kSkipped);
 
   if (o.benchmark == "stencil") {

@@ -1,7 +1,8 @@
 #pragma once
 /// @file benchmarks.hpp
-/// @brief The three subcommands: copy, axpy and dot, each measured against the
-/// copy bandwidth of the same device and, on CUDA, against vendor baselines.
+/// @brief The subcommands: copy, axpy and dot, each measured against the copy
+/// bandwidth of the same device and, on CUDA, against vendor baselines; the
+/// stencil, spmv and solve kernels; and step, a whole DFN discharge.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,9 +15,24 @@
 
 namespace voltaic_bench {
 
+/// The step subcommand's own options (it takes none of the vector options).
+struct StepBenchOptions {
+  int nx = 1;                          ///< in-plane cells along the electrode height
+  int ny = 1;                          ///< in-plane cells along the electrode width
+  int cells = 20;                      ///< z-cells per region (negative, separator, positive)
+  int shells = 20;                     ///< radial shells per particle
+  double c_rate = 1.0;                 ///< of "Discharge at <x>C until 2.5 V"
+  std::string thermal = "isothermal";  ///< "isothermal" or "lumped"
+  int repeat = 1;                      ///< timed discharges, each from a new Simulation
+  int warmup = 0;                      ///< untimed discharges first
+  bool split = false;                  ///< one more discharge, with sub-step timing (synchronises between them)
+  bool json_stdout = false;            ///< --json without a file: JSON on stdout instead of the table
+  std::string json_file;               ///< --json FILE: the table, and one JSON line appended to FILE
+};
+
 /// What the command line asked for.
 struct BenchOptions {
-  std::string benchmark;                    ///< "copy", "axpy", "dot", "stencil", "spmv", "solve"
+  std::string benchmark;                    ///< "copy", "axpy", "dot", "stencil", "spmv", "solve", "step"
   std::string backend = "auto";             ///< "cpu", "cuda" or "auto"
   std::string precision = "double";         ///< "double" or "float"
   std::size_t size = std::size_t{1} << 27;  ///< elements per vector (copy, axpy, dot)
@@ -27,6 +43,7 @@ struct BenchOptions {
   std::uint64_t seed = 20240611;  ///< of the random inputs
   bool json = false;
   std::string command_line;
+  StepBenchOptions step;
 };
 
 /// Runs options.benchmark on `exec` (a CpuExecutor or a CudaExecutor).

@@ -1,12 +1,16 @@
 // voltaic-bench: the command line. Subcommands copy, axpy and dot; each
 // measures voltaic against the device copy bandwidth and, on CUDA, against
-// cudaMemcpy / cuBLAS / CUB, then prints a table or one JSON object.
+// cudaMemcpy / cuBLAS / CUB, then prints a table or one JSON object. step
+// times a whole Chen2020 discharge and prints the table, appending one JSON
+// line to the file that --json names (or, --json alone, prints only the JSON).
 //
 //   voltaic-bench dot --backend cuda --size 134217728 --precision double --repeat 20
 //   voltaic-bench axpy --backend cpu --size 1000003 --json
+//   voltaic-bench step --backend cpu --repeat 5 --json out/step.jsonl
 #include <CLI/CLI.hpp>
 #include <cstddef>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -65,13 +69,57 @@ void add_common_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_flag("--json", o.json, "print one JSON object on stdout instead of the table");
 }
 
+/// The options of step: the cell, the discharge, the repeats, --json [FILE].
+void add_step_options(CLI::App& cmd, BenchOptions& o) {
+  voltaic_bench::StepBenchOptions& s = o.step;
+  cmd.add_option("--backend", o.backend, "cpu, cuda, or auto (cuda when a CUDA device is visible, else cpu)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
+  cmd.add_option("--device", o.device, "CUDA device ordinal (cuda backend)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd.add_option("--nx", s.nx, "in-plane cells along the electrode height")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  cmd.add_option("--ny", s.ny, "in-plane cells along the electrode width")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  cmd.add_option("--cells", s.cells, "z-cells per region (negative electrode, separator, positive electrode)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd.add_option("--shells", s.shells, "finite-volume shells per particle")
+      ->check(CLI::Range(2, 100000))
+      ->capture_default_str();
+  cmd.add_option("--c-rate", s.c_rate, "discharge current in C (\"Discharge at <x>C until 2.5 V\")")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--thermal", s.thermal, "isothermal or lumped")
+      ->check(CLI::IsMember({"isothermal", "lumped"}))
+      ->capture_default_str();
+  cmd.add_option("--repeat", s.repeat, "timed discharges, each from a new Simulation; the median is reported")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  cmd.add_option("--warmup", s.warmup, "untimed discharges first")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  cmd.add_flag("--split", s.split,
+               "after the timed discharges, one more with the time of each sub-step (concentration, potential, "
+               "thermal; the executor synchronised between them)");
+  cmd.add_option("--json", s.json_file,
+                 "append one JSON line to FILE (the table is still printed); without FILE, print the JSON object "
+                 "on stdout instead of the table")
+      ->expected(0, 1)
+      ->type_name("[FILE]");
+}
+
 /// The executor --backend names; "auto" picks CUDA when a device is visible.
+/// step runs the particles on a second stream; the kernels use one.
 std::shared_ptr<const voltaic::Executor> make_executor(const BenchOptions& o) {
   std::string backend = o.backend;
   if (backend == "auto") backend = voltaic::CudaExecutor::device_count() > 0 ? "cuda" : "cpu";
   if (backend == "cuda") {
     try {
-      return voltaic::CudaExecutor::create(o.device, 1);
+      return voltaic::CudaExecutor::create(o.device, o.benchmark == "step" ? 2 : 1);
     } catch (const voltaic::BackendUnavailable& e) {
       throw voltaic::BackendUnavailable("--backend cuda", "voltaic-bench",
                                         e.why() + " (" + std::to_string(voltaic::CudaExecutor::device_count()) +
@@ -119,6 +167,15 @@ int main(int argc, char** argv) {
     const std::string name = s.name;
     cmd->callback([&options, name] { options.benchmark = name; });
   }
+  CLI::App* step = app.add_subcommand(
+      "step",
+      "a whole \"Discharge at <x>C until 2.5 V\" of the Chen2020 cell (voltaic::Simulation): wall time with "
+      "set-up and of run() alone, steps, time per step, macro-cell-steps per second, discharge capacity");
+  add_step_options(*step, options);
+  step->callback([&options, step] {
+    options.benchmark = "step";
+    options.step.json_stdout = step->count("--json") > 0 && options.step.json_file.empty();
+  });
 
   try {
     app.parse(argc, argv);
@@ -129,11 +186,19 @@ int main(int argc, char** argv) {
   try {
     const auto exec = make_executor(options);
     const voltaic_bench::BenchReport report = voltaic_bench::run_benchmark(options, exec);
-    if (options.json) {
+    if (options.json || options.step.json_stdout) {
       std::cout << voltaic_bench::to_json(report).dump() << std::endl;
     } else {
       voltaic_bench::print_table(report, std::cout);
       std::cout.flush();
+    }
+    if (!options.step.json_file.empty()) {
+      std::ofstream file(options.step.json_file, std::ios::app);
+      file << voltaic_bench::to_json(report).dump() << '\n';
+      if (!file.flush()) {
+        std::cerr << "voltaic-bench: error: cannot append to " << options.step.json_file << std::endl;
+        return 1;
+      }
     }
   } catch (const voltaic::Error& e) {
     std::cerr << "voltaic-bench: error: " << e.what() << std::endl;

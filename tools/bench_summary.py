@@ -21,7 +21,8 @@ def main():
                           f"{100 * v['fraction_of_copy_bandwidth']:6.1f} %")
                 for key in ("ratio_vs_best_baseline", "best_voltaic_speed_over_best_cusparse",
                             "csr_max_relative_difference_vs_cusparse", "ell_max_relative_difference_vs_cusparse_sell",
-                            "speedup_over_fp64_gmres", "ell_width", "nnz"):
+                            "speedup_over_fp64_gmres", "ell_width", "nnz", "run_s", "setup_s", "accepted_steps",
+                            "rejected_steps", "discharge_capacity_Ah"):
                     if r.get(key) is not None:
                         print(f"  {key}: {r[key]}")
                 det = r.get("determinism")

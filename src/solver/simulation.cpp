@@ -1,6 +1,7 @@
 #include "voltaic/solver/simulation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -66,6 +67,21 @@ double lumped_heat_capacity(const ParameterSet& p) {
       rc(pc.density, pc.specific_heat_capacity, pc.thickness);
   const double length = nc.thickness + n.thickness + s.thickness + q.thickness + pc.thickness;
   return sum / length * p.thermal.cell_volume;
+}
+
+/// f() (which returns bool), its wall time added to `total` when `on`: the
+/// executor is synchronised before and after, so the time is the sub-step's
+/// own. A sub-step that throws is not counted.
+template <class F>
+bool timed(bool on, const Executor& e, double& total, F&& f) {
+  if (!on) return f();
+  using Clock = std::chrono::steady_clock;
+  e.synchronize();
+  const Clock::time_point start = Clock::now();
+  const bool ok = f();
+  e.synchronize();
+  total += std::chrono::duration<double>(Clock::now() - start).count();
+  return ok;
 }
 
 }  // namespace
@@ -216,16 +232,26 @@ void Simulation::temperature(double dt, const CellDrive& drive) {
 }
 
 bool Simulation::attempt(double dt, const CellDrive& drive, std::string& why) {
+  const bool on = options_.time_substeps;
+  const Executor& exec = *layout_->executor();
+  SubstepTimes& t = substep_times_;
+  ++t.attempts;
   try {
     for (int pass = 0; pass < options_.steps.split_iterations; ++pass) {
       if (pass > 0) {  // iterated splitting: redo the concentrations with the new reaction
         copy(*layout_->executor(), w_->c_s0.view(), w_->c_s.view());
         copy(*layout_->executor(), w_->c_e0.view(), w_->c_e.view());
       }
-      concentration(dt);
-      if (!potential(drive, why)) return false;
+      timed(on, exec, t.concentration_s, [&] {
+        concentration(dt);
+        return true;
+      });
+      if (!timed(on, exec, t.potential_s, [&] { return potential(drive, why); })) return false;
     }
-    temperature(dt, drive);
+    timed(on, exec, t.thermal_s, [&] {
+      temperature(dt, drive);
+      return true;
+    });
   } catch (const Error& e) {  // NotConverged, or a coefficient outside its domain
     why = e.what();
     return false;
@@ -268,9 +294,14 @@ void Simulation::restore() {
 }
 
 bool Simulation::consistent_start(const CellDrive& drive, std::string& why) {
+  const bool on = options_.time_substeps;
+  const Executor& exec = *layout_->executor();
   try {
-    if (!potential(drive, why)) return false;
-    heat_w_ = heat_power(drive);
+    if (!timed(on, exec, substep_times_.potential_s, [&] { return potential(drive, why); })) return false;
+    timed(on, exec, substep_times_.thermal_s, [&] {
+      heat_w_ = heat_power(drive);
+      return true;
+    });
   } catch (const Error& e) {
     why = e.what();
     return false;

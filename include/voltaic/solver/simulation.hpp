@@ -44,6 +44,16 @@ struct StepControl {
   int split_iterations = 1;       ///< concentration/potential passes per step (> 1: iterated splitting)
 };
 
+/// Wall time of the sub-steps [s], summed over a run's attempts (accepted,
+/// cut and retried, or redone to locate an event) and the consistent start of
+/// every experiment step. Kept only with SimulationOptions::time_substeps.
+struct SubstepTimes {
+  double concentration_s = 0.0;  ///< particles and electrolyte (and their inputs)
+  double potential_s = 0.0;      ///< Newton with GMRES-IR, terminal voltage, current
+  double thermal_s = 0.0;        ///< heat source and the thermal model (the heat is computed when isothermal too)
+  int attempts = 0;              ///< calls of the concentration -> potential -> temperature split
+};
+
 struct SimulationOptions {
   CellGridSpec grid;
   ThermalModel thermal = ThermalModel::isothermal;
@@ -59,6 +69,10 @@ struct SimulationOptions {
   SolverOptions diffusion = default_diffusion();  ///< CG of the electrolyte and heat steps
   /// Times [s] at which every field is stored in the Solution (steps land on them).
   std::vector<double> field_times;
+  /// Time each sub-step (Simulation::substep_times()). The executor is
+  /// synchronised before and after each, which stops work of one sub-step
+  /// overlapping the next on a GPU: for profiling, not for production runs.
+  bool time_substeps = false;
 
   static SolverOptions default_diffusion() {
     SolverOptions o;
@@ -91,6 +105,8 @@ class Simulation {
   /// Lithium in the cell [mol]: particles plus electrolyte.
   double lithium_inventory() const;
   double time() const { return time_; }
+  /// Sums since construction (all zero unless options().time_substeps).
+  const SubstepTimes& substep_times() const { return substep_times_; }
   const CellLayout& layout() const { return *layout_; }
   const SimulationOptions& options() const { return options_; }
 
@@ -123,6 +139,7 @@ class Simulation {
   std::unique_ptr<Workspace> w_;
   double time_ = 0.0, capacity_ah_ = 0.0, energy_wh_ = 0.0, voltage_ = 0.0, current_ = 0.0, heat_w_ = 0.0;
   double lumped_t_ = 0.0;
+  SubstepTimes substep_times_;
   double saved_[5] = {};
   std::size_t next_field_ = 0;
 };

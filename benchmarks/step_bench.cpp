@@ -1,0 +1,198 @@
+// step: "Discharge at <x>C until 2.5 V" of the Chen2020 cell from its initial
+// (fully charged) state, as voltaic::Simulation runs it. Each repetition
+// builds a new Simulation and times, on the host clock after the executor has
+// synchronised, the set-up (parameter set, experiment, Simulation constructor)
+// and run() alone; the report gives the medians, the accepted and rejected
+// steps, the time per step, macro-cell-steps per second and the discharge
+// capacity at the cut-off. With --split, one more discharge runs with
+// SimulationOptions::time_substeps and the report splits its run time into
+// the sub-steps and the rest (step control, save/restore, records).
+#include "step_bench.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "voltaic/core/error.hpp"
+#include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace voltaic_bench {
+
+namespace {
+
+using ExecPtr = std::shared_ptr<const voltaic::Executor>;
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+voltaic::ThermalModel thermal_model(const std::string& name) {
+  if (name == "isothermal") return voltaic::ThermalModel::isothermal;
+  if (name == "lumped") return voltaic::ThermalModel::lumped;
+  throw voltaic::InvalidArgument("thermal", "voltaic_bench::run_step",
+                                 "'" + name + "' is not one of isothermal, lumped");
+}
+
+/// "model name" of /proc/cpuinfo, or "unknown".
+std::string host_cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const std::size_t begin = line.find_first_not_of(" \t", colon + 1);
+    return begin == std::string::npos ? std::string("unknown") : line.substr(begin);
+  }
+  return "unknown";
+}
+
+/// One discharge from a new Simulation.
+struct Run {
+  double setup_s = 0.0;  ///< parameter set, experiment and Simulation constructor
+  double run_s = 0.0;    ///< Simulation::run
+  int accepted = 0, rejected = 0;
+  double capacity_ah = 0.0, final_time_s = 0.0, final_voltage_v = 0.0;
+  bool completed = false;
+  std::string termination;
+  std::size_t cells = 0, particles = 0;
+  voltaic::SubstepTimes substeps;  ///< with time_substeps only
+};
+
+Run discharge(const StepBenchOptions& so, const std::string& protocol, const ExecPtr& exec,
+              bool time_substeps = false) {
+  Run out;
+  exec->synchronize();
+  const Clock::time_point t0 = Clock::now();
+  voltaic::SimulationOptions options;
+  options.grid = {so.cells, so.cells, so.cells, so.shells, so.nx, so.ny};
+  options.thermal = thermal_model(so.thermal);
+  options.time_substeps = time_substeps;
+  const voltaic::Experiment experiment({protocol});
+  voltaic::Simulation sim(voltaic::parameter_sets::chen2020(), options, exec);
+  exec->synchronize();
+  const Clock::time_point t1 = Clock::now();
+  const voltaic::Solution s = sim.run(experiment);
+  exec->synchronize();
+  const Clock::time_point t2 = Clock::now();
+  out.setup_s = seconds(t0, t1);
+  out.run_s = seconds(t1, t2);
+  out.accepted = s.steps_taken;
+  out.rejected = s.steps_rejected;
+  out.capacity_ah = s["Discharge capacity [A.h]"].back();
+  out.final_time_s = s["Time [s]"].back();
+  out.final_voltage_v = s["Voltage [V]"].back();
+  out.completed = s.completed;
+  out.termination = s.termination;
+  out.cells = sim.layout().num_cells();
+  out.particles = sim.layout().num_particles();
+  out.substeps = sim.substep_times();
+  return out;
+}
+
+/// The profiled run's time per sub-step: seconds, ms per accepted step and fraction of run().
+nlohmann::ordered_json split_of(const Run& x) {
+  const voltaic::SubstepTimes& t = x.substeps;
+  const double other = x.run_s - t.concentration_s - t.potential_s - t.thermal_s;
+  nlohmann::ordered_json j;
+  j["run_s"] = x.run_s;
+  j["attempts"] = t.attempts;
+  j["accepted_steps"] = x.accepted;
+  const std::pair<const char*, double> parts[] = {
+      {"concentration", t.concentration_s}, {"potential", t.potential_s}, {"thermal", t.thermal_s}, {"other", other}};
+  for (const auto& [name, s] : parts) {
+    j[name] = {{"s", s},
+               {"ms_per_accepted_step", x.accepted > 0 ? 1e3 * s / x.accepted : 0.0},
+               {"fraction", x.run_s > 0.0 ? s / x.run_s : 0.0}};
+  }
+  return j;
+}
+
+std::string rate_text(double c_rate) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", c_rate);
+  return buf;
+}
+
+}  // namespace
+
+void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
+  const StepBenchOptions& so = o.step;
+  if (so.repeat < 1 || so.warmup < 0) {
+    throw voltaic::InvalidArgument("repeat", "voltaic_bench::run_step",
+                                   "repeat must be at least 1 and warmup at least 0");
+  }
+  if (!(so.c_rate > 0.0)) {
+    throw voltaic::InvalidArgument("c-rate", "voltaic_bench::run_step", "must be > 0 (a discharge)");
+  }
+  thermal_model(so.thermal);  // an unknown model fails before anything runs
+  const std::string protocol = "Discharge at " + rate_text(so.c_rate) + "C until 2.5 V";
+
+  for (int w = 0; w < so.warmup; ++w) discharge(so, protocol, exec);
+  std::vector<Run> runs;
+  for (int i = 0; i < so.repeat; ++i) runs.push_back(discharge(so, protocol, exec));
+
+  std::vector<double> setup, run, total;
+  bool same_steps = true;
+  for (const Run& x : runs) {
+    setup.push_back(x.setup_s);
+    run.push_back(x.run_s);
+    total.push_back(x.setup_s + x.run_s);
+    same_steps = same_steps && x.accepted == runs[0].accepted && x.rejected == runs[0].rejected &&
+                 x.capacity_ah == runs[0].capacity_ah;
+  }
+  const Run& first = runs.front();
+  const TimingStats total_t = summarize(total), run_t = summarize(run), setup_t = summarize(setup);
+
+  r.precision = "double";
+  r.size = first.cells;
+  r.size_unit = "macro cells";
+  r.repeat = so.repeat;
+  r.warmup = so.warmup;
+  r.add("set-up + run: Chen2020, " + protocol, "voltaic (total)", total_t, 0);
+  r.add("Simulation::run", "voltaic (run)", run_t, 0);
+  r.add("set-up: chen2020(), Experiment, Simulation()", "set-up", setup_t, 0);
+
+  const double steps = first.accepted;
+  r.extra["host_cpu"] = host_cpu_name();
+  r.extra["host_hardware_threads"] = std::thread::hardware_concurrency();
+  r.extra["parameter_set"] = "Chen2020";
+  r.extra["experiment"] = protocol;
+  r.extra["thermal"] = so.thermal;
+  r.extra["grid"] = {{"nx", so.nx},
+                     {"ny", so.ny},
+                     {"cells_per_region", so.cells},
+                     {"radial_shells", so.shells},
+                     {"macro_cells", first.cells},
+                     {"particles", first.particles}};
+  r.extra["total_s"] = total_t.median_s;
+  r.extra["run_s"] = run_t.median_s;
+  r.extra["setup_s"] = setup_t.median_s;
+  r.extra["accepted_steps"] = first.accepted;
+  r.extra["rejected_steps"] = first.rejected;
+  r.extra["run_ms_per_accepted_step"] = steps > 0 ? 1e3 * run_t.median_s / steps : 0.0;
+  r.extra["run_ms_per_attempt"] = 1e3 * run_t.median_s / double(first.accepted + first.rejected);
+  r.extra["macro_cell_steps_per_s"] = steps * double(first.cells) / run_t.median_s;
+  r.extra["discharge_capacity_Ah"] = first.capacity_ah;
+  r.extra["final_time_s"] = first.final_time_s;
+  r.extra["final_voltage_V"] = first.final_voltage_v;
+  r.extra["completed"] = first.completed;
+  r.extra["termination"] = first.termination;
+  r.extra["same_steps_every_repeat"] = same_steps;
+  if (so.split) {
+    r.extra["substeps"] = split_of(discharge(so, protocol, exec, true));
+    r.notes.push_back(
+        "substeps: one more discharge, untimed above, with the executor synchronised around each sub-step; "
+        "other = run() minus the sub-steps (step control, save/restore, reaction lag, records)");
+  }
+  if (!first.completed) r.notes.push_back("the discharge did not complete: " + first.termination);
+  if (!same_steps) r.notes.push_back("steps or capacity differ between repeats; the first repeat's are reported");
+}
+
+}  // namespace voltaic_bench

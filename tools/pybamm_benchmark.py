@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Times PyBaMM's DFN on the discharge that ``voltaic-bench step`` runs.
+
+The set-up is that of tools/pybamm_reference.py: ``pybamm.lithium_ion.DFN``
+with ``{"thermal": ...}`` (default isothermal), ``pybamm.ParameterValues(
+"Chen2020")`` from the parameter set's own initial state (fully charged as
+Chen2020 defines it; no initial_soc), PyBaMM's default mesh (20 cells per
+domain and per particle; ``--points``), ``pybamm.IDAKLUSolver()`` at its
+default tolerances (rtol 1e-4, atol 1e-6, one thread). The discharge is
+
+* ``--protocol experiment`` (default): ``pybamm.Experiment(["Discharge at 1C
+  until 2.5 V"])``, the same words ``voltaic-bench step`` runs;
+* ``--protocol current``: pybamm_reference.py's form: "Current function [A]"
+  = 1C, ``solve(t_eval=[0, 2 h / C-rate], t_interp=every 10 s)``, ended by
+  Chen2020's "Minimum voltage [V]" event (2.5 V).
+
+Both reach the same capacity; the experiment builds a model per step, so its
+set-up differs.
+
+Timed, per repetition, with ``time.perf_counter``:
+
+* set-up: model, parameter values, experiment, solver and
+  ``pybamm.Simulation`` construction, then ``build()`` (or
+  ``build_for_experiment()``): parameter processing and discretisation;
+* solve: ``Simulation.solve()``, which includes the solver's own set-up
+  (CasADi functions, Jacobian; reported by PyBaMM as ``set_up_time``) and the
+  integration (``integration_time``);
+* total: set-up + solve.
+
+One untimed warm-up run comes first (imports, CasADi's first use); the medians
+of ``--repeat`` runs (default 5) are reported, with minimum and maximum. The
+last line on stdout is one JSON object, keyed as ``voltaic-bench step --json``
+where the meaning is the same (``setup_s``, ``total_s``, ``accepted_steps``,
+``discharge_capacity_Ah``, ...); ``--json FILE`` also appends it to FILE.
+
+    python3 tools/pybamm_benchmark.py --repeat 5
+"""
+
+import argparse
+import importlib.metadata
+import json
+import os
+import shlex
+import statistics
+import sys
+import time
+
+PARAMETER_SET = "Chen2020"
+CUTOFF_V = 2.5
+OUTPUT_PERIOD_S = (
+    10.0  # t_interp spacing of the "current" protocol (pybamm_reference.py's)
+)
+SCRIPT = "pybamm_benchmark.py"
+
+
+def import_pybamm():
+    """Imports PyBaMM and NumPy, or stops with a message saying how."""
+    try:
+        import numpy
+        import pybamm
+    except ImportError as err:
+        sys.exit(
+            f"{SCRIPT}: cannot import PyBaMM ({err}).\n"
+            f"Install it with 'pip install pybamm' and run this script again."
+        )
+    return pybamm, numpy
+
+
+def package_version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def host_cpu_name():
+    """'model name' of /proc/cpuinfo (as voltaic-bench reads it), or 'unknown'."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name") and ":" in line:
+                    return line.split(":", 1)[1].strip() or "unknown"
+    except OSError:
+        pass
+    return "unknown"
+
+
+def seconds(timer_time):
+    """A PyBaMM TimerTime (or a number) in seconds."""
+    return float(getattr(timer_time, "value", timer_time))
+
+
+def mesh_points(points):
+    return {
+        "x_n": points,
+        "x_s": points,
+        "x_p": points,
+        "r_n": points,
+        "r_p": points,
+    }
+
+
+def discharge(pybamm, np, args, protocol):
+    """One discharge from a new model; returns the timings and the results."""
+    t0 = time.perf_counter()
+    model = pybamm.lithium_ion.DFN(options={"thermal": args.thermal})
+    params = pybamm.ParameterValues(PARAMETER_SET)
+    capacity = params["Nominal cell capacity [A.h]"]
+    var_pts = dict(model.default_var_pts)
+    var_pts.update(mesh_points(args.points))
+    solver = pybamm.IDAKLUSolver()
+    if args.protocol == "experiment":
+        experiment = pybamm.Experiment([protocol])
+        sim = pybamm.Simulation(
+            model,
+            parameter_values=params,
+            var_pts=var_pts,
+            solver=solver,
+            experiment=experiment,
+        )
+        sim.build_for_experiment()
+    else:
+        params["Current function [A]"] = args.c_rate * capacity
+        sim = pybamm.Simulation(
+            model, parameter_values=params, var_pts=var_pts, solver=solver
+        )
+        sim.build()
+    t1 = time.perf_counter()
+    if args.protocol == "experiment":
+        solution = sim.solve()
+    else:
+        t_end = (
+            2.0 * 3600.0 / args.c_rate
+        )  # the voltage cut-off always comes first
+        t_grid = np.arange(0.0, t_end + 0.5 * OUTPUT_PERIOD_S, OUTPUT_PERIOD_S)
+        solution = sim.solve(t_eval=[0.0, t_end], t_interp=t_grid)
+    t2 = time.perf_counter()
+
+    stats = getattr(solution, "solver_statistics", None)
+    return {
+        "setup_s": t1 - t0,
+        "solve_s": t2 - t1,
+        "total_s": t2 - t0,
+        "solver_set_up_s": seconds(solution.set_up_time),
+        "integration_s": seconds(solution.integration_time),
+        "discharge_capacity_Ah": float(
+            solution["Discharge capacity [A.h]"].entries[-1]
+        ),
+        "final_time_s": float(solution["Time [s]"].entries[-1]),
+        "final_voltage_V": float(solution["Voltage [V]"].entries[-1]),
+        "termination": solution.termination,
+        "stats": stats,
+        "solver_options": {
+            "rtol": solver.rtol,
+            "atol": solver.atol,
+            "num_threads": solver.options.get("num_threads"),
+        },
+    }
+
+
+def summary(values):
+    return {
+        "median_s": statistics.median(values),
+        "min_s": min(values),
+        "max_s": max(values),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        help="timed runs; the median is reported (default 5)",
+    )
+    parser.add_argument(
+        "--warmup", type=int, default=1, help="untimed runs first (default 1)"
+    )
+    parser.add_argument(
+        "--c-rate",
+        type=float,
+        default=1.0,
+        help="discharge current in C (default 1)",
+    )
+    parser.add_argument(
+        "--thermal", choices=("isothermal", "lumped"), default="isothermal"
+    )
+    parser.add_argument(
+        "--points",
+        type=int,
+        default=20,
+        help="cells per domain and per particle (default 20)",
+    )
+    parser.add_argument(
+        "--protocol",
+        choices=("experiment", "current"),
+        default="experiment",
+        help="pybamm.Experiment (default) or pybamm_reference.py's current function with a voltage event",
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", help="also append the JSON line to FILE"
+    )
+    args = parser.parse_args()
+    if (
+        args.repeat < 1
+        or args.warmup < 0
+        or not args.c_rate > 0
+        or args.points < 2
+    ):
+        parser.error(
+            "--repeat >= 1, --warmup >= 0, --c-rate > 0 and --points >= 2 are required"
+        )
+
+    pybamm, np = import_pybamm()
+    protocol = f"Discharge at {args.c_rate:g}C until {CUTOFF_V:g} V"
+
+    for _ in range(args.warmup):
+        discharge(pybamm, np, args, protocol)
+    runs = [discharge(pybamm, np, args, protocol) for _ in range(args.repeat)]
+
+    first = runs[0]
+    setup = summary([r["setup_s"] for r in runs])
+    solve = summary([r["solve_s"] for r in runs])
+    total = summary([r["total_s"] for r in runs])
+    solver_set_up = statistics.median(r["solver_set_up_s"] for r in runs)
+    integration = statistics.median(r["integration_s"] for r in runs)
+    stats = first["stats"]
+    steps = getattr(stats, "number_of_steps", None)
+    same = all(
+        r["discharge_capacity_Ah"] == first["discharge_capacity_Ah"]
+        and getattr(r["stats"], "number_of_steps", None) == steps
+        for r in runs
+    )
+    macro_cells = 3 * args.points
+
+    report = {
+        "benchmark": "step",
+        "device": "cpu",
+        "backend": "pybamm",
+        "precision": "double",
+        "size": macro_cells,
+        "size_unit": "macro cells",
+        "repeat": args.repeat,
+        "warmup": args.warmup,
+        "command_line": "python3 " + shlex.join(sys.argv),
+        "variants": [
+            {
+                "name": f"set-up + solve: {PARAMETER_SET}, {protocol}",
+                "role": "pybamm (total)",
+                **total,
+            },
+            {"name": "Simulation.solve", "role": "pybamm (solve)", **solve},
+            {
+                "name": "set-up: DFN, ParameterValues, Simulation, build",
+                "role": "set-up",
+                **setup,
+            },
+        ],
+        "notes": [],
+        "host_cpu": host_cpu_name(),
+        "host_hardware_threads": os.cpu_count(),
+        "parameter_set": PARAMETER_SET,
+        "experiment": protocol,
+        "protocol": args.protocol,
+        "thermal": args.thermal,
+        "grid": {
+            **mesh_points(args.points),
+            "macro_cells": macro_cells,
+            "particles": 2 * args.points,
+        },
+        "model": "pybamm.lithium_ion.DFN",
+        "solver": {"name": "IDAKLUSolver", **first["solver_options"]},
+        "total_s": total["median_s"],
+        "setup_s": setup["median_s"],
+        "solve_s": solve["median_s"],
+        "solver_set_up_s": solver_set_up,
+        "integration_s": integration,
+        "accepted_steps": steps,
+        "error_test_failures": getattr(
+            stats, "number_of_error_test_failures", None
+        ),
+        "nonlinear_solver_fails": getattr(
+            stats, "number_of_nonlinear_solver_fails", None
+        ),
+        "nonlinear_solver_iterations": getattr(
+            stats, "number_of_nonlinear_solver_iterations", None
+        ),
+        "linear_solver_setups": getattr(
+            stats, "number_of_linear_solver_setups", None
+        ),
+        "solve_ms_per_accepted_step": (
+            1e3 * solve["median_s"] / steps if steps else None
+        ),
+        "integration_ms_per_accepted_step": (
+            1e3 * integration / steps if steps else None
+        ),
+        "discharge_capacity_Ah": first["discharge_capacity_Ah"],
+        "final_time_s": first["final_time_s"],
+        "final_voltage_V": first["final_voltage_V"],
+        "termination": first["termination"],
+        "same_steps_every_repeat": same,
+        "pybamm_version": pybamm.__version__,
+        "pybammsolvers_version": package_version("pybammsolvers"),
+        "casadi_version": package_version("casadi"),
+        "numpy_version": np.__version__,
+        "python_version": sys.version.split()[0],
+    }
+    if (
+        "2.5" not in first["termination"]
+        and "Minimum voltage" not in first["termination"]
+    ):
+        report["notes"].append(
+            f"the discharge did not end at the cut-off: {first['termination']}"
+        )
+    if not same:
+        report["notes"].append(
+            "steps or capacity differ between repeats; the first repeat's are reported"
+        )
+
+    print(
+        f"PyBaMM {pybamm.__version__} DFN, {PARAMETER_SET}, {protocol} ({args.protocol}), {args.thermal}"
+    )
+    print(
+        f"  host:   {report['host_cpu']} ({report['host_hardware_threads']} hardware threads)"
+    )
+    print(
+        f"  timing: median of {args.repeat} repetitions after {args.warmup} warm-up runs\n"
+    )
+    print(f"{'':<10}{'median ms':>12}{'min ms':>12}{'max ms':>12}")
+    for name, s in (("set-up", setup), ("solve", solve), ("total", total)):
+        print(
+            f"{name:<10}{1e3 * s['median_s']:12.2f}{1e3 * s['min_s']:12.2f}{1e3 * s['max_s']:12.2f}"
+        )
+    print(
+        f"\n  of the solve: solver set-up {1e3 * solver_set_up:.2f} ms, integration {1e3 * integration:.2f} ms"
+    )
+    print(
+        f"  steps: {steps} ({report['error_test_failures']} error-test failures, "
+        f"{report['nonlinear_solver_fails']} nonlinear-solver failures)"
+    )
+    print(
+        f"  discharge capacity: {report['discharge_capacity_Ah']!r} A.h at t = {report['final_time_s']:.3f} s "
+        f"({report['termination']})"
+    )
+    for note in report["notes"]:
+        print(f"  note: {note}")
+    line = json.dumps(report)
+    print(line)
+    if args.json:
+        with open(args.json, "a") as f:
+            f.write(line + "\n")
+
+
+if __name__ == "__main__":
+    main()
