@@ -17,11 +17,12 @@ namespace voltaic_bench {
 
 /// The step subcommand's own options (it takes none of the vector options).
 struct StepBenchOptions {
-  int nx = 1;                          ///< in-plane cells along the electrode height
-  int ny = 1;                          ///< in-plane cells along the electrode width
-  int cells = 20;                      ///< z-cells per region (negative, separator, positive)
-  int shells = 20;                     ///< radial shells per particle
-  double c_rate = 1.0;                 ///< of "Discharge at <x>C until 2.5 V"
+  int nx = 1;               ///< in-plane cells along the electrode height
+  int ny = 1;               ///< in-plane cells along the electrode width
+  int cells = 20;           ///< z-cells per region (negative, separator, positive)
+  int shells = 20;          ///< radial shells per particle
+  double c_rate = 1.0;      ///< of "Discharge at <x>C until 2.5 V"
+  double duration_s = 0.0;  ///< > 0: "Discharge at <x>C for <d> seconds" instead (time per step of big cells)
   std::string thermal = "isothermal";  ///< "isothermal" or "lumped"
   int repeat = 1;                      ///< timed discharges, each from a new Simulation
   int warmup = 0;                      ///< untimed discharges first

@@ -90,6 +90,8 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--shells", s.shells, "finite-volume shells per particle")
       ->check(CLI::Range(2, 100000))
       ->capture_default_str();
+  cmd.add_option("--duration", s.duration_s,
+                 "seconds of discharge instead of a full one (0: until 2.5 V); for time per step on slow backends");
   cmd.add_option("--c-rate", s.c_rate, "discharge current in C (\"Discharge at <x>C until 2.5 V\")")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

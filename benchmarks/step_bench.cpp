@@ -132,7 +132,9 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
     throw voltaic::InvalidArgument("c-rate", "voltaic_bench::run_step", "must be > 0 (a discharge)");
   }
   thermal_model(so.thermal);  // an unknown model fails before anything runs
-  const std::string protocol = "Discharge at " + rate_text(so.c_rate) + "C until 2.5 V";
+  const std::string protocol =
+      "Discharge at " + rate_text(so.c_rate) + "C " +
+      (so.duration_s > 0.0 ? "for " + std::to_string(so.duration_s) + " seconds" : std::string("until 2.5 V"));
 
   for (int w = 0; w < so.warmup; ++w) discharge(so, protocol, exec);
   std::vector<Run> runs;
