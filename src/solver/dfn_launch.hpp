@@ -15,7 +15,7 @@ void for_each_index(const CudaExecutor& exec, int stream, std::size_t n, const F
 namespace voltaic::dfn {
 
 template <class F>
-void for_each_index(const Executor& exec, int stream, std::size_t n, const F& f) {
+void for_each_index(const Executor& exec, [[maybe_unused]] int stream, std::size_t n, const F& f) {
   if (n == 0) return;
   if (detail::on_cpu(exec, "voltaic DFN kernels")) {
     for (std::size_t i = 0; i < n; ++i) f(i);

@@ -111,7 +111,6 @@ class Simulation {
   const SimulationOptions& options() const { return options_; }
 
  private:
-  struct State;
   struct Workspace;
   bool attempt(double dt, const CellDrive& drive, std::string& why);
   void concentration(double dt);
@@ -140,7 +139,7 @@ class Simulation {
   double time_ = 0.0, capacity_ah_ = 0.0, energy_wh_ = 0.0, voltage_ = 0.0, current_ = 0.0, heat_w_ = 0.0;
   double lumped_t_ = 0.0;
   SubstepTimes substep_times_;
-  double saved_[5] = {};
+  double saved_[4] = {};  // lumped T, voltage, current, heat at the last save()
   std::size_t next_field_ = 0;
 };
 
