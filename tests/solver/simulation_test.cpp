@@ -64,6 +64,29 @@ TEST(Simulation, PotentialStepConvergesAtSecondOrder) {
   }
 }
 
+TEST(Simulation, IteratedSplittingAgreesAndConserves) {
+  const Experiment discharge({"Discharge at 2C for 10 minutes"});
+  SimulationOptions iterated = coarse();
+  iterated.steps.split_iterations = 3;
+  Simulation once(parameter_sets::chen2020(), coarse(), CpuExecutor::create());
+  Simulation thrice(parameter_sets::chen2020(), iterated, CpuExecutor::create());
+  const double lithium = thrice.lithium_inventory();
+  const Solution a = once.run(discharge), b = thrice.run(discharge);
+  ASSERT_TRUE(b.completed) << b.termination;
+  EXPECT_NEAR(a["Voltage [V]"].back(), b["Voltage [V]"].back(), 1e-3);
+  EXPECT_NE(a["Voltage [V]"].back(), b["Voltage [V]"].back());  // the passes do change the step
+  EXPECT_NEAR(thrice.lithium_inventory(), lithium, 1e-10 * lithium);
+}
+
+TEST(Simulation, CyclesRepeatTheSteps) {
+  Simulation sim(parameter_sets::chen2020(), coarse(), CpuExecutor::create());
+  const Solution s = sim.run(Experiment({"Discharge at 1C for 5 minutes", "Charge at 1 A for 2 minutes"}, 2));
+  ASSERT_TRUE(s.completed) << s.termination;
+  EXPECT_NEAR(s["Time [s]"].back(), 2 * 420.0, 1e-6);
+  EXPECT_EQ(s["Step"].back(), 3.0);
+  EXPECT_NEAR(s["Discharge capacity [A.h]"].back(), 2 * (5.0 * 300 - 1.0 * 120) / 3600.0, 1e-9);
+}
+
 TEST(Simulation, RestKeepsTheCellAtEquilibrium) {
   Simulation sim(parameter_sets::chen2020(), coarse(), CpuExecutor::create());
   const Solution s = sim.run(Experiment({"Rest for 10 minutes"}));
