@@ -37,7 +37,6 @@ where the meaning is the same (``setup_s``, ``total_s``, ``accepted_steps``,
 """
 
 import argparse
-import importlib.metadata
 import json
 import os
 import shlex
@@ -45,32 +44,14 @@ import statistics
 import sys
 import time
 
+from pybamm_common import import_pybamm, package_version
+
 PARAMETER_SET = "Chen2020"
 CUTOFF_V = 2.5
 OUTPUT_PERIOD_S = (
     10.0  # t_interp spacing of the "current" protocol (pybamm_reference.py's)
 )
 SCRIPT = "pybamm_benchmark.py"
-
-
-def import_pybamm():
-    """Imports PyBaMM and NumPy, or stops with a message saying how."""
-    try:
-        import numpy
-        import pybamm
-    except ImportError as err:
-        sys.exit(
-            f"{SCRIPT}: cannot import PyBaMM ({err}).\n"
-            f"Install it with 'pip install pybamm' and run this script again."
-        )
-    return pybamm, numpy
-
-
-def package_version(name):
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
 
 
 def host_cpu_name():
@@ -212,7 +193,7 @@ def main():
             "--repeat >= 1, --warmup >= 0, --c-rate > 0 and --points >= 2 are required"
         )
 
-    pybamm, np = import_pybamm()
+    pybamm, np = import_pybamm(SCRIPT)
     protocol = f"Discharge at {args.c_rate:g}C until {CUTOFF_V:g} V"
 
     for _ in range(args.warmup):

@@ -51,11 +51,12 @@ the same bytes. Timings are printed to stdout only.
 """
 
 import argparse
-import importlib.metadata
 import json
 import shlex
 import sys
 import time
+
+from pybamm_common import import_pybamm, package_version
 from pathlib import Path
 
 PARAMETER_SET = "Chen2020"
@@ -89,26 +90,6 @@ THERMAL_COLUMNS = (
 RISE_COLUMN = "Volume-averaged cell temperature [K]"
 
 SCRIPT = "pybamm_reference.py"
-
-
-def import_pybamm():
-    """Imports PyBaMM and NumPy, or stops with a message saying how."""
-    try:
-        import numpy
-        import pybamm
-    except ImportError as err:
-        sys.exit(
-            f"{SCRIPT}: cannot import PyBaMM ({err}).\n"
-            f"Install it with 'pip install pybamm' and run this script again."
-        )
-    return pybamm, numpy
-
-
-def package_version(name):
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
 
 
 def rate_label(c_rate):
@@ -1079,7 +1060,7 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv[1:])
-    pybamm, np = import_pybamm()
+    pybamm, np = import_pybamm(SCRIPT)
     reference = Reference(pybamm, np, args.points, args.rtol, args.atol)
     info = provenance(pybamm, np, reference, argv)
     args.out_dir.mkdir(parents=True, exist_ok=True)
