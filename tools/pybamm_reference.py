@@ -55,9 +55,9 @@ import json
 import shlex
 import sys
 import time
+from pathlib import Path
 
 from pybamm_common import import_pybamm, package_version
-from pathlib import Path
 
 PARAMETER_SET = "Chen2020"
 C_RATES = (0.5, 1.0, 2.0)
