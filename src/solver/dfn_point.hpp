@@ -27,7 +27,8 @@ VOLTAIC_HD inline double half_cell_conductance(double area, double sigma, double
 
 /// Electrolyte transport coefficients per cell: eps^b D_e, kappa_eff = eps^b
 /// kappa, the diffusion-potential coefficient kappa_eff 2 (1 - t+) TDF R T / F,
-/// and ln c_e.
+/// and ln c_e. A null output is not computed (the electrolyte step needs only
+/// the diffusivity, the potential step only the others).
 struct ElectrolyteProperties {
   DfnConstants k;
   const double *c_e, *T;
@@ -36,7 +37,8 @@ struct ElectrolyteProperties {
   VOLTAIC_HD void operator()(std::size_t c) const {
     const RegionConstants& r = k.region[k.map.region(c)];
     const double ce = c_e[c], t = T[c];
-    diffusivity[c] = r.transport_factor * material::electrolyte_diffusivity(k.electrolyte, ce, t);
+    if (diffusivity) diffusivity[c] = r.transport_factor * material::electrolyte_diffusivity(k.electrolyte, ce, t);
+    if (!kappa) return;
     const double kap = r.transport_factor * material::electrolyte_conductivity(k.electrolyte, ce, t);
     kappa[c] = kap;
     kappa_d[c] = kap * 2.0 * (1.0 - k.electrolyte.transference_number) * k.electrolyte.thermodynamic_factor *

@@ -62,7 +62,7 @@ PotentialStep::PotentialStep(std::shared_ptr<const CellLayout> layout, Potential
   const auto& exec = layout_->executor();
   const std::size_t n = layout_->num_cells();
   for (Array<double>* a :
-       {&kappa_, &kappa_d_, &log_c_, &scratch_d_, &aj_, &adj_, &s_phi_, &e_phi_, &d_logc_, &d_s_, &d_e_, &c01_, &c10_})
+       {&kappa_, &kappa_d_, &log_c_, &aj_, &adj_, &s_phi_, &e_phi_, &d_logc_, &d_s_, &d_e_, &c01_, &c10_})
     *a = Array<double>(exec, n);
   residual_ = Array<double>(exec, 2 * n);
   update_ = Array<double>(exec, 2 * n);
@@ -147,8 +147,8 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, View<const double> 
   PotentialReport report;
   try {
     dfn::for_each_index(exec, 0, n,
-                        dfn::ElectrolyteProperties{layout_->constants(), c_e.data(), T.data(), scratch_d_.data(),
-                                                   kappa_.data(), kappa_d_.data(), log_c_.data()});
+                        dfn::ElectrolyteProperties{layout_->constants(), c_e.data(), T.data(), nullptr, kappa_.data(),
+                                                   kappa_d_.data(), log_c_.data()});
     fill(exec, d_logc_.view(), 0.0);
     s.kappa->update(kappa_.view(), d_logc_.view());
     s.kappa_d->update(kappa_d_.view(), d_logc_.view());

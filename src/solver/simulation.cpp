@@ -25,7 +25,7 @@ struct Simulation::Workspace {
   // concentration step uses (the split's lag).
   Array<double> c_s, c_e, T, phi, aj, c_surf;
   Array<double> c_s0, c_e0, T0, phi0, aj0, c_surf0;  // saved at the start of a step attempt
-  Array<double> source, flux, ds, de, kappa, kappa_d, log_c, q, lithium, work;
+  Array<double> source, flux, ds, de, q, lithium, work;
   std::shared_ptr<const CudaExecutor> cuda;  // set when particles run on their own stream
   std::unique_ptr<CudaEvent> inputs_ready, particles_done;
 };
@@ -86,7 +86,7 @@ bool timed(bool on, const Executor& e, double& total, F&& f) {
 
 }  // namespace
 
-std::string describe_step(const ExperimentStep& step, std::size_t index) {
+std::string Simulation::describe_step(const ExperimentStep& step, std::size_t index) {
   return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
 }
 
@@ -122,8 +122,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.lumped = std::make_unique<LumpedThermal>(lumped_heat_capacity(p),
                                              p.thermal.heat_transfer_coefficient * p.thermal.cooling_surface_area,
                                              p.thermal.ambient_temperature);
-  for (Array<double>* a :
-       {&w.c_e, &w.T, &w.aj, &w.c_e0, &w.T0, &w.aj0, &w.source, &w.de, &w.kappa, &w.kappa_d, &w.log_c, &w.q, &w.work})
+  for (Array<double>* a : {&w.c_e, &w.T, &w.aj, &w.c_e0, &w.T0, &w.aj0, &w.source, &w.de, &w.q, &w.work})
     *a = Array<double>(e, n);
   for (Array<double>* a : {&w.c_surf, &w.c_surf0, &w.flux, &w.ds, &w.lithium}) *a = Array<double>(e, np);
   w.c_s = Array<double>(e, nr * np);
@@ -179,9 +178,9 @@ void Simulation::concentration(double dt) {
   }
   w.particles->step(w.c_s.view(), w.flux.view(), w.ds.view(), dt, particle_stream);
   if (w.cuda) w.particles_done->record(1);
-  dfn::for_each_index(e, 0, n,
-                      dfn::ElectrolyteProperties{l.constants(), w.c_e.data(), w.T.data(), w.de.data(), w.kappa.data(),
-                                                 w.kappa_d.data(), w.log_c.data()});
+  dfn::for_each_index(
+      e, 0, n,
+      dfn::ElectrolyteProperties{l.constants(), w.c_e.data(), w.T.data(), w.de.data(), nullptr, nullptr, nullptr});
   const SolveReport r = w.electrolyte->step(w.c_e.view(), l.porosity().view(), w.de.view(), w.source.view(), dt);
   if (w.cuda) w.particles_done->wait(0);
   if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("electrolyte diffusion step", r);
@@ -263,34 +262,25 @@ bool Simulation::attempt(double dt, const CellDrive& drive, std::string& why) {
   return true;
 }
 
-void Simulation::save() {
+std::vector<std::pair<Array<double>*, Array<double>*>> Simulation::saved_arrays() const {
   Workspace& w = *w_;
+  return {{&w.c_s, &w.c_s0}, {&w.c_e, &w.c_e0}, {&w.T, &w.T0},
+          {&w.phi, &w.phi0}, {&w.aj, &w.aj0},   {&w.c_surf, &w.c_surf0}};
+}
+
+void Simulation::save() {
   const Executor& e = *layout_->executor();
-  copy(e, w.c_s.view(), w.c_s0.view());
-  copy(e, w.c_e.view(), w.c_e0.view());
-  copy(e, w.T.view(), w.T0.view());
-  copy(e, w.phi.view(), w.phi0.view());
-  copy(e, w.aj.view(), w.aj0.view());
-  copy(e, w.c_surf.view(), w.c_surf0.view());
-  saved_[0] = lumped_t_;
-  saved_[1] = voltage_;
-  saved_[2] = current_;
-  saved_[3] = heat_w_;
+  for (auto [live, kept] : saved_arrays()) copy(e, live->view(), kept->view());
+  saved_ = {lumped_t_, voltage_, current_, heat_w_};
 }
 
 void Simulation::restore() {
-  Workspace& w = *w_;
   const Executor& e = *layout_->executor();
-  copy(e, w.c_s0.view(), w.c_s.view());
-  copy(e, w.c_e0.view(), w.c_e.view());
-  copy(e, w.T0.view(), w.T.view());
-  copy(e, w.phi0.view(), w.phi.view());
-  copy(e, w.aj0.view(), w.aj.view());
+  for (auto [live, kept] : saved_arrays()) copy(e, kept->view(), live->view());
   lumped_t_ = saved_[0];
   voltage_ = saved_[1];
   current_ = saved_[2];
   heat_w_ = saved_[3];
-  copy(e, w.c_surf0.view(), w.c_surf.view());
 }
 
 bool Simulation::consistent_start(const CellDrive& drive, std::string& why) {

@@ -113,7 +113,7 @@ class PotentialStep {
   std::shared_ptr<const CellLayout> layout_;
   PotentialOptions options_;
   std::unique_ptr<System> systems_[2];
-  Array<double> kappa_, kappa_d_, log_c_, scratch_d_;  // electrolyte properties of the current solve
+  Array<double> kappa_, kappa_d_, log_c_;  // electrolyte properties of the current solve
   Array<double> aj_, adj_;
   Array<double> s_phi_, e_phi_, d_logc_;
   Array<double> residual_, update_, d_s_, d_e_, c01_, c10_;

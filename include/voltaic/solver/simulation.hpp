@@ -3,8 +3,10 @@
 /// @brief Simulation: the DFN model of one cell, advanced by the operator
 /// split concentration -> potential -> temperature through an Experiment.
 
+#include <array>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "voltaic/core/array.hpp"
@@ -121,12 +123,16 @@ class Simulation {
   void snapshot(Solution& s) const;
   void save();
   void restore();
+  /// The state arrays a failed or trial step takes back, each with its saved copy.
+  std::vector<std::pair<Array<double>*, Array<double>*>> saved_arrays() const;
   double heat_power(const CellDrive& drive) const;
   /// max |a j - a j_lagged| / max |a j| of the last attempt (see reaction_tolerance).
   double reaction_lag() const;
   void check_step(const ExperimentStep& step, const CellDrive& drive, std::size_t index) const;
   bool run_step(const ExperimentStep& step, std::size_t index, Solution& solution);
   CellDrive drive_of(const ExperimentStep& step) const;
+  /// "experiment step 3 ("Rest for 1 hour")": how errors name a step (index from 0).
+  static std::string describe_step(const ExperimentStep& step, std::size_t index);
   /// How far the state is from ending the step by an event (cut-off voltage,
   /// current limit of a hold): > 0 before, <= 0 at or past it.
   double event_margin(const ExperimentStep& step, const CellDrive& drive) const;
@@ -139,11 +145,8 @@ class Simulation {
   double time_ = 0.0, capacity_ah_ = 0.0, energy_wh_ = 0.0, voltage_ = 0.0, current_ = 0.0, heat_w_ = 0.0;
   double lumped_t_ = 0.0;
   SubstepTimes substep_times_;
-  double saved_[4] = {};  // lumped T, voltage, current, heat at the last save()
+  std::array<double, 4> saved_{};  // lumped T, voltage, current, heat at the last save()
   std::size_t next_field_ = 0;
 };
-
-/// "experiment step 3 ("Rest for 1 hour")": how errors name a step (index from 0).
-std::string describe_step(const ExperimentStep& step, std::size_t index);
 
 }  // namespace voltaic
