@@ -149,7 +149,7 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, View<const double> 
     dfn::for_each_index(exec, 0, n,
                         dfn::ElectrolyteProperties{layout_->constants(), c_e.data(), T.data(), nullptr, kappa_.data(),
                                                    kappa_d_.data(), log_c_.data()});
-    fill(exec, d_logc_.view(), 0.0);
+    fill(exec, d_logc_.view(), 0.0);  // zero diagonals for the two pure-flux operators, then their product
     s.kappa->update(kappa_.view(), d_logc_.view());
     s.kappa_d->update(kappa_d_.view(), d_logc_.view());
     s.kappa_d->apply(log_c_.view(), d_logc_.view());
