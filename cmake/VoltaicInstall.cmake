@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 
 set(VOLTAIC_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/voltaic)
 
-install(TARGETS voltaic EXPORT voltaicTargets
+install(TARGETS voltaic voltaic_io EXPORT voltaicTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

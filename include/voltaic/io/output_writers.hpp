@@ -1,0 +1,73 @@
+#pragma once
+/// @file output_writers.hpp
+/// @brief What a run leaves in its output directory: timeseries.csv (one row
+/// per output time, PyBaMM's variable names as headers) and fields.h5 with
+/// fields.xdmf (ParaView opens it), each written under a temporary name and
+/// renamed when complete.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "voltaic/io/atomic_file.hpp"
+
+namespace voltaic::io {
+
+/// timeseries.csv: a header of column names, then rows appended as they come.
+class TimeseriesCsvWriter {
+ public:
+  /// @throws FileError when the temporary file cannot be created
+  TimeseriesCsvWriter(const std::string& path, std::vector<std::string> columns);
+  ~TimeseriesCsvWriter();
+  TimeseriesCsvWriter(const TimeseriesCsvWriter&) = delete;
+  TimeseriesCsvWriter& operator=(const TimeseriesCsvWriter&) = delete;
+
+  /// One row, values in column order, each printed so that it reads back to the same double.
+  void append(const std::vector<double>& row);
+  /// Flushes, closes and renames the file into place.
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The grid a FieldWriter describes: a rectilinear mesh with cells x fastest,
+/// z slowest, and each cell's region (0 negative electrode, 1 separator, 2 positive).
+struct FieldGrid {
+  std::vector<double> x_nodes, y_nodes, z_nodes;  ///< [m], cells + 1 each
+  std::vector<int> region;                        ///< per cell
+};
+
+/// One field a FieldWriter stores.
+struct FieldDescription {
+  std::string key;   ///< dataset name: "temperature"
+  std::string name;  ///< PyBaMM's name, shown in ParaView: "Cell temperature [K]"
+  std::string unit;  ///< "K"
+};
+
+/// fields.h5 + fields.xdmf. The HDF5 file holds /grid (node coordinates and
+/// regions), /time, and per field one chunked dataset [time, cell] that grows
+/// by one row per write; the XDMF file is a temporal collection of 3D
+/// rectilinear grids referring to those rows.
+class FieldWriter {
+ public:
+  /// @param h5_path the HDF5 file; the XDMF file is the same path with ".xdmf"
+  /// @throws FileError when the temporary files cannot be created
+  FieldWriter(const std::string& h5_path, const FieldGrid& grid, std::vector<FieldDescription> fields);
+  ~FieldWriter();
+  FieldWriter(const FieldWriter&) = delete;
+  FieldWriter& operator=(const FieldWriter&) = delete;
+
+  /// One output time: data[i] holds fields[i] per cell (host memory, e.g. pinned).
+  void write(double time, const std::vector<const double*>& data);
+  std::size_t frames() const;
+  /// Closes both files and renames them into place.
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace voltaic::io
