@@ -63,8 +63,9 @@ void create_directories(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
-    throw FileError("create directory", "create_directories",
-                    "cannot create directory '" + dir + "'" + (ec ? ": " + ec.message() : ": a file of that name exists"));
+    throw FileError(
+        "create directory", "create_directories",
+        "cannot create directory '" + dir + "'" + (ec ? ": " + ec.message() : ": a file of that name exists"));
 }
 
 }  // namespace voltaic::io

@@ -9,6 +9,7 @@ target_sources(voltaic PRIVATE
   solver/simulation.cpp
   solver/simulation_steps.cpp
   solver/solution.cpp
+  solver/field_catalog.cpp
   cpu/particle.cpp
 )
 if(VOLTAIC_HAS_CUDA)

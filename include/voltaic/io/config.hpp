@@ -36,9 +36,9 @@ struct OutputConfig {
 
 /// A whole run.
 struct RunConfig {
-  std::string path;         ///< the config file ("" when parsed from text)
-  std::string cell_source;  ///< a built-in set's name ("Chen2020") or a BPX file's path
-  ParameterSet parameters;  ///< the cell with the overrides applied, validated
+  std::string path;              ///< the config file ("" when parsed from text)
+  std::string cell_source;       ///< a built-in set's name ("Chen2020") or a BPX file's path
+  ParameterSet parameters;       ///< the cell with the overrides applied, validated
   SimulationOptions simulation;  ///< grid, thermal model, step control, tolerances (field_times left empty)
   BackendChoice backend = BackendChoice::automatic;
   std::vector<std::string> experiment_steps;  ///< as PyBaMM writes them
