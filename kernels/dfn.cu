@@ -36,5 +36,6 @@ template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::N
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ConcentrationInputs&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::HeatSource&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::Reciprocal&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ParticlesToCells&);
 
 }  // namespace voltaic::cuda

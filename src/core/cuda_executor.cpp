@@ -115,6 +115,12 @@ void CudaExecutor::deallocate_pinned(void* ptr) const noexcept {
 
 void CudaExecutor::copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
                         std::size_t bytes) const {
+  copy_async(dst, dst_space, src, src_space, bytes, 0);
+  if (bytes > 0) VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(streams_[0]));
+}
+
+void CudaExecutor::copy_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
+                              std::size_t bytes, int stream_index) const {
   const MemorySpace mine = memory_space();
   for (const MemorySpace& s : {dst_space, src_space}) {
     if (s != MemorySpace::host() && s != mine) {
@@ -123,9 +129,9 @@ void CudaExecutor::copy(void* dst, MemorySpace dst_space, const void* src, Memor
     }
   }
   if (bytes == 0) return;
+  cudaStream_t s = stream(stream_index);
   activate();
-  VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, streams_[0]));
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(streams_[0]));
+  VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s));
 }
 
 void CudaExecutor::synchronize() const {

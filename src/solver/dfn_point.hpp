@@ -190,4 +190,15 @@ struct Reciprocal {
   VOLTAIC_HD void operator()(std::size_t i) const { y[i] = 1.0 / x[i]; }
 };
 
+/// A per-particle field on the cells: its electrode cell's particle, NaN in
+/// the separator (for output on the cell grid).
+struct ParticlesToCells {
+  CellMap map;
+  const double* particle;
+  double* cell;
+  VOLTAIC_HD void operator()(std::size_t c) const {
+    cell[c] = map.region(c) == 1 ? NAN : particle[map.particle_of_cell(c)];
+  }
+};
+
 }  // namespace voltaic::dfn

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
+#include "solver/simulation_run.hpp"
 #include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -352,21 +354,106 @@ void Simulation::snapshot(Solution& s) const {
   s.fields.push_back(std::move(f));
 }
 
-Solution Simulation::run(const Experiment& experiment) {
-  Solution solution;
-  for (std::size_t s = 0; s < experiment.cycle().size(); ++s) drive_of(experiment.step(s));  // bad steps first
-  for (std::size_t i = 0; i < experiment.total_steps(); ++i) {
-    const ExperimentStep& step = experiment.step(i % experiment.cycle().size());
-    try {
-      if (!run_step(step, i, solution)) return solution;
-    } catch (const InvalidArgument& e) {
-      if (i == 0) throw;           // seen before anything ran
-      solution.completed = false;  // found on the way: keep what ran
-      solution.termination = e.what();
-      return solution;
+double Simulation::next_field_time() const {
+  double t = std::numeric_limits<double>::infinity();
+  if (next_field_ < options_.field_times.size()) t = options_.field_times[next_field_];
+  if (options_.field_period > 0.0) t = std::min(t, options_.field_period * double(next_periodic_field_));
+  return t;
+}
+
+void Simulation::emit_due_fields(RunContext& run) {
+  if (time_ < next_field_time() - 1e-9) return;
+  if (run.fields)
+    stream_fields(run);
+  else
+    snapshot(run.solution);
+  const auto& times = options_.field_times;
+  while (next_field_ < times.size() && times[next_field_] <= time_ + 1e-9) ++next_field_;
+  while (options_.field_period > 0.0 && options_.field_period * double(next_periodic_field_) <= time_ + 1e-9)
+    ++next_periodic_field_;
+}
+
+void Simulation::stream_fields(RunContext& run) {
+  const Workspace& w = *w_;
+  const CellLayout& l = *layout_;
+  const Executor& e = *l.executor();
+  const std::size_t n = l.num_cells();
+  const std::vector<View<double>>& frame = run.fields->next_frame();
+  for (std::size_t f = 0; f < run.streamed.size(); ++f) {
+    const std::string& key = run.streamed[f]->key;
+    View<double> out = frame[f];
+    if (key == "solid_potential")
+      copy(e, w.phi.view().subview(0, n), out);
+    else if (key == "electrolyte_potential")
+      copy(e, w.phi.view().subview(n, n), out);
+    else if (key == "electrolyte_concentration")
+      copy(e, w.c_e.view(), out);
+    else if (key == "temperature")
+      copy(e, w.T.view(), out);
+    else if (key == "interfacial_current")
+      copy(e, w.aj.view(), out);
+    else if (key == "heating")
+      copy(e, w.q.view(), out);
+    else if (key == "particle_surface_concentration")
+      dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, w.c_surf.data(), out.data()});
+  }
+  run.fields->push(time_);
+}
+
+void Simulation::report_row(RunContext& run, bool may_checkpoint) {
+  emit_due_fields(run);
+  if (!run.observer) return;
+  run.observer->on_row(run.solution);
+  if (may_checkpoint && run.observer->checkpoint_due(time_)) run.observer->on_checkpoint(make_checkpoint(run));
+}
+
+std::string Simulation::experiment_fingerprint(const Experiment& experiment) {
+  std::string text;
+  for (const ExperimentStep& step : experiment.cycle()) text += step.text + "\n";
+  return text + "cycles " + std::to_string(experiment.cycles());
+}
+
+Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
+  RunContext run;
+  run.observer = observer;
+  run.experiment = experiment_fingerprint(experiment);
+  if (observer) {
+    for (const std::string& key : observer->streamed_fields()) {
+      const FieldInfo* f = find_field(key);
+      if (!f) throw InvalidArgument("field \"" + key + "\"", "Simulation::run", "is not in field_catalog()");
+      run.streamed.push_back(f);
     }
   }
-  return solution;
+  if (!run.streamed.empty()) {
+    run.fields = std::make_unique<FieldOutput>(
+        layout_->executor(), run.streamed.size(), layout_->num_cells(),
+        [observer](double t, const std::vector<const double*>& data) { observer->on_fields(t, data); });
+  }
+  for (std::size_t s = 0; s < experiment.cycle().size(); ++s) drive_of(experiment.step(s));  // bad steps first
+  std::size_t first = 0;
+  if (resume_) {
+    const std::unique_ptr<Checkpoint> c = std::move(resume_);
+    if (c->texts.at("experiment") != run.experiment)
+      throw InvalidArgument("checkpoint", "Simulation::run",
+                            "was written by a run of another experiment:\n" + c->texts.at("experiment"));
+    resume_solution(*c, run.solution);
+    first = cursor_.index;
+    run.resuming = true;
+  }
+  for (std::size_t i = first; i < experiment.total_steps(); ++i) {
+    const ExperimentStep& step = experiment.step(i % experiment.cycle().size());
+    cursor_.index = i;
+    try {
+      if (!run_step(step, run)) break;
+    } catch (const InvalidArgument& e) {
+      if (i == 0) throw;               // seen before anything ran
+      run.solution.completed = false;  // found on the way: keep what ran
+      run.solution.termination = e.what();
+      break;
+    }
+  }
+  if (run.fields) run.fields->finish();
+  return std::move(run.solution);
 }
 
 }  // namespace voltaic

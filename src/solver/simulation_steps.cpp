@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
 
+#include "solver/simulation_run.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
@@ -65,7 +67,9 @@ bool Simulation::locate_event(const ExperimentStep& step, const CellDrive& drive
   return true;
 }
 
-bool Simulation::run_step(const ExperimentStep& step, std::size_t index, Solution& solution) {
+bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
+  Solution& solution = run.solution;
+  const std::size_t index = cursor_.index;
   const CellDrive drive = drive_of(step);
   const StepControl& sc = options_.steps;
   std::string why;
@@ -76,28 +80,30 @@ bool Simulation::run_step(const ExperimentStep& step, std::size_t index, Solutio
     solution.termination = m.str();
     return false;
   };
-  if (!consistent_start(drive, why)) return fail(why);
-  check_step(step, drive, index);
-  record(solution, static_cast<int>(index), drive);
-  const auto& field_times = options_.field_times;
-  while (next_field_ < field_times.size() && field_times[next_field_] <= time_) {
-    snapshot(solution);
-    ++next_field_;
+  StepCursor& c = cursor_;
+  if (!std::exchange(run.resuming, false)) {  // a fresh step (a resumed one started before its checkpoint)
+    if (!consistent_start(drive, why)) return fail(why);
+    check_step(step, drive, index);
+    record(solution, static_cast<int>(index), drive);
+    report_row(run, false);
+    if (event_margin(step, drive) <= 0.0) {
+      solution.termination = describe_step(step, index) + " ended at its start: a cut-off is already reached";
+      return true;
+    }
+    c.elapsed = 0.0;
+    c.dt = sc.initial_dt;
+    c.previous_h = 0.0;
+    c.previous_dv = 0.0;
   }
-  if (event_margin(step, drive) <= 0.0) {
-    solution.termination = describe_step(step, index) + " ended at its start: a cut-off is already reached";
-    return true;
-  }
-  double elapsed = 0.0, dt = sc.initial_dt, previous_h = 0.0, previous_dv = 0.0;
   for (;;) {
-    if (step.duration_s && elapsed >= *step.duration_s * (1.0 - 1e-12)) {
+    if (step.duration_s && c.elapsed >= *step.duration_s * (1.0 - 1e-12)) {
       solution.termination = describe_step(step, index) + " ended after its duration";
       return true;
     }
-    const double proposed = std::min(dt, sc.max_dt);
+    const double proposed = std::min(c.dt, sc.max_dt);
     double h = proposed;
-    if (step.duration_s) h = std::min(h, *step.duration_s - elapsed);
-    if (next_field_ < field_times.size()) h = std::min(h, field_times[next_field_] - time_);
+    if (step.duration_s) h = std::min(h, *step.duration_s - c.elapsed);
+    h = std::min(h, next_field_time() - time_);
     const double v_before = voltage_, i_before = current_, margin_before = event_margin(step, drive);
     save();
     for (int retries = 0; !attempt(h, drive, why);) {
@@ -113,8 +119,8 @@ bool Simulation::run_step(const ExperimentStep& step, std::size_t index, Solutio
     // error is well above tolerance is redone shorter.
     double factor = sc.max_growth;
     const double dv = voltage_ - v_before;
-    if (previous_h > 0.0) {
-      const double estimate = 0.5 * std::fabs(dv - previous_dv * h / previous_h);
+    if (c.previous_h > 0.0) {
+      const double estimate = 0.5 * std::fabs(dv - c.previous_dv * h / c.previous_h);
       if (estimate > 0.0) factor = std::min(factor, 0.9 * std::sqrt(sc.voltage_tolerance / estimate));
     }
     const double lag = reaction_lag();
@@ -122,7 +128,7 @@ bool Simulation::run_step(const ExperimentStep& step, std::size_t index, Solutio
     if (factor < 0.5 && h > sc.min_dt * 4.0) {
       restore();
       ++solution.steps_rejected;
-      dt = h * std::max(factor, 0.1);
+      c.dt = h * std::max(factor, 0.1);
       continue;
     }
     const bool event = event_margin(step, drive) <= 0.0;
@@ -130,22 +136,19 @@ bool Simulation::run_step(const ExperimentStep& step, std::size_t index, Solutio
     capacity_ah_ += 0.5 * (i_before + current_) * h / 3600.0;
     energy_wh_ += 0.5 * (i_before * v_before + current_ * voltage_) * h / 3600.0;
     time_ += h;
-    elapsed += h;
+    c.elapsed += h;
     ++solution.steps_taken;
+    const double growth = std::clamp(factor, 0.2, sc.max_growth);
+    const bool clipped = h < proposed;  // by the duration or a field time: keep the proposal
+    c.dt = clipped ? proposed : h * growth;
+    c.previous_h = h;
+    c.previous_dv = dv;
     record(solution, static_cast<int>(index), drive);
-    if (next_field_ < field_times.size() && time_ >= field_times[next_field_] - 1e-9) {
-      snapshot(solution);
-      ++next_field_;
-    }
+    report_row(run, !event);
     if (event) {
       solution.termination = describe_step(step, index) + " ended by a cut-off event";
       return true;
     }
-    const double growth = std::clamp(factor, 0.2, sc.max_growth);
-    const bool clipped = h < proposed;  // by the duration or a field time: keep the proposal
-    dt = clipped ? proposed : h * growth;
-    previous_h = h;
-    previous_dv = dv;
   }
 }
 

@@ -8,6 +8,8 @@ target_sources(voltaic PRIVATE
   solver/potential_step.cpp
   solver/simulation.cpp
   solver/simulation_steps.cpp
+  solver/simulation_checkpoint.cpp
+  solver/field_output.cpp
   solver/solution.cpp
   solver/field_catalog.cpp
   cpu/particle.cpp

@@ -105,6 +105,10 @@ class CudaExecutor final : public Executor {
   void* allocate_pinned(std::size_t bytes) const override;
   void deallocate_pinned(void* ptr) const noexcept override;
   void copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) const override;
+  /// Queues a copy on stream `stream` and returns at once; the host memory
+  /// must be pinned (allocate_pinned) for the copy to overlap other work.
+  void copy_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes,
+                  int stream) const;
   void synchronize() const override;
 
   const DeviceInfo& info() const noexcept { return info_; }

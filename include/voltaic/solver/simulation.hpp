@@ -14,9 +14,11 @@
 #include "voltaic/linalg/solver.hpp"
 #include "voltaic/model/parameter_set.hpp"
 #include "voltaic/solver/cell_layout.hpp"
+#include "voltaic/solver/checkpoint.hpp"
 #include "voltaic/solver/experiment.hpp"
 #include "voltaic/solver/particle_point.hpp"
 #include "voltaic/solver/potential_step.hpp"
+#include "voltaic/solver/run_observer.hpp"
 #include "voltaic/solver/solution.hpp"
 
 namespace voltaic {
@@ -69,8 +71,11 @@ struct SimulationOptions {
   StepControl steps;
   PotentialOptions potential;
   SolverOptions diffusion = default_diffusion();  ///< CG of the electrolyte and heat steps
-  /// Times [s] at which every field is stored in the Solution (steps land on them).
+  /// Times [s] at which the fields are stored (steps land on them): in the
+  /// Solution, or streamed to a RunObserver that asks for fields.
   std::vector<double> field_times;
+  /// [s]: fields are also stored at every multiple of this period (0: none).
+  double field_period = 0.0;
   /// Time each sub-step (Simulation::substep_times()). The executor is
   /// synchronised before and after each, which stops work of one sub-step
   /// overlapping the next on a GPU: for profiling, not for production runs.
@@ -102,7 +107,18 @@ class Simulation {
   /// when they can be seen from the initial state; a step that still fails
   /// after its retries ends the run: the Solution keeps every row computed so
   /// far and says why (Solution::completed() is then false).
-  Solution run(const Experiment& experiment);
+  /// An observer sees each row as it is made, streams field frames to a
+  /// writer on an output thread, and receives checkpoints when it asks.
+  Solution run(const Experiment& experiment, RunObserver* observer = nullptr);
+
+  /// Continues from a checkpoint taken by a run of the same cell, options
+  /// and experiment: the next run(experiment) resumes inside the experiment
+  /// step where the checkpoint was taken, and returns the whole Solution
+  /// (the rows before the checkpoint included; not the fields stored before
+  /// it). The run ends in bitwise the same state as one never interrupted.
+  /// @throws InvalidArgument when the checkpoint comes from another cell,
+  ///         grid or options (naming the first difference), or is incomplete
+  void load_checkpoint(const Checkpoint& checkpoint);
 
   /// Lithium in the cell [mol]: particles plus electrolyte.
   double lithium_inventory() const;
@@ -114,6 +130,14 @@ class Simulation {
 
  private:
   struct Workspace;
+  /// Where a run is inside its experiment: the step, and the step-size
+  /// controller's state after the last accepted time step.
+  struct StepCursor {
+    std::size_t index = 0;
+    double elapsed = 0.0, dt = 0.0, previous_h = 0.0, previous_dv = 0.0;
+  };
+  /// What the running Solution and its observer need besides the state.
+  struct RunContext;
   bool attempt(double dt, const CellDrive& drive, std::string& why);
   void concentration(double dt);
   bool potential(const CellDrive& drive, std::string& why);
@@ -121,6 +145,18 @@ class Simulation {
   bool consistent_start(const CellDrive& drive, std::string& why);
   void record(Solution& s, int step_index, const CellDrive& drive) const;
   void snapshot(Solution& s) const;
+  /// Time of the next field output (infinity when none is left).
+  double next_field_time() const;
+  /// Stores or streams the fields if a field time is reached, and moves past it.
+  void emit_due_fields(RunContext& run);
+  void stream_fields(RunContext& run);
+  /// After an accepted step: the observer's row, fields and checkpoint.
+  void report_row(RunContext& run, bool may_checkpoint);
+  Checkpoint make_checkpoint(const RunContext& run) const;
+  /// The rows and counters a checkpoint carries, into a fresh Solution.
+  static void resume_solution(const Checkpoint& c, Solution& s);
+  /// Everything a checkpoint must match to continue this run, one item per line.
+  std::string setup_fingerprint() const;
   void save();
   void restore();
   /// The state arrays a failed or trial step takes back, each with its saved copy.
@@ -129,7 +165,7 @@ class Simulation {
   /// max |a j - a j_lagged| / max |a j| of the last attempt (see reaction_tolerance).
   double reaction_lag() const;
   void check_step(const ExperimentStep& step, const CellDrive& drive, std::size_t index) const;
-  bool run_step(const ExperimentStep& step, std::size_t index, Solution& solution);
+  bool run_step(const ExperimentStep& step, RunContext& run);
   CellDrive drive_of(const ExperimentStep& step) const;
   /// "experiment step 3 ("Rest for 1 hour")": how errors name a step (index from 0).
   static std::string describe_step(const ExperimentStep& step, std::size_t index);
@@ -138,6 +174,7 @@ class Simulation {
   double event_margin(const ExperimentStep& step, const CellDrive& drive) const;
   bool locate_event(const ExperimentStep& step, const CellDrive& drive, double& h, double margin_before,
                     Solution& solution, std::string& why);
+  static std::string experiment_fingerprint(const Experiment& experiment);
 
   std::shared_ptr<const CellLayout> layout_;
   SimulationOptions options_;
@@ -145,8 +182,11 @@ class Simulation {
   double time_ = 0.0, capacity_ah_ = 0.0, energy_wh_ = 0.0, voltage_ = 0.0, current_ = 0.0, heat_w_ = 0.0;
   double lumped_t_ = 0.0;
   SubstepTimes substep_times_;
-  std::array<double, 4> saved_{};  // lumped T, voltage, current, heat at the last save()
-  std::size_t next_field_ = 0;
+  std::array<double, 4> saved_{};        // lumped T, voltage, current, heat at the last save()
+  std::size_t next_field_ = 0;           // into options_.field_times
+  std::size_t next_periodic_field_ = 0;  // multiples of options_.field_period done
+  StepCursor cursor_;
+  std::unique_ptr<Checkpoint> resume_;  // set by load_checkpoint until the next run
 };
 
 }  // namespace voltaic

@@ -1,0 +1,45 @@
+#pragma once
+/// @file run_observer.hpp
+/// @brief RunObserver: what a Simulation run reports while it goes (rows,
+/// field frames, checkpoints), for a progress display and output files.
+
+#include <string>
+#include <vector>
+
+#include "voltaic/solver/checkpoint.hpp"
+#include "voltaic/solver/solution.hpp"
+
+namespace voltaic {
+
+/// Every method has a default that does nothing; an exception thrown by one
+/// ends the run and reaches the caller of Simulation::run.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+
+  /// After every row appended to the Solution (each experiment step's start and each accepted time step).
+  virtual void on_row(const Solution& solution) { (void)solution; }
+
+  /// Keys (field_catalog()) of the fields to stream to on_fields() at the
+  /// field times. Empty (the default): fields are stored in Solution::fields.
+  virtual std::vector<std::string> streamed_fields() const { return {}; }
+  /// One frame of the streamed fields, per cell (a per-particle field is given
+  /// on its electrode cells, NaN in the separator), in streamed_fields()
+  /// order. Called on the run's output thread while the run goes on; the data
+  /// (page-locked host memory) is valid during the call only.
+  virtual void on_fields(double time, const std::vector<const double*>& fields) {
+    (void)time;
+    (void)fields;
+  }
+
+  /// Asked after each accepted time step that does not end its experiment
+  /// step: true to receive a checkpoint of the present state.
+  virtual bool checkpoint_due(double time) {
+    (void)time;
+    return false;
+  }
+  /// A checkpoint from which Simulation::load_checkpoint continues the run.
+  virtual void on_checkpoint(const Checkpoint& checkpoint) { (void)checkpoint; }
+};
+
+}  // namespace voltaic

@@ -1,0 +1,130 @@
+#include "solver/field_output.hpp"
+
+#include <utility>
+
+#include "voltaic/config.hpp"
+#include "voltaic/core/error.hpp"
+
+namespace voltaic {
+
+struct FieldOutput::Slot {
+  Array<double> device;               // staged frame, fields one after another
+  double* host = nullptr;             // page-locked copy (the same memory on the CPU backend)
+  std::vector<View<double>> views;    // of `device`, one per field
+  std::vector<const double*> fields;  // into `host`, one per field
+  std::unique_ptr<CudaEvent> staged, copied;
+  double time = 0.0;
+  bool busy = false;
+};
+
+FieldOutput::FieldOutput(std::shared_ptr<const Executor> exec, std::size_t fields, std::size_t n, Sink sink)
+    : exec_(std::move(exec)), sink_(std::move(sink)) {
+  std::shared_ptr<const CudaExecutor> cuda;
+  if (exec_->backend() == Backend::cuda) {
+    cuda = std::static_pointer_cast<const CudaExecutor>(exec_);
+    copy_stream_ = cuda->num_streams() - 1;  // the last stream: the particles use stream 1 of 2
+  }
+  for (int s = 0; s < 2; ++s) {
+    auto slot = std::make_unique<Slot>();
+    slot->device = Array<double>(exec_, fields * n);
+    slot->host = cuda ? static_cast<double*>(exec_->allocate_pinned(fields * n * sizeof(double))) : slot->device.data();
+    for (std::size_t f = 0; f < fields; ++f) {
+      slot->views.push_back(View<double>(slot->device.data() + f * n, n, exec_->memory_space()));
+      slot->fields.push_back(slot->host + f * n);
+    }
+    if (cuda) {
+      slot->staged = std::make_unique<CudaEvent>(cuda);
+      slot->copied = std::make_unique<CudaEvent>(cuda);
+    }
+    slots_.push_back(std::move(slot));
+  }
+  worker_ = std::thread([this] { work(); });
+}
+
+FieldOutput::~FieldOutput() {
+  drain();
+  for (auto& s : slots_)
+    if (s->host != s->device.data()) exec_->deallocate_pinned(s->host);
+}
+
+void FieldOutput::rethrow() {
+  if (error_) {
+    std::exception_ptr e = std::exchange(error_, nullptr);
+    std::rethrow_exception(e);
+  }
+}
+
+const std::vector<View<double>>& FieldOutput::next_frame() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Slot& s = *slots_[next_];
+  changed_.wait(lock, [&] { return !s.busy || error_; });
+  rethrow();
+  return s.views;
+}
+
+void FieldOutput::push(double time) {
+  Slot& s = *slots_[next_];
+  if (s.staged) {  // stage on stream 0, copy on the output stream
+    auto& cuda = static_cast<const CudaExecutor&>(*exec_);
+    s.staged->record(0);
+    s.staged->wait(copy_stream_);
+    cuda.copy_async(s.host, MemorySpace::host(), s.device.data(), s.device.space(), s.device.bytes(), copy_stream_);
+    s.copied->record(copy_stream_);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    s.time = time;
+    s.busy = true;
+    queue_.push_back(&s);
+  }
+  changed_.notify_all();
+  next_ = (next_ + 1) % slots_.size();
+}
+
+void FieldOutput::work() {
+  for (;;) {
+    Slot* s = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;
+      s = queue_.front();
+    }
+    try {
+      if (s->copied) s->copied->synchronize();
+      bool failed;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        failed = static_cast<bool>(error_);
+      }
+      if (!failed) sink_(s->time, s->fields);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queue_.pop_front();
+      s->busy = false;
+    }
+    changed_.notify_all();
+  }
+}
+
+void FieldOutput::drain() noexcept {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+void FieldOutput::finish() {
+  drain();
+  std::lock_guard<std::mutex> lock(mutex_);
+  rethrow();
+}
+
+}  // namespace voltaic

@@ -1,0 +1,144 @@
+// Simulation checkpoints: the state arrays, the scalars of the integrator and
+// the step cursor, the Solution's rows, and a fingerprint of everything that
+// shapes the trajectory, so that a restart either continues bit for bit or
+// is refused with the first difference.
+#include <sstream>
+
+#include "solver/simulation_run.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace voltaic {
+
+namespace {
+
+constexpr const char* kFormat = "voltaic simulation state 1";
+// Names of the arrays of Simulation::saved_arrays(), in its order.
+const char* const kStateArrays[] = {"c_s", "c_e", "T", "phi", "aj", "c_surf"};
+
+std::string g17(double v) { return format_parameter_value(v); }
+
+const std::string& text_of(const Checkpoint& c, const std::string& key) {
+  const auto it = c.texts.find(key);
+  if (it == c.texts.end()) throw InvalidArgument("checkpoint", "Simulation::load_checkpoint", "has no '" + key + "'");
+  return it->second;
+}
+
+template <class Map>
+const typename Map::mapped_type& entry(const Map& m, const std::string& key) {
+  const auto it = m.find(key);
+  if (it == m.end()) throw InvalidArgument("checkpoint", "Simulation::load_checkpoint", "has no '" + key + "'");
+  return it->second;
+}
+
+/// The first line where a and b differ.
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::istringstream sa(a), sb(b);
+  std::string la, lb;
+  while (true) {
+    const bool ga = static_cast<bool>(std::getline(sa, la)), gb = static_cast<bool>(std::getline(sb, lb));
+    if (!ga && !gb) return "";
+    if (!ga || !gb || la != lb)
+      return "'" + (ga ? la : "(nothing)") + "' in the checkpoint, '" + (gb ? lb : "(nothing)") + "' here";
+  }
+}
+
+}  // namespace
+
+std::string Simulation::setup_fingerprint() const {
+  std::ostringstream f;
+  const CellGridSpec& g = options_.grid;
+  f << "grid " << g.negative_cells << " " << g.separator_cells << " " << g.positive_cells << " " << g.radial_shells
+    << " " << g.nx << " " << g.ny << "\n";
+  f << "thermal " << static_cast<int>(options_.thermal) << "\n";
+  const StepControl& s = options_.steps;
+  f << "steps " << g17(s.initial_dt) << " " << g17(s.min_dt) << " " << g17(s.max_dt) << " " << g17(s.voltage_tolerance)
+    << " " << g17(s.reaction_tolerance) << " " << g17(s.max_growth) << " " << s.max_retries << " "
+    << g17(s.event_tolerance) << " " << s.split_iterations << "\n";
+  const PotentialOptions& p = options_.potential;
+  f << "potential " << g17(p.tolerance) << " " << p.max_iterations << " " << g17(p.max_update) << " "
+    << static_cast<int>(p.electrolyte_face_mean) << " " << g17(p.linear.relative_tolerance) << " "
+    << p.linear.max_iterations << " " << p.linear.restart << "\n";
+  f << "diffusion " << g17(options_.diffusion.relative_tolerance) << " " << options_.diffusion.max_iterations << "\n";
+  const ParameterSet& ps = layout_->parameters();
+  for (const ParameterInfo& info : parameter_table()) f << info.name << " = " << g17(info.get(ps)) << "\n";
+  for (const FunctionInfo& info : function_table()) f << info.name << " = " << info.selected(ps) << "\n";
+  return f.str();
+}
+
+Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
+  Checkpoint c;
+  c.texts["format"] = kFormat;
+  c.texts["setup"] = setup_fingerprint();
+  c.texts["experiment"] = run.experiment;
+  c.texts["termination"] = run.solution.termination;
+  const auto state = saved_arrays();
+  for (std::size_t i = 0; i < state.size(); ++i) c.arrays[kStateArrays[i]] = state[i].first->to_host();
+  for (const std::string& name : Solution::variable_names()) c.arrays["solution/" + name] = run.solution[name];
+  c.scalars = {{"time", time_},
+               {"discharge capacity", capacity_ah_},
+               {"discharge energy", energy_wh_},
+               {"voltage", voltage_},
+               {"current", current_},
+               {"heat", heat_w_},
+               {"lumped temperature", lumped_t_},
+               {"step elapsed", cursor_.elapsed},
+               {"step dt", cursor_.dt},
+               {"step previous h", cursor_.previous_h},
+               {"step previous dv", cursor_.previous_dv}};
+  c.integers = {{"step index", static_cast<std::int64_t>(cursor_.index)},
+                {"next field", static_cast<std::int64_t>(next_field_)},
+                {"next periodic field", static_cast<std::int64_t>(next_periodic_field_)},
+                {"steps taken", run.solution.steps_taken},
+                {"steps rejected", run.solution.steps_rejected}};
+  return c;
+}
+
+void Simulation::load_checkpoint(const Checkpoint& c) {
+  const char* where = "Simulation::load_checkpoint";
+  if (text_of(c, "format") != kFormat)
+    throw InvalidArgument("checkpoint", where, "has format '" + text_of(c, "format") + "', expected '" + kFormat + "'");
+  const std::string here = setup_fingerprint(), difference = first_difference(text_of(c, "setup"), here);
+  if (!difference.empty())
+    throw InvalidArgument("checkpoint", where, "was written with another cell, grid or options: " + difference);
+  const auto state = saved_arrays();
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    Array<double>& live = *state[i].first;
+    const std::vector<double>& v = entry(c.arrays, kStateArrays[i]);
+    if (v.size() != live.size())
+      throw InvalidArgument("checkpoint", where, std::string("array '") + kStateArrays[i] + "' has the wrong size");
+    layout_->executor()->copy(live.data(), live.space(), v.data(), MemorySpace::host(), v.size() * sizeof(double));
+  }
+  time_ = entry(c.scalars, "time");
+  capacity_ah_ = entry(c.scalars, "discharge capacity");
+  energy_wh_ = entry(c.scalars, "discharge energy");
+  voltage_ = entry(c.scalars, "voltage");
+  current_ = entry(c.scalars, "current");
+  heat_w_ = entry(c.scalars, "heat");
+  lumped_t_ = entry(c.scalars, "lumped temperature");
+  cursor_.elapsed = entry(c.scalars, "step elapsed");
+  cursor_.dt = entry(c.scalars, "step dt");
+  cursor_.previous_h = entry(c.scalars, "step previous h");
+  cursor_.previous_dv = entry(c.scalars, "step previous dv");
+  cursor_.index = static_cast<std::size_t>(entry(c.integers, "step index"));
+  next_field_ = static_cast<std::size_t>(entry(c.integers, "next field"));
+  next_periodic_field_ = static_cast<std::size_t>(entry(c.integers, "next periodic field"));
+  resume_ = std::make_unique<Checkpoint>(c);
+}
+
+void Simulation::resume_solution(const Checkpoint& c, Solution& s) {
+  const auto& names = Solution::variable_names();
+  std::vector<const std::vector<double>*> columns;
+  for (const std::string& name : names) columns.push_back(&entry(c.arrays, "solution/" + name));
+  std::vector<double> row(names.size());
+  for (std::size_t r = 0; r < columns.front()->size(); ++r) {
+    for (std::size_t k = 0; k < names.size(); ++k) row[k] = columns[k]->at(r);
+    s.append(row);
+  }
+  s.steps_taken = static_cast<int>(entry(c.integers, "steps taken"));
+  s.steps_rejected = static_cast<int>(entry(c.integers, "steps rejected"));
+  s.termination = text_of(c, "termination");
+}
+
+}  // namespace voltaic

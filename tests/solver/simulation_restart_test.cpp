@@ -1,0 +1,234 @@
+// Simulation runs with an observer: checkpoints that continue a run bit for
+// bit, refusals of a checkpoint from another setup, and fields streamed to
+// the observer on the output thread.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/core/executor.hpp"
+#include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/solver/field_catalog.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace voltaic {
+namespace {
+
+SimulationOptions small_cell(ThermalModel thermal = ThermalModel::lumped) {
+  SimulationOptions o;
+  o.grid = {8, 6, 8, 6, 1, 1};
+  o.thermal = thermal;
+  return o;
+}
+
+const Experiment& cycle() {
+  static const Experiment e({"Discharge at 1C until 3.2 V", "Rest for 10 minutes", "Charge at 0.5C for 10 minutes"});
+  return e;
+}
+
+/// Keeps the first checkpoint offered at or after `at` seconds.
+class CheckpointAt : public RunObserver {
+ public:
+  explicit CheckpointAt(double at) : at_(at) {}
+  bool checkpoint_due(double time) override { return !kept && time >= at_; }
+  void on_checkpoint(const Checkpoint& c) override { kept = std::make_unique<Checkpoint>(c); }
+  std::unique_ptr<Checkpoint> kept;
+
+ private:
+  double at_;
+};
+
+void expect_bitwise_equal(const Solution& a, const Solution& b) {
+  ASSERT_EQ(a.rows(), b.rows());
+  for (const std::string& name : Solution::variable_names()) {
+    const std::vector<double>&x = a[name], &y = b[name];
+    for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(x[i], y[i]) << name << ", row " << i;  // exact, not near
+  }
+  EXPECT_EQ(a.steps_taken, b.steps_taken);
+  EXPECT_EQ(a.steps_rejected, b.steps_rejected);
+  EXPECT_EQ(a.termination, b.termination);
+}
+
+// Checkpoints in the first and in the second experiment step: each restart
+// ends where the uninterrupted run ends, bit for bit, rows and fields.
+TEST(SimulationRestart, ContinuesBitForBit) {
+  SimulationOptions o = small_cell();
+  o.field_times = {3500.0};
+  for (double at : {600.0, 3300.0}) {
+    Simulation whole(parameter_sets::chen2020(), o, CpuExecutor::create());
+    CheckpointAt observer(at);
+    const Solution a = whole.run(cycle(), &observer);
+    ASSERT_TRUE(a.completed) << a.termination;
+    ASSERT_TRUE(observer.kept) << "no checkpoint at " << at << " s";
+
+    Simulation resumed(parameter_sets::chen2020(), o, CpuExecutor::create());
+    resumed.load_checkpoint(*observer.kept);
+    const Solution b = resumed.run(cycle());
+    ASSERT_TRUE(b.completed) << b.termination;
+    expect_bitwise_equal(a, b);
+    EXPECT_EQ(whole.lithium_inventory(), resumed.lithium_inventory());
+    EXPECT_EQ(whole.time(), resumed.time());
+    ASSERT_EQ(a.fields.size(), 1u);
+    ASSERT_EQ(b.fields.size(), 1u);
+    for (const auto& [name, values] : a.fields[0].fields) EXPECT_EQ(values, b.fields[0].fields.at(name)) << name;
+  }
+}
+
+TEST(SimulationRestart, CheckpointOfAnotherSetupIsRefusedNamingTheDifference) {
+  Simulation whole(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  CheckpointAt observer(100.0);
+  whole.run(Experiment({"Discharge at 1C for 5 minutes"}), &observer);
+  ASSERT_TRUE(observer.kept);
+
+  SimulationOptions finer = small_cell();
+  finer.grid.negative_cells = 9;
+  Simulation other_grid(parameter_sets::chen2020(), finer, CpuExecutor::create());
+  try {
+    other_grid.load_checkpoint(*observer.kept);
+    FAIL() << "a checkpoint of another grid was accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("grid 8 6 8"), std::string::npos) << e.what();
+  }
+
+  ParameterSet thicker = parameter_sets::chen2020();
+  thicker.negative_electrode.thickness *= 1.1;
+  Simulation other_cell(thicker, small_cell(), CpuExecutor::create());
+  EXPECT_THROW(other_cell.load_checkpoint(*observer.kept), InvalidArgument);
+
+  Simulation other_experiment(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  other_experiment.load_checkpoint(*observer.kept);
+  EXPECT_THROW(other_experiment.run(Experiment({"Discharge at 2C for 5 minutes"})), InvalidArgument);
+}
+
+/// Collects the streamed frames (called on the output thread).
+class FieldCollector : public RunObserver {
+ public:
+  std::vector<std::string> streamed_fields() const override {
+    return {"temperature", "particle_surface_concentration", "electrolyte_potential"};
+  }
+  void on_fields(double time, const std::vector<const double*>& data) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    times.push_back(time);
+    frames.emplace_back();
+    for (const double* d : data) frames.back().emplace_back(d, d + cells);
+  }
+  std::size_t cells = 0;
+  std::mutex mutex;
+  std::vector<double> times;
+  std::vector<std::vector<std::vector<double>>> frames;
+};
+
+// The streamed frames are the fields a stored snapshot holds at the same
+// times (per particle: on the electrode cells, NaN in the separator).
+TEST(SimulationFields, StreamedFramesMatchStoredSnapshots) {
+  SimulationOptions o = small_cell();
+  o.field_period = 250.0;
+  o.field_times = {100.0};
+  const Experiment discharge({"Discharge at 1C for 20 minutes"});
+  Simulation stored(parameter_sets::chen2020(), o, CpuExecutor::create());
+  const Solution s = stored.run(discharge);
+  Simulation streamed(parameter_sets::chen2020(), o, CpuExecutor::create());
+  FieldCollector observer;
+  observer.cells = streamed.layout().num_cells();
+  const Solution t = streamed.run(discharge, &observer);
+  ASSERT_TRUE(t.completed) << t.termination;
+  EXPECT_TRUE(t.fields.empty());
+
+  const std::vector<double> expected_times = {0.0, 100.0, 250.0, 500.0, 750.0, 1000.0};
+  ASSERT_EQ(observer.times.size(), expected_times.size());
+  ASSERT_EQ(s.fields.size(), expected_times.size());
+  const CellMap& map = streamed.layout().constants().map;
+  for (std::size_t f = 0; f < expected_times.size(); ++f) {
+    EXPECT_NEAR(observer.times[f], expected_times[f], 1e-9);
+    const auto& snapshot = s.fields[f].fields;
+    EXPECT_EQ(observer.frames[f][0], snapshot.at("Cell temperature [K]"));
+    EXPECT_EQ(observer.frames[f][2], snapshot.at("Electrolyte potential [V]"));
+    const std::vector<double>& surface = snapshot.at("Particle surface concentration [mol.m-3]");
+    for (std::size_t c = 0; c < map.cells; ++c) {
+      const double v = observer.frames[f][1][c];
+      if (map.region(c) == 1)
+        EXPECT_TRUE(std::isnan(v)) << "cell " << c;
+      else
+        EXPECT_EQ(v, surface[map.particle_of_cell(c)]) << "cell " << c;
+    }
+  }
+}
+
+/// Fails on its second frame, as a full disk would.
+class FailingWriter : public FieldCollector {
+ public:
+  void on_fields(double time, const std::vector<const double*>& data) override {
+    if (!times.empty()) throw std::runtime_error("disk full");
+    FieldCollector::on_fields(time, data);
+  }
+};
+
+TEST(SimulationFields, AWriterErrorReachesTheCaller) {
+  SimulationOptions o = small_cell();
+  o.field_period = 60.0;
+  Simulation sim(parameter_sets::chen2020(), o, CpuExecutor::create());
+  FailingWriter observer;
+  observer.cells = sim.layout().num_cells();
+  EXPECT_THROW(sim.run(Experiment({"Discharge at 1C for 10 minutes"}), &observer), std::runtime_error);
+}
+
+TEST(SimulationFields, UnknownStreamedFieldIsNamed) {
+  struct Bad : RunObserver {
+    std::vector<std::string> streamed_fields() const override { return {"temprature"}; }
+  } observer;
+  Simulation sim(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  EXPECT_THROW(sim.run(Experiment({"Rest for 1 minute"}), &observer), InvalidArgument);
+}
+
+// On a GPU: a restart is bitwise too, and the frames streamed through pinned
+// buffers on the output stream are those of the CPU backend (to rounding).
+TEST(SimulationCuda, RestartAndStreamedFieldsOnTheGpu) {
+  VOLTAIC_SKIP_WITHOUT_GPU();
+  const std::shared_ptr<const Executor> gpu = CudaExecutor::create(0, 3);  // stream 2 copies the frames
+  SimulationOptions o = small_cell(ThermalModel::conduction);
+  o.grid.nx = 3;
+  o.grid.ny = 2;
+  o.field_period = 200.0;
+  const Experiment discharge({"Discharge at 1C for 15 minutes", "Rest for 2 minutes"});
+
+  Simulation whole(parameter_sets::chen2020(), o, gpu);
+  struct Both : FieldCollector {
+    bool checkpoint_due(double time) override { return !kept && time >= 500.0; }
+    void on_checkpoint(const Checkpoint& c) override { kept = std::make_unique<Checkpoint>(c); }
+    std::unique_ptr<Checkpoint> kept;
+  } observer;
+  observer.cells = whole.layout().num_cells();
+  const Solution a = whole.run(discharge, &observer);
+  ASSERT_TRUE(a.completed) << a.termination;
+  ASSERT_TRUE(observer.kept);
+
+  Simulation resumed(parameter_sets::chen2020(), o, gpu);
+  resumed.load_checkpoint(*observer.kept);
+  expect_bitwise_equal(a, resumed.run(discharge));
+  EXPECT_EQ(whole.lithium_inventory(), resumed.lithium_inventory());
+
+  Simulation cpu(parameter_sets::chen2020(), o, CpuExecutor::create());
+  FieldCollector reference;
+  reference.cells = cpu.layout().num_cells();
+  cpu.run(discharge, &reference);
+  ASSERT_EQ(observer.times.size(), 6u);  // 0, 200, ..., 1000 s
+  ASSERT_EQ(reference.times.size(), observer.times.size());
+  for (std::size_t f = 0; f < observer.frames.size(); ++f)
+    for (std::size_t k = 0; k < observer.frames[f].size(); ++k)
+      for (std::size_t c = 0; c < observer.cells; ++c) {
+        const double x = observer.frames[f][k][c], y = reference.frames[f][k][c];
+        if (std::isnan(y))
+          EXPECT_TRUE(std::isnan(x));
+        else
+          EXPECT_NEAR(x, y, 1e-6 * std::max(1.0, std::fabs(y))) << "frame " << f << " field " << k << " cell " << c;
+      }
+}
+
+}  // namespace
+}  // namespace voltaic
