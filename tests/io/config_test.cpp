@@ -334,3 +334,47 @@ TEST(ConfigErrors, LongNamesAreKeptWholeAndLongValuesCut) {
   const std::string e = error_of(kCell + "[grid]\nnx = \"" + value + "\"\n" + kExperiment);
   EXPECT_NE(e.find("is a string (\"" + value.substr(0, 57) + "...\")"), std::string::npos) << e;
 }
+
+TEST(ConfigDocs, EveryKeyIsDocumentedInItsSection) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  ASSERT_FALSE(doc.empty());
+  for (const std::string& key : voltaic::io::config_keys()) {
+    const std::string section = key.substr(0, key.find('.')), name = key.substr(key.find('.') + 1);
+    const std::size_t begin = doc.find("\n## [" + section + "]");
+    ASSERT_NE(begin, std::string::npos) << "no heading \"## [" << section << "]\"";
+    const std::size_t end = doc.find("\n## ", begin + 1);
+    EXPECT_NE(doc.substr(begin, end - begin).find("\n| `" + name + "` |"), std::string::npos)
+        << key << " has no row in the section [" << section << "] of docs/config.md";
+  }
+}
+
+TEST(ConfigDocs, EveryDocumentedKeyIsAccepted) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  const std::vector<std::string> keys = voltaic::io::config_keys();
+  std::string section;
+  std::istringstream in(doc);
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) section = line.rfind("## [", 0) == 0 ? line.substr(4, line.find(']') - 4) : "";
+    if (line.rfind("| `", 0) != 0 || section.empty() || section == "cell.overrides") continue;
+    const std::string key = section + "." + line.substr(3, line.find('`', 3) - 3);
+    EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key << " is documented but not accepted";
+    ++rows;
+  }
+  EXPECT_EQ(rows, static_cast<int>(keys.size()));
+}
+
+TEST(ConfigDocs, EveryParameterNameIsListed) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  for (const voltaic::ParameterInfo& p : voltaic::parameter_table())
+    EXPECT_NE(doc.find("| `" + p.name + "` |"), std::string::npos) << p.name;
+}
+
+TEST(ConfigDocs, TheExampleConfigLoads) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  const std::size_t begin = doc.find("```toml\n");
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = doc.find("```", begin + 8);
+  const RunConfig c = parse_config(doc.substr(begin + 8, end - begin - 8), "docs/config.md");
+  EXPECT_FALSE(c.experiment_steps.empty());
+}
