@@ -43,15 +43,17 @@ struct OutputConfig {
   std::string directory = "voltaic-output";  ///< relative to the working directory
   std::vector<double> field_times;           ///< [s]: fields stored at these times ...
   double field_period = 0.0;                 ///< [s]: ... and every period (0: none)
-  /// Field keys (field_catalog() in solution.hpp); empty: every field.
+  /// Field keys (field_catalog() in field_catalog.hpp); empty: every field.
   std::vector<std::string> fields;
   double checkpoint_period = 0.0;  ///< [s] of simulated time between checkpoints (0: none)
 };
 
 /// A whole run.
 struct RunConfig {
-  std::string path;              ///< the config file ("" when parsed from text)
-  std::string cell_source;       ///< a built-in set's name ("Chen2020") or a BPX file's path
+  std::string path;  ///< the config file ("" when parsed from text)
+  /// A built-in set's name as PyBaMM spells it ("Chen2020"), or the BPX file's
+  /// path joined to the config's directory.
+  std::string cell_source;
   ParameterSet parameters;       ///< the cell with the overrides applied, validated
   SimulationOptions simulation;  ///< grid, thermal model, step control, tolerances (field_times left empty)
   BackendChoice backend = BackendChoice::automatic;
