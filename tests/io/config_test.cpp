@@ -1,6 +1,7 @@
 #include "voltaic/io/config.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -289,7 +290,8 @@ TEST(ConfigErrors, AMissingOrUnreadableConfigIsAFileError) {
 }
 
 TEST(ConfigErrors, LoadingCreatesNoFiles) {
-  const fs::path scratch = fs::temp_directory_path() / "voltaic_config_no_files";
+  // Per process: suites of other checkouts may run at the same time.
+  const fs::path scratch = fs::temp_directory_path() / ("voltaic_config_no_files_" + std::to_string(::getpid()));
   fs::remove_all(scratch);
   fs::create_directories(scratch);
   fs::copy_file(kGood / "chen2020_1c.toml", scratch / "run.toml");
