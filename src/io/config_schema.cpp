@@ -51,6 +51,14 @@ std::optional<std::string> section_holding(const std::string& key, const std::st
   return std::nullopt;
 }
 
+/// Where a key found in the wrong place belongs: in another section, or in
+/// [cell.overrides] when it is a parameter's name.
+std::optional<std::string> home_of(const std::string& key, const std::string& except = "") {
+  if (std::optional<std::string> s = section_holding(key, except)) return s;
+  if (find_parameter(key)) return key_path("cell.overrides", key);
+  return std::nullopt;
+}
+
 /// "; did you mean 'x'? allowed: ..." (without the question when there is no near name).
 std::string suggest(const std::optional<std::string>& near, const std::string& allowed) {
   return (near ? "; did you mean '" + *near + "'? allowed: " : "; allowed: ") + allowed;
@@ -60,7 +68,7 @@ Problem unknown_section(const std::string& name, const toml::node& value, int li
   const std::string allowed = join(section_names("[", "]"));
   if (!value.is_table()) {
     // A key outside every section: say where it belongs if it belongs anywhere.
-    return {line, name, "is a key outside any section" + suggest(section_holding(name), "keys inside " + allowed)};
+    return {line, name, "is a key outside any section" + suggest(home_of(name), "keys inside " + allowed)};
   }
   std::optional<std::string> near = nearest_name(name, section_names());
   if (!near && name == kOverridesKey) near = "cell.overrides";
@@ -69,7 +77,7 @@ Problem unknown_section(const std::string& name, const toml::node& value, int li
 }
 
 Problem unknown_key(const SectionSchema& section, const std::string& key, int line) {
-  std::optional<std::string> near = section_holding(key, section.name);  // the right key in the wrong section
+  std::optional<std::string> near = home_of(key, section.name);
   if (!near) near = nearest_name(key, section.keys);
   return {line, key_path(section.name, key), "unknown key '" + key + "'" + suggest(near, join(section.keys))};
 }
