@@ -201,7 +201,12 @@ void read_texts(hid_t group, Checkpoint& c, const ErrorContext& ctx) {
 /// Refuses, with one line naming the path, anything but a voltaic checkpoint.
 void require_checkpoint_file(const std::string& path, const ErrorContext& ctx) {
   if (!std::filesystem::exists(path)) ctx.fail("open", "no such file");
-  if (H5Fis_hdf5(path.c_str()) <= 0) ctx.fail("open", "not an HDF5 file");
+#if H5_VERSION_GE(1, 12, 0)
+  const htri_t is_hdf5 = H5Fis_accessible(path.c_str(), H5P_DEFAULT);
+#else
+  const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
+#endif
+  if (is_hdf5 <= 0) ctx.fail("open", "not an HDF5 file");
 }
 
 void require_format(hid_t file, const ErrorContext& ctx) {

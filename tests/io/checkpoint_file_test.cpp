@@ -114,6 +114,7 @@ TEST(CheckpointFile, RoundTripIsBitForBit) {
   write_checkpoint(path, written);
   EXPECT_EQ(entries_of(d), Names{"checkpoint.h5"});
   expect_bitwise_equal(written, read_checkpoint(path));
+  EXPECT_EQ(voltaic::test::h5::open_hdf5_objects(), 0);
 }
 
 TEST(CheckpointFile, EmptyCheckpointRoundTrips) {
@@ -169,6 +170,7 @@ TEST(CheckpointFile, AFailedWriteLeavesNoTemporaryAndTheOldFile) {
   EXPECT_THROW(write_checkpoint((d / "c.h5").string(), awkward_checkpoint()), FileError);
   EXPECT_EQ(entries_of(d), Names{"c.h5"});
   EXPECT_TRUE(voltaic::test::fs::is_directory(d / "c.h5"));
+  EXPECT_EQ(voltaic::test::h5::open_hdf5_objects(), 0);
 }
 
 TEST(CheckpointFile, MissingFileIsAOneLineFileErrorNamingThePath) {
@@ -215,4 +217,5 @@ TEST(CheckpointFile, Hdf5WithoutTheFormatAttributeIsAFileError) {
   message = message_of(fields);
   EXPECT_NE(message.find("voltaic-fields-1"), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_EQ(voltaic::test::h5::open_hdf5_objects(), 0);  // the refused files were closed
 }

@@ -188,6 +188,7 @@ TEST(FieldWriter, BothFilesStayTemporaryUntilCommitAndTheXdmfFollowsEveryFrame) 
   }
   w.commit();
   EXPECT_EQ(entries_of(d), (Names{"fields.h5", "fields.xdmf"}));
+  EXPECT_EQ(h5::open_hdf5_objects(), 0);
   EXPECT_THROW(w.write(40.0, frame_data(4, 2, 12).pointers()), FileError);
   EXPECT_THROW(w.commit(), FileError);
 }
@@ -250,6 +251,7 @@ TEST(FieldWriter, UncreatableFileIsAFileErrorNamingThePathAndLeavesNothing) {
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
   EXPECT_TRUE(entries_of(d).empty());
+  EXPECT_EQ(h5::open_hdf5_objects(), 0);
 }
 
 TEST(FieldWriter, AFailedCommitLeavesNoTemporaries) {
@@ -260,7 +262,24 @@ TEST(FieldWriter, AFailedCommitLeavesNoTemporaries) {
     FieldWriter w((d / "fields.h5").string(), small_grid(), two_fields());
     write_frames(w, 1);
     EXPECT_THROW(w.commit(), FileError);
+    EXPECT_EQ(h5::open_hdf5_objects(), 0);  // closed before the rename was tried
     EXPECT_THROW(write_frames(w, 1), FileError);
   }
   EXPECT_EQ(entries_of(d), Names{"fields.h5"});
+}
+
+TEST(FieldWriter, AFailedWriteStopsTheWriterAndLeavesNoTemporaries) {
+  const auto d = fresh_dir("fields_failed_write");
+  {
+    FieldWriter w((d / "fields.h5").string(), small_grid(), two_fields());
+    write_frames(w, 1);
+    // A directory in place of the XDMF temporary: its atomic rewrite fails.
+    voltaic::test::fs::remove(d / ".fields.xdmf.part");
+    voltaic::test::fs::create_directory(d / ".fields.xdmf.part");
+    EXPECT_THROW(w.write(10.0, frame_data(1, 2, 12).pointers()), FileError);
+    EXPECT_THROW(w.write(20.0, frame_data(2, 2, 12).pointers()), FileError);
+    EXPECT_THROW(w.commit(), FileError);
+  }
+  EXPECT_TRUE(entries_of(d).empty());
+  EXPECT_EQ(h5::open_hdf5_objects(), 0);
 }

@@ -17,6 +17,10 @@ namespace voltaic::test::h5 {
 
 namespace hdf5 = voltaic::io::hdf5;
 
+/// How many HDF5 files and objects this process has open: 0 between
+/// voltaic's calls, whether they succeeded or threw.
+inline ssize_t open_hdf5_objects() { return H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL); }
+
 inline hdf5::File open(const std::string& path) {
   hdf5::QuietErrors quiet;
   hdf5::File f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
