@@ -10,19 +10,32 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <system_error>
 
 namespace voltaic::test {
 
 namespace fs = std::filesystem;
 
-/// An empty directory of its own under the system's temporary directory; the
-/// process id keeps concurrent test runs (other checkouts) apart.
-inline fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("voltaic_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+/// An empty directory of its own under the system's temporary directory,
+/// removed with everything in it when the object goes; the process id keeps
+/// concurrent test runs (other checkouts) apart. A path itself, so that
+/// `dir / "name"` works.
+class TempDir : public fs::path {
+ public:
+  explicit TempDir(const std::string& name)
+      : fs::path(fs::temp_directory_path() / ("voltaic_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(*this);
+    fs::create_directories(*this);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(*this, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+inline TempDir fresh_dir(const std::string& name) { return TempDir(name); }
 
 /// Every entry of `dir` by name, hidden ones (temporaries) included.
 inline std::set<std::string> entries_of(const fs::path& dir) {
