@@ -12,9 +12,13 @@ ctest --preset ci
 
 echo "== consumer project against the install tree =="
 prefix="$PWD/build/ci/install"
-rm -rf "$prefix" build/ci/consumer
+rm -rf "$prefix" build/ci/consumer build/ci/consumer-io
 cmake --install build/ci --prefix "$prefix"
 cmake -S examples/hello -B build/ci/consumer -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
 cmake --build build/ci/consumer
 ./build/ci/consumer/voltaic-hello
+# An example that reads a config and writes HDF5, as a downstream project.
+cmake -S examples/discharge_1d -B build/ci/consumer-io -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
+cmake --build build/ci/consumer-io
+./build/ci/consumer-io/voltaic-discharge-1d examples/discharge_1d/small.toml build/ci/consumer-io/output
 echo "== all tests passed =="

@@ -408,9 +408,9 @@ void Simulation::report_row(RunContext& run, bool may_checkpoint) {
 }
 
 std::string Simulation::experiment_fingerprint(const Experiment& experiment) {
-  std::string text;
-  for (const ExperimentStep& step : experiment.cycle()) text += step.text + "\n";
-  return text + "cycles " + std::to_string(experiment.cycles());
+  std::string text = "[";
+  for (const ExperimentStep& step : experiment.cycle()) text += "\"" + step.text + "\", ";
+  return text + "] x " + std::to_string(experiment.cycles());
 }
 
 Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
@@ -435,7 +435,7 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
     const std::unique_ptr<Checkpoint> c = std::move(resume_);
     if (c->texts.at("experiment") != run.experiment)
       throw InvalidArgument("checkpoint", "Simulation::run",
-                            "was written by a run of another experiment:\n" + c->texts.at("experiment"));
+                            "was written by a run of another experiment: " + c->texts.at("experiment"));
     resume_solution(*c, run.solution);
     first = cursor_.index;
     run.resuming = true;

@@ -84,9 +84,10 @@ TEST(ConfigGood, Chen2020OneCLumped) {
   EXPECT_EQ(c.experiment_steps, std::vector<std::string>{"Discharge at 1C until 2.5 V"});
   EXPECT_EQ(c.cycles, 1);
   EXPECT_EQ(c.output.directory, "chen2020_1c");
-  EXPECT_EQ(c.output.field_times, (std::vector<double>{0, 600, 1200, 1800, 2400, 3000}));
-  EXPECT_EQ(c.output.fields.size(), 3u);
-  EXPECT_EQ(c.output.field_period, 0.0);
+  EXPECT_TRUE(c.output.field_times.empty());
+  EXPECT_EQ(c.output.fields.size(), 7u);
+  EXPECT_EQ(c.output.field_period, 60.0);
+  EXPECT_EQ(c.output.checkpoint_period, 600.0);
   EXPECT_TRUE(c.simulation.field_times.empty());
   EXPECT_EQ(c.experiment().cycle().at(0).until_voltage_v, 2.5);
 }
@@ -166,14 +167,14 @@ TEST(ConfigGood, EveryGoodConfigBuildsASimulation) {
 TEST(ConfigGood, TheReadmeDemoDischargesTo2_5V) {
   const RunConfig c = load_config((kGood / "chen2020_1c.toml").string());
   voltaic::SimulationOptions options = c.simulation;
-  options.field_times = c.output.field_times;
+  options.field_period = c.output.field_period;
   voltaic::Simulation sim(c.parameters, options, voltaic::CpuExecutor::create());
   const voltaic::Solution s = sim.run(c.experiment());
   ASSERT_TRUE(s.completed) << s.termination;
   EXPECT_NEAR(s["Voltage [V]"].back(), 2.5, 1e-6);
-  EXPECT_NEAR(s["Discharge capacity [A.h]"].back(), 4.95, 0.1);       // the LG M50 is a 5 A.h cell
-  EXPECT_GT(s["Maximum cell temperature [K]"].back(), 298.15 + 5.0);  // lumped: it warms up
-  EXPECT_EQ(s.fields.size(), c.output.field_times.size());
+  EXPECT_NEAR(s["Discharge capacity [A.h]"].back(), 4.95, 0.1);              // the LG M50 is a 5 A.h cell
+  EXPECT_GT(s["Maximum cell temperature [K]"].back(), 298.15 + 5.0);         // lumped: it warms up
+  EXPECT_EQ(s.fields.size(), std::size_t(s["Time [s]"].back() / 60.0) + 1);  // every minute from t = 0
 }
 
 TEST(ConfigCorpus, EveryMalformedConfigGivesItsOneLineError) {

@@ -1,0 +1,27 @@
+#pragma once
+// The voltaic CLI's subcommands and its exit codes.
+
+#include <string>
+
+namespace voltaic::cli {
+
+/// Exit codes: documented in docs/getting_started.md.
+enum ExitCode : int {
+  kSuccess = 0,
+  kInternalError = 1,  ///< a bug or an unexpected system failure (a CUDA error, a full disk)
+  kBadInput = 2,       ///< a wrong command line, config, BPX file or checkpoint
+  kSolverFailure = 3,  ///< the simulation stopped early: a step failed after its retries
+};
+
+struct RunArguments {
+  std::string config;
+  std::string output;   ///< overrides [output] directory when not empty
+  std::string backend;  ///< overrides [solver] backend when not empty
+  std::string restart;  ///< a checkpoint to continue from
+};
+
+int run_command(const RunArguments& args);
+int params_command(const std::string& name);
+int info_command();
+
+}  // namespace voltaic::cli

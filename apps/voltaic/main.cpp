@@ -1,0 +1,49 @@
+// voltaic: run a cell simulation from a TOML config, list and print
+// parameter sets, and say what this build and machine can do.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "commands.hpp"
+#include "voltaic/core/version.hpp"
+
+int main(int argc, char** argv) {
+  using namespace voltaic::cli;
+  CLI::App app{"voltaic: lithium-ion cell simulation with the Doyle-Fuller-Newman model, on GPUs and CPUs"};
+  app.set_version_flag("--version", voltaic::version());
+  app.require_subcommand(1);
+
+  RunArguments run;
+  CLI::App* run_cmd = app.add_subcommand("run", "Run the simulation a TOML config describes");
+  run_cmd->add_option("config", run.config, "The config file (docs/config.md)")->required();
+  run_cmd->add_option("--output,-o", run.output, "Output directory (default: the config's [output] directory)");
+  run_cmd->add_option("--backend,-b", run.backend, "Where to run (default: the config's [solver] backend)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  run_cmd->add_option("--restart", run.restart, "Continue from this checkpoint (DIR/checkpoint.h5 of an earlier run)");
+
+  std::string set_name;
+  CLI::App* params_cmd = app.add_subcommand("params", "List the built-in parameter sets, or print one with units");
+  params_cmd->add_option("name", set_name, "A built-in set (e.g. Chen2020) or a BPX file");
+
+  CLI::App* info_cmd = app.add_subcommand("info", "Print the version, the backends built and the GPUs found");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "voltaic: error: %s (see voltaic --help)\n", e.what());
+    return kBadInput;
+  }
+  try {
+    if (*run_cmd) return run_command(run);
+    if (*params_cmd) return params_command(set_name);
+    if (*info_cmd) return info_command();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "voltaic: internal error: %s\n", e.what());
+    return kInternalError;
+  }
+  return kInternalError;
+}

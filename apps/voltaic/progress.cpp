@@ -1,0 +1,89 @@
+#include "progress.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace voltaic::cli {
+
+std::string clock_text(double seconds) {
+  const long s = std::lround(std::max(0.0, seconds));
+  char text[32];
+  if (s >= 3600)
+    std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+  else
+    std::snprintf(text, sizeof text, "%02ld:%02ld", s / 60, s % 60);
+  return text;
+}
+
+Progress::Progress(const Experiment& experiment, double nominal_capacity_ah, std::FILE* out, bool terminal)
+    : experiment_(experiment), capacity_ah_(nominal_capacity_ah), out_(out), terminal_(terminal) {}
+
+double Progress::fraction(const Solution& s) const {
+  const std::size_t r = s.rows() - 1;
+  const double time = s["Time [s]"][r], capacity = s["Discharge capacity [A.h]"][r];
+  const double current = std::fabs(s["Current [A]"][r]);
+  const auto index = static_cast<std::size_t>(s["Step"][r]);
+  const ExperimentStep& step = experiment_.step(index % experiment_.cycle().size());
+  double part = 0.0;
+  if (step.duration_s && *step.duration_s > 0.0) {
+    part = (time - step_time_) / *step.duration_s;
+  } else if (step.mode == StepMode::current && capacity_ah_ > 0.0) {
+    part = std::fabs(capacity - step_capacity_) / capacity_ah_;
+  } else if (step.until_current && current > 0.0 && step_current_ > 0.0) {
+    const double limit = std::fabs(step.until_current->amperes(capacity_ah_));
+    if (limit > 0.0 && step_current_ > limit)
+      part = std::log(step_current_ / current) / std::log(step_current_ / limit);
+  }
+  return (double(index) + std::clamp(part, 0.0, 0.99)) / double(experiment_.total_steps());
+}
+
+void Progress::update(const Solution& s) {
+  if (s.rows() == 0) return;
+  const std::size_t r = s.rows() - 1;
+  const int step = static_cast<int>(s["Step"][r]);
+  if (step != last_step_) {
+    step_time_ = s["Time [s]"][r];
+    step_capacity_ = s["Discharge capacity [A.h]"][r];
+    step_current_ = std::fabs(s["Current [A]"][r]);
+  }
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double done = fraction(s);
+  if (terminal_) {
+    if (elapsed - last_draw_s_ >= 0.1 || step != last_step_) draw(s, done, elapsed);
+  } else if (step != last_step_ || elapsed - last_log_s_ >= 5.0) {
+    log(s, done, elapsed);
+  }
+  last_step_ = step;
+}
+
+void Progress::draw(const Solution& s, double done, double elapsed) {
+  last_draw_s_ = elapsed;
+  const std::size_t r = s.rows() - 1;
+  constexpr int width = 28;
+  const int filled = static_cast<int>(done * width);
+  std::string bar(static_cast<std::size_t>(filled), '#');
+  bar.resize(width, '.');
+  const std::string eta = done > 0.01 ? clock_text(elapsed * (1.0 - done) / done) : "--:--";
+  std::fprintf(out_, "\r[%s] %3.0f%%  step %d/%zu  t = %.0f s  V = %.4f V  T = %.2f K  %s elapsed, ETA %s  ",
+               bar.c_str(), 100.0 * done, static_cast<int>(s["Step"][r]) + 1, experiment_.total_steps(),
+               s["Time [s]"][r], s["Voltage [V]"][r], s["Maximum cell temperature [K]"][r], clock_text(elapsed).c_str(),
+               eta.c_str());
+  std::fflush(out_);
+}
+
+void Progress::log(const Solution& s, double done, double elapsed) {
+  last_log_s_ = elapsed;
+  const std::size_t r = s.rows() - 1;
+  const auto index = static_cast<std::size_t>(s["Step"][r]);
+  std::fprintf(out_, "voltaic: %3.0f%%  step %zu/%zu \"%s\"  t = %.1f s  V = %.4f V  I = %.4f A  T = %.2f K  (%s)\n",
+               100.0 * done, index + 1, experiment_.total_steps(),
+               experiment_.step(index % experiment_.cycle().size()).text.c_str(), s["Time [s]"][r], s["Voltage [V]"][r],
+               s["Current [A]"][r], s["Maximum cell temperature [K]"][r], clock_text(elapsed).c_str());
+  std::fflush(out_);
+}
+
+void Progress::finish() {
+  if (terminal_ && last_draw_s_ >= 0.0) std::fprintf(out_, "\n");
+}
+
+}  // namespace voltaic::cli

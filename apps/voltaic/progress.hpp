@@ -1,0 +1,45 @@
+#pragma once
+// Progress of a run: a bar with elapsed time and ETA redrawn in place on a
+// terminal, plain log lines (at most every few seconds, and at each
+// experiment step) otherwise.
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "voltaic/solver/experiment.hpp"
+#include "voltaic/solver/solution.hpp"
+
+namespace voltaic::cli {
+
+class Progress {
+ public:
+  Progress(const Experiment& experiment, double nominal_capacity_ah, std::FILE* out, bool terminal);
+  /// After each row of the running Solution.
+  void update(const Solution& solution);
+  /// Ends the bar's line.
+  void finish();
+
+ private:
+  /// Estimated fraction of the experiment done: whole steps, plus the present
+  /// step's duration elapsed, charge moved against the nominal capacity
+  /// (until a cut-off voltage) or current decay towards its limit (a hold).
+  double fraction(const Solution& s) const;
+  void draw(const Solution& s, double done, double elapsed_s);
+  void log(const Solution& s, double done, double elapsed_s);
+
+  const Experiment& experiment_;
+  double capacity_ah_;
+  std::FILE* out_;
+  bool terminal_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double last_draw_s_ = -1.0, last_log_s_ = -1.0;
+  int last_step_ = -1;
+  // Where the present step began: time, capacity, |current|.
+  double step_time_ = 0.0, step_capacity_ = 0.0, step_current_ = 0.0;
+};
+
+/// "1:02:03" or "02:03".
+std::string clock_text(double seconds);
+
+}  // namespace voltaic::cli

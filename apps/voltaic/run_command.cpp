@@ -1,0 +1,161 @@
+// voltaic run: everything the input can get wrong is checked before a file
+// is written; then the run streams its rows, fields and checkpoints to the
+// output directory, and a summary ends it.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "progress.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/core/executor.hpp"
+#include "voltaic/core/version.hpp"
+#include "voltaic/io/atomic_file.hpp"
+#include "voltaic/io/checkpoint_file.hpp"
+#include "voltaic/io/config.hpp"
+#include "voltaic/io/run_output.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace voltaic::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The message of an error on one line.
+void report(const char* kind, const std::exception& e) {
+  std::string m = e.what();
+  for (char& c : m)
+    if (c == '\n') c = ' ';
+  std::fprintf(stderr, "voltaic: %s: %s\n", kind, m.c_str());
+}
+
+std::shared_ptr<const Executor> make_executor(io::BackendChoice choice) {
+  const bool gpu = CudaExecutor::device_count() > 0;
+  if (choice == io::BackendChoice::cuda && !gpu)
+    throw BackendUnavailable("backend cuda", "voltaic run",
+                             cuda_backend_built() ? "no CUDA device is visible" : "this build has no CUDA backend");
+  if (choice == io::BackendChoice::cpu || !gpu) return CpuExecutor::create();
+  return CudaExecutor::create(0, 3);  // stream 1: particles, stream 2: field output copies
+}
+
+/// RunOutput that also drives the progress display.
+class CliOutput : public io::RunOutput {
+ public:
+  CliOutput(const io::OutputConfig& output, const CellLayout& layout, Progress& progress, double start_time)
+      : RunOutput(output, layout, start_time), progress_(progress) {}
+  void on_row(const Solution& solution) override {
+    RunOutput::on_row(solution);
+    progress_.update(solution);
+  }
+
+ private:
+  Progress& progress_;
+};
+
+void print_summary(const Solution& s, const Simulation& sim, double wall_s, const std::vector<std::string>& files) {
+  if (s.rows() == 0) return;
+  const std::size_t last = s.rows() - 1;
+  double t_max = 0.0;
+  for (double t : s["Maximum cell temperature [K]"]) t_max = std::max(t_max, t);
+  std::printf("\n%s\n", s.completed ? "Run completed." : "Run stopped early.");
+  std::printf("  %-28s %s\n", "ended by", s.termination.c_str());
+  std::printf("  %-28s %.6g A.h\n", "discharge capacity", s["Discharge capacity [A.h]"][last]);
+  std::printf("  %-28s %.6g W.h\n", "discharge energy", s["Discharge energy [W.h]"][last]);
+  std::printf("  %-28s %.6g V\n", "final voltage", s["Voltage [V]"][last]);
+  std::printf("  %-28s %.6g K\n", "maximum temperature", t_max);
+  std::printf("  %-28s %.6g s\n", "simulated time", s["Time [s]"][last]);
+  std::printf("  %-28s %d taken, %d rejected\n", "time steps", s.steps_taken, s.steps_rejected);
+  std::printf("  %-28s %.3f s (%.3g ms per step) on %s\n", "wall time", wall_s,
+              s.steps_taken > 0 ? 1e3 * wall_s / s.steps_taken : 0.0, sim.layout().executor()->name().c_str());
+  for (const std::string& f : files) std::printf("  %-28s %s\n", "wrote", f.c_str());
+}
+
+/// Removes a directory this run created if nothing is left in it.
+void remove_if_empty(const std::string& dir, bool created) {
+  std::error_code ec;
+  if (created && fs::is_empty(dir, ec)) fs::remove(dir, ec);
+}
+
+}  // namespace
+
+int run_command(const RunArguments& args) {
+  // Everything the input can get wrong, before any file is written.
+  io::RunConfig config;
+  std::shared_ptr<const Executor> exec;
+  std::unique_ptr<Simulation> sim;
+  std::optional<Experiment> experiment;
+  try {
+    config = io::load_config(args.config);
+    if (!args.output.empty()) config.output.directory = args.output;
+    if (args.backend == "cpu") config.backend = io::BackendChoice::cpu;
+    if (args.backend == "cuda") config.backend = io::BackendChoice::cuda;
+    if (args.backend == "auto") config.backend = io::BackendChoice::automatic;
+    exec = make_executor(config.backend);
+    SimulationOptions options = config.simulation;
+    options.field_times = config.output.field_times;
+    options.field_period = config.output.field_period;
+    sim = std::make_unique<Simulation>(config.parameters, options, exec);
+    experiment.emplace(config.experiment());
+    if (!args.restart.empty()) {
+      sim->load_checkpoint(io::read_checkpoint(args.restart));
+      std::printf("voltaic: continuing from %s at t = %.6g s\n", args.restart.c_str(), sim->time());
+    }
+  } catch (const CudaError& e) {
+    report("error", e);
+    return kInternalError;
+  } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
+    report("error", e);
+    return kBadInput;
+  }
+
+  const std::string& dir = config.output.directory;
+  const bool created = !fs::exists(dir);
+  std::printf("voltaic %s: %s on %s, %zu cells x %d shells, output in %s\n", args.config.c_str(),
+              config.cell_source.c_str(), exec->name().c_str(), sim->layout().num_cells(),
+              config.simulation.grid.radial_shells, dir.c_str());
+  Progress progress(*experiment, config.parameters.electrical.nominal_capacity, stdout, isatty(fileno(stdout)));
+  std::unique_ptr<CliOutput> output;
+  try {
+    output = std::make_unique<CliOutput>(config.output, sim->layout(), progress, sim->time());
+  } catch (const io::FileError& e) {
+    report("error", e);
+    return kBadInput;
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  Solution solution;
+  try {
+    solution = sim->run(*experiment, output.get());
+  } catch (const InvalidArgument& e) {  // an impossible first step: nothing ran
+    progress.finish();
+    report("error", e);
+    output.reset();
+    remove_if_empty(dir, created);
+    return kBadInput;
+  } catch (const std::exception& e) {  // a CUDA or file error on the way: keep what is complete
+    progress.finish();
+    report("internal error", e);
+    try {
+      output->commit();
+    } catch (const std::exception&) {
+    }
+    return kInternalError;
+  }
+  progress.finish();
+  output->finish(solution);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  print_summary(solution, *sim, wall, output->files());
+  if (!solution.completed) {
+    std::fprintf(stderr, "voltaic: solver failure: %s\n", solution.termination.c_str());
+    return kSolverFailure;
+  }
+  return kSuccess;
+}
+
+}  // namespace voltaic::cli

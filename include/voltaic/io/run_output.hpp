@@ -1,0 +1,58 @@
+#pragma once
+/// @file run_output.hpp
+/// @brief RunOutput: the RunObserver that leaves a run's files in its output
+/// directory: timeseries.csv, fields.h5 + fields.xdmf (when fields are asked
+/// for) and checkpoint.h5 (every checkpoint period).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "voltaic/io/config.hpp"
+#include "voltaic/io/output_writers.hpp"
+#include "voltaic/solver/cell_layout.hpp"
+#include "voltaic/solver/run_observer.hpp"
+
+namespace voltaic::io {
+
+/// The time-series columns of timeseries.csv, in order: Solution's, with the
+/// volume-averaged temperature under the name "Cell temperature [K]".
+std::vector<std::string> timeseries_columns();
+
+class RunOutput : public RunObserver {
+ public:
+  /// Creates `output.directory` and the temporary files. After a restart,
+  /// `start_time` is the checkpoint's time (the next checkpoint is a period later).
+  /// @throws FileError when the directory or a file cannot be created
+  RunOutput(const OutputConfig& output, const CellLayout& layout, double start_time = 0.0);
+  ~RunOutput() override;
+
+  void on_row(const Solution& solution) override;
+  std::vector<std::string> streamed_fields() const override;
+  void on_fields(double time, const std::vector<const double*>& fields) override;
+  bool checkpoint_due(double time) override;
+  void on_checkpoint(const Checkpoint& checkpoint) override;
+
+  /// Writes the rows not yet written, then commit().
+  void finish(const Solution& solution);
+  /// Closes the files and renames them into place. Call it after a run that
+  /// stopped early too: every complete row and frame up to then is kept.
+  void commit();
+  /// The final paths of the files written so far (after commit()).
+  std::vector<std::string> files() const;
+  std::string checkpoint_path() const;
+
+ private:
+  OutputConfig config_;
+  std::vector<std::string> fields_;
+  std::unique_ptr<TimeseriesCsvWriter> csv_;
+  std::unique_ptr<FieldWriter> field_writer_;
+  std::size_t rows_written_ = 0;
+  double last_checkpoint_ = 0.0;
+  bool wrote_checkpoint_ = false;
+};
+
+/// The cell grid as FieldWriter describes it.
+FieldGrid field_grid(const CellLayout& layout);
+
+}  // namespace voltaic::io

@@ -1,0 +1,1 @@
+target_sources(voltaic_io PRIVATE io/run_output.cpp)

@@ -1,0 +1,103 @@
+#include "voltaic/io/run_output.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "voltaic/io/checkpoint_file.hpp"
+#include "voltaic/solver/field_catalog.hpp"
+
+namespace voltaic::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string in(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
+}  // namespace
+
+std::vector<std::string> timeseries_columns() {
+  std::vector<std::string> columns = Solution::variable_names();
+  for (std::string& c : columns)
+    if (c == "Volume-averaged cell temperature [K]") c = "Cell temperature [K]";
+  return columns;
+}
+
+FieldGrid field_grid(const CellLayout& layout) {
+  const Grid3D& g = *layout.grid();
+  FieldGrid f;
+  for (int i = 0; i <= g.nx(); ++i) f.x_nodes.push_back(i * g.dx());
+  for (int j = 0; j <= g.ny(); ++j) f.y_nodes.push_back(j * g.dy());
+  f.z_nodes.push_back(0.0);
+  for (double dz : g.dz()) f.z_nodes.push_back(f.z_nodes.back() + dz);
+  const CellMap& map = layout.constants().map;
+  f.region.resize(map.cells);
+  for (std::size_t c = 0; c < map.cells; ++c) f.region[c] = map.region(c);
+  return f;
+}
+
+RunOutput::RunOutput(const OutputConfig& output, const CellLayout& layout, double start_time)
+    : config_(output), last_checkpoint_(start_time) {
+  create_directories(config_.directory);
+  csv_ = std::make_unique<TimeseriesCsvWriter>(in(config_.directory, "timeseries.csv"), timeseries_columns());
+  const bool fields_asked = !config_.field_times.empty() || config_.field_period > 0.0;
+  if (!fields_asked) return;
+  std::vector<FieldDescription> described;
+  for (const FieldInfo& f : field_catalog()) {
+    const bool wanted = config_.fields.empty() ||
+                        std::find(config_.fields.begin(), config_.fields.end(), f.key) != config_.fields.end();
+    if (!wanted) continue;
+    fields_.push_back(f.key);
+    described.push_back({f.key, f.name, f.unit});
+  }
+  field_writer_ = std::make_unique<FieldWriter>(in(config_.directory, "fields.h5"), field_grid(layout), described);
+}
+
+RunOutput::~RunOutput() = default;
+
+void RunOutput::on_row(const Solution& solution) {
+  const auto& names = Solution::variable_names();
+  std::vector<const std::vector<double>*> columns;
+  for (const std::string& n : names) columns.push_back(&solution[n]);
+  std::vector<double> row(names.size());
+  for (; rows_written_ < solution.rows(); ++rows_written_) {
+    for (std::size_t k = 0; k < names.size(); ++k) row[k] = (*columns[k])[rows_written_];
+    csv_->append(row);
+  }
+}
+
+std::vector<std::string> RunOutput::streamed_fields() const { return fields_; }
+
+void RunOutput::on_fields(double time, const std::vector<const double*>& fields) { field_writer_->write(time, fields); }
+
+bool RunOutput::checkpoint_due(double time) {
+  return config_.checkpoint_period > 0.0 && time >= last_checkpoint_ + config_.checkpoint_period;
+}
+
+void RunOutput::on_checkpoint(const Checkpoint& checkpoint) {
+  write_checkpoint(checkpoint_path(), checkpoint);
+  last_checkpoint_ = checkpoint.scalars.at("time");
+  wrote_checkpoint_ = true;
+}
+
+std::string RunOutput::checkpoint_path() const { return in(config_.directory, "checkpoint.h5"); }
+
+void RunOutput::finish(const Solution& solution) {
+  on_row(solution);
+  commit();
+}
+
+void RunOutput::commit() {
+  if (csv_) csv_->commit();
+  if (field_writer_) field_writer_->commit();
+}
+
+std::vector<std::string> RunOutput::files() const {
+  std::vector<std::string> f = {in(config_.directory, "timeseries.csv")};
+  if (field_writer_) {
+    f.push_back(in(config_.directory, "fields.h5"));
+    f.push_back(in(config_.directory, "fields.xdmf"));
+  }
+  if (wrote_checkpoint_) f.push_back(checkpoint_path());
+  return f;
+}
+
+}  // namespace voltaic::io

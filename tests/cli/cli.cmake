@@ -1,0 +1,42 @@
+# Tests of the voltaic command-line program: subcommands, exit codes, the
+# malformed-input corpus and restart. Each bad input must give a one-line
+# error, exit code 2 and no output files.
+set(_voltaic $<TARGET_FILE:voltaic_cli>)
+set(_data ${PROJECT_SOURCE_DIR}/tests/data)
+set(_work ${CMAKE_CURRENT_BINARY_DIR}/cli)
+
+add_test(NAME cli.info COMMAND ${_voltaic} info)
+set_tests_properties(cli.info PROPERTIES PASS_REGULAR_EXPRESSION "voltaic [0-9]+\\.[0-9]+.*backends built: cpu")
+add_test(NAME cli.params_lists_sets COMMAND ${_voltaic} params)
+set_tests_properties(cli.params_lists_sets PROPERTIES PASS_REGULAR_EXPRESSION "Chen2020")
+add_test(NAME cli.params_prints_units COMMAND ${_voltaic} params Chen2020)
+set_tests_properties(cli.params_prints_units PROPERTIES PASS_REGULAR_EXPRESSION "Negative electrode thickness \\[m\\] +8\\.52e-05")
+add_test(NAME cli.unknown_option_is_bad_input COMMAND ${_voltaic} run --no-such-option x.toml)
+set_tests_properties(cli.unknown_option_is_bad_input PROPERTIES WILL_FAIL TRUE)
+
+# The malformed corpus: every config of bad_configs/ and BPX file of
+# bad_bpx/; the driver reads the expected message from expected.txt.
+foreach(kind bad_configs bad_bpx)
+  if(kind STREQUAL bad_configs)
+    file(GLOB _files RELATIVE ${_data}/${kind} ${_data}/${kind}/*.toml)
+  else()
+    file(GLOB _files RELATIVE ${_data}/${kind} ${_data}/${kind}/*.json)
+  endif()
+  foreach(_file IN LISTS _files)
+    if(kind STREQUAL bad_configs)
+      set(_input -DCONFIG=${_data}/${kind}/${_file})
+    else()
+      set(_input -DBPX=${_data}/${kind}/${_file})
+    endif()
+    add_test(NAME cli.${kind}.${_file}
+             COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} ${_input} -DEXPECTED_FROM=${_data}/${kind}/expected.txt
+                     -DENTRY=${_file} -DWORK=${_work}/${kind}/${_file} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
+  endforeach()
+endforeach()
+add_test(NAME cli.missing_config_file
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${_work}/no_such_config.toml
+                 "-DEXPECTED=no_such_config.toml" -DWORK=${_work}/missing -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
+
+add_test(NAME cli.restart_is_bitwise
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml
+                 -DWORK=${_work}/restart -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart_bitwise.cmake)

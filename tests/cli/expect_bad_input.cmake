@@ -1,0 +1,44 @@
+# ctest driver: `voltaic run` on a bad config (or a config naming a bad BPX
+# file) must exit with 2, print one line on stderr containing EXPECTED, and
+# leave no output directory.
+#   cmake -DVOLTAIC=... -DCONFIG=... [-DBPX=...] -DEXPECTED=... -DWORK=... -P expect_bad_input.cmake
+# or, instead of EXPECTED, -DEXPECTED_FROM=expected.txt -DENTRY=file: the
+# substring is the rest of the line "file<TAB>substring" (read here, as text,
+# because CMake lists mangle the brackets and semicolons that messages hold).
+if(EXPECTED_FROM)
+  file(READ "${EXPECTED_FROM}" table)
+  string(FIND "${table}" "${ENTRY}\t" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${EXPECTED_FROM} has no line for ${ENTRY}")
+  endif()
+  string(LENGTH "${ENTRY}\t" skip)
+  math(EXPR at "${at} + ${skip}")
+  string(SUBSTRING "${table}" ${at} -1 rest)
+  string(FIND "${rest}" "\n" end)
+  string(SUBSTRING "${rest}" 0 ${end} EXPECTED)
+endif()
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+if(BPX)
+  set(CONFIG "${WORK}/uses_bad_bpx.toml")
+  file(WRITE "${CONFIG}" "[cell]\nbpx = \"${BPX}\"\n\n[experiment]\nsteps = [\"Discharge at 1C until 3.0 V\"]\n")
+endif()
+set(out "${WORK}/output")
+execute_process(COMMAND "${VOLTAIC}" run "${CONFIG}" --output "${out}" --backend cpu
+                RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "exit code ${rc}, expected 2 (bad input); stderr:\n${stderr}")
+endif()
+string(REGEX MATCHALL "\n" newlines "${stderr}")
+list(LENGTH newlines lines)
+if(NOT lines EQUAL 1)
+  message(FATAL_ERROR "stderr has ${lines} lines, expected one:\n${stderr}")
+endif()
+string(FIND "${stderr}" "${EXPECTED}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "stderr does not name the problem ('${EXPECTED}'):\n${stderr}")
+endif()
+if(EXISTS "${out}")
+  message(FATAL_ERROR "a bad input left output behind in ${out}")
+endif()
+message(STATUS "ok: ${stderr}")
