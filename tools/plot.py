@@ -145,11 +145,11 @@ def timeseries_title(directory, columns):
 
 
 def text_attribute(value):
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
+    if isinstance(value, bytes):  # a fixed-length HDF5 string may carry NUL padding
+        return value.decode("utf-8", "replace").rstrip("\x00")
     if hasattr(value, "shape") and getattr(value, "shape", None) == (1,):  # a one-element array
         return text_attribute(value[0])
-    return str(value)
+    return str(value).rstrip("\x00")
 
 
 def read_fields(path, key, frame):
