@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "voltaic/io/atomic_file.hpp"  // FileError
 #include "voltaic/solver/checkpoint.hpp"
 
 namespace voltaic::io {

@@ -15,11 +15,25 @@
 namespace voltaic::io {
 
 /// A config that cannot be used. what_failed() is the key ("grid.nx",
-/// "cell.overrides.\"Negative electrode thickness [m]\"") or the file; why()
-/// says what is wrong and what is allowed (the nearest valid key for an
-/// unknown one). The message is one line: "FILE:LINE: KEY: WHY".
+/// "cell.overrides.\"Negative electrode thickness [m]\"", or "syntax" and
+/// "file" for problems of the text itself); why() says what is wrong and what
+/// is allowed (the nearest valid key for an unknown one); where() is
+/// "FILE:LINE". what() is one line, "FILE:LINE: KEY: WHY": control characters
+/// (a newline inside a TOML string, say) are written as escapes.
 class ConfigError : public InvalidArgument {
-  using InvalidArgument::InvalidArgument;
+ public:
+  /// @param file the config's path (or the origin given to parse_config)
+  /// @param line from 1: the line of the offending key or value (of the
+  ///        section, or 1, for something missing)
+  ConfigError(const std::string& file, int line, const std::string& key, const std::string& why);
+  const char* what() const noexcept override { return message_.c_str(); }
+  const std::string& file() const noexcept { return file_; }
+  int line() const noexcept { return line_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string message_;
 };
 
 enum class BackendChoice { automatic, cpu, cuda };
@@ -29,15 +43,17 @@ struct OutputConfig {
   std::string directory = "voltaic-output";  ///< relative to the working directory
   std::vector<double> field_times;           ///< [s]: fields stored at these times ...
   double field_period = 0.0;                 ///< [s]: ... and every period (0: none)
-  /// Field keys (field_catalog() in solution.hpp); empty: every field.
+  /// Field keys (field_catalog() in field_catalog.hpp); empty: every field.
   std::vector<std::string> fields;
   double checkpoint_period = 0.0;  ///< [s] of simulated time between checkpoints (0: none)
 };
 
 /// A whole run.
 struct RunConfig {
-  std::string path;              ///< the config file ("" when parsed from text)
-  std::string cell_source;       ///< a built-in set's name ("Chen2020") or a BPX file's path
+  std::string path;  ///< the config file ("" when parsed from text)
+  /// A built-in set's name as PyBaMM spells it ("Chen2020"), or the BPX file's
+  /// path joined to the config's directory.
+  std::string cell_source;
   ParameterSet parameters;       ///< the cell with the overrides applied, validated
   SimulationOptions simulation;  ///< grid, thermal model, step control, tolerances (field_times left empty)
   BackendChoice backend = BackendChoice::automatic;
@@ -49,12 +65,23 @@ struct RunConfig {
 };
 
 /// Reads and checks a config file; a BPX path in [cell] is relative to the
-/// config's directory.
-/// @throws FileError when the file (or its BPX file) cannot be read
-/// @throws ConfigError (or BpxError, ExperimentError) for what is wrong in it
+/// config's directory. Reports the first problem: names that are not known
+/// (sections, keys, parameters) first, in the order of the file, then values
+/// section by section. Reads files only: it creates nothing (not the output
+/// directory either).
+/// @throws FileError when the config file itself cannot be read
+/// @throws ConfigError for everything in it, including a BPX file that is
+///         missing or that load_bpx rejects (its BpxError or FileError is
+///         reported at the key cell.bpx) and experiment steps that do not parse
 RunConfig load_config(const std::string& path);
 
 /// The same, from TOML text; `origin` names it in errors, `base_dir` resolves relative paths.
+/// @throws ConfigError (a BPX file that cannot be read included)
 RunConfig parse_config(const std::string& toml_text, const std::string& origin, const std::string& base_dir = ".");
+
+/// Every key the parser accepts, as "section.key" ("grid.nx",
+/// "cell.overrides" for the table of parameter overrides), in the order
+/// docs/config.md lists them.
+std::vector<std::string> config_keys();
 
 }  // namespace voltaic::io

@@ -1,0 +1,14 @@
+# TOML run configs: the public load_config/parse_config, the text and name
+# checks, one reader per group of sections, and the nearest-name helper.
+target_sources(voltaic_io PRIVATE
+  io/config.cpp
+  io/config_cell.cpp
+  io/config_error.cpp
+  io/config_experiment.cpp
+  io/config_output.cpp
+  io/config_schema.cpp
+  io/config_section.cpp
+  io/config_simulation.cpp
+  io/config_text.cpp
+  io/nearest_name.cpp
+)

@@ -1,0 +1,149 @@
+#include "io/config_schema.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "io/nearest_name.hpp"
+#include "voltaic/model/parameter_table.hpp"
+
+namespace voltaic::io::detail {
+
+const std::vector<SectionSchema>& config_schema() {
+  static const std::vector<SectionSchema> schema = {
+      {"cell", {"parameter_set", "bpx", kOverridesKey}},
+      {"grid", {"negative_cells", "separator_cells", "positive_cells", "radial_shells", "nx", "ny"}},
+      {"thermal", {"model", "ambient_temperature", "initial_temperature", "heat_transfer_coefficient"}},
+      {"solver",
+       {"backend", "initial_dt", "min_dt", "max_dt", "voltage_tolerance", "reaction_tolerance", "max_growth",
+        "max_retries", "event_tolerance", "split_iterations", "newton_tolerance", "newton_max_iterations",
+        "newton_max_update", "electrolyte_face_mean"}},
+      {"experiment", {"steps", "cycles"}},
+      {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},
+  };
+  return schema;
+}
+
+namespace {
+
+/// A name the config may not use, found while walking the file.
+struct Problem {
+  int line;
+  std::string key, why;
+};
+
+const SectionSchema* find_section(const std::string& name) {
+  for (const SectionSchema& s : config_schema())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> section_names(const char* before = "", const char* after = "") {
+  std::vector<std::string> names;
+  for (const SectionSchema& s : config_schema()) names.push_back(before + s.name + after);
+  return names;
+}
+
+/// "section.key" of the first section other than `except` that has `key`.
+std::optional<std::string> section_holding(const std::string& key, const std::string& except = "") {
+  for (const SectionSchema& s : config_schema()) {
+    if (s.name != except && std::find(s.keys.begin(), s.keys.end(), key) != s.keys.end()) return s.name + "." + key;
+  }
+  return std::nullopt;
+}
+
+/// Where a key found in the wrong place belongs: in another section, or in
+/// [cell.overrides] when it is a parameter's name.
+std::optional<std::string> home_of(const std::string& key, const std::string& except = "") {
+  if (std::optional<std::string> s = section_holding(key, except)) return s;
+  if (find_parameter(key)) return key_path("cell.overrides", key);
+  return std::nullopt;
+}
+
+/// "; did you mean 'x'? allowed: ..." (without the question when there is no near name).
+std::string suggest(const std::optional<std::string>& near, const std::string& allowed) {
+  return (near ? "; did you mean '" + *near + "'? allowed: " : "; allowed: ") + allowed;
+}
+
+Problem unknown_section(const std::string& name, const toml::node& value, int line) {
+  const std::string allowed = join(section_names("[", "]"));
+  if (!value.is_table()) {
+    // A key outside every section: say where it belongs if it belongs anywhere.
+    return {line, name, "is a key outside any section" + suggest(home_of(name), "keys inside " + allowed)};
+  }
+  std::optional<std::string> near = nearest_name(name, section_names());
+  if (!near && name == kOverridesKey) near = "cell.overrides";
+  if (near) near = "[" + *near + "]";
+  return {line, name, "unknown section [" + name + "]" + suggest(near, allowed)};
+}
+
+Problem unknown_key(const SectionSchema& section, const std::string& key, int line) {
+  std::optional<std::string> near = home_of(key, section.name);
+  if (!near) near = nearest_name(key, section.keys);
+  return {line, key_path(section.name, key), "unknown key '" + key + "'" + suggest(near, join(section.keys))};
+}
+
+std::vector<std::string> parameter_names() {
+  std::vector<std::string> names;
+  for (const ParameterInfo& p : parameter_table()) names.push_back(p.name);
+  return names;
+}
+
+bool is_function_name(const std::string& name) {
+  for (const FunctionInfo& f : function_table())
+    if (f.name == name) return true;
+  return false;
+}
+
+void check_overrides(const toml::table& overrides, std::vector<Problem>& problems) {
+  static const std::vector<std::string> names = parameter_names();
+  const std::string allowed = "a numeric parameter's name exactly as PyBaMM writes it (docs/config.md lists them)";
+  for (auto&& [key, value] : overrides) {
+    const std::string name(key.str());
+    if (find_parameter(name)) continue;
+    const int line = line_of(value);
+    const std::string path = key_path("cell.overrides", name);
+    if (is_function_name(name)) {
+      problems.push_back(
+          {line, path, "'" + name + "' is a material function, which a config cannot replace; allowed: " + allowed});
+    } else {
+      problems.push_back(
+          {line, path, "unknown parameter '" + name + "'" + suggest(nearest_name(name, names), allowed)});
+    }
+  }
+}
+
+void check_section(const SectionSchema& schema, const toml::table& table, std::vector<Problem>& problems) {
+  for (auto&& [key, value] : table) {
+    const std::string name(key.str());
+    if (std::find(schema.keys.begin(), schema.keys.end(), name) == schema.keys.end()) {
+      problems.push_back(unknown_key(schema, name, line_of(value)));
+    } else if (schema.name == "cell" && name == kOverridesKey && value.is_table()) {
+      check_overrides(*value.as_table(), problems);
+    }
+  }
+}
+
+}  // namespace
+
+void check_names(const toml::table& root, const ConfigSource& source) {
+  std::vector<Problem> problems;
+  for (auto&& [key, value] : root) {
+    const std::string name(key.str());
+    const SectionSchema* schema = find_section(name);
+    if (!schema) {
+      problems.push_back(unknown_section(name, value, line_of(value)));
+    } else if (!value.is_table()) {
+      problems.push_back({line_of(value), name,
+                          "is " + describe(value) + "; allowed: a section, [" + name + "] with its keys below it"});
+    } else {
+      check_section(*schema, *value.as_table(), problems);
+    }
+  }
+  if (problems.empty()) return;
+  // toml++ keeps keys sorted by name: report the first in the file instead.
+  const auto first = std::min_element(problems.begin(), problems.end(),
+                                      [](const Problem& a, const Problem& b) { return a.line < b.line; });
+  source.fail(first->line, first->key, first->why);
+}
+
+}  // namespace voltaic::io::detail

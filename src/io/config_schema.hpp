@@ -1,0 +1,31 @@
+#pragma once
+// The names a run config may use: its sections and their keys. One list, so
+// that the check for unknown names, config_keys() and the docs test agree.
+
+#include <toml++/toml.h>
+
+#include <string>
+#include <vector>
+
+#include "io/config_section.hpp"
+
+namespace voltaic::io::detail {
+
+struct SectionSchema {
+  std::string name;               ///< "grid"
+  std::vector<std::string> keys;  ///< "nx", ...; "overrides" of [cell] is a table
+};
+
+/// Every section, in the order the reader checks their values.
+const std::vector<SectionSchema>& config_schema();
+
+/// The key of [cell] whose table holds parameter overrides by PyBaMM name.
+inline const std::string kOverridesKey = "overrides";
+
+/// Finds the first name (in the file's order) that the config may not use: an
+/// unknown section or key, a section given as a value, a top-level key, an
+/// override that names no parameter. Suggests the nearest valid name.
+/// @throws ConfigError for it
+void check_names(const toml::table& root, const ConfigSource& source);
+
+}  // namespace voltaic::io::detail

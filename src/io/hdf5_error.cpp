@@ -1,0 +1,29 @@
+#include "hdf5_error.hpp"
+
+#include <algorithm>
+
+namespace voltaic::io::hdf5 {
+
+namespace {
+/// H5Ewalk2 callback: keeps the first entry of an upward walk, the innermost.
+herr_t keep_first(unsigned n, const H5E_error2_t* entry, void* out) {
+  if (n == 0 && entry->desc != nullptr) *static_cast<std::string*>(out) = entry->desc;
+  return 0;
+}
+}  // namespace
+
+std::string innermost_error() {
+  std::string reason;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keep_first, &reason);
+  // Keep the message on one line whatever HDF5 put in it.
+  std::replace(reason.begin(), reason.end(), '\n', ' ');
+  return reason.empty() ? std::string("HDF5 gave no reason") : reason;
+}
+
+void ErrorContext::fail(const std::string& operation) const { fail(operation, innermost_error()); }
+
+void ErrorContext::fail(const std::string& operation, const std::string& reason) const {
+  throw FileError(operation, where_, "'" + path_ + "': cannot " + operation + ": " + reason);
+}
+
+}  // namespace voltaic::io::hdf5

@@ -1,0 +1,29 @@
+#include "number_format.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace voltaic::io {
+
+void append_double(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "nan";  // one spelling: readers (pandas, numpy) do not take "-nan"
+    return;
+  }
+  if (std::isinf(value)) {
+    out += value < 0 ? "-inf" : "inf";
+    return;
+  }
+  // 17 significant digits always identify a double; general format is %g.
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17);
+  out.append(buffer, result.ptr);
+}
+
+std::string format_double(double value) {
+  std::string text;
+  append_double(text, value);
+  return text;
+}
+
+}  // namespace voltaic::io

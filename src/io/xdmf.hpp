@@ -1,0 +1,28 @@
+#pragma once
+/// @file xdmf.hpp
+/// @brief The XDMF 3 text that lets ParaView open fields.h5: a temporal
+/// collection of 3D rectilinear grids, one per stored frame, whose cell
+/// attributes are rows of the /fields datasets.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace voltaic::io {
+
+/// What the XDMF file describes; everything it refers to lives in `h5_file`.
+struct XdmfSeries {
+  std::string h5_file;                 ///< as the XDMF names it: relative, final name ("fields.h5")
+  std::size_t nx = 0, ny = 0, nz = 0;  ///< cells per direction
+  std::vector<std::string> keys;       ///< dataset names under /fields
+  std::vector<std::string> names;      ///< attribute names shown in ParaView, one per key
+  std::vector<double> times;           ///< one per frame: row i of every field is frame i
+};
+
+/// The XDMF document for `series`. Per frame: a 3DRectMesh topology whose
+/// Dimensions are the node counts in z y x order, VXVYVZ geometry from
+/// /grid/{x,y,z}_nodes, the cell attribute "region" from /grid/region, and per
+/// field a cell attribute reading row i of /fields/KEY through a HyperSlab.
+std::string xdmf_document(const XdmfSeries& series);
+
+}  // namespace voltaic::io

@@ -1,0 +1,382 @@
+#include "voltaic/io/config.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "voltaic/core/executor.hpp"
+#include "voltaic/io/atomic_file.hpp"
+#include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace fs = std::filesystem;
+using voltaic::io::ConfigError;
+using voltaic::io::load_config;
+using voltaic::io::parse_config;
+using voltaic::io::RunConfig;
+
+namespace {
+
+const fs::path kGood = fs::path(VOLTAIC_TEST_DATA_DIR) / "configs";
+const fs::path kBad = fs::path(VOLTAIC_TEST_DATA_DIR) / "bad_configs";
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+/// The message of the ConfigError that parse_config throws for `text` ("" if none).
+std::string error_of(const std::string& text) {
+  try {
+    parse_config(text, "test.toml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kCell = "[cell]\nparameter_set = \"Chen2020\"\n";
+const std::string kExperiment = "[experiment]\nsteps = [\"Discharge at 1C until 2.5 V\"]\n";
+
+/// expected.txt: file -> substring of its error.
+std::vector<std::pair<std::string, std::string>> expected_errors() {
+  std::vector<std::pair<std::string, std::string>> rows;
+  std::istringstream in(read(kBad / "expected.txt"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t tab = line.find('\t');
+    EXPECT_NE(tab, std::string::npos) << line;
+    if (tab != std::string::npos) rows.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  return rows;
+}
+
+/// Every path under `dir`, to see that loading a config creates nothing.
+std::set<std::string> tree(const fs::path& dir) {
+  std::set<std::string> paths;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) paths.insert(e.path().string());
+  return paths;
+}
+
+}  // namespace
+
+TEST(ConfigGood, Chen2020OneCLumped) {
+  const RunConfig c = load_config((kGood / "chen2020_1c.toml").string());
+  EXPECT_EQ(c.path, (kGood / "chen2020_1c.toml").string());
+  EXPECT_EQ(c.cell_source, "Chen2020");
+  EXPECT_EQ(c.parameters.negative_electrode.thickness,
+            voltaic::parameter_sets::chen2020().negative_electrode.thickness);
+  EXPECT_EQ(c.simulation.thermal, voltaic::ThermalModel::lumped);
+  EXPECT_EQ(c.simulation.grid.negative_cells, 20);
+  EXPECT_EQ(c.simulation.grid.nx, 1);
+  EXPECT_EQ(c.parameters.thermal.ambient_temperature, 298.15);
+  EXPECT_EQ(c.parameters.thermal.heat_transfer_coefficient, 10.0);  // an integer where a float is expected
+  EXPECT_EQ(c.backend, voltaic::io::BackendChoice::automatic);
+  EXPECT_EQ(c.experiment_steps, std::vector<std::string>{"Discharge at 1C until 2.5 V"});
+  EXPECT_EQ(c.cycles, 1);
+  EXPECT_EQ(c.output.directory, "chen2020_1c");
+  EXPECT_EQ(c.output.field_times, (std::vector<double>{0, 600, 1200, 1800, 2400, 3000}));
+  EXPECT_EQ(c.output.fields.size(), 3u);
+  EXPECT_EQ(c.output.field_period, 0.0);
+  EXPECT_TRUE(c.simulation.field_times.empty());
+  EXPECT_EQ(c.experiment().cycle().at(0).until_voltage_v, 2.5);
+}
+
+TEST(ConfigGood, Pouch3dConductionSetsEverySolverKey) {
+  const RunConfig c = load_config((kGood / "pouch_3d_conduction.toml").string());
+  EXPECT_EQ(c.parameters.negative_electrode.thickness, 8.0e-5);
+  EXPECT_EQ(c.parameters.thermal.heat_transfer_coefficient, 25.0);
+  EXPECT_EQ(c.parameters.thermal.initial_temperature, 303.15);
+  const voltaic::SimulationOptions& s = c.simulation;
+  EXPECT_EQ(s.thermal, voltaic::ThermalModel::conduction);
+  EXPECT_EQ(s.grid.nx, 4);
+  EXPECT_EQ(s.grid.ny, 3);
+  EXPECT_EQ(s.grid.separator_cells, 5);
+  EXPECT_EQ(s.grid.radial_shells, 10);
+  EXPECT_EQ(c.backend, voltaic::io::BackendChoice::cpu);
+  EXPECT_EQ(s.steps.initial_dt, 0.5);
+  EXPECT_EQ(s.steps.min_dt, 1e-5);
+  EXPECT_EQ(s.steps.max_dt, 30.0);
+  EXPECT_EQ(s.steps.voltage_tolerance, 1e-4);
+  EXPECT_EQ(s.steps.reaction_tolerance, 0.05);
+  EXPECT_EQ(s.steps.max_growth, 1.5);
+  EXPECT_EQ(s.steps.max_retries, 8);
+  EXPECT_EQ(s.steps.event_tolerance, 1e-6);
+  EXPECT_EQ(s.steps.split_iterations, 2);
+  EXPECT_EQ(s.potential.tolerance, 1e-8);
+  EXPECT_EQ(s.potential.max_iterations, 30);
+  EXPECT_EQ(s.potential.max_update, 0.1);
+  EXPECT_EQ(s.potential.electrolyte_face_mean, voltaic::FaceMean::arithmetic);
+  EXPECT_EQ(c.experiment_steps.size(), 4u);
+  EXPECT_EQ(c.cycles, 2);
+  EXPECT_EQ(c.experiment().total_steps(), 8u);
+  EXPECT_EQ(c.output.field_period, 300.0);
+  EXPECT_EQ(c.output.checkpoint_period, 3600.0);
+  EXPECT_EQ(c.output.fields, (std::vector<std::string>{"temperature", "heating"}));
+}
+
+TEST(ConfigGood, MinimalConfigTakesTheDefaults) {
+  const RunConfig c = load_config((kGood / "minimal.toml").string());
+  const voltaic::SimulationOptions defaults;
+  EXPECT_EQ(c.simulation.grid.negative_cells, defaults.grid.negative_cells);
+  EXPECT_EQ(c.simulation.grid.radial_shells, defaults.grid.radial_shells);
+  EXPECT_EQ(c.simulation.grid.nx, 1);
+  EXPECT_EQ(c.simulation.thermal, voltaic::ThermalModel::isothermal);
+  EXPECT_EQ(c.simulation.steps.initial_dt, defaults.steps.initial_dt);
+  EXPECT_EQ(c.simulation.steps.max_dt, defaults.steps.max_dt);
+  EXPECT_EQ(c.simulation.potential.tolerance, defaults.potential.tolerance);
+  EXPECT_EQ(c.simulation.potential.electrolyte_face_mean, voltaic::FaceMean::harmonic);
+  EXPECT_EQ(c.backend, voltaic::io::BackendChoice::automatic);
+  EXPECT_EQ(c.cycles, 1);
+  const voltaic::ParameterSet chen = voltaic::parameter_sets::chen2020();
+  EXPECT_EQ(c.parameters.thermal.ambient_temperature, chen.thermal.ambient_temperature);
+  EXPECT_EQ(c.output.directory, "voltaic-output");
+  EXPECT_TRUE(c.output.field_times.empty());
+  EXPECT_TRUE(c.output.fields.empty());
+  EXPECT_EQ(c.output.checkpoint_period, 0.0);
+}
+
+TEST(ConfigGood, InlineTablesDottedKeysAndCaseOfTheSetName) {
+  const RunConfig c = load_config((kGood / "marquis2019_cycles.toml").string());
+  EXPECT_EQ(c.cell_source, "Marquis2019");
+  EXPECT_EQ(c.parameters.negative_electrode.thickness,
+            voltaic::parameter_sets::marquis2019().negative_electrode.thickness);
+  EXPECT_EQ(c.simulation.grid.radial_shells, 8);
+  EXPECT_EQ(c.simulation.grid.separator_cells, 6);
+  EXPECT_EQ(c.cycles, 3);
+}
+
+TEST(ConfigGood, EveryGoodConfigBuildsASimulation) {
+  for (const auto& entry : fs::directory_iterator(kGood)) {
+    SCOPED_TRACE(entry.path().string());
+    const RunConfig c = load_config(entry.path().string());
+    EXPECT_NO_THROW(voltaic::Simulation(c.parameters, c.simulation, voltaic::CpuExecutor::create()));
+  }
+}
+
+TEST(ConfigGood, TheReadmeDemoDischargesTo2_5V) {
+  const RunConfig c = load_config((kGood / "chen2020_1c.toml").string());
+  voltaic::SimulationOptions options = c.simulation;
+  options.field_times = c.output.field_times;
+  voltaic::Simulation sim(c.parameters, options, voltaic::CpuExecutor::create());
+  const voltaic::Solution s = sim.run(c.experiment());
+  ASSERT_TRUE(s.completed) << s.termination;
+  EXPECT_NEAR(s["Voltage [V]"].back(), 2.5, 1e-6);
+  EXPECT_NEAR(s["Discharge capacity [A.h]"].back(), 4.95, 0.1);       // the LG M50 is a 5 A.h cell
+  EXPECT_GT(s["Maximum cell temperature [K]"].back(), 298.15 + 5.0);  // lumped: it warms up
+  EXPECT_EQ(s.fields.size(), c.output.field_times.size());
+}
+
+TEST(ConfigCorpus, EveryMalformedConfigGivesItsOneLineError) {
+  const auto rows = expected_errors();
+  EXPECT_GE(rows.size(), 16u);
+  for (const auto& [file, expected] : rows) {
+    SCOPED_TRACE(file);
+    try {
+      load_config((kBad / file).string());
+      ADD_FAILURE() << file << " loaded";
+    } catch (const ConfigError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+      EXPECT_NE(message.find(expected), std::string::npos) << "message:  " << message << "\nexpected: " << expected;
+      // FILE:LINE: KEY: WHY, with the parts as ConfigError keeps them.
+      EXPECT_EQ(message, e.where() + ": " + e.what_failed() + ": " + e.why());
+      EXPECT_EQ(e.where(), (kBad / file).string() + ":" + std::to_string(e.line()));
+      EXPECT_GE(e.line(), 1);
+    }
+  }
+}
+
+TEST(ConfigCorpus, EveryFileOfTheCorpusIsListed) {
+  std::set<std::string> listed;
+  for (const auto& row : expected_errors()) listed.insert(row.first);
+  for (const auto& entry : fs::directory_iterator(kBad)) {
+    if (entry.path().extension() == ".toml") {
+      EXPECT_EQ(listed.count(entry.path().filename().string()), 1u) << entry;
+    }
+  }
+  for (const std::string& f : listed) EXPECT_TRUE(fs::exists(kBad / f)) << f;
+}
+
+TEST(ConfigCorpus, ABpxPathIsRelativeToTheConfigsDirectory) {
+  try {
+    load_config((kBad / "missing_bpx.toml").string());
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.what_failed(), "cell.bpx");
+    EXPECT_NE(e.why().find((kBad / "no_such_cell.json").lexically_normal().string()), std::string::npos) << e.why();
+  }
+  const std::string text = "[cell]\nbpx = \"cells/x.json\"\n" + kExperiment;
+  try {
+    parse_config(text, "inline", "/nonexistent/base");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(e.why().find("/nonexistent/base/cells/x.json"), std::string::npos) << e.why();
+  }
+}
+
+TEST(ConfigSuggest, NearestKeysSectionsParametersAndFields) {
+  EXPECT_NE(error_of(kCell + "[grid]\nnegative_cell = 3\n" + kExperiment)
+                .find("unknown key 'negative_cell'; did you mean 'negative_cells'?"),
+            std::string::npos);
+  // A swap of two letters is one edit; case is ignored in the distance.
+  EXPECT_NE(error_of(kCell + "[grid]\nnegaitve_cells = 3\n" + kExperiment).find("did you mean 'negative_cells'?"),
+            std::string::npos);
+  EXPECT_NE(error_of(kCell + "[grid]\nNX = 3\n" + kExperiment).find("did you mean 'nx'?"), std::string::npos);
+  EXPECT_NE(error_of(kCell + "[solvr]\n" + kExperiment).find("did you mean '[solver]'?"), std::string::npos);
+  EXPECT_NE(error_of(kCell + "[overrides]\n\"Separator porosity\" = 0.5\n" + kExperiment)
+                .find("did you mean '[cell.overrides]'?"),
+            std::string::npos);
+  EXPECT_NE(error_of(kCell + "[thermal]\ninitial_dt = 1\n" + kExperiment).find("did you mean 'solver.initial_dt'?"),
+            std::string::npos);
+  EXPECT_NE(error_of(kCell + "[cell.overrides]\n\"negative electrode porosity\" = 0.3\n" + kExperiment)
+                .find("did you mean 'Negative electrode porosity'?"),
+            std::string::npos);
+  EXPECT_NE(error_of(kCell + kExperiment + "[output]\nfields = [\"temprature\"]\n").find("did you mean 'temperature'?"),
+            std::string::npos);
+  // Nothing near: no guess, only the allowed keys.
+  const std::string far = error_of(kCell + "[grid]\nresolution = 3\n" + kExperiment);
+  EXPECT_EQ(far.find("did you mean"), std::string::npos) << far;
+  EXPECT_NE(far.find("unknown key 'resolution'; allowed: negative_cells, separator_cells"), std::string::npos) << far;
+}
+
+TEST(ConfigSuggest, TheFirstProblemInTheFileIsReported) {
+  // toml++ sorts keys by name; the report follows the file.
+  const std::string e = error_of(kCell + "[grid]\nzz = 1\naa = 2\n" + kExperiment);
+  EXPECT_NE(e.find("test.toml:4: grid.zz:"), std::string::npos) << e;
+  const std::string o =
+      error_of(kCell + "[cell.overrides]\n\"Separator porosity\" = 2\n\"Cell volume [m3]\" = -1\n" + kExperiment);
+  EXPECT_NE(o.find("test.toml:4: cell.overrides.\"Separator porosity\": is 2"), std::string::npos) << o;
+  // Unknown names come before bad values, wherever they are.
+  const std::string n = error_of(kCell + "[grid]\nnx = 0\n" + kExperiment + "[output]\nfolder = \"x\"\n");
+  EXPECT_NE(n.find("output.folder: unknown key"), std::string::npos) << n;
+}
+
+TEST(ConfigErrors, OverridesAndThermalKeysSetTheCell) {
+  const RunConfig c =
+      parse_config(kCell +
+                       "[cell.overrides]\n\"Separator thickness [m]\" = 2e-5\n\"Cell volume [m3]\" = 1\n"
+                       "[thermal]\nambient_temperature = 280\nheat_transfer_coefficient = 0\n" +
+                       kExperiment,
+                   "inline");
+  EXPECT_EQ(c.parameters.separator.thickness, 2e-5);
+  EXPECT_EQ(c.parameters.thermal.cell_volume, 1.0);
+  EXPECT_EQ(c.parameters.thermal.ambient_temperature, 280.0);
+  EXPECT_EQ(c.parameters.thermal.heat_transfer_coefficient, 0.0);
+  EXPECT_EQ(c.path, "");
+}
+
+TEST(ConfigErrors, AMissingOrUnreadableConfigIsAFileError) {
+  const fs::path missing = kBad / "there_is_no_such_config.toml";
+  try {
+    load_config(missing.string());
+    FAIL();
+  } catch (const voltaic::io::FileError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(missing.string()), std::string::npos) << m;
+    EXPECT_NE(m.find("No such file"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos);
+  }
+  EXPECT_THROW(load_config(kBad.string()), voltaic::io::FileError);
+}
+
+TEST(ConfigErrors, LoadingCreatesNoFiles) {
+  // Per process: suites of other checkouts may run at the same time.
+  const fs::path scratch = fs::temp_directory_path() / ("voltaic_config_no_files_" + std::to_string(::getpid()));
+  fs::remove_all(scratch);
+  fs::create_directories(scratch);
+  fs::copy_file(kGood / "chen2020_1c.toml", scratch / "run.toml");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(scratch);  // the output directory is relative to it
+  const std::set<std::string> before = tree(scratch), good = tree(kGood), bad = tree(kBad);
+  EXPECT_NO_THROW(load_config("run.toml"));
+  for (const auto& entry : fs::directory_iterator(kBad)) {
+    if (entry.path().extension() == ".toml") {
+      EXPECT_THROW(load_config(entry.path().string()), ConfigError);
+    }
+  }
+  EXPECT_EQ(tree(scratch), before);
+  EXPECT_EQ(tree(kGood), good);
+  EXPECT_EQ(tree(kBad), bad);
+  EXPECT_FALSE(fs::exists(scratch / "chen2020_1c"));
+  fs::current_path(cwd);
+  fs::remove_all(scratch);
+}
+
+TEST(ConfigErrors, KeysWithSpacesAreQuotedInTheKeyPath) {
+  try {
+    parse_config(kCell + "[cell.overrides]\n\"Separator porosity\" = 0\n" + kExperiment, "inline");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.what_failed(), "cell.overrides.\"Separator porosity\"");
+    EXPECT_EQ(e.line(), 4);
+    EXPECT_EQ(e.file(), "inline");
+    EXPECT_EQ(e.why(), "is 0; allowed: a number (0, 1]");
+  }
+}
+
+TEST(ConfigErrors, LongNamesAreKeptWholeAndLongValuesCut) {
+  const std::string name = "Positive electrode reaction rate constant [A.m-2.(m3.mol-1)1.5]";
+  try {
+    parse_config(kCell + "[cell.overrides]\n\"" + name + "\" = -1\n" + kExperiment, "inline");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.what_failed(), "cell.overrides.\"" + name + "\"");
+  }
+  const std::string value(200, 'x');
+  const std::string e = error_of(kCell + "[grid]\nnx = \"" + value + "\"\n" + kExperiment);
+  EXPECT_NE(e.find("is a string (\"" + value.substr(0, 57) + "...\")"), std::string::npos) << e;
+}
+
+TEST(ConfigDocs, EveryKeyIsDocumentedInItsSection) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  ASSERT_FALSE(doc.empty());
+  for (const std::string& key : voltaic::io::config_keys()) {
+    const std::string section = key.substr(0, key.find('.')), name = key.substr(key.find('.') + 1);
+    const std::size_t begin = doc.find("\n## [" + section + "]");
+    ASSERT_NE(begin, std::string::npos) << "no heading \"## [" << section << "]\"";
+    const std::size_t end = doc.find("\n## ", begin + 1);
+    EXPECT_NE(doc.substr(begin, end - begin).find("\n| `" + name + "` |"), std::string::npos)
+        << key << " has no row in the section [" << section << "] of docs/config.md";
+  }
+}
+
+TEST(ConfigDocs, EveryDocumentedKeyIsAccepted) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  const std::vector<std::string> keys = voltaic::io::config_keys();
+  std::string section;
+  std::istringstream in(doc);
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) section = line.rfind("## [", 0) == 0 ? line.substr(4, line.find(']') - 4) : "";
+    if (line.rfind("| `", 0) != 0 || section.empty() || section == "cell.overrides") continue;
+    const std::string key = section + "." + line.substr(3, line.find('`', 3) - 3);
+    EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key << " is documented but not accepted";
+    ++rows;
+  }
+  EXPECT_EQ(rows, static_cast<int>(keys.size()));
+}
+
+TEST(ConfigDocs, EveryParameterNameIsListed) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  for (const voltaic::ParameterInfo& p : voltaic::parameter_table())
+    EXPECT_NE(doc.find("| `" + p.name + "` |"), std::string::npos) << p.name;
+}
+
+TEST(ConfigDocs, TheExampleConfigLoads) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  const std::size_t begin = doc.find("```toml\n");
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = doc.find("```", begin + 8);
+  const RunConfig c = parse_config(doc.substr(begin + 8, end - begin - 8), "docs/config.md");
+  EXPECT_FALSE(c.experiment_steps.empty());
+}
