@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages voltaic builds against, only those missing.
+# Installs the Debian packages voltaic builds against (and that its plotting
+# tools use), only those missing.
 # Does nothing (and needs no network or root) when everything is present.
 set -euo pipefail
 
@@ -8,6 +9,7 @@ packages=(
   libeigen3-dev libhdf5-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
+  python3 python3-matplotlib python3-numpy python3-h5py  # tools/plot.py, tools/roofline.py and their tests
 )
 
 missing=()

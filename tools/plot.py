@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""Plots what a voltaic run left in its output directory.
+
+    python3 tools/plot.py OUTPUT_DIR [--time-unit auto|s|min|h] [--field KEY] [--frame N] [--show]
+
+Writes OUTPUT_DIR/timeseries.png from OUTPUT_DIR/timeseries.csv: voltage,
+current and temperature (mean, with the min-max band) against time in three
+stacked panels. If OUTPUT_DIR/fields.h5 exists, also OUTPUT_DIR/KEY_map.png
+(temperature_map.png by default): for a 1D cell (nx = ny = 1) the field over
+time and through the thickness, region boundaries marked; for a 3D cell one
+frame (the last by default) as an x-y plane at the middle of the cell's
+thickness and an x-z section at the middle of y.
+
+Needs numpy and matplotlib; h5py only for fields.h5. Bad input (a missing
+file, a missing column, a file that is not voltaic's) ends with a one-line
+message and exit status 2.
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+
+PROG = "plot.py"
+FIELDS_FORMAT = "voltaic-fields-1"
+TIME = "Time [s]"
+VOLTAGE = "Voltage [V]"
+CURRENT = "Current [A]"
+CAPACITY = "Discharge capacity [A.h]"
+# The mean temperature: voltaic's CSV name first, then Solution's and PyBaMM's other names for it.
+MEAN_TEMPERATURE = ("Cell temperature [K]", "Volume-averaged cell temperature [K]", "X-averaged cell temperature [K]")
+MIN_TEMPERATURE = "Minimum cell temperature [K]"
+MAX_TEMPERATURE = "Maximum cell temperature [K]"
+STEP = "Step"
+REGION_NAMES = ("negative", "separator", "positive")
+TIME_UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0}
+
+
+class InputError(Exception):
+    """Input that cannot be plotted; the message is one line and names the file."""
+
+
+def one_line(text):
+    return " ".join(str(text).split())
+
+
+# ---------------------------------------------------------------- time series
+
+
+def read_timeseries(path):
+    """Columns of a timeseries.csv by name, as lists of floats (nan kept)."""
+    if not os.path.isfile(path):
+        part = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".part")
+        hint = " (a run still going or one that was killed leaves only " + part + ")" if os.path.exists(part) else ""
+        raise InputError(f"{path}: no such file{hint}")
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise InputError(f"{path}: empty file (expected a header of column names)") from None
+        header = [h.strip() for h in header]
+        columns = {name: [] for name in header}
+        for row in reader:
+            if not row or all(not v.strip() for v in row):
+                continue
+            if len(row) != len(header):
+                raise InputError(f"{path}:{reader.line_num}: {len(row)} values, the header has {len(header)} columns")
+            for name, text in zip(header, row):
+                try:
+                    columns[name].append(float(text))
+                except ValueError:
+                    raise InputError(f"{path}:{reader.line_num}: column '{name}': '{text}' is not a number") from None
+    if not header or not columns[header[0]]:
+        raise InputError(f"{path}: no data rows")
+    return columns
+
+
+def require_columns(columns, path):
+    """The columns the plot needs; names every one that is missing."""
+    missing = [c for c in (TIME, VOLTAGE, CURRENT) if c not in columns]
+    mean = next((c for c in MEAN_TEMPERATURE if c in columns), None)
+    if mean is None:
+        missing.append(MEAN_TEMPERATURE[0])
+    if missing:
+        raise InputError(f"{path}: missing column(s) " + ", ".join(f"'{c}'" for c in missing)
+                         + " (has: " + ", ".join(f"'{c}'" for c in columns) + ")")
+    return mean
+
+
+def choose_time_unit(requested, times):
+    if requested != "auto":
+        return requested
+    finite = [t for t in times if math.isfinite(t)]
+    span = (max(finite) - min(finite)) if finite else 0.0
+    return "h" if span >= 2 * 3600.0 else "s"
+
+
+def plot_timeseries(plt, np, columns, mean_name, unit, out_path, title):
+    scale = TIME_UNITS[unit]
+    t = np.asarray(columns[TIME]) / scale
+    fig, (ax_v, ax_i, ax_t) = plt.subplots(3, 1, sharex=True, figsize=(8.0, 8.0), layout="constrained")
+    ax_v.plot(t, columns[VOLTAGE], color="tab:blue", lw=1.4)
+    ax_v.set_ylabel(VOLTAGE)
+    ax_i.plot(t, columns[CURRENT], color="tab:red", lw=1.4)
+    ax_i.set_ylabel(CURRENT)
+    ax_i.axhline(0.0, color="0.6", lw=0.6)
+    mean = np.asarray(columns[mean_name])
+    if MIN_TEMPERATURE in columns and MAX_TEMPERATURE in columns:
+        ax_t.fill_between(t, columns[MIN_TEMPERATURE], columns[MAX_TEMPERATURE], color="tab:orange", alpha=0.3,
+                          lw=0, label="min - max")
+    ax_t.plot(t, mean, color="tab:orange", lw=1.4, label="mean")
+    ax_t.set_ylabel("Temperature [K]")
+    ax_t.legend(loc="best", fontsize=8, frameon=False)
+    ax_t.ticklabel_format(axis="y", useOffset=False)
+    ax_t.set_xlabel(f"Time [{unit}]")
+    if STEP in columns:  # experiment step changes, as faint vertical lines
+        steps = columns[STEP]
+        for k in range(1, len(steps)):
+            if steps[k] != steps[k - 1] and math.isfinite(t[k]):
+                for ax in (ax_v, ax_i, ax_t):
+                    ax.axvline(t[k], color="0.75", lw=0.6, ls=":")
+    for ax in (ax_v, ax_i, ax_t):
+        ax.grid(True, alpha=0.3)
+    ax_v.set_title(title, fontsize=10)
+    fig.align_ylabels((ax_v, ax_i, ax_t))
+    fig.savefig(out_path, dpi=120)
+    return fig
+
+
+def timeseries_title(directory, columns):
+    name = os.path.basename(os.path.normpath(os.path.abspath(directory)))
+    parts = [name]
+    if CAPACITY in columns:
+        finite = [c for c in columns[CAPACITY] if math.isfinite(c)]
+        if finite:
+            parts.append(f"discharge capacity {finite[-1]:.4g} A.h")
+    finite = [v for v in columns[VOLTAGE] if math.isfinite(v)]
+    if finite:
+        parts.append(f"final voltage {finite[-1]:.4g} V")
+    return ", ".join(parts)
+
+
+# ------------------------------------------------------------------- fields
+
+
+def text_attribute(value):
+    if isinstance(value, bytes):  # a fixed-length HDF5 string may carry NUL padding
+        return value.decode("utf-8", "replace").rstrip("\x00")
+    if hasattr(value, "shape") and getattr(value, "shape", None) == (1,):  # a one-element array
+        return text_attribute(value[0])
+    return str(value).rstrip("\x00")
+
+
+def read_fields(path, key, frame):
+    """The grid, times and one field of a fields.h5. For a 1D cell every frame
+    is read; otherwise only `frame` (an index, negative counts from the end)."""
+    import h5py
+    import numpy as np
+
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise InputError(f"{path}: cannot be read as HDF5 ({one_line(e)})") from None
+    with f:
+        fmt = text_attribute(f.attrs["format"]) if "format" in f.attrs else None
+        if fmt != FIELDS_FORMAT:
+            found = "no 'format' attribute" if fmt is None else f"format '{fmt}'"
+            raise InputError(f"{path}: {found}; expected format '{FIELDS_FORMAT}' (a voltaic fields file)")
+        dims = []
+        for a in ("nx", "ny", "nz"):
+            if a not in f.attrs:
+                raise InputError(f"{path}: root attribute '{a}' is missing")
+            dims.append(int(np.asarray(f.attrs[a]).reshape(-1)[0]))
+        nx, ny, nz = dims
+        if min(dims) < 1:
+            raise InputError(f"{path}: nx, ny, nz = {nx}, {ny}, {nz}; each must be >= 1")
+        cells = nx * ny * nz
+
+        def dataset(name, shape=None):
+            if name not in f or not isinstance(f[name], h5py.Dataset):
+                raise InputError(f"{path}: dataset '{name}' is missing")
+            d = f[name]
+            if shape is not None and tuple(d.shape) != tuple(shape):
+                raise InputError(f"{path}: dataset '{name}' has shape {tuple(d.shape)}, expected {tuple(shape)}")
+            return d
+
+        grid = {
+            "x": dataset("/grid/x_nodes", (nx + 1,))[...],
+            "y": dataset("/grid/y_nodes", (ny + 1,))[...],
+            "z": dataset("/grid/z_nodes", (nz + 1,))[...],
+            "region": dataset("/grid/region", (cells,))[...].reshape(nz, ny, nx),
+            "nx": nx, "ny": ny, "nz": nz,
+        }
+        times = dataset("/time")[...].reshape(-1)
+        frames = times.shape[0]
+        if frames == 0:
+            raise InputError(f"{path}: no frames (/time is empty)")
+        keys = sorted(f["fields"].keys()) if "fields" in f and isinstance(f["fields"], h5py.Group) else []
+        if key not in keys:
+            raise InputError(f"{path}: no field '{key}'; fields: {', '.join(keys) if keys else 'none'}")
+        d = dataset(f"/fields/{key}", (frames, cells))
+        name = text_attribute(d.attrs["name"]) if "name" in d.attrs else key
+        units = text_attribute(d.attrs["units"]) if "units" in d.attrs else ""
+        one_d = nx == 1 and ny == 1
+        if not -frames <= frame < frames:
+            raise InputError(f"{path}: frame {frame} out of range; the file has {frames} frame(s) (0 to {frames - 1})")
+        index = frame % frames
+        values = d[...] if one_d else d[index, :].reshape(nz, ny, nx)
+    label = name if ("[" in name or not units) else f"{name} [{units}]"
+    return {"grid": grid, "time": times, "values": values, "label": label, "frame": index, "one_d": one_d}
+
+
+def region_spans(region_by_layer):
+    """(region, first layer, end layer) for each run of layers of one region."""
+    spans, start = [], 0
+    for k in range(1, len(region_by_layer) + 1):
+        if k == len(region_by_layer) or region_by_layer[k] != region_by_layer[start]:
+            spans.append((int(region_by_layer[start]), start, k))
+            start = k
+    return spans
+
+
+def mark_regions(ax, z_um, spans, horizontal=True):
+    """Region boundaries as dashed lines, region names at the side."""
+    for region, k0, k1 in spans:
+        if k0 > 0:
+            (ax.axhline if horizontal else ax.axvline)(z_um[k0], color="white", lw=1.0, ls="--")
+            (ax.axhline if horizontal else ax.axvline)(z_um[k0], color="black", lw=0.5, ls="--")
+        name = REGION_NAMES[region] if 0 <= region < len(REGION_NAMES) else f"region {region}"
+        ax.annotate(name, xy=(1.01, 0.5 * (z_um[k0] + z_um[k1])), xycoords=("axes fraction", "data"), fontsize=7,
+                    va="center", ha="left", rotation=90, annotation_clip=False)
+
+
+def masked_colormap():
+    """inferno, with NaN (no value: a particle field in the separator) drawn light grey."""
+    import matplotlib
+
+    cmap = matplotlib.colormaps["inferno"].copy()
+    cmap.set_bad("0.85")
+    return cmap
+
+
+def time_edges(np, t):
+    """Column edges around the frame times: the midpoints, and the first and
+    last times themselves (no column reaches outside the run)."""
+    if len(t) == 1:
+        return np.array([t[0] - 0.5, t[0] + 0.5])
+    return np.concatenate(([t[0]], 0.5 * (t[1:] + t[:-1]), [t[-1]]))
+
+
+def plot_map_1d(plt, np, data, unit, marked_frame, out_path):
+    g = data["grid"]
+    z_um = np.asarray(g["z"]) * 1e6
+    values = np.ma.masked_invalid(np.asarray(data["values"], dtype=float))  # [frames, nz]
+    scale = TIME_UNITS[unit]
+    t = np.asarray(data["time"]) / scale
+    spans = region_spans(g["region"][:, 0, 0])
+    cmap = masked_colormap()
+    fig, ax = plt.subplots(figsize=(9.0, 5.0), layout="constrained")
+    if len(t) == 1:  # one frame: a profile through the thickness
+        centres = 0.5 * (z_um[1:] + z_um[:-1])
+        ax.plot(values[0], centres, color="tab:red", lw=1.4)
+        ax.set_xlabel(data["label"])
+        ax.set_title(f"{data['label']} at t = {data['time'][0]:.6g} s", fontsize=10)
+    else:
+        mesh = ax.pcolormesh(time_edges(np, t), z_um, values.T, cmap=cmap, shading="flat")
+        bar = fig.colorbar(mesh, ax=ax, pad=0.06)
+        bar.set_label(data["label"])
+        bar.formatter.set_useOffset(False)
+        bar.update_ticks()
+        ax.set_xlabel(f"Time [{unit}]")
+        ax.set_title(f"{data['label']} through the cell thickness", fontsize=10)
+        if marked_frame is not None:
+            ax.axvline(t[data["frame"]], color="cyan", lw=1.0)
+    ax.set_ylabel("z (through thickness) [\u00b5m]")
+    ax.set_ylim(z_um[0], z_um[-1])
+    mark_regions(ax, z_um, spans)
+    fig.savefig(out_path, dpi=120)
+    return fig
+
+
+def plot_map_3d(plt, np, data, out_path):
+    g = data["grid"]
+    nx, ny, nz = g["nx"], g["ny"], g["nz"]
+    x_mm, y_mm = np.asarray(g["x"]) * 1e3, np.asarray(g["y"]) * 1e3
+    z = np.asarray(g["z"])
+    z_um = z * 1e6
+    v = np.asarray(data["values"], dtype=float)  # [nz, ny, nx]
+    # The layer at the middle of the thickness; if that one has no values (a
+    # per-particle field in the separator), the nearest layer that has some.
+    z_mid = 0.5 * (z[0] + z[-1])
+    k_mid = int(min(max(np.searchsorted(z, z_mid, side="right") - 1, 0), nz - 1))
+    order = sorted(range(nz), key=lambda k: (abs(k - k_mid), k))
+    k_plane = next((k for k in order if np.isfinite(v[k]).any()), k_mid)
+    j_mid = ny // 2
+    finite = v[np.isfinite(v)]
+    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if vmax - vmin <= 1e-12 * max(abs(vmin), abs(vmax), 1e-300):  # a uniform frame: a visible range around it
+        pad = max(1e-6 * abs(vmin), 1e-12)
+        vmin, vmax = vmin - pad, vmax + pad
+    cmap = masked_colormap()
+    spans = region_spans(g["region"][:, 0, 0])
+    region = REGION_NAMES[int(g["region"][k_plane, 0, 0])] if 0 <= int(g["region"][k_plane, 0, 0]) < 3 else "?"
+
+    fig, (ax_xy, ax_xz) = plt.subplots(2, 1, figsize=(9.0, 8.0), layout="constrained")
+    m = ax_xy.pcolormesh(x_mm, y_mm, np.ma.masked_invalid(v[k_plane]), cmap=cmap, vmin=vmin, vmax=vmax,
+                         shading="flat")
+    ax_xy.set_xlabel("x (electrode height) [mm]")
+    ax_xy.set_ylabel("y (electrode width) [mm]")
+    ax_xy.set_title(f"x-y plane at z = {0.5 * (z_um[k_plane] + z_um[k_plane + 1]):.4g} \u00b5m ({region}, layer "
+                    f"{k_plane}; layers 0-{nz - 1})", fontsize=9)
+    ax_xz.pcolormesh(x_mm, z_um, np.ma.masked_invalid(v[:, j_mid, :]), cmap=cmap, vmin=vmin, vmax=vmax,
+                     shading="flat")
+    ax_xz.set_xlabel("x (electrode height) [mm]")
+    ax_xz.set_ylabel("z (through thickness) [\u00b5m]")
+    y_c = 0.5 * (y_mm[j_mid] + y_mm[j_mid + 1])
+    ax_xz.set_title(f"x-z section at y = {y_c:.4g} mm", fontsize=9)
+    mark_regions(ax_xz, z_um, spans)
+    t = data["time"][data["frame"]]
+    fig.suptitle(f"{data['label']} at t = {t:.6g} s (frame {data['frame']}; frames 0-{len(data['time']) - 1})",
+                 fontsize=10)
+    bar = fig.colorbar(m, ax=[ax_xy, ax_xz], pad=0.04, fraction=0.04)
+    bar.set_label(data["label"])
+    bar.formatter.set_useOffset(False)
+    bar.update_ticks()
+    fig.savefig(out_path, dpi=120)
+    return fig
+
+
+# --------------------------------------------------------------------- main
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("output_dir", metavar="OUTPUT_DIR", help="a run's output directory (voltaic run --output)")
+    ap.add_argument("--time-unit", choices=("auto", "s", "min", "h"), default="auto",
+                    help="time axis unit (auto: s, or h from 2 h on)")
+    ap.add_argument("--field", metavar="KEY", default=None,
+                    help="field of fields.h5 to map (default: temperature; e.g. electrolyte_concentration, "
+                         "electrolyte_potential, solid_potential, interfacial_current, heating, "
+                         "particle_surface_concentration); writes KEY_map.png")
+    ap.add_argument("--frame", metavar="N", type=int, default=None,
+                    help="frame of fields.h5 for a 3D map (default: the last; negative counts from the end); "
+                         "on a 1D map it is marked by a line")
+    ap.add_argument("--show", action="store_true", help="also open the figures in a window")
+    return ap.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    import matplotlib
+
+    if not args.show:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    directory = args.output_dir
+    if not os.path.isdir(directory):
+        raise InputError(f"{directory}: no such directory")
+    csv_path = os.path.join(directory, "timeseries.csv")
+    columns = read_timeseries(csv_path)
+    mean_name = require_columns(columns, csv_path)
+    unit = choose_time_unit(args.time_unit, columns[TIME])
+
+    # Every input is read and checked before anything is written.
+    h5_path = os.path.join(directory, "fields.h5")
+    key = args.field or "temperature"
+    data = None
+    if os.path.isfile(h5_path):
+        try:
+            import h5py  # noqa: F401
+        except ImportError:
+            h5py = None
+        if h5py is None:
+            message = (f"{h5_path} not plotted: the Python module h5py is missing "
+                       "(apt-get install python3-h5py, or pip install h5py)")
+            if args.field or args.frame is not None:
+                raise InputError(message)
+            print(f"{PROG}: warning: {message}", file=sys.stderr)
+        else:
+            data = read_fields(h5_path, key, -1 if args.frame is None else args.frame)
+    elif args.field or args.frame is not None:
+        raise InputError(f"{h5_path}: no such file (--field and --frame map fields.h5; set [output] "
+                         "field_period or field_times in the config to write it)")
+
+    written = [os.path.join(directory, "timeseries.png")]
+    plot_timeseries(plt, np, columns, mean_name, unit, written[-1], timeseries_title(directory, columns))
+    if data is not None:
+        written.append(os.path.join(directory, f"{key}_map.png"))
+        if data["one_d"]:
+            plot_map_1d(plt, np, data, unit, args.frame, written[-1])
+        else:
+            plot_map_3d(plt, np, data, written[-1])
+    print(f"{PROG}: wrote " + ", ".join(written))
+    if args.show:
+        plt.show()
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except InputError as e:
+        print(f"{PROG}: error: {one_line(e)}", file=sys.stderr)
+        sys.exit(2)
+    except OSError as e:  # a PNG that cannot be written, a file that cannot be read
+        print(f"{PROG}: error: {one_line(e)}", file=sys.stderr)
+        sys.exit(2)
