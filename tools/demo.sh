@@ -11,4 +11,7 @@ cmake --preset release
 cmake --build --preset release
 ./build/release/apps/voltaic info
 ./build/release/apps/voltaic run tests/data/configs/chen2020_1c.toml --output demo-output
-python3 tools/plot.py demo-output
+# The plots need matplotlib and h5py (setup.sh installs Debian's, for /usr/bin/python3).
+python=python3
+"$python" -c "import matplotlib, h5py" 2>/dev/null || python=/usr/bin/python3
+"$python" tools/plot.py demo-output
