@@ -56,6 +56,7 @@ FunctionDefinition FunctionDefinition::table(const std::vector<double>& x, const
   f.size = static_cast<int>(x.size());
   f.data = x;
   f.data.insert(f.data.end(), y.begin(), y.end());
+  f.uses_x = true;
   f.description = "table (" + std::to_string(x.size()) + " points)";
   return f;
 }
@@ -64,6 +65,7 @@ FunctionDefinition FunctionDefinition::expression(const std::string& text, const
   CompiledExpression c = compile_expression(text, functions);
   FunctionDefinition f;
   f.kind = FunctionKind::expression;
+  f.uses_x = c.uses_x;
   f.data = std::move(c.program);
   f.size = static_cast<int>(f.data.size());
   f.description = "expression: " + text;
