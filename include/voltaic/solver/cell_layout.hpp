@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "voltaic/core/array.hpp"
@@ -81,6 +82,8 @@ struct DfnConstants {
 
   VOLTAIC_HD const ElectrodeParameters& electrode_of(int region_index) const { return electrode[region_index / 2]; }
 };
+
+static_assert(std::is_trivially_copyable_v<DfnConstants>, "kernels take DfnConstants by value");
 
 /// The discretised cell on one executor.
 class CellLayout {
