@@ -1,1 +1,7 @@
-target_sources(voltaic_io PRIVATE io/bpx.cpp)
+# BPX import: the file and its header (bpx.cpp), typed field reads
+# (bpx_node.cpp), the mapping to a ParameterSet (bpx_mapping.cpp).
+target_sources(voltaic_io PRIVATE
+  io/bpx.cpp
+  io/bpx_node.cpp
+  io/bpx_mapping.cpp
+)

@@ -3,7 +3,9 @@
 // as PyBaMM names it, with its value and what is allowed.
 #include "voltaic/model/parameter_set.hpp"
 
+#include <cmath>
 #include <string>
+#include <utility>
 
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_table.hpp"
@@ -48,6 +50,41 @@ void check_electrode(const ElectrodeParameters& e, const std::string& Side) {
   }
 }
 
+/// A selected custom function must have a handle this set can evaluate.
+void check_custom(const ParameterSet& p, FunctionSlot slot, const std::string& name) {
+  const CustomFunction& f = p.custom_function(slot);
+  if (f.kind == FunctionKind::none) {
+    throw InvalidArgument(name, kWhere,
+                          "the custom function is selected but none is set (use ParameterSet::set_custom_function)");
+  }
+  if (f.kind == FunctionKind::constant && !std::isfinite(f.value)) {
+    throw InvalidArgument(name, kWhere, show(name, f.value) + " is not allowed; a constant function must be finite");
+  }
+  if (!p.holds_custom_function(slot)) {
+    throw InvalidArgument(name, kWhere,
+                          "the custom function's data are not held by this parameter set (a handle copied from "
+                          "another set, or set by hand); set it with ParameterSet::set_custom_function");
+  }
+}
+
+void check_custom_functions(const ParameterSet& p) {
+  const std::pair<FunctionSlot, const char*> slots[] = {
+      {FunctionSlot::negative_ocp, "Negative electrode OCP [V]"},
+      {FunctionSlot::negative_entropic, "Negative electrode OCP entropic change [V.K-1]"},
+      {FunctionSlot::positive_ocp, "Positive electrode OCP [V]"},
+      {FunctionSlot::positive_entropic, "Positive electrode OCP entropic change [V.K-1]"},
+      {FunctionSlot::electrolyte_conductivity, "Electrolyte conductivity [S.m-1]"},
+      {FunctionSlot::electrolyte_diffusivity, "Electrolyte diffusivity [m2.s-1]"}};
+  const bool selected[] = {p.negative_electrode.ocp == OcpModel::custom,
+                           p.negative_electrode.entropic == EntropicModel::custom,
+                           p.positive_electrode.ocp == OcpModel::custom,
+                           p.positive_electrode.entropic == EntropicModel::custom,
+                           p.electrolyte.conductivity_model == ElectrolyteModel::custom,
+                           p.electrolyte.diffusivity_model == ElectrolyteModel::custom};
+  for (int s = 0; s < kFunctionSlots; ++s)
+    if (selected[s]) check_custom(p, slots[s].first, slots[s].second);
+}
+
 void check_order(double lo, const std::string& lo_name, double hi, const std::string& hi_name) {
   if (!(lo < hi)) {
     throw InvalidArgument(lo_name, kWhere, show(lo_name, lo) + " must be below " + show(hi_name, hi));
@@ -77,6 +114,7 @@ void ParameterSet::validate() const {
   check_electrode(positive_electrode, "Positive");
   check_electrolyte_model(electrolyte.conductivity_model, "Electrolyte conductivity [S.m-1]");
   check_electrolyte_model(electrolyte.diffusivity_model, "Electrolyte diffusivity [m2.s-1]");
+  check_custom_functions(*this);
   check_order(electrical.lower_voltage_cutoff, "Lower voltage cut-off [V]", electrical.upper_voltage_cutoff,
               "Upper voltage cut-off [V]");
   check_order(electrical.ocv_at_0_soc, "Open-circuit voltage at 0% SOC [V]", electrical.ocv_at_100_soc,

@@ -34,7 +34,8 @@ void add_collector(std::vector<ParameterInfo>& t, const std::string& Side) {
   using C = CurrentCollectorParameters;
   const std::string n = Side + " current collector ";
   const std::string d = "of the " + std::string(Side == "Negative" ? "negative" : "positive") + " current collector";
-  t.push_back({n + "thickness [m]", "m", "Thickness " + d, kPositive, &field<G, &C::thickness>});
+  // >= 0: PyBaMM's BPX import leaves the foils out of the lumped thermal model with thickness 0.
+  t.push_back({n + "thickness [m]", "m", "Thickness " + d + " (0: left out)", kNonNegative, &field<G, &C::thickness>});
   t.push_back(
       {n + "conductivity [S.m-1]", "S.m-1", "Electronic conductivity " + d, kPositive, &field<G, &C::conductivity>});
   t.push_back({n + "density [kg.m-3]", "kg.m-3", "Density " + d, kPositive, &field<G, &C::density>});
@@ -166,17 +167,28 @@ std::vector<ParameterInfo> build_parameter_table() {
   return t;
 }
 
+/// The fit's name, or for `custom` what the custom function is ("expression: ...").
+template <class Model>
+std::string selected_fit(const ParameterSet& p, Model m, FunctionSlot slot) {
+  return m == Model::custom ? p.custom_function_description(slot) : to_string(m);
+}
+
 std::vector<FunctionInfo> build_function_table() {
   std::vector<FunctionInfo> t;
+  using S = FunctionSlot;
   for (const char* Side : {"Negative", "Positive"}) {
     const bool neg = std::string(Side) == "Negative";
     const std::string n = std::string(Side) + " electrode ";
-    t.push_back({n + "OCP [V]", "V", "Open-circuit potential U_ref(stoichiometry) at the reference temperature",
-                 neg ? +[](const ParameterSet& p) { return to_string(p.negative_electrode.ocp); }
-                     : +[](const ParameterSet& p) { return to_string(p.positive_electrode.ocp); }});
+    t.push_back(
+        {n + "OCP [V]", "V", "Open-circuit potential U_ref(stoichiometry) at the reference temperature",
+         neg ? +[](const ParameterSet& p) { return selected_fit(p, p.negative_electrode.ocp, S::negative_ocp); }
+             : +[](const ParameterSet& p) { return selected_fit(p, p.positive_electrode.ocp, S::positive_ocp); }});
     t.push_back({n + "OCP entropic change [V.K-1]", "V.K-1", "Entropic coefficient dU/dT(stoichiometry)",
-                 neg ? +[](const ParameterSet& p) { return to_string(p.negative_electrode.entropic); }
-                     : +[](const ParameterSet& p) { return to_string(p.positive_electrode.entropic); }});
+                 neg ? +[](const ParameterSet&
+                               p) { return selected_fit(p, p.negative_electrode.entropic, S::negative_entropic); }
+                     : +[](const ParameterSet& p) {
+                         return selected_fit(p, p.positive_electrode.entropic, S::positive_entropic);
+                       }});
     t.push_back({n + "exchange-current density [A.m-2]", "A.m-2",
                  "j0 = m Arrhenius(E_r, T) sqrt(c_e c_s (c_max - c_s)), m and E_r from the table",
                  +[](const ParameterSet&) { return std::string("arrhenius_sqrt"); }});
@@ -184,10 +196,13 @@ std::vector<FunctionInfo> build_function_table() {
                  "D_s = D_s(298.15 K) Arrhenius(E_D, T), independent of stoichiometry",
                  +[](const ParameterSet&) { return std::string("arrhenius"); }});
   }
-  t.push_back({"Electrolyte conductivity [S.m-1]", "S.m-1", "kappa(c_e) Arrhenius(E_kappa, T)",
-               +[](const ParameterSet& p) { return to_string(p.electrolyte.conductivity_model); }});
-  t.push_back({"Electrolyte diffusivity [m2.s-1]", "m2.s-1", "D_e(c_e) Arrhenius(E_De, T)",
-               +[](const ParameterSet& p) { return to_string(p.electrolyte.diffusivity_model); }});
+  t.push_back(
+      {"Electrolyte conductivity [S.m-1]", "S.m-1", "kappa(c_e) Arrhenius(E_kappa, T)", +[](const ParameterSet& p) {
+         return selected_fit(p, p.electrolyte.conductivity_model, S::electrolyte_conductivity);
+       }});
+  t.push_back({"Electrolyte diffusivity [m2.s-1]", "m2.s-1", "D_e(c_e) Arrhenius(E_De, T)", +[](const ParameterSet& p) {
+                 return selected_fit(p, p.electrolyte.diffusivity_model, S::electrolyte_diffusivity);
+               }});
   return t;
 }
 
@@ -264,6 +279,7 @@ std::string to_string(OcpModel m) {
     case OcpModel::chen2020_nmc811: return "chen2020_nmc811";
     case OcpModel::dualfoil1998_graphite_mcmb2528: return "dualfoil1998_graphite_mcmb2528";
     case OcpModel::dualfoil1998_lico2: return "dualfoil1998_lico2";
+    case OcpModel::custom: return "custom";
   }
   return "unknown (" + std::to_string(static_cast<int>(m)) + ")";
 }
@@ -273,6 +289,7 @@ std::string to_string(EntropicModel m) {
     case EntropicModel::none: return "none";
     case EntropicModel::moura2016_graphite: return "moura2016_graphite";
     case EntropicModel::moura2016_lico2: return "moura2016_lico2";
+    case EntropicModel::custom: return "custom";
   }
   return "unknown (" + std::to_string(static_cast<int>(m)) + ")";
 }
@@ -281,6 +298,7 @@ std::string to_string(ElectrolyteModel m) {
   switch (m) {
     case ElectrolyteModel::nyman2008: return "nyman2008";
     case ElectrolyteModel::capiglia1999: return "capiglia1999";
+    case ElectrolyteModel::custom: return "custom";
   }
   return "unknown (" + std::to_string(static_cast<int>(m)) + ")";
 }

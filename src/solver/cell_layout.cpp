@@ -41,6 +41,15 @@ RegionConstants separator_constants(const SeparatorParameters& s) {
   return r;
 }
 
+/// Points the custom functions of `k` from data at `from` to the same data at `to`.
+void rebase_functions(DfnConstants& k, const double* from, const double* to) {
+  CustomFunction* handles[] = {&k.electrode[0].ocp_function,         &k.electrode[0].entropic_function,
+                               &k.electrode[1].ocp_function,         &k.electrode[1].entropic_function,
+                               &k.electrolyte.conductivity_function, &k.electrolyte.diffusivity_function};
+  for (CustomFunction* f : handles)
+    if (f->data != nullptr) f->data = to + (f->data - from);
+}
+
 }  // namespace
 
 CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec)
@@ -114,6 +123,17 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
   radius_ = Array<double>::from_host(exec_, radius);
   particle_count_ = Array<double>::from_host(exec_, count);
   k.map.volume = volume_.data();
+
+  // The handles point into parameters_' function store, which this layout
+  // keeps alive; kernels on a GPU need the data there.
+  host_volume_ = std::move(volume);
+  host_constants_ = k;
+  host_constants_.map.volume = host_volume_.data();
+  const std::vector<double>& functions = p.custom_function_data();
+  if (exec_->backend() == Backend::cuda && !functions.empty()) {
+    function_data_ = Array<double>::from_host(exec_, functions);
+    rebase_functions(k, functions.data(), function_data_.data());
+  }
 }
 
 double CellLayout::thickness_with_collectors() const {

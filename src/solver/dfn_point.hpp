@@ -173,7 +173,7 @@ struct HeatSource {
       const double sto = c_surf[k.map.particle_of_cell(c)] / e.maximum_concentration;
       const double ocp = material::open_circuit_potential(e, sto, T[c], k.reference_temperature);
       const double eta = phi_s[c] - phi_e[c] - ocp;
-      reaction = aj[c] * (eta + T[c] * material::entropic_change(e.entropic, sto));
+      reaction = aj[c] * (eta + T[c] * material::entropic_change(e, sto));
     }
     q[c] = w / k.map.volume[c] + reaction;
   }

@@ -202,7 +202,9 @@ void PotentialStep::initial_guess(View<const double> c_surf, View<const double> 
   double t0 = 0.0;
   exec->copy(cs.data(), MemorySpace::host(), c_surf.data(), c_surf.space(), cs.size() * sizeof(double));
   exec->copy(&t0, MemorySpace::host(), T.data(), T.space(), sizeof(double));
-  const DfnConstants& k = layout_->constants();
+  // Host constants: the OCP below may be a custom function whose data
+  // constants() holds in device memory.
+  const DfnConstants& k = layout_->host_constants();
   double mean[2] = {0.0, 0.0};
   std::size_t count[2] = {0, 0};
   for (std::size_t p = 0; p < cs.size(); ++p) {

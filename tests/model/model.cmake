@@ -3,6 +3,7 @@ find_package(nlohmann_json 3 REQUIRED)
 target_sources(voltaic_tests PRIVATE
   model/parameter_validation_test.cpp
   model/material_functions_test.cpp
+  model/material_function_test.cpp
   model/pybamm_values_test.cpp
   model/pybamm_functions_test.cpp
 )

@@ -11,4 +11,5 @@ target_sources(voltaic_tests PRIVATE
   solver/simulation_test.cpp
   solver/simulation_cuda_vs_cpu_test.cpp
   solver/simulation_restart_test.cpp
+  solver/custom_functions_test.cpp
 )

@@ -5,7 +5,8 @@
 ///
 /// The named fits are written as published (coefficients and grouping as in
 /// the sources and in PyBaMM's parameter sets); the dispatchers at the end pick
-/// one by the enums stored in a ParameterSet. These are the formulas
+/// one by the enums stored in a ParameterSet, or call its CustomFunction
+/// handle when the enum says `custom`. These are the formulas
 /// themselves, without safeguards: a stoichiometry outside [0, 1] or a
 /// concentration <= 0 is the caller's to prevent (docs/design.md, "Model
 /// parameters", says what PyBaMM's DFN clips and regularises). Results cannot
@@ -16,6 +17,7 @@
 
 #include "voltaic/core/macros.hpp"
 #include "voltaic/model/constants.hpp"
+#include "voltaic/model/material_function.hpp"
 #include "voltaic/model/parameter_set.hpp"
 
 namespace voltaic::material {
@@ -120,33 +122,46 @@ VOLTAIC_HD inline double electrolyte_diffusivity_capiglia1999(double c_e) {
 
 // ---- Dispatchers: what the model calls ----------------------------------
 // An enum value outside its range (only possible by casting) gives NaN;
-// ParameterSet::validate() rejects it before anything runs.
+// ParameterSet::validate() rejects it before anything runs. The overloads
+// taking only an enum have no handle: for `custom` they give NaN.
 
-/// U_ref(sto) [V] of the selected fit.
+/// U_ref(sto) [V] of the selected fit (NaN for custom: use the electrode's overload).
 VOLTAIC_HD inline double open_circuit_potential(OcpModel model, double sto) {
   switch (model) {
     case OcpModel::chen2020_graphite_siox: return graphite_siox_ocp_chen2020(sto);
     case OcpModel::chen2020_nmc811: return nmc811_ocp_chen2020(sto);
     case OcpModel::dualfoil1998_graphite_mcmb2528: return graphite_mcmb2528_ocp_dualfoil1998(sto);
     case OcpModel::dualfoil1998_lico2: return lico2_ocp_dualfoil1998(sto);
+    case OcpModel::custom: break;
   }
   return NAN;
 }
 
-/// dU/dT(sto) [V/K] of the selected fit.
+/// dU/dT(sto) [V/K] of the selected fit (NaN for custom: use the electrode's overload).
 VOLTAIC_HD inline double entropic_change(EntropicModel model, double sto) {
   switch (model) {
     case EntropicModel::none: return 0.0;
     case EntropicModel::moura2016_graphite: return graphite_entropic_change_moura2016(sto);
     case EntropicModel::moura2016_lico2: return lico2_entropic_change_moura2016(sto);
+    case EntropicModel::custom: break;
   }
   return NAN;
+}
+
+/// U_ref(sto) [V] of the electrode: its fit or its custom function.
+VOLTAIC_HD inline double reference_open_circuit_potential(const ElectrodeParameters& e, double sto) {
+  return e.ocp == OcpModel::custom ? e.ocp_function(sto) : open_circuit_potential(e.ocp, sto);
+}
+
+/// dU/dT(sto) [V/K] of the electrode: its fit or its custom function.
+VOLTAIC_HD inline double entropic_change(const ElectrodeParameters& e, double sto) {
+  return e.entropic == EntropicModel::custom ? e.entropic_function(sto) : entropic_change(e.entropic, sto);
 }
 
 /// U(sto, T) = U_ref(sto) + (T - T_ref) dU/dT(sto) [V]; T_ref is
 /// ThermalParameters::reference_temperature.
 VOLTAIC_HD inline double open_circuit_potential(const ElectrodeParameters& e, double sto, double T, double T_ref) {
-  return open_circuit_potential(e.ocp, sto) + (T - T_ref) * entropic_change(e.entropic, sto);
+  return reference_open_circuit_potential(e, sto) + (T - T_ref) * entropic_change(e, sto);
 }
 
 /// kappa(c_e, T) [S/m].
@@ -155,6 +170,7 @@ VOLTAIC_HD inline double electrolyte_conductivity(const ElectrolyteParameters& p
   switch (p.conductivity_model) {
     case ElectrolyteModel::nyman2008: k = electrolyte_conductivity_nyman2008(c_e); break;
     case ElectrolyteModel::capiglia1999: k = electrolyte_conductivity_capiglia1999(c_e); break;
+    case ElectrolyteModel::custom: k = p.conductivity_function(c_e); break;
   }
   return k * arrhenius(p.conductivity_activation_energy, T);
 }
@@ -165,6 +181,7 @@ VOLTAIC_HD inline double electrolyte_diffusivity(const ElectrolyteParameters& p,
   switch (p.diffusivity_model) {
     case ElectrolyteModel::nyman2008: d = electrolyte_diffusivity_nyman2008(c_e); break;
     case ElectrolyteModel::capiglia1999: d = electrolyte_diffusivity_capiglia1999(c_e); break;
+    case ElectrolyteModel::custom: d = p.diffusivity_function(c_e); break;
   }
   return d * arrhenius(p.diffusivity_activation_energy, T);
 }

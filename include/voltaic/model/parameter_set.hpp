@@ -1,17 +1,26 @@
 #pragma once
 /// @file parameter_set.hpp
 /// @brief ParameterSet: every quantity of the DFN model with its lumped
-/// thermal model, in SI units, as plain trivially copyable structs that a
-/// CUDA kernel takes by value.
+/// thermal model, in SI units. Its groups are plain trivially copyable
+/// structs that a CUDA kernel takes by value.
 ///
 /// Each field's comment gives its PyBaMM name (parameter_table.hpp lists the
 /// names, units, descriptions and allowed ranges). Material functions are
 /// chosen by the small enums below and evaluated by material_functions.hpp;
 /// their constants (activation energies, rate constants, reference values)
-/// are fields here, so overriding a value overrides it everywhere.
+/// are fields here, so overriding a value overrides it everywhere. A
+/// selector set to `custom` uses a CustomFunction handle instead (a constant,
+/// a table or an expression, e.g. from a BPX file), whose data the
+/// ParameterSet holds.
 
+#include <array>
 #include <limits>
+#include <memory>
+#include <string>
 #include <type_traits>
+#include <vector>
+
+#include "voltaic/model/material_function.hpp"
 
 namespace voltaic {
 
@@ -24,6 +33,7 @@ enum class OcpModel : int {
   chen2020_nmc811,                 ///< LG M50 NMC811 (Chen et al. 2020)
   dualfoil1998_graphite_mcmb2528,  ///< MCMB 2528 graphite (Dualfoil; Marquis et al. 2019)
   dualfoil1998_lico2,              ///< LiCoO2 (Dualfoil; Marquis et al. 2019)
+  custom,                          ///< ElectrodeParameters::ocp_function
 };
 
 /// Entropic coefficient fits dU/dT(stoichiometry) [V/K].
@@ -31,6 +41,7 @@ enum class EntropicModel : int {
   none,                ///< dU/dT = 0
   moura2016_graphite,  ///< graphite (Moura's fastDFN; Marquis et al. 2019)
   moura2016_lico2,     ///< LiCoO2 (Moura's fastDFN; Marquis et al. 2019)
+  custom,              ///< ElectrodeParameters::entropic_function
 };
 
 /// Electrolyte fits: each gives a conductivity and a diffusivity as functions
@@ -39,6 +50,7 @@ enum class EntropicModel : int {
 enum class ElectrolyteModel : int {
   nyman2008,     ///< LiPF6 in EC:EMC 3:7 (Nyman et al. 2008; Chen et al. 2020)
   capiglia1999,  ///< LiPF6 in EC:DMC (Capiglia et al. 1999, Dualfoil fit; Marquis et al. 2019)
+  custom,        ///< ElectrolyteParameters::conductivity_function / diffusivity_function (of c_e [mol/m^3])
 };
 
 /// Format of the cell: electrode area and how electrode pairs and cells are connected.
@@ -80,6 +92,8 @@ struct ElectrodeParameters {
   double thermal_conductivity = kUnsetParameter;             ///< [W/(m K)]
   OcpModel ocp = OcpModel::chen2020_graphite_siox;           ///< U at the reference temperature
   EntropicModel entropic = EntropicModel::none;              ///< dU/dT
+  CustomFunction ocp_function;                               ///< U_ref(sto) [V] when ocp == custom
+  CustomFunction entropic_function;                          ///< dU/dT(sto) [V/K] when entropic == custom
 };
 
 /// The separator ("Separator ...").
@@ -101,6 +115,8 @@ struct ElectrolyteParameters {
   double diffusivity_activation_energy = kUnsetParameter;   ///< [J/mol]
   ElectrolyteModel conductivity_model = ElectrolyteModel::nyman2008;
   ElectrolyteModel diffusivity_model = ElectrolyteModel::nyman2008;
+  CustomFunction conductivity_function;  ///< kappa(c_e) [S/m] at 298.15 K when conductivity_model == custom
+  CustomFunction diffusivity_function;   ///< D_e(c_e) [m^2/s] at 298.15 K when diffusivity_model == custom
 };
 
 /// Temperatures and the lumped (0D) model's cooling: q = h A (T - T_amb) over the cell volume.
@@ -124,9 +140,31 @@ struct ElectricalParameters {
   double contact_resistance = kUnsetParameter;    ///< [Ohm]
 };
 
-/// Every parameter of one cell. Plain data: copy it, override fields, then
-/// call validate(). The factory functions in parameter_sets.hpp return
-/// validated sets.
+/// The CustomFunction handles of a ParameterSet.
+enum class FunctionSlot : int {
+  negative_ocp,
+  negative_entropic,
+  positive_ocp,
+  positive_entropic,
+  electrolyte_conductivity,
+  electrolyte_diffusivity,
+};
+inline constexpr int kFunctionSlots = 6;
+
+/// The data of a ParameterSet's custom functions: never changed once made,
+/// shared by copies of the set (a new function makes a new store).
+struct FunctionStore {
+  std::vector<double> data;                             ///< every slot's table or program, one after the other
+  std::array<std::string, kFunctionSlots> description;  ///< by FunctionSlot, for function_table()
+};
+
+struct FunctionDefinition;
+
+/// Every parameter of one cell. Copy it, override fields, then call
+/// validate(). The factory functions in parameter_sets.hpp return validated
+/// sets. Copies share the custom functions' data (its handles stay valid in
+/// every copy); only the groups below, not the set itself, are trivially
+/// copyable for kernels.
 struct ParameterSet {
   CellGeometry cell;
   CurrentCollectorParameters negative_current_collector;
@@ -141,7 +179,8 @@ struct ParameterSet {
   /// Checks every value: finite, inside its allowed range (parameter_table()),
   /// porosity + active material fraction <= 1, initial stoichiometries in
   /// (0, 1), lower cut-off < upper cut-off, OCV at 0% SOC < OCV at 100% SOC,
-  /// material function selectors valid.
+  /// material function selectors valid, and a selected custom function set
+  /// (finite if a constant, its data held by this set if a table or expression).
   /// @throws InvalidArgument naming the parameter as PyBaMM does, its value and
   ///         the allowed range
   void validate() const;
@@ -150,9 +189,27 @@ struct ParameterSet {
   /// A_cc: height x width x electrodes in parallel [m^2]. The applied current
   /// density is I / electrode_area().
   double electrode_area() const { return cell.electrode_height * cell.electrode_width * cell.electrodes_in_parallel; }
+
+  /// Stores `f` as the function of `slot` and selects it (the slot's enum
+  /// becomes `custom`). Copy on write: copies made before keep their data.
+  void set_custom_function(FunctionSlot slot, const FunctionDefinition& f);
+  /// The handle of `slot` (whatever its selector says).
+  const CustomFunction& custom_function(FunctionSlot slot) const;
+  /// "expression: ...", "table (N points)", "constant: ..." or "none".
+  std::string custom_function_description(FunctionSlot slot) const;
+  /// The doubles the handles point into (empty without tables or expressions).
+  const std::vector<double>& custom_function_data() const;
+  /// Whether the handle of `slot` can be evaluated: a constant, or a table or
+  /// expression whose data lie in this set's store (not one copied in from
+  /// another set, whose data this set does not keep alive).
+  bool holds_custom_function(FunctionSlot slot) const;
+
+ private:
+  CustomFunction& handle(FunctionSlot slot);
+  std::shared_ptr<const FunctionStore> functions_;
 };
 
-static_assert(std::is_trivially_copyable_v<ParameterSet>, "kernels take parameters by value");
-static_assert(std::is_standard_layout_v<ParameterSet>, "kernels take parameters by value");
+static_assert(std::is_trivially_copyable_v<ElectrodeParameters>, "kernels take parameters by value");
+static_assert(std::is_trivially_copyable_v<ElectrolyteParameters>, "kernels take parameters by value");
 
 }  // namespace voltaic

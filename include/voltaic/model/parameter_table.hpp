@@ -41,7 +41,8 @@ struct FunctionInfo {
   std::string name;  ///< PyBaMM's name: "Negative electrode OCP [V]"
   std::string unit;
   std::string description;
-  std::string (*selected)(const ParameterSet&);  ///< the fit's name, "chen2020_graphite_siox"
+  std::string (*selected)(const ParameterSet&);  ///< the fit's name ("chen2020_graphite_siox"), or for a custom
+                                                 ///< function "expression: ...", "table (N points)", "constant: ..."
 };
 
 /// Every numeric field of ParameterSet, in the order of the structs.

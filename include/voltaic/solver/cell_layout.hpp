@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <memory>
+#include <type_traits>
+#include <vector>
 
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/executor.hpp"
@@ -66,7 +68,9 @@ struct RegionConstants {
   double thermal_conductivity = 0.0;  ///< lambda [W/(m K)]
 };
 
-/// Everything a DFN kernel needs, by value.
+/// Everything a DFN kernel needs, by value. Its pointers (cell volumes,
+/// custom material functions' data) are in one memory space: the layout's
+/// executor's (CellLayout::constants()) or the host's (host_constants()).
 struct DfnConstants {
   CellMap map;
   RegionConstants region[3];         ///< by CellRegion
@@ -78,6 +82,8 @@ struct DfnConstants {
 
   VOLTAIC_HD const ElectrodeParameters& electrode_of(int region_index) const { return electrode[region_index / 2]; }
 };
+
+static_assert(std::is_trivially_copyable_v<DfnConstants>, "kernels take DfnConstants by value");
 
 /// The discretised cell on one executor.
 class CellLayout {
@@ -91,7 +97,13 @@ class CellLayout {
   const std::shared_ptr<const Executor>& executor() const { return exec_; }
   std::size_t num_cells() const { return grid_->num_cells(); }
   std::size_t num_particles() const { return constants_.map.particles(); }
+  /// For kernels: pointers in the executor's memory.
   const DfnConstants& constants() const { return constants_; }
+  /// The same constants with every pointer in host memory, for host code that
+  /// evaluates material functions or reads volumes through them (on a CUDA
+  /// executor constants() points into device memory). The same values as
+  /// constants(); on the CPU both point into host memory.
+  const DfnConstants& host_constants() const { return host_constants_; }
 
   /// Per cell, in the executor's memory.
   const Array<double>& volumes() const { return volume_; }                      ///< [m^3]
@@ -117,7 +129,9 @@ class CellLayout {
   CellGridSpec spec_;
   std::shared_ptr<const Executor> exec_;
   std::shared_ptr<const Grid3D> grid_;
-  DfnConstants constants_;
+  DfnConstants constants_, host_constants_;
+  std::vector<double> host_volume_;
+  Array<double> function_data_;  ///< the custom functions' data, on a CUDA executor only
   Array<double> volume_, porosity_, sigma_, rho_cp_, lambda_, eps_volume_, negative_volume_, collector_weight_;
   Array<double> radius_, particle_count_;
 };

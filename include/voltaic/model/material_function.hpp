@@ -1,0 +1,160 @@
+#pragma once
+/// @file material_function.hpp
+/// @brief CustomFunction: a material function given as data (a constant, a
+/// table or a compiled expression in x), as a trivially copyable handle that
+/// CPU loops and CUDA kernels evaluate alike.
+///
+/// The handle does not own its data: `data` points into storage that the
+/// ParameterSet holds (host) or that a CellLayout copied to the device. Build
+/// the data with function_definition.hpp; ParameterSet::set_custom_function
+/// stores it and points a handle at it.
+
+#include <cmath>
+#include <type_traits>
+
+#include "voltaic/core/macros.hpp"
+
+namespace voltaic {
+
+/// What a CustomFunction holds.
+enum class FunctionKind : int {
+  none,        ///< no function: evaluates to NaN (validate() rejects a selected one)
+  constant,    ///< `value`, whatever x
+  table,       ///< `size` points (x_i, y_i), interpolated linearly; data = x_0..x_{n-1}, y_0..y_{n-1}
+  expression,  ///< a postfix program of `size` doubles (ExpressionOp codes and constants)
+};
+
+/// Instructions of a compiled expression. Each is one double in the program
+/// holding the code; push_constant is followed by the constant.
+enum class ExpressionOp : int {
+  push_constant = 1,
+  push_x,
+  add,
+  subtract,
+  multiply,
+  divide,
+  power,  ///< pow(a, b), as Python's float ** float
+  negate,
+  exp,
+  log,
+  sqrt,
+  tanh,
+  cosh,
+  sinh,
+  abs,
+};
+
+/// Deepest operand stack a compiled expression may need; compile_expression
+/// refuses deeper ones, so the evaluator's fixed stack cannot overflow.
+inline constexpr int kExpressionMaxStack = 32;
+
+namespace detail {
+
+/// Index i of the segment [x_i, x_{i+1}] used for x: the one containing it,
+/// the first below x_0 and the last above x_{n-1} (n >= 2, x increasing).
+VOLTAIC_HD inline int table_segment(const double* xs, int n, double x) {
+  int lo = 0, hi = n - 1;  // invariant: the segment is in [lo, hi - 1]
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    if (x < xs[mid]) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  return lo;
+}
+
+/// Linear interpolation in a table; outside [x_0, x_{n-1}] the end segment
+/// is extended (linear extrapolation, as PyBaMM's default Interpolant does for
+/// BPX tables). Exact at the nodes.
+VOLTAIC_HD inline double interpolate_table(const double* data, int n, double x) {
+  if (n < 2) return n == 1 ? data[1] : NAN;
+  const double* xs = data;
+  const double* ys = data + n;
+  const int i = table_segment(xs, n, x);
+  const double t = (x - xs[i]) / (xs[i + 1] - xs[i]);
+  return (1.0 - t) * ys[i] + t * ys[i + 1];
+}
+
+/// a op b for the binary instructions.
+VOLTAIC_HD inline double apply_binary(ExpressionOp op, double a, double b) {
+  switch (op) {
+    case ExpressionOp::add: return a + b;
+    case ExpressionOp::subtract: return a - b;
+    case ExpressionOp::multiply: return a * b;
+    case ExpressionOp::divide: return a / b;
+    case ExpressionOp::power: return pow(a, b);
+    default: return NAN;
+  }
+}
+
+/// f(a) for the unary instructions.
+VOLTAIC_HD inline double apply_unary(ExpressionOp op, double a) {
+  switch (op) {
+    case ExpressionOp::negate: return -a;
+    case ExpressionOp::exp: return exp(a);
+    case ExpressionOp::log: return log(a);
+    case ExpressionOp::sqrt: return sqrt(a);
+    case ExpressionOp::tanh: return tanh(a);
+    case ExpressionOp::cosh: return cosh(a);
+    case ExpressionOp::sinh: return sinh(a);
+    case ExpressionOp::abs: return fabs(a);
+    default: return NAN;
+  }
+}
+
+/// Runs a compiled program at x. Operations happen in the order the text
+/// gave them (the compiler neither folds nor reassociates), so a formula
+/// written like a C++ one gives the same doubles. A program the compiler did
+/// not make (unknown code, stack under- or overflow) gives NaN.
+VOLTAIC_HD inline double evaluate_expression(const double* program, int size, double x) {
+  double stack[kExpressionMaxStack];
+  int top = 0;  // number of values on the stack
+  for (int i = 0; i < size; ++i) {
+    const ExpressionOp op = static_cast<ExpressionOp>(static_cast<int>(program[i]));
+    if (op == ExpressionOp::push_constant || op == ExpressionOp::push_x) {
+      if (top == kExpressionMaxStack || (op == ExpressionOp::push_constant && i + 1 >= size)) return NAN;
+      stack[top++] = op == ExpressionOp::push_x ? x : program[++i];
+    } else if (op >= ExpressionOp::add && op <= ExpressionOp::power) {
+      if (top < 2) return NAN;
+      --top;
+      stack[top - 1] = apply_binary(op, stack[top - 1], stack[top]);
+    } else {
+      if (top < 1) return NAN;
+      stack[top - 1] = apply_unary(op, stack[top - 1]);
+    }
+  }
+  return top == 1 ? stack[0] : NAN;
+}
+
+}  // namespace detail
+
+/// A material function of one variable x (stoichiometry, or concentration
+/// [mol/m^3] for the electrolyte) as data. Trivially copyable, so it travels
+/// inside the parameter structs that kernels take by value.
+struct CustomFunction {
+  FunctionKind kind = FunctionKind::none;
+  int size = 0;                  ///< table: points; expression: program length in doubles
+  const double* data = nullptr;  ///< table or program, in the memory of whoever evaluates it
+  double value = 0.0;            ///< the constant (kind == constant)
+
+  /// Number of doubles `data` points at.
+  VOLTAIC_HD int data_size() const {
+    return kind == FunctionKind::table ? 2 * size : (kind == FunctionKind::expression ? size : 0);
+  }
+
+  /// f(x); NaN for kind none.
+  VOLTAIC_HD double operator()(double x) const {
+    switch (kind) {
+      case FunctionKind::constant: return value;
+      case FunctionKind::table: return detail::interpolate_table(data, size, x);
+      case FunctionKind::expression: return detail::evaluate_expression(data, size, x);
+      default: return NAN;
+    }
+  }
+};
+
+static_assert(std::is_trivially_copyable_v<CustomFunction>, "kernels take functions by value");
+
+}  // namespace voltaic
