@@ -105,7 +105,8 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   const auto state = saved_arrays();
   for (std::size_t i = 0; i < state.size(); ++i) {
     Array<double>& live = *state[i].first;
-    const std::vector<double>& v = entry(c.arrays, kStateArrays[i]);
+    const std::string name = kStateArrays[i];  // a named key: the reference below outlives no temporary
+    const std::vector<double>& v = entry(c.arrays, name);
     if (v.size() != live.size())
       throw InvalidArgument("checkpoint", where, std::string("array '") + kStateArrays[i] + "' has the wrong size");
     layout_->executor()->copy(live.data(), live.space(), v.data(), MemorySpace::host(), v.size() * sizeof(double));

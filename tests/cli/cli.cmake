@@ -40,3 +40,8 @@ add_test(NAME cli.missing_config_file
 add_test(NAME cli.restart_is_bitwise
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml
                  -DWORK=${_work}/restart -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart_bitwise.cmake)
+
+# A BPX file through the whole program.
+add_test(NAME cli.runs_a_bpx_cell
+         COMMAND ${_voltaic} run ${_data}/configs/bpx_nmc_pouch.toml --output ${_work}/bpx --backend cpu)
+set_tests_properties(cli.runs_a_bpx_cell PROPERTIES PASS_REGULAR_EXPRESSION "Run completed\\..*discharge capacity")
