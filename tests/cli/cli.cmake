@@ -45,3 +45,7 @@ add_test(NAME cli.restart_is_bitwise
 add_test(NAME cli.runs_a_bpx_cell
          COMMAND ${_voltaic} run ${_data}/configs/bpx_nmc_pouch.toml --output ${_work}/bpx --backend cpu)
 set_tests_properties(cli.runs_a_bpx_cell PROPERTIES PASS_REGULAR_EXPRESSION "Run completed\\..*discharge capacity")
+
+add_test(NAME cli.solver_failure_keeps_output
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/solver_failure.toml
+                 -DWORK=${_work}/solver_failure -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_solver_failure.cmake)

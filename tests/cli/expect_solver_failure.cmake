@@ -1,0 +1,26 @@
+# ctest driver: a run whose solver fails must exit with 3, say why on
+# stderr, and keep every complete output (the rows before the failure).
+#   cmake -DVOLTAIC=... -DCONFIG=... -DWORK=... -P expect_solver_failure.cmake
+file(REMOVE_RECURSE "${WORK}")
+execute_process(COMMAND "${VOLTAIC}" run "${CONFIG}" --output "${WORK}" --backend cpu
+                RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+if(NOT rc EQUAL 3)
+  message(FATAL_ERROR "exit code ${rc}, expected 3 (solver failure):\n${stdout}\n${stderr}")
+endif()
+if(NOT stderr MATCHES "solver failure: .*experiment step 2")
+  message(FATAL_ERROR "stderr does not say which step failed:\n${stderr}")
+endif()
+foreach(f timeseries.csv fields.h5 fields.xdmf)
+  if(NOT EXISTS "${WORK}/${f}")
+    message(FATAL_ERROR "the failed run did not keep ${f}")
+  endif()
+endforeach()
+file(STRINGS "${WORK}/timeseries.csv" rows)
+list(LENGTH rows n)
+if(n LESS 3)
+  message(FATAL_ERROR "timeseries.csv keeps only ${n} lines")
+endif()
+file(GLOB leftovers "${WORK}/.*.part")
+if(leftovers)
+  message(FATAL_ERROR "temporary files left: ${leftovers}")
+endif()
