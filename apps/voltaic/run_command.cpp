@@ -29,10 +29,7 @@ namespace {
 
 /// The message of an error on one line.
 void report(const char* kind, const std::exception& e) {
-  std::string m = e.what();
-  for (char& c : m)
-    if (c == '\n') c = ' ';
-  std::fprintf(stderr, "voltaic: %s: %s\n", kind, m.c_str());
+  std::fprintf(stderr, "voltaic: %s: %s\n", kind, one_line(e.what()).c_str());
 }
 
 std::shared_ptr<const Executor> make_executor(io::BackendChoice choice) {

@@ -1,5 +1,6 @@
 #include "voltaic/core/error.hpp"
 
+#include <cstdio>
 #include <utility>
 
 #include "voltaic/core/memory_space.hpp"
@@ -27,6 +28,28 @@ std::string to_string(const MemorySpace& space) {
 }
 
 std::string to_string(Backend backend) { return backend == Backend::cpu ? "cpu" : "cuda"; }
+
+std::string one_line(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 namespace detail {
 void throw_out_of_range(std::size_t index, std::size_t size) {

@@ -64,7 +64,7 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
         shown += std::string("\\x") + hex[u >> 4] + hex[u & 15];
       }
     }
-    throw BpxError(origin, kWhere, detail::one_line("not valid JSON: " + shown));
+    throw BpxError(origin, kWhere, one_line("not valid JSON: " + shown));
   }
 }
 
@@ -123,7 +123,7 @@ ParameterSet parse_bpx(const std::string& json_text, const std::string& origin) 
     p.validate();
   } catch (const InvalidArgument& e) {
     throw BpxError(origin, kWhere,
-                   detail::one_line("the parameter set it gives is not valid: " + e.what_failed() + ": " + e.why()));
+                   one_line("the parameter set it gives is not valid: " + e.what_failed() + ": " + e.why()));
   }
   return p;
 }

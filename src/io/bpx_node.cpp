@@ -63,25 +63,6 @@ std::vector<double> numbers(const BpxNode& node, const std::string& key, const c
 
 }  // namespace
 
-/// `s` on one line: control characters as \n, \t or \xNN.
-std::string one_line(const std::string& s) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (const char ch : s) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (ch == '\n') {
-      out += "\\n";
-    } else if (ch == '\t') {
-      out += "\\t";
-    } else if (u < 0x20 || u == 0x7f) {
-      out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
-
 std::string json_type_name(const nlohmann::json& v) {
   switch (v.type()) {
     case nlohmann::json::value_t::null: return "null";

@@ -74,9 +74,6 @@ class BpxNode {
   const std::string& origin_;
 };
 
-/// `s` on one line: control characters as \\n, \\t or \\xNN.
-std::string one_line(const std::string& s);
-
 /// "a string", "an array", ... for messages.
 std::string json_type_name(const nlohmann::json& v);
 

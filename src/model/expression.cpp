@@ -28,25 +28,6 @@ struct Token {
   double number = 0.0;
 };
 
-/// The formula on one line: control characters as escapes.
-std::string one_line(const std::string& text) {
-  std::string s;
-  for (const char ch : text) {
-    if (ch == '\n') {
-      s += "\\n";
-    } else if (ch == '\t') {
-      s += "\\t";
-    } else if (ch == '\r') {
-      s += "\\r";
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      s += '?';
-    } else {
-      s += ch;
-    }
-  }
-  return s;
-}
-
 bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }

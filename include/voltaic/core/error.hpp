@@ -8,6 +8,10 @@
 
 namespace voltaic {
 
+/// `text` on one line, for error messages: newline, carriage return and tab
+/// as \\n, \\r, \\t, other control characters as \\xNN.
+std::string one_line(const std::string& text);
+
 /// Base of every exception voltaic throws.
 class Error : public std::runtime_error {
  public:
