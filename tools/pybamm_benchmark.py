@@ -17,6 +17,15 @@ default tolerances (rtol 1e-4, atol 1e-6, one thread). The discharge is
 Both reach the same capacity; the experiment builds a model per step, so its
 set-up differs.
 
+Other experiments (``--protocol experiment`` only): ``--steps`` replaces the
+discharge by the given steps (one cycle) and ``--initial-soc`` starts from
+PyBaMM's ``initial_soc`` (set during the timed set-up, by
+``build_for_experiment(initial_soc=...)``). The 3C CC-CV charge of
+pybamm_reference.py's ``cccv_3C_soc0.1_lumped``::
+
+    python3 tools/pybamm_benchmark.py --thermal lumped --initial-soc 0.1 \
+        --steps "Charge at 3C until 4.2 V" "Hold at 4.2 V until C/20"
+
 Timed, per repetition, with ``time.perf_counter``:
 
 * set-up: model, parameter values, experiment, solver and
@@ -82,7 +91,8 @@ def mesh_points(points):
 
 
 def discharge(pybamm, np, args, protocol):
-    """One discharge from a new model; returns the timings and the results."""
+    """One run (the discharge, or the --steps experiment) from a new model;
+    returns the timings and the results."""
     t0 = time.perf_counter()
     model = pybamm.lithium_ion.DFN(options={"thermal": args.thermal})
     params = pybamm.ParameterValues(PARAMETER_SET)
@@ -91,7 +101,7 @@ def discharge(pybamm, np, args, protocol):
     var_pts.update(mesh_points(args.points))
     solver = pybamm.IDAKLUSolver()
     if args.protocol == "experiment":
-        experiment = pybamm.Experiment([protocol])
+        experiment = pybamm.Experiment([tuple(protocol)])
         sim = pybamm.Simulation(
             model,
             parameter_values=params,
@@ -99,23 +109,31 @@ def discharge(pybamm, np, args, protocol):
             solver=solver,
             experiment=experiment,
         )
-        sim.build_for_experiment()
+        sim.build_for_experiment(initial_soc=args.initial_soc)
     else:
         params["Current function [A]"] = args.c_rate * capacity
         sim = pybamm.Simulation(
             model, parameter_values=params, var_pts=var_pts, solver=solver
         )
-        sim.build()
+        sim.build(initial_soc=args.initial_soc)
     t1 = time.perf_counter()
     if args.protocol == "experiment":
-        solution = sim.solve()
+        # The same initial_soc as the build: PyBaMM sees it is set already.
+        solution = sim.solve(initial_soc=args.initial_soc)
     else:
         t_end = (
             2.0 * 3600.0 / args.c_rate
         )  # the voltage cut-off always comes first
         t_grid = np.arange(0.0, t_end + 0.5 * OUTPUT_PERIOD_S, OUTPUT_PERIOD_S)
-        solution = sim.solve(t_eval=[0.0, t_end], t_interp=t_grid)
+        solution = sim.solve(
+            t_eval=[0.0, t_end], t_interp=t_grid, initial_soc=args.initial_soc
+        )
     t2 = time.perf_counter()
+    steps_run = (
+        len(solution.cycles[0].steps)
+        if getattr(solution, "cycles", None)
+        else None
+    )
 
     stats = getattr(solution, "solver_statistics", None)
     return {
@@ -130,6 +148,7 @@ def discharge(pybamm, np, args, protocol):
         "final_time_s": float(solution["Time [s]"].entries[-1]),
         "final_voltage_V": float(solution["Voltage [V]"].entries[-1]),
         "termination": solution.termination,
+        "experiment_steps_run": steps_run,
         "stats": stats,
         "solver_options": {
             "rtol": solver.rtol,
@@ -180,6 +199,21 @@ def main():
         help="pybamm.Experiment (default) or pybamm_reference.py's current function with a voltage event",
     )
     parser.add_argument(
+        "--steps",
+        nargs="+",
+        metavar="STEP",
+        help="experiment steps to run as one cycle instead of the discharge "
+        '(--protocol experiment), e.g. "Charge at 3C until 4.2 V" '
+        '"Hold at 4.2 V until C/20"',
+    )
+    parser.add_argument(
+        "--initial-soc",
+        type=float,
+        default=None,
+        help="start from PyBaMM's initial_soc (default: the parameter set's "
+        "own initial state)",
+    )
+    parser.add_argument(
         "--json", metavar="FILE", help="also append the JSON line to FILE"
     )
     args = parser.parse_args()
@@ -193,8 +227,16 @@ def main():
             "--repeat >= 1, --warmup >= 0, --c-rate > 0 and --points >= 2 are required"
         )
 
+    if args.steps and args.protocol != "experiment":
+        parser.error("--steps needs --protocol experiment")
+    if args.initial_soc is not None and not 0.0 <= args.initial_soc <= 1.0:
+        parser.error("--initial-soc must be between 0 and 1")
+
     pybamm, np = import_pybamm(SCRIPT)
-    protocol = f"Discharge at {args.c_rate:g}C until {CUTOFF_V:g} V"
+    protocol = args.steps or [
+        f"Discharge at {args.c_rate:g}C until {CUTOFF_V:g} V"
+    ]
+    protocol_text = "; ".join(protocol)
 
     for _ in range(args.warmup):
         discharge(pybamm, np, args, protocol)
@@ -227,7 +269,7 @@ def main():
         "command_line": "python3 " + shlex.join(sys.argv),
         "variants": [
             {
-                "name": f"set-up + solve: {PARAMETER_SET}, {protocol}",
+                "name": f"set-up + solve: {PARAMETER_SET}, {protocol_text}",
                 "role": "pybamm (total)",
                 **total,
             },
@@ -242,7 +284,8 @@ def main():
         "host_cpu": host_cpu_name(),
         "host_hardware_threads": os.cpu_count(),
         "parameter_set": PARAMETER_SET,
-        "experiment": protocol,
+        "experiment": protocol_text,
+        "initial_soc": args.initial_soc,
         "protocol": args.protocol,
         "thermal": args.thermal,
         "grid": {
@@ -287,7 +330,13 @@ def main():
         "numpy_version": np.__version__,
         "python_version": sys.version.split()[0],
     }
-    if (
+    if args.steps:
+        if first["experiment_steps_run"] != len(args.steps):
+            report["notes"].append(
+                f"the experiment ran {first['experiment_steps_run']} of "
+                f"{len(args.steps)} steps: {first['termination']}"
+            )
+    elif (
         "2.5" not in first["termination"]
         and "Minimum voltage" not in first["termination"]
     ):
@@ -300,7 +349,12 @@ def main():
         )
 
     print(
-        f"PyBaMM {pybamm.__version__} DFN, {PARAMETER_SET}, {protocol} ({args.protocol}), {args.thermal}"
+        f"PyBaMM {pybamm.__version__} DFN, {PARAMETER_SET}, {protocol_text} ({args.protocol}), {args.thermal}"
+        + (
+            ""
+            if args.initial_soc is None
+            else f", initial_soc={args.initial_soc:g}"
+        )
     )
     print(
         f"  host:   {report['host_cpu']} ({report['host_hardware_threads']} hardware threads)"

@@ -2,55 +2,89 @@
 """Produces the PyBaMM reference data that voltaic's DFN validation tests use.
 
 Every case is PyBaMM's DFN model (``pybamm.lithium_ion.DFN``) with the
-Chen2020 parameter set, started from the Chen2020 initial state (uniform
-particle concentrations 29866 / 17038 mol/m^3, electrolyte 1000 mol/m^3,
-298.15 K: the cell as Chen2020 defines it fully charged), solved by PyBaMM's
-default solver (IDAKLU) at its default tolerances, on PyBaMM's default mesh of
-20 finite-volume cells per domain (negative electrode, separator, positive
-electrode) and per particle unless ``--points`` says otherwise.
+Chen2020 parameter set (the ``marquis2019_*`` cases: Marquis2019), solved by
+PyBaMM's default solver (IDAKLU) at its default tolerances, on PyBaMM's
+default mesh of 20 finite-volume cells per domain (negative electrode,
+separator, positive electrode) and per particle unless ``--points`` says
+otherwise. Unless a case says otherwise it starts from the parameter set's
+own initial state (Chen2020: uniform particle concentrations 29866 / 17038
+mol/m^3, electrolyte 1000 mol/m^3, 298.15 K: the cell as Chen2020 defines it
+fully charged).
 
 Cases (one CSV each, named ``<case>.csv``):
 
-* ``discharge_isothermal_{0.5,1,2}C``: constant-current discharges until
-  2.5 V, isothermal (298.15 K);
-* ``discharge_lumped_{0.5,1,2}C``: the same with ``{"thermal": "lumped"}``;
+* ``discharge_{isothermal,lumped}_{0.1,0.5,1,2,3,5}C``: constant-current
+  discharges until 2.5 V, isothermal (298.15 K) or with
+  ``{"thermal": "lumped"}``; rows every 10 s, every 1 s at 5C (whose
+  discharge lasts about a minute);
 * ``cccv_isothermal``: the experiment "Discharge at 1C until 2.5 V",
   "Rest for 1 hour", "Charge at 0.5C until 4.2 V", "Hold at 4.2 V until C/50"
-  as one cycle, isothermal, every step recorded, with a ``Step`` column.
+  as one cycle, isothermal, every step recorded, with a ``Step`` column;
+* ``cccv_{3,1}C_soc0.1_{isothermal,lumped}``: "Charge at 3C (1C) until
+  4.2 V", "Hold at 4.2 V until C/20" from ``initial_soc=0.1``;
+* ``power_discharge_12W_{isothermal,lumped}``: "Discharge at 12 W until
+  2.5 V"; ``power_charge_5W_10min_soc0.5_isothermal``: "Charge at 5 W for 10
+  minutes" from ``initial_soc=0.5``;
+* ``drive_cycle_current_soc0.8_{isothermal,lumped}``: the synthetic current
+  profile ``drive_cycle_current.csv`` (600 s, also written by this script)
+  as one ``pybamm.step.current`` step from ``initial_soc=0.8``;
+  ``drive_cycle_power_soc0.8_isothermal``: the same shape in watts
+  (``drive_cycle_power.csv``, 3.6 W per A) as a ``pybamm.step.power`` step;
+  rows every 1 s;
+* ``marquis2019_discharge_{isothermal,lumped}_1C``: Marquis2019 at 1C until
+  its "Lower voltage cut-off [V]" (3.105 V), from its own initial state.
 
-Rows are every 10 s (``t_interp`` for the discharges, the experiment's
-``period`` for the cycle, counted from the start of each step); the last row
-of a discharge, and of each experiment step ended by an event, is the
-solver's root-found crossing of the cut-off. Numbers are written with
-``repr`` (shortest text that reads back to the same double).
+For the cases started from an ``initial_soc``, the uniform particle
+concentrations PyBaMM set are written in full (``repr``) in the CSV header
+and in ``summary.json``, so another code can start from the same state by
+setting "Initial concentration in negative electrode [mol.m-3]" and "...
+positive electrode ...".
+
+Rows are every 10 s unless said above (``t_interp`` for the discharges, the
+experiment's ``period`` for the experiments, counted from the start of each
+step); the last row of a discharge, and of each experiment step ended by an
+event, is the solver's root-found crossing of the cut-off. Numbers are
+written with ``repr`` (shortest text that reads back to the same double).
 
 Also written: ``summary.json`` (final time, final voltage, discharge capacity
-at cut-off, temperature rise per case) and ``README.md`` (what each file is,
-how it was made, the definitions). With ``--refine`` also
-``mesh_convergence.json``: the 1C isothermal discharge at 20, 40, 80 and 160
-cells per domain and per particle (``--refine-levels``), refined in x only
-and in r only, and at tightened solver tolerances, compared on a common 1 s
-time grid (RMS and max voltage difference, capacity difference, observed
-order); and ``discharge_isothermal_1C_<finest>pts.csv``, the finest run on
-the 10 s rows. The whole --refine check takes under a minute on 2 cores.
+at cut-off, temperature rise, IDAKLU step counts per case), ``timings.json``
+(wall-clock and IDAKLU integration times: the one file that differs from run
+to run) and ``README.md`` (what each file is, how it was made, the
+definitions). With ``--refine`` also ``mesh_convergence.json``: the 1C
+isothermal discharge at 20, 40, 80 and 160 cells per domain and per particle
+(``--refine-levels``), refined in x only and in r only, and at tightened
+solver tolerances, compared on a common 1 s time grid (RMS and max voltage
+difference, capacity difference, observed order); and
+``discharge_isothermal_1C_<finest>pts.csv``, the finest run on the 10 s
+rows. The whole --refine check takes under a minute on 2 cores.
 
 Run from anywhere (needs ``pip install pybamm``; without PyBaMM the script
-stops with a message saying so). The data committed under tests/data/pybamm/
-were produced, from the repository root, by::
+stops with a message saying so). Every case, from the repository root::
 
     python3 tools/pybamm_reference.py --refine
 
-Options: ``--out-dir`` (default tests/data/pybamm beside this script),
-``--points`` (cells per domain and per particle, default 20), ``--cases``
-(a subset, for quick looks), ``--refine`` / ``--refine-levels``,
-``--rtol`` / ``--atol`` (default: PyBaMM's IDAKLU defaults).
+``--cases`` runs a subset (names or shell patterns, e.g. ``'drive_*'``).
+When the output folder already holds a ``summary.json`` from the same
+PyBaMM, packages, mesh and solver, a subset run updates it in place: the
+cases it runs are replaced or added, the others (and their CSVs, and
+``mesh_convergence.json`` unless ``--refine``) are kept as they are, and the
+README is rewritten for all of them; each case records the command that
+made it.
 
-The output is deterministic: no timestamps or timings are written, and the
-solver runs single-threaded, so a rerun with the same PyBaMM version rewrites
-the same bytes. Timings are printed to stdout only.
+Options: ``--out-dir`` (default tests/data/pybamm beside this script),
+``--points`` (cells per domain and per particle, default 20), ``--cases``,
+``--refine`` / ``--refine-levels``, ``--rtol`` / ``--atol`` (default:
+PyBaMM's IDAKLU defaults).
+
+The output is deterministic apart from ``timings.json``: no timestamps or
+timings are written elsewhere, and the solver runs single-threaded, so a
+rerun with the same PyBaMM version on the same machine rewrites the same
+bytes. (Another CPU may change the last digits: libm and NumPy pick
+CPU-specific code paths.)
 """
 
 import argparse
+import fnmatch
 import json
 import shlex
 import sys
@@ -60,9 +94,14 @@ from pathlib import Path
 from pybamm_common import import_pybamm, package_version
 
 PARAMETER_SET = "Chen2020"
-C_RATES = (0.5, 1.0, 2.0)
+MARQUIS = "Marquis2019"
+C_RATES = (0.1, 0.5, 1.0, 2.0, 3.0, 5.0)
 THERMAL_OPTIONS = ("isothermal", "lumped")
 OUTPUT_PERIOD_S = 10
+# Row spacing where 10 s is too coarse: the 5C discharge reaches 2.5 V after
+# about 62 s (the electrolyte empties in the positive electrode).
+DISCHARGE_PERIOD_S = {5.0: 1}
+MARQUIS_C_RATE = 1.0
 REFINE_GRID_S = 1.0
 DEFAULT_REFINE_LEVELS = (20, 40, 80, 160)
 # Comparisons also leave out the first seconds, where the coarse radial mesh's
@@ -76,24 +115,112 @@ EXPERIMENT_STEPS = (
     "Charge at 0.5C until 4.2 V",
     "Hold at 4.2 V until C/50",
 )
+CCCV_SOC = 0.1
+CCCV_RATES = (3.0, 1.0)
+POWER_CHARGE_SOC = 0.5
+DRIVE_SOC = 0.8
+DRIVE_PERIOD_S = 1
+DRIVE_TERMINATION = "< 2.5 V"
+DRIVE_CURRENT_FILE = "drive_cycle_current.csv"
+DRIVE_POWER_FILE = "drive_cycle_power.csv"
+DRIVE_WATTS_PER_AMP = 3.6
+# The synthetic drive cycle: four trips and a final stop, 600 s in all, as
+# knots joined by straight lines and sampled every 1 s (rounded to 1 mA).
+# Per trip: (peak current [A], its hold [s], cruise current [A], cruise [s],
+# regenerative-braking current [A] (< 0: charge), stop after the trip [s]).
+# Each trip: rest 10 s; ramp to the peak in 5 s; hold; down to the cruise
+# current in 4 s; cruise; to 0 A in 2 s; coast (0 A) 10 s; ramp to the braking
+# current in 4 s; hold it 8 s; back to 0 A in 4 s; stop.
+DRIVE_TRIPS = (
+    (12.0, 10, 4.0, 50, -6.0, 20),
+    (15.0, 12, 6.0, 56, -8.0, 20),
+    (9.0, 8, 3.0, 60, -4.0, 25),
+    (15.0, 15, 8.0, 55, -10.0, 81),
+)
+DRIVE_DURATION_S = 600
 BASE_COLUMNS = (
     "Time [s]",
     "Voltage [V]",
     "Current [A]",
     "Discharge capacity [A.h]",
 )
+POWER_COLUMN = "Power [W]"
 THERMAL_COLUMNS = (
     "X-averaged cell temperature [K]",
     "Volume-averaged cell temperature [K]",
 )
 # The variable whose change is reported as the temperature rise.
 RISE_COLUMN = "Volume-averaged cell temperature [K]"
+NEGATIVE_C0 = "Initial concentration in negative electrode [mol.m-3]"
+POSITIVE_C0 = "Initial concentration in positive electrode [mol.m-3]"
+# Generator fields that must match for a --cases run to update existing data.
+MERGE_KEYS = (
+    "pybamm_version",
+    "pybammsolvers_version",
+    "casadi_version",
+    "numpy_version",
+    "python_version",
+    "model",
+    "parameter_set",
+    "mesh",
+    "solver",
+)
 
 SCRIPT = "pybamm_reference.py"
 
 
 def rate_label(c_rate):
     return f"{c_rate:g}C"
+
+
+def seconds(timer_time):
+    """A PyBaMM TimerTime (or a number) in seconds."""
+    return float(getattr(timer_time, "value", timer_time))
+
+
+def solver_statistics(solution):
+    """IDAKLU's counters for a solution (summed over experiment steps)."""
+    stats = getattr(solution, "solver_statistics", None)
+    names = (
+        "number_of_steps",
+        "number_of_error_test_failures",
+        "number_of_nonlinear_solver_iterations",
+        "number_of_nonlinear_solver_fails",
+        "number_of_linear_solver_setups",
+    )
+    if stats is None:
+        return None
+    out = {}
+    for name in names:
+        value = getattr(stats, name, None)
+        if value is not None:
+            out[name[len("number_of_") :]] = int(value)
+    return out or None
+
+
+def electrolyte_extremes(np, solution):
+    """Smallest electrolyte concentration over the output rows, in the cell
+    and in the positive electrode alone."""
+
+    def smallest(name):
+        return float(np.min(solution[name].entries))
+
+    return {
+        "min_electrolyte_concentration_mol_m3": smallest(
+            "Electrolyte concentration [mol.m-3]"
+        ),
+        "min_positive_electrolyte_concentration_mol_m3": smallest(
+            "Positive electrolyte concentration [mol.m-3]"
+        ),
+    }
+
+
+def solution_timings(solution, elapsed):
+    return {
+        "solve_wall_s": elapsed,
+        "solver_set_up_s": seconds(solution.set_up_time),
+        "integration_s": seconds(solution.integration_time),
+    }
 
 
 class Reference:
@@ -114,6 +241,9 @@ class Reference:
             atol=self.atol if atol is None else atol,
         )
 
+    def parameters(self, parameter_set=PARAMETER_SET):
+        return self.pybamm.ParameterValues(parameter_set)
+
     def simulation(
         self,
         thermal,
@@ -122,10 +252,11 @@ class Reference:
         atol=None,
         current=None,
         experiment=None,
+        parameter_set=PARAMETER_SET,
     ):
         pybamm = self.pybamm
         model = pybamm.lithium_ion.DFN(options={"thermal": thermal})
-        params = pybamm.ParameterValues(PARAMETER_SET)
+        params = self.parameters(parameter_set)
         if current is not None:
             params["Current function [A]"] = current
         var_pts = dict(model.default_var_pts)
@@ -140,7 +271,7 @@ class Reference:
 
     def initial_state(self):
         """The parameter set's own initial state, in words."""
-        params = self.pybamm.ParameterValues(PARAMETER_SET)
+        params = self.parameters()
 
         def value(name):
             return f"{params[name]:g}"
@@ -148,10 +279,27 @@ class Reference:
         return (
             "the parameter set's own, fully charged as Chen2020 defines it "
             "(no initial_soc): uniform particle concentrations "
-            f"{value('Initial concentration in negative electrode [mol.m-3]')}"
+            f"{value(NEGATIVE_C0)}"
             " (negative) and "
-            f"{value('Initial concentration in positive electrode [mol.m-3]')}"
+            f"{value(POSITIVE_C0)}"
             " (positive) mol/m^3, electrolyte "
+            f"{value('Initial concentration in electrolyte [mol.m-3]')} "
+            f"mol/m^3, {value('Initial temperature [K]')} K (ambient "
+            f"{value('Ambient temperature [K]')} K)"
+        )
+
+    def own_initial_state(self, parameter_set):
+        """Another parameter set's own initial state, in words (full
+        precision)."""
+        params = self.parameters(parameter_set)
+
+        def value(name):
+            return repr(float(params[name]))
+
+        return (
+            f"the parameter set's own (no initial_soc): uniform particle "
+            f"concentrations {value(NEGATIVE_C0)} (negative) and "
+            f"{value(POSITIVE_C0)} (positive) mol/m^3, electrolyte "
             f"{value('Initial concentration in electrolyte [mol.m-3]')} "
             f"mol/m^3, {value('Initial temperature [K]')} K (ambient "
             f"{value('Ambient temperature [K]')} K)"
@@ -163,9 +311,11 @@ class Reference:
         solution = sim.solve(t_eval=[0.0, 1.0])
         return float(solution["Battery open-circuit voltage [V]"].entries[0])
 
-    def nominal_capacity(self):
-        params = self.pybamm.ParameterValues(PARAMETER_SET)
-        return params["Nominal cell capacity [A.h]"]
+    def nominal_capacity(self, parameter_set=PARAMETER_SET):
+        return self.parameters(parameter_set)["Nominal cell capacity [A.h]"]
+
+    def cutoff(self, parameter_set=PARAMETER_SET):
+        return self.parameters(parameter_set)["Lower voltage cut-off [V]"]
 
     def discharge(
         self,
@@ -175,12 +325,21 @@ class Reference:
         grid_s=OUTPUT_PERIOD_S,
         rtol=None,
         atol=None,
+        parameter_set=PARAMETER_SET,
     ):
-        """Constant-current discharge from the initial state to 2.5 V."""
+        """Constant-current discharge from the initial state to the lower
+        cut-off (the model's "Minimum voltage [V]" event)."""
         np = self.np
         points = self.points if points is None else points
-        current = c_rate * self.nominal_capacity()
-        sim = self.simulation(thermal, points, rtol, atol, current=current)
+        current = c_rate * self.nominal_capacity(parameter_set)
+        sim = self.simulation(
+            thermal,
+            points,
+            rtol,
+            atol,
+            current=current,
+            parameter_set=parameter_set,
+        )
         # Twice the nominal duration: the voltage cut-off always comes first.
         t_end = 2.0 * 3600.0 / c_rate
         t_grid = np.arange(0.0, t_end + 0.5 * grid_s, grid_s)
@@ -203,39 +362,58 @@ class Reference:
         check_increasing(
             np, data["Time [s]"], f"{rate_label(c_rate)} {thermal}"
         )
-        return data, solution.termination, elapsed
+        return data, solution.termination, elapsed, solution
 
-    def experiment(self):
-        """The CC-CV experiment as one cycle: the rows of every step."""
+    def experiment(self, spec, steps):
+        """An experiment as one cycle: the rows of every step, the step
+        solutions and the parameter values the run used."""
         np = self.np
         pybamm = self.pybamm
         experiment = pybamm.Experiment(
-            [EXPERIMENT_STEPS], period=f"{OUTPUT_PERIOD_S} seconds"
+            [tuple(steps)], period=f"{spec['period_s']} seconds"
         )
-        sim = self.simulation("isothermal", self.points, experiment=experiment)
+        sim = self.simulation(
+            spec["thermal"],
+            self.points,
+            experiment=experiment,
+            parameter_set=spec["parameter_set"],
+        )
         start = time.perf_counter()
-        solution = sim.solve()
+        if spec["initial_soc"] is None:
+            solution = sim.solve()
+        else:
+            solution = sim.solve(initial_soc=spec["initial_soc"])
         elapsed = time.perf_counter() - start
-        steps = solution.cycles[0].steps if solution.cycles else []
-        if len(steps) != len(EXPERIMENT_STEPS):
+        step_solutions = solution.cycles[0].steps if solution.cycles else []
+        if len(step_solutions) != len(steps):
             sys.exit(
-                f"{SCRIPT}: the experiment ran {len(steps)} of "
-                f"{len(EXPERIMENT_STEPS)} steps ('{solution.termination}')."
+                f"{SCRIPT}: the experiment {spec['name']} ran "
+                f"{len(step_solutions)} of {len(steps)} steps "
+                f"('{solution.termination}')."
             )
-        data = {name: [] for name in BASE_COLUMNS + ("Step",)}
+        data = {name: [] for name in spec["columns"] + ("Step",)}
         terminations = []
-        for index, step in enumerate(steps):
-            for name in BASE_COLUMNS:
+        for index, step in enumerate(step_solutions):
+            for name in spec["columns"]:
                 data[name].append(
                     np.asarray(step[name].entries, dtype=float).ravel()
                 )
             data["Step"].append(np.full(len(data["Time [s]"][-1]), index))
             check_increasing(
-                np, data["Time [s]"][-1], f"experiment step {index}"
+                np,
+                data["Time [s]"][-1],
+                f"{spec['name']} experiment step {index}",
             )
             terminations.append(step.termination)
         data = {name: np.concatenate(parts) for name, parts in data.items()}
-        return data, terminations, elapsed
+        return {
+            "data": data,
+            "terminations": terminations,
+            "elapsed": elapsed,
+            "solution": solution,
+            "steps": step_solutions,
+            "parameter_values": sim.parameter_values,
+        }
 
 
 def mesh_points(points):
@@ -293,7 +471,14 @@ def provenance(pybamm, np, reference, argv):
     }
 
 
-def common_header(info, case, description, thermal):
+def common_header(
+    info,
+    case,
+    description,
+    thermal,
+    parameter_set=PARAMETER_SET,
+    initial_state=None,
+):
     mesh = ", ".join(f"{key}={value}" for key, value in info["mesh"].items())
     default = (
         " (PyBaMM's default)" if set(info["mesh"].values()) == {20} else ""
@@ -308,8 +493,9 @@ def common_header(info, case, description, thermal):
         f"command: {info['command']}",
         f"case: {case}: {description}",
         f'model: pybamm.lithium_ion.DFN(options={{"thermal": "{thermal}"}}); '
-        f'parameters: pybamm.ParameterValues("{PARAMETER_SET}")',
-        f"initial state: {info['initial_state']}",
+        f'parameters: pybamm.ParameterValues("{parameter_set}")',
+        "initial state: "
+        + (info["initial_state"] if initial_state is None else initial_state),
         f"mesh: {mesh}: uniform finite-volume cells per domain and per "
         f"particle{default}",
         f"solver: pybamm.IDAKLUSolver(rtol={solver['rtol']!r}, "
@@ -324,37 +510,262 @@ def common_header(info, case, description, thermal):
     ]
 
 
-def discharge_case_name(thermal, c_rate):
-    return f"discharge_{thermal}_{rate_label(c_rate)}"
+# The cases ------------------------------------------------------------------
+
+
+def discharge_case_name(thermal, c_rate, parameter_set=PARAMETER_SET):
+    name = f"discharge_{thermal}_{rate_label(c_rate)}"
+    if parameter_set != PARAMETER_SET:
+        name = f"{parameter_set.lower()}_{name}"
+    return name
+
+
+def step_text(step):
+    """An experiment step as written in the CSV header and the summary."""
+    if isinstance(step, str):
+        return step
+    kind, profile, termination = step
+    return (
+        f"pybamm.step.{kind}(<{profile} as a 2-column array>, "
+        f"termination='{termination}')"
+    )
+
+
+def case_specs():
+    """Every case, in the order they are run and listed."""
+    specs = {}
+
+    def discharge(thermal, c_rate, parameter_set=PARAMETER_SET):
+        name = discharge_case_name(thermal, c_rate, parameter_set)
+        specs[name] = {
+            "name": name,
+            "kind": "discharge",
+            "parameter_set": parameter_set,
+            "thermal": thermal,
+            "c_rate": c_rate,
+            "period_s": DISCHARGE_PERIOD_S.get(c_rate, OUTPUT_PERIOD_S),
+        }
+
+    def experiment(name, thermal, steps, initial_soc=None, **extra):
+        columns = BASE_COLUMNS
+        if extra.get("power"):
+            columns += (POWER_COLUMN,)
+        if thermal != "isothermal":
+            columns += THERMAL_COLUMNS
+        spec = {
+            "name": name,
+            "kind": "experiment",
+            "parameter_set": PARAMETER_SET,
+            "thermal": thermal,
+            "steps": tuple(steps),
+            "initial_soc": initial_soc,
+            "period_s": OUTPUT_PERIOD_S,
+            "columns": columns,
+            "family": None,
+            "profile": None,
+        }
+        spec.update(extra)
+        specs[name] = spec
+
+    for thermal in THERMAL_OPTIONS:
+        for c_rate in C_RATES:
+            discharge(thermal, c_rate)
+    experiment(
+        "cccv_isothermal", "isothermal", EXPERIMENT_STEPS, family="cccv50"
+    )
+    for c_rate in CCCV_RATES:
+        for thermal in THERMAL_OPTIONS:
+            experiment(
+                f"cccv_{rate_label(c_rate)}_soc{CCCV_SOC:g}_{thermal}",
+                thermal,
+                (
+                    f"Charge at {rate_label(c_rate)} until 4.2 V",
+                    "Hold at 4.2 V until C/20",
+                ),
+                initial_soc=CCCV_SOC,
+                family="cccv",
+            )
+    for thermal in THERMAL_OPTIONS:
+        experiment(
+            f"power_discharge_12W_{thermal}",
+            thermal,
+            ("Discharge at 12 W until 2.5 V",),
+            family="power",
+            power=True,
+        )
+    experiment(
+        f"power_charge_5W_10min_soc{POWER_CHARGE_SOC:g}_isothermal",
+        "isothermal",
+        ("Charge at 5 W for 10 minutes",),
+        initial_soc=POWER_CHARGE_SOC,
+        family="power",
+        power=True,
+    )
+    for thermal in THERMAL_OPTIONS:
+        experiment(
+            f"drive_cycle_current_soc{DRIVE_SOC:g}_{thermal}",
+            thermal,
+            (("current", DRIVE_CURRENT_FILE, DRIVE_TERMINATION),),
+            initial_soc=DRIVE_SOC,
+            period_s=DRIVE_PERIOD_S,
+            family="drive",
+            profile=DRIVE_CURRENT_FILE,
+        )
+    experiment(
+        f"drive_cycle_power_soc{DRIVE_SOC:g}_isothermal",
+        "isothermal",
+        (("power", DRIVE_POWER_FILE, DRIVE_TERMINATION),),
+        initial_soc=DRIVE_SOC,
+        period_s=DRIVE_PERIOD_S,
+        family="drive",
+        profile=DRIVE_POWER_FILE,
+        power=True,
+    )
+    for thermal in THERMAL_OPTIONS:
+        discharge(thermal, MARQUIS_C_RATE, MARQUIS)
+    return specs
 
 
 def all_case_names():
-    names = [
-        discharge_case_name(thermal, c_rate)
-        for thermal in THERMAL_OPTIONS
-        for c_rate in C_RATES
-    ]
-    return names + ["cccv_isothermal"]
+    return list(case_specs())
 
 
-def run_discharge(reference, info, out_dir, thermal, c_rate):
+def select_cases(patterns):
+    """Case names matching the given names or shell patterns, in run order."""
+    names = all_case_names()
+    unmatched = [p for p in patterns if not fnmatch.filter(names, p)]
+    if unmatched:
+        sys.exit(
+            f"{SCRIPT}: no case matches {', '.join(unmatched)}; the cases "
+            "are: " + ", ".join(names)
+        )
+    return [n for n in names if any(fnmatch.fnmatch(n, p) for p in patterns)]
+
+
+# Drive cycles ---------------------------------------------------------------
+
+
+def drive_cycle_current(np):
+    """The synthetic current profile: [time [s], current [A]] every 1 s."""
+    knots = [(0.0, 0.0)]
+
+    def segment(duration, value):
+        knots.append((knots[-1][0] + duration, value))
+
+    for peak, hold, cruise, cruise_s, regen, stop in DRIVE_TRIPS:
+        segment(10, 0.0)
+        segment(5, peak)
+        segment(hold, peak)
+        segment(4, cruise)
+        segment(cruise_s, cruise)
+        segment(2, 0.0)
+        segment(10, 0.0)
+        segment(4, regen)
+        segment(8, regen)
+        segment(4, 0.0)
+        segment(stop, 0.0)
+    if knots[-1][0] != DRIVE_DURATION_S:
+        sys.exit(f"{SCRIPT}: the drive cycle's knots end at {knots[-1][0]} s.")
+    knot_t, knot_i = np.array(knots).T
+    t = np.arange(0.0, DRIVE_DURATION_S + 1.0, 1.0)
+    return np.column_stack([t, np.round(np.interp(t, knot_t, knot_i), 3)])
+
+
+def write_profile(np, path, names, array):
+    """A 2-column profile as CSV (one header line, then repr numbers), read
+    back to check that the file holds exactly the array."""
+    with open(path, "w", newline="\n") as f:
+        f.write(",".join(names) + "\n")
+        for t, value in array:
+            f.write(f"{float(t)!r},{float(value)!r}\n")
+    back = np.loadtxt(path, delimiter=",", skiprows=1)
+    if not np.array_equal(back, array):
+        sys.exit(f"{SCRIPT}: {path} does not read back to its values.")
+    return back
+
+
+def write_drive_cycles(np, out_dir):
+    """Writes both drive-cycle profiles; returns them by file name."""
+    current = drive_cycle_current(np)
+    power = np.column_stack(
+        [current[:, 0], DRIVE_WATTS_PER_AMP * current[:, 1]]
+    )
+    return {
+        DRIVE_CURRENT_FILE: write_profile(
+            np,
+            out_dir / DRIVE_CURRENT_FILE,
+            ("Time [s]", "Current [A]"),
+            current,
+        ),
+        DRIVE_POWER_FILE: write_profile(
+            np, out_dir / DRIVE_POWER_FILE, ("Time [s]", "Power [W]"), power
+        ),
+    }
+
+
+def profile_summary(np, array):
+    t, y = array[:, 0], array[:, 1]
+    return {
+        "points": int(len(t)),
+        "duration_s": float(t[-1]),
+        "min": float(y.min()),
+        "max": float(y.max()),
+        "mean": float(np.trapezoid(y, t) / (t[-1] - t[0])),
+        # Exact integral of the piecewise-linear profile over its duration.
+        "integral_per_3600": float(np.trapezoid(y, t) / 3600.0),
+    }
+
+
+# Running the cases ----------------------------------------------------------
+
+
+def temperature_summary(np, temp):
+    return {
+        "temperature_variable": RISE_COLUMN,
+        "initial_temperature_K": float(temp[0]),
+        "final_temperature_K": float(temp[-1]),
+        "temperature_rise_K": float(temp[-1] - temp[0]),
+        "max_temperature_rise_K": float(temp.max() - temp[0]),
+    }
+
+
+def run_discharge(reference, info, out_dir, spec):
     np = reference.np
-    case = discharge_case_name(thermal, c_rate)
-    capacity = reference.nominal_capacity()
+    case = spec["name"]
+    thermal = spec["thermal"]
+    c_rate = spec["c_rate"]
+    parameter_set = spec["parameter_set"]
+    period = spec["period_s"]
+    own_set = parameter_set == PARAMETER_SET
+    capacity = reference.nominal_capacity(parameter_set)
+    cutoff = reference.cutoff(parameter_set)
     current = c_rate * capacity
-    data, termination, elapsed = reference.discharge(c_rate, thermal)
+    data, termination, elapsed, solution = reference.discharge(
+        c_rate, thermal, grid_s=period, parameter_set=parameter_set
+    )
     t = data["Time [s]"]
     v = data["Voltage [V]"]
     description = (
         f"constant-current discharge at {rate_label(c_rate)} "
         f"({current:g} A; 1C = {capacity:g} A.h / 1 h) from the "
-        f"initial state until 2.5 V, {thermal}"
+        f"initial state until {cutoff:g} V"
+        + (
+            ""
+            if own_set
+            else f' ({parameter_set}\'s "Lower voltage cut-off [V]")'
+        )
+        + f", {thermal}"
     )
-    header = common_header(info, case, description, thermal)
+    initial_state = (
+        None if own_set else reference.own_initial_state(parameter_set)
+    )
+    header = common_header(
+        info, case, description, thermal, parameter_set, initial_state
+    )
     header += [
-        f"rows: every {OUTPUT_PERIOD_S} s from t = 0 (IDAKLU t_interp, the "
+        f"rows: every {period} s from t = 0 (IDAKLU t_interp, the "
         "solver's Hermite interpolant), then a last row at the solver's "
-        "root-found crossing of the 2.5 V cut-off "
+        f"root-found crossing of the {cutoff:g} V cut-off "
         f"(t = {t[-1]:.6f} s, V = {v[-1]:.15g} V)",
         f"termination: {termination}",
         f"row count: {len(t)}",
@@ -379,98 +790,282 @@ def run_discharge(reference, info, out_dir, thermal, c_rate):
         "discharge_capacity_Ah": float(data["Discharge capacity [A.h]"][-1]),
     }
     if thermal == "lumped":
-        temp = data[RISE_COLUMN]
-        summary.update(
-            {
-                "temperature_variable": RISE_COLUMN,
-                "initial_temperature_K": float(temp[0]),
-                "final_temperature_K": float(temp[-1]),
-                "temperature_rise_K": float(temp[-1] - temp[0]),
-                "max_temperature_rise_K": float(temp.max() - temp[0]),
-            }
-        )
+        summary.update(temperature_summary(np, data[RISE_COLUMN]))
+    summary["row_period_s"] = period
+    if not own_set:
+        summary["parameter_set"] = parameter_set
+        summary["cutoff_voltage_V"] = float(cutoff)
+        summary["initial_state"] = {
+            "description": initial_state,
+            "negative_particle_concentration_mol_m3": float(
+                reference.parameters(parameter_set)[NEGATIVE_C0]
+            ),
+            "positive_particle_concentration_mol_m3": float(
+                reference.parameters(parameter_set)[POSITIVE_C0]
+            ),
+        }
+    summary.update(electrolyte_extremes(np, solution))
+    summary["idaklu_statistics"] = solver_statistics(solution)
     print(
         f"{case}: {len(t)} rows, t_end {t[-1]:.3f} s, V_end {v[-1]:.6f} V, "
         f"Q {summary['discharge_capacity_Ah']:.6f} A.h, solve {elapsed:.2f} s"
     )
-    return case, summary
+    return case, summary, solution_timings(solution, elapsed)
 
 
-def run_experiment(reference, info, out_dir):
-    case = "cccv_isothermal"
-    data, terminations, elapsed = reference.experiment()
+def soc_initial_state(spec, params):
+    """The initial state PyBaMM set from initial_soc, in words, and its
+    numbers."""
+    soc = spec["initial_soc"]
+    c_n = float(params[NEGATIVE_C0])
+    c_p = float(params[POSITIVE_C0])
+    words = (
+        f"initial_soc={soc:g}: Simulation.solve(initial_soc={soc:g}), "
+        "PyBaMM's electrode state-of-health calculation (stoichiometries "
+        "linear in SOC between those at which the open-circuit voltage is "
+        f"{params['Open-circuit voltage at 0% SOC [V]']:g} V (SOC 0) and "
+        f"{params['Open-circuit voltage at 100% SOC [V]']:g} V (SOC 1), with "
+        f"the cyclable lithium of {spec['parameter_set']}'s own initial "
+        "state), sets uniform particle concentrations "
+        f"{c_n!r} (negative) and {c_p!r} (positive) mol/m^3; everything else "
+        f"as {spec['parameter_set']}'s own: electrolyte "
+        f"{params['Initial concentration in electrolyte [mol.m-3]']:g} "
+        f"mol/m^3, {params['Initial temperature [K]']:g} K (ambient "
+        f"{params['Ambient temperature [K]']:g} K)"
+    )
+    numbers = {
+        "initial_soc": soc,
+        "method": f"pybamm.Simulation.solve(initial_soc={soc:g})",
+        "negative_particle_concentration_mol_m3": c_n,
+        "positive_particle_concentration_mol_m3": c_p,
+    }
+    return words, numbers
+
+
+def rows_sentence(period, terminations):
+    """How the rows of an experiment are placed, for the CSV header."""
+    events = [i for i, t in enumerate(terminations) if t != "final time"]
+    timed = [i for i, t in enumerate(terminations) if t == "final time"]
+
+    def listed(indices):
+        word = "step" if len(indices) == 1 else "steps"
+        return f"{word} {', '.join(str(i) for i in indices)}"
+
+    ends = []
+    if events:
+        ends.append(
+            "the solver's root-found crossing of the step's termination "
+            f"condition ({listed(events)})"
+        )
+    if timed:
+        ends.append(f"the end of its duration ({listed(timed)})")
+    text = (
+        f"rows: within each step every {period} s from the step's "
+        "start (Experiment period), then a last row at the step's end: "
+        + " or ".join(ends)
+        + "."
+    )
+    if len(terminations) > 1:
+        text += (
+            " The first row of each step repeats the time of the previous "
+            "step's last row, with the state made consistent under the new "
+            "step's control (the current or voltage jumps there)."
+        )
+    return text
+
+
+def power_error(np, spec, data, profiles):
+    """Largest |Power [W] - target| over the rows of a power experiment."""
+    if spec["profile"] is not None:
+        profile = profiles[spec["profile"]]
+        target = np.interp(data["Time [s]"], profile[:, 0], profile[:, 1])
+    else:
+        # "Discharge at 12 W ..." / "Charge at 5 W ...": one value, > 0 on
+        # discharge.
+        text = spec["steps"][0]
+        watts = float(text.split(" at ")[1].split(" W")[0])
+        target = watts if text.startswith("Discharge") else -watts
+    return float(np.max(np.abs(data[POWER_COLUMN] - target)))
+
+
+def experiment_steps(pybamm, spec, profiles):
+    """The steps of an experiment as PyBaMM takes them."""
+    steps = []
+    for step in spec["steps"]:
+        if isinstance(step, str):
+            steps.append(step)
+            continue
+        kind, profile, termination = step
+        make = getattr(pybamm.step, kind)
+        steps.append(make(profiles[profile], termination=termination))
+    return steps
+
+
+def run_experiment(reference, info, out_dir, spec, profiles):
+    np = reference.np
+    case = spec["name"]
+    thermal = spec["thermal"]
+    texts = [step_text(s) for s in spec["steps"]]
+    result = reference.experiment(
+        spec, experiment_steps(reference.pybamm, spec, profiles)
+    )
+    data = result["data"]
+    terminations = result["terminations"]
+    elapsed = result["elapsed"]
+    solution = result["solution"]
     step = data["Step"]
     t = data["Time [s]"]
     v = data["Voltage [V]"]
     i = data["Current [A]"]
     q = data["Discharge capacity [A.h]"]
+    legacy = spec["family"] == "cccv50"
+    capacity = reference.nominal_capacity(spec["parameter_set"])
+    start_words = (
+        "from the initial state"
+        if spec["initial_soc"] is None
+        else f"from initial_soc={spec['initial_soc']:g}"
+    )
     description = (
         "the experiment ["
-        + ", ".join(f'"{s}"' for s in EXPERIMENT_STEPS)
-        + "] as one cycle from the initial state, isothermal; the "
-        "constant-voltage hold ends when |I| falls to C/50 = "
-        f"{reference.nominal_capacity() / 50:g} A"
+        + ", ".join(f'"{s}"' for s in texts)
+        + f"] as one cycle {start_words}, {thermal}"
     )
-    header = common_header(info, case, description, "isothermal")
-    steps = []
-    for index, text in enumerate(EXPERIMENT_STEPS):
-        rows = step == index
-        first = int(reference.np.argmax(rows))
-        last = int(len(rows) - 1 - reference.np.argmax(rows[::-1]))
-        steps.append(
-            {
-                "step": index,
-                "description": text,
-                "termination": terminations[index],
-                "rows": int(rows.sum()),
-                "start_time_s": float(t[first]),
-                "end_time_s": float(t[last]),
-                "start_voltage_V": float(v[first]),
-                "end_voltage_V": float(v[last]),
-                "start_current_A": float(i[first]),
-                "end_current_A": float(i[last]),
-                "discharge_capacity_change_Ah": float(q[last] - q[first]),
-            }
+    if legacy:
+        description += (
+            "; the constant-voltage hold ends when |I| falls to C/50 = "
+            f"{capacity / 50:g} A"
         )
+    elif spec["family"] == "cccv":
+        description += (
+            "; the constant-voltage hold ends when |I| falls to C/20 = "
+            f"{capacity / 20:g} A"
+        )
+    elif spec["family"] == "drive":
+        description += (
+            f"; {spec['profile']} (written by this script) interpolated "
+            "linearly in time by PyBaMM, the step's duration the profile's "
+            f"last time ({profiles[spec['profile']][-1, 0]:g} s)"
+        )
+    initial_state = None
+    state_numbers = None
+    if spec["initial_soc"] is not None:
+        initial_state, state_numbers = soc_initial_state(
+            spec, result["parameter_values"]
+        )
+    header = common_header(
+        info,
+        case,
+        description,
+        thermal,
+        spec["parameter_set"],
+        initial_state,
+    )
+    if state_numbers is not None:
+        header += [
+            f"{NEGATIVE_C0}: "
+            f"{state_numbers['negative_particle_concentration_mol_m3']!r}",
+            f"{POSITIVE_C0}: "
+            f"{state_numbers['positive_particle_concentration_mol_m3']!r}",
+        ]
+    if POWER_COLUMN in spec["columns"]:
+        header.append(
+            "power: Power [W] = Voltage [V] * Current [A], > 0 on discharge; "
+            "a power step holds it at its value (the current is an algebraic "
+            "unknown), to the solver's tolerance"
+        )
+    steps = []
+    for index, text in enumerate(texts):
+        rows = step == index
+        first = int(np.argmax(rows))
+        last = int(len(rows) - 1 - np.argmax(rows[::-1]))
+        entry = {
+            "step": index,
+            "description": text,
+            "termination": terminations[index],
+            "rows": int(rows.sum()),
+            "start_time_s": float(t[first]),
+            "end_time_s": float(t[last]),
+            "start_voltage_V": float(v[first]),
+            "end_voltage_V": float(v[last]),
+            "start_current_A": float(i[first]),
+            "end_current_A": float(i[last]),
+            "discharge_capacity_change_Ah": float(q[last] - q[first]),
+        }
+        if POWER_COLUMN in data:
+            entry["start_power_W"] = float(data[POWER_COLUMN][first])
+            entry["end_power_W"] = float(data[POWER_COLUMN][last])
+        if thermal != "isothermal":
+            entry["end_temperature_K"] = float(data[RISE_COLUMN][last])
+        entry["idaklu_statistics"] = solver_statistics(result["steps"][index])
+        steps.append(entry)
         header.append(
             f'step {index}: "{text}": data rows {first + 1}-{last + 1}, '
             f"t {t[first]:.6f} to {t[last]:.6f} s, "
             f"ended by '{terminations[index]}'"
         )
     header += [
-        f"rows: within each step every {OUTPUT_PERIOD_S} s from the step's "
-        "start (Experiment period), then a last row at the step's end: the "
-        "solver's root-found crossing of the step's termination condition "
-        "(steps 0, 2, 3) or the end of its duration (step 1). The first row "
-        "of each step repeats the time of the previous step's last row, with "
-        "the state made consistent under the new step's control (the current "
-        "or voltage jumps there).",
+        rows_sentence(spec["period_s"], terminations),
         "Step: 0-based index into the experiment's steps, as listed above",
         f"row count: {len(t)}",
     ]
+    if thermal == "lumped":
+        gap = np.max(np.abs(data[THERMAL_COLUMNS[0]] - data[RISE_COLUMN]))
+        header.append(
+            "temperatures: lumped model, one temperature for the cell; "
+            f"largest |X-averaged - volume-averaged| = {gap:g} K"
+        )
     write_csv(out_dir / f"{case}.csv", header, data)
     summary = {
         "description": description,
-        "thermal": "isothermal",
+        "thermal": thermal,
         "rows": int(len(t)),
         "steps": steps,
         "final_time_s": float(t[-1]),
         "final_voltage_V": float(v[-1]),
         "final_current_A": float(i[-1]),
-        "discharge_capacity_at_cutoff_Ah": steps[0][
-            "discharge_capacity_change_Ah"
-        ],
-        "charge_capacity_Ah": -(
-            steps[2]["discharge_capacity_change_Ah"]
-            + steps[3]["discharge_capacity_change_Ah"]
-        ),
-        "final_discharge_capacity_Ah": float(q[-1]),
     }
+    if legacy:
+        summary.update(
+            {
+                "discharge_capacity_at_cutoff_Ah": steps[0][
+                    "discharge_capacity_change_Ah"
+                ],
+                "charge_capacity_Ah": -(
+                    steps[2]["discharge_capacity_change_Ah"]
+                    + steps[3]["discharge_capacity_change_Ah"]
+                ),
+            }
+        )
+    summary["final_discharge_capacity_Ah"] = float(q[-1])
+    if not legacy:
+        summary["experiment"] = texts
+        summary["row_period_s"] = spec["period_s"]
+        summary["initial_voltage_V"] = float(v[0])
+        summary["min_voltage_V"] = float(v.min())
+        summary["max_voltage_V"] = float(v.max())
+        if spec["family"] == "cccv":
+            summary["charge_capacity_Ah"] = -float(q[-1])
+        if POWER_COLUMN in data:
+            summary["final_power_W"] = float(data[POWER_COLUMN][-1])
+            summary["max_power_error_W"] = power_error(
+                np, spec, data, profiles
+            )
+        if spec["profile"] is not None:
+            summary["profile_file"] = spec["profile"]
+            summary["profile"] = profile_summary(np, profiles[spec["profile"]])
+        if state_numbers is not None:
+            summary["initial_state"] = dict(
+                state_numbers, description=initial_state
+            )
+        if thermal != "isothermal":
+            summary.update(temperature_summary(np, data[RISE_COLUMN]))
+    summary.update(electrolyte_extremes(np, solution))
+    summary["idaklu_statistics"] = solver_statistics(solution)
     print(
-        f"{case}: {len(t)} rows, t_end {t[-1]:.3f} s, charge "
-        f"{summary['charge_capacity_Ah']:.6f} A.h, solve {elapsed:.2f} s"
+        f"{case}: {len(t)} rows, t_end {t[-1]:.3f} s, V_end {v[-1]:.6f} V, "
+        f"Q_end {q[-1]:.6f} A.h, solve {elapsed:.2f} s"
     )
-    return case, summary
+    return case, summary, solution_timings(solution, elapsed)
 
 
 def voltage_stats(np, t, dv, prefix=""):
@@ -529,7 +1124,7 @@ def run_refine(reference, info, out_dir, levels):
     base, finest = levels[0], levels[-1]
     meshes = list(levels) + [(finest, base), (base, finest)]
     for points in meshes:
-        data, termination, elapsed = reference.discharge(
+        data, termination, elapsed, _ = reference.discharge(
             1.0, "isothermal", points=points, grid_s=REFINE_GRID_S
         )
         runs[points] = data
@@ -579,7 +1174,7 @@ def run_refine(reference, info, out_dir, levels):
         orders.append(order)
 
     # Time-integration error of the reference: default vs tight tolerances.
-    tight, _, elapsed = reference.discharge(
+    tight, _, elapsed, _ = reference.discharge(
         1.0,
         "isothermal",
         points=base,
@@ -679,7 +1274,7 @@ script only calls PyBaMM's public API.
 - PyBaMM: `pybamm.__version__` = **{pybamm_version}** (pybammsolvers
   {pybammsolvers_version}, casadi {casadi_version}, numpy {numpy_version},
   Python {python_version})
-- Command (from the repository root): `{command}`
+{commands}
 
 ## Files
 
@@ -687,26 +1282,47 @@ script only calls PyBaMM's public API.
 |---|---|
 {files}
 
-Each CSV starts with comment lines (`#`) that repeat the version, the
+Each case CSV starts with comment lines (`#`) that repeat the version, the
 command, the case, initial state, mesh, solver and tolerances; then one line
 of column names (unquoted, comma-separated, named as PyBaMM names the
 variables), then numbers written with Python's `repr` (the shortest text
 that reads back to the same double). Read them with, for example,
-`pandas.read_csv(path, comment="#")`.
+`pandas.read_csv(path, comment="#")`. The drive-cycle profiles have no
+comment lines: one line of column names, then the numbers.
 
 ## Set-up common to every case
 
-- Model `pybamm.lithium_ion.DFN`, parameter set `{parameter_set}`, option
+- Model `pybamm.lithium_ion.DFN`, parameter set `{parameter_set}` (the
+  `marquis2019_*` cases: `{marquis}`), option
   `"thermal"` = `"isothermal"` or `"lumped"`; every other option at
   PyBaMM's default.
-- Initial state: {initial_state}.
+- Initial state, unless the case starts from an `initial_soc` (below) or
+  uses {marquis}: {initial_state}.
 - Mesh: {mesh_cells}: uniform finite-volume cells per domain and per
   particle{mesh_default}.
 - Solver: `pybamm.IDAKLUSolver(rtol={rtol!r}, atol={atol!r})`{solver_default},
-  single-threaded (deterministic: a rerun rewrites the same bytes).
+  single-threaded (deterministic: a rerun on the same machine rewrites the
+  same bytes, `timings.json` apart; another CPU can change the last digits).
 - 1C = nominal capacity {capacity:g} A.h over 1 h = {capacity:g} A;
-  C/50 = {c50:g} A.
+  C/20 = {c20:g} A; C/50 = {c50:g} A ({marquis}: 1C = {marquis_capacity:g} A).
+"""
 
+README_STATES = """
+## Initial states from `initial_soc`
+
+`Simulation.solve(initial_soc=s)` runs PyBaMM's electrode state-of-health
+calculation: the stoichiometries at SOC 0 and SOC 1 are those at which the
+open-circuit voltage is `Open-circuit voltage at 0% SOC [V]` ({ocv0:g} V)
+and `Open-circuit voltage at 100% SOC [V]` ({ocv100:g} V) with the cyclable
+lithium of {parameter_set}'s own initial state, and the stoichiometry is
+linear in SOC between them. It changes only `{negative}` and `{positive}`
+(uniform particle concentrations); electrolyte and temperature stay as
+{parameter_set}'s own. To start another code from the same state, set those
+two parameters to these values (full precision, also in each CSV header and
+in `summary.json`):
+"""
+
+README_DEFINITIONS = """
 ## Definitions
 
 - `Time [s]`: from the start of the run; t = 0 is the initial state.
@@ -717,33 +1333,72 @@ that reads back to the same double). Read them with, for example,
   charge.
 - `Discharge capacity [A.h]`: the integral from t = 0 of
   `Current [A] / 3600`; it falls during a charge.
+- `Power [W]` (power-controlled cases): `Voltage [V] * Current [A]`,
+  **positive on discharge**. A power step (`"Discharge at 12 W"`,
+  `pybamm.step.power`) makes the current an algebraic unknown with
+  `V I = P`, held to the solver's tolerance: `max_power_error_W` in
+  `summary.json` is the largest |P - target| over the rows.
 - `X-averaged cell temperature [K]` and `{rise_column}`
   (lumped cases): the installed PyBaMM calls the volume-averaged cell
   temperature `{rise_column}`. The lumped model has one
   temperature for the whole cell, so the two columns agree. The temperature
   rise in `summary.json` is the volume-averaged temperature at the last row
-  minus its value at t = 0 (`max_temperature_rise_K`: the largest rise over
-  the rows; the same here, as the cells only heat up).
-- `Step` (experiment only): 0-based index of the experiment step that the
+  minus its value at t = 0; `max_temperature_rise_K` is the largest rise
+  over the rows (the same where the cell only heats up).
+- `Step` (experiments): 0-based index of the experiment step that the
   row belongs to.
+- `idaklu_statistics` (`summary.json`): IDAKLU's counters for the whole run
+  (`steps`: accepted internal steps; error-test failures, nonlinear
+  iterations and failures, linear-solver set-ups), per experiment step as
+  well. Deterministic; the wall-clock times are in `timings.json`.
 
+## Drive cycles
+
+- `{current_file}`: `Time [s],Current [A]`, every 1 s from 0 to
+  {duration:g} s, made by a fixed formula (no random numbers; the knots are
+  `DRIVE_TRIPS` in the script): {trips} trips, each a 10 s rest, a ramp in
+  5 s to a peak discharge current ({peaks} A) held {holds} s, 4 s down to a
+  cruise ({cruises} A) held {cruise_s} s, 2 s down to 0 A, a 10 s coast, a
+  regenerative-braking charge ({regens} A: negative is charge; 4 s ramps
+  around an 8 s hold) and a stop ({stops} s); knots joined by straight
+  lines, sampled every second, rounded to 1 mA. Mean {mean:.4f} A; the
+  profile's exact integral is {integral:.6f} A.h.
+- `{power_file}`: the same shape in watts, `{watts:g} W/A x current`
+  (`Time [s],Power [W]`), positive on discharge.
+- PyBaMM runs each as one experiment step, `pybamm.step.current(array,
+  termination="{termination}")` or `pybamm.step.power(...)`, with the
+  2-column array read back from the file. PyBaMM 26.10 turns the array into
+  `pybamm.Interpolant(t, values, t - start time)` with its default
+  interpolator, **linear**, extrapolating (which only matters past the last
+  time): the current (power) is piecewise linear in time through the given
+  points. The step's **duration is the array's last time** ({duration:g} s);
+  a longer `duration` would repeat the profile (each copy starting one
+  sample interval after the previous one's last time). The solver stops at every
+  time of the array (they are its `t_eval`), so the kinks fall on step
+  boundaries. A termination on a drive-cycle step must carry an operator:
+  `"{termination}"` is accepted, plain `"2.5 V"` is refused ("Termination
+  must include an operator when using InputParameter"); the `ended by`
+  column below says whether a run reached it.
+"""
+
+README_ROWS = """
 ## Rows
 
-- Discharges: one row every {period} s from t = 0, evaluated by IDAKLU's
-  Hermite interpolant of its own adaptive steps (`t_interp`), then **one
-  last row at the cut-off crossing**: the time at which the solver's root
-  finding located `Voltage [V]` = 2.5 V (termination
-  `event: Minimum voltage [V]`). That row's voltage is 2.5 V to about
-  1e-12 V; its time is not a multiple of {period} s.
-- Experiment: within each step one row every {period} s from the step's
-  start (the experiment's `period`), then a last row at the step's end: the
-  root-found crossing of its termination (2.5 V, 4.2 V, |I| = C/50), or
-  the end of its duration (the rest). The first row of a step has the same
-  time as the last row of the step before: it is the state made consistent
-  under the new step's control, so current and voltage jump there. Both
-  rows are kept, told apart by `Step`.
-
-## Headline numbers (full precision in `summary.json`)
+- Discharges: one row every {period} s from t = 0 ({fast}), evaluated by
+  IDAKLU's Hermite interpolant of its own adaptive steps (`t_interp`), then
+  **one last row at the cut-off crossing**: the time at which the solver's
+  root finding located `Voltage [V]` = the cut-off (2.5 V; {marquis}:
+  {marquis_cutoff:g} V) (termination `event: Minimum voltage [V]`). That
+  row's voltage is the cut-off to about 1e-12 V; its time is not a multiple
+  of the row spacing.
+- Experiments: within each step one row every {period} s from the step's
+  start (the experiment's `period`; drive cycles every {drive_period} s), then
+  a last row at the step's end: the root-found crossing of its termination
+  (2.5 V, 4.2 V, |I| = C/20 or C/50), or the end of its duration (the rest,
+  the 10-minute charge, the drive cycles). The first row of a step has the
+  same time as the last row of the step before: it is the state made
+  consistent under the new step's control, so current and voltage jump
+  there. Both rows are kept, told apart by `Step`.
 """
 
 
@@ -755,16 +1410,80 @@ voltage is {ocv:.4f} V (`Battery open-circuit voltage [V]` at t = 0).
 """
 
 
+# Below this electrolyte concentration [mol/m^3] the README says that the
+# electrolyte emptied.
+EMPTY_ELECTROLYTE = 1.0
+
+EMPTY_README = """\
+The electrolyte empties{where} in these runs (smallest electrolyte
+concentration over the rows and cells, mol/m^3, below {limit:g}): {cases}.
+They reach the cut-off long before the nominal capacity, and from the
+moment the electrolyte empties the curve depends on how the model treats
+c_e near 0 (PyBaMM >= 26.3 regularises the powers in j0, and the OCPs carry
+a steep barrier near stoichiometry 0 and 1), not only on the transport.
+`min_electrolyte_concentration_mol_m3` in `summary.json` gives the value
+for each case that records it.
+"""
+
+
 def markdown_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
 
 
-def readme_text(info, written, summary, refine, capacity):
+def case_file_text(name, entry):
+    """The Files table's line for one case."""
+    text = entry["description"]
+    state = entry.get("initial_state")
+    if state is not None and "initial_soc" in state:
+        text += (
+            " (initial concentrations "
+            f"{state['negative_particle_concentration_mol_m3']!r} / "
+            f"{state['positive_particle_concentration_mol_m3']!r} mol/m^3)"
+        )
+    return (f"{name}.csv", text)
+
+
+def commands_text(info, summary):
+    """The README's command line(s): the generator's, then any other that
+    updated some cases."""
+    others = {}
+    for case, entry in summary.items():
+        command = entry.get("command")
+        if command is not None and command != info["command"]:
+            others.setdefault(command, []).append(case)
+    if not others:
+        return f"- Command (from the repository root): `{info['command']}`"
+    lines = [
+        "- Commands (from the repository root), in this order; each CSV "
+        "header and each case's `command` in `summary.json` name the one "
+        "that wrote it:",
+        f"  - `{info['command']}`",
+    ]
+    for command, cases in others.items():
+        lines.append(
+            f"  - `{command}` ({len(cases)} "
+            f"case{'' if len(cases) == 1 else 's'})"
+        )
+    return "\n".join(lines)
+
+
+def fmt(value, spec, missing="-"):
+    return missing if value is None else format(value, spec)
+
+
+def steps_of(entry):
+    stats = entry.get("idaklu_statistics")
+    return None if not stats else stats.get("steps")
+
+
+def readme_text(info, written, summary, refine, extra):
     """tests/data/pybamm/README.md: files, provenance, definitions, numbers."""
     default_mesh = set(info["mesh"].values()) == {20}
+    capacity = extra["capacity"]
     head = README_HEAD.format(
+        commands=commands_text(info, summary),
         files="\n".join(f"| `{name}` | {text} |" for name, text in written),
         mesh_cells=", ".join(f"{k}={v}" for k, v in info["mesh"].items()),
         mesh_default=" (PyBaMM's default)" if default_mesh else "",
@@ -776,12 +1495,107 @@ def readme_text(info, written, summary, refine, capacity):
             else ""
         ),
         capacity=capacity,
+        c20=capacity / 20,
         c50=capacity / 50,
-        rise_column=RISE_COLUMN,
-        period=OUTPUT_PERIOD_S,
-        **info,
+        marquis=MARQUIS,
+        marquis_capacity=extra["marquis_capacity"],
+        **{k: v for k, v in info.items() if k != "command"},
     )
-    lines = [head]
+    lines = [head.rstrip("\n")]
+
+    states = {}
+    for case, s in summary.items():
+        state = s.get("initial_state")
+        if state is not None and "initial_soc" in state:
+            key = (
+                state["initial_soc"],
+                state["negative_particle_concentration_mol_m3"],
+                state["positive_particle_concentration_mol_m3"],
+            )
+            states.setdefault(key, []).append(case)
+    if states:
+        lines.append(
+            README_STATES.format(
+                ocv0=extra["ocv0"],
+                ocv100=extra["ocv100"],
+                parameter_set=PARAMETER_SET,
+                negative=NEGATIVE_C0,
+                positive=POSITIVE_C0,
+            ).rstrip("\n")
+        )
+        rows = [
+            [
+                f"{soc:g}",
+                f"`{c_n!r}`",
+                f"`{c_p!r}`",
+                ", ".join(f"`{c}`" for c in cases),
+            ]
+            for (soc, c_n, c_p), cases in sorted(states.items())
+        ]
+        lines += [""] + markdown_table(
+            [
+                "initial_soc",
+                "negative [mol/m^3]",
+                "positive [mol/m^3]",
+                "cases",
+            ],
+            rows,
+        )
+    marquis_cases = [
+        s for s in summary.values() if s.get("parameter_set") == MARQUIS
+    ]
+    if marquis_cases:
+        lines += [
+            "",
+            f"{MARQUIS} cases: "
+            + marquis_cases[0]["initial_state"]["description"]
+            + f"; cut-off {marquis_cases[0]['cutoff_voltage_V']:g} V "
+            f'(its "Lower voltage cut-off [V]"). Unlike Chen2020 it has '
+            "entropic terms (dU/dT != 0), so the lumped case's heat source "
+            "includes reversible heat.",
+        ]
+
+    lines.append(
+        README_DEFINITIONS.format(
+            rise_column=RISE_COLUMN,
+            current_file=DRIVE_CURRENT_FILE,
+            power_file=DRIVE_POWER_FILE,
+            duration=DRIVE_DURATION_S,
+            mean=extra["drive"]["mean"],
+            integral=extra["drive"]["integral_per_3600"],
+            watts=DRIVE_WATTS_PER_AMP,
+            termination=DRIVE_TERMINATION,
+            trips=len(DRIVE_TRIPS),
+            **{
+                key: ", ".join(f"{trip[index]:g}" for trip in DRIVE_TRIPS)
+                for index, key in enumerate(
+                    (
+                        "peaks",
+                        "holds",
+                        "cruises",
+                        "cruise_s",
+                        "regens",
+                        "stops",
+                    )
+                )
+            },
+        ).rstrip("\n")
+    )
+    fast = ", ".join(
+        f"every {p} s at {rate_label(r)}"
+        for r, p in sorted(DISCHARGE_PERIOD_S.items())
+    )
+    lines.append(
+        README_ROWS.format(
+            period=OUTPUT_PERIOD_S,
+            fast=fast,
+            marquis=MARQUIS,
+            marquis_cutoff=extra["marquis_cutoff"],
+            drive_period=DRIVE_PERIOD_S,
+        ).rstrip("\n")
+    )
+    lines += ["", "## Headline numbers (full precision in `summary.json`)", ""]
+
     rows = []
     for case, s in summary.items():
         if "steps" in s:
@@ -794,6 +1608,8 @@ def readme_text(info, written, summary, refine, capacity):
                 f"{s['final_voltage_V']:.6f}",
                 f"{s['discharge_capacity_Ah']:.6f}",
                 "-" if rise is None else f"{rise:.4f}",
+                fmt(s.get("final_temperature_K"), ".3f"),
+                fmt(steps_of(s), "d"),
             ]
         )
     lines += markdown_table(
@@ -803,12 +1619,71 @@ def readme_text(info, written, summary, refine, capacity):
             "final voltage [V]",
             "discharge capacity [A.h]",
             "temperature rise [K]",
+            "final temperature [K]",
+            "IDAKLU steps",
         ],
         rows,
     )
-    if "cccv_isothermal" in summary:
+
+    empty = [
+        (case, s)
+        for case, s in summary.items()
+        if s.get("min_electrolyte_concentration_mol_m3", 1e300)
+        < EMPTY_ELECTROLYTE
+    ]
+    if empty:
+        cases = ", ".join(
+            f"`{case}` ({s['min_electrolyte_concentration_mol_m3']:.2g})"
+            for case, s in empty
+        )
+        where = (
+            " in the positive electrode"
+            if all(
+                s["min_electrolyte_concentration_mol_m3"]
+                == s["min_positive_electrolyte_concentration_mol_m3"]
+                for _, s in empty
+            )
+            else ""
+        )
+        lines += [
+            "",
+            EMPTY_README.format(
+                cases=cases, where=where, limit=EMPTY_ELECTROLYTE
+            ).rstrip("\n"),
+        ]
+
+    experiments = [(c, s) for c, s in summary.items() if "steps" in s]
+    if experiments:
         rows = [
             [
+                case,
+                f"{s['final_time_s']:.3f}",
+                f"{s['final_voltage_V']:.6f}",
+                f"{s['final_current_A']:.6f}",
+                f"{s['final_discharge_capacity_Ah']:.6f}",
+                fmt(s.get("temperature_rise_K"), ".4f"),
+                fmt(s.get("final_temperature_K"), ".3f"),
+                fmt(steps_of(s), "d"),
+            ]
+            for case, s in experiments
+        ]
+        lines += ["", "Experiments:", ""]
+        lines += markdown_table(
+            [
+                "case",
+                "final time [s]",
+                "final voltage [V]",
+                "final current [A]",
+                "final discharge capacity [A.h]",
+                "temperature rise [K]",
+                "final temperature [K]",
+                "IDAKLU steps",
+            ],
+            rows,
+        )
+        rows = [
+            [
+                case,
                 str(st["step"]),
                 st["description"],
                 f"{st['end_time_s']:.3f}",
@@ -817,11 +1692,13 @@ def readme_text(info, written, summary, refine, capacity):
                 f"{st['discharge_capacity_change_Ah']:.6f}",
                 st["termination"],
             ]
-            for st in summary["cccv_isothermal"]["steps"]
+            for case, s in experiments
+            for st in s["steps"]
         ]
-        lines += ["", "CC-CV experiment (`cccv_isothermal.csv`):", ""]
+        lines += ["", "Experiment steps:", ""]
         lines += markdown_table(
             [
+                "case",
                 "step",
                 "description",
                 "end time [s]",
@@ -832,10 +1709,12 @@ def readme_text(info, written, summary, refine, capacity):
             ],
             rows,
         )
+    if "cccv_isothermal" in summary:
         cccv = summary["cccv_isothermal"]
         lines += [
             "",
-            CCCV_README.format(
+            "`cccv_isothermal`: "
+            + CCCV_README.format(
                 charged=cccv["charge_capacity_Ah"],
                 discharged=cccv["discharge_capacity_at_cutoff_Ah"],
                 final=cccv["final_discharge_capacity_Ah"],
@@ -1016,10 +1895,10 @@ def parse_args(argv):
     parser.add_argument(
         "--cases",
         nargs="+",
-        choices=all_case_names(),
         default=None,
         metavar="CASE",
-        help="run only these cases (default: all): "
+        help="run only these cases, by name or shell pattern (default: all), "
+        "updating an existing summary.json of the same set-up: "
         + ", ".join(all_case_names()),
     )
     parser.add_argument(
@@ -1058,45 +1937,142 @@ def parse_args(argv):
     return args
 
 
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def existing_data(args, info):
+    """For a --cases run: the summary, timings and mesh check already in the
+    output folder, if they come from the same set-up."""
+    old = read_json(args.out_dir / "summary.json")
+    if old is None:
+        return None, {}, None
+    different = [
+        key
+        for key in MERGE_KEYS
+        if old.get("generator", {}).get(key) != info.get(key)
+    ]
+    if different:
+        sys.exit(
+            f"{SCRIPT}: {args.out_dir / 'summary.json'} was made with a "
+            f"different {', '.join(different)}; rerun every case (no "
+            "--cases) or write elsewhere (--out-dir)."
+        )
+    timings = read_json(args.out_dir / "timings.json") or {}
+    refine = None
+    if not args.refine:
+        refine = read_json(args.out_dir / "mesh_convergence.json")
+    return old, timings.get("cases", {}), refine
+
+
 def main(argv):
     args = parse_args(argv[1:])
     pybamm, np = import_pybamm(SCRIPT)
     reference = Reference(pybamm, np, args.points, args.rtol, args.atol)
     info = provenance(pybamm, np, reference, argv)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    cases = args.cases or all_case_names()
+    specs = case_specs()
+    cases = select_cases(args.cases) if args.cases else list(specs)
 
-    summary = {}
-    written = []
-    for thermal in THERMAL_OPTIONS:
-        for c_rate in C_RATES:
-            if discharge_case_name(thermal, c_rate) not in cases:
-                continue
-            case, entry = run_discharge(
-                reference, info, args.out_dir, thermal, c_rate
+    old, old_timings, old_refine = (None, {}, None)
+    if args.cases:
+        old, old_timings, old_refine = existing_data(args, info)
+    generator = info if old is None else old["generator"]
+
+    profiles = None
+    if any(specs[c].get("profile") for c in cases):
+        profiles = write_drive_cycles(np, args.out_dir)
+
+    new = {}
+    timings = {}
+    for case in cases:
+        spec = specs[case]
+        if spec["kind"] == "discharge":
+            name, entry, timing = run_discharge(
+                reference, info, args.out_dir, spec
             )
-            summary[case] = entry
-            written.append((f"{case}.csv", entry["description"]))
-    if "cccv_isothermal" in cases:
-        case, entry = run_experiment(reference, info, args.out_dir)
-        summary[case] = entry
-        written.append((f"{case}.csv", entry["description"]))
+        else:
+            name, entry, timing = run_experiment(
+                reference, info, args.out_dir, spec, profiles
+            )
+        if info["command"] != generator["command"]:
+            entry["command"] = info["command"]
+        new[name] = entry
+        timings[name] = timing
+
+    # The cases of this run and, for a --cases run, those kept from before;
+    # in the order of case_specs() (any unknown kept case last).
+    merged = dict(old["cases"]) if old is not None else {}
+    merged.update(new)
+    order = {name: index for index, name in enumerate(specs)}
+    summary = dict(
+        sorted(merged.items(), key=lambda kv: order.get(kv[0], len(order)))
+    )
+    merged_timings = dict(old_timings)
+    merged_timings.update(timings)
+    merged_timings = {
+        name: merged_timings[name]
+        for name in summary
+        if name in merged_timings
+    }
 
     write_json(
-        args.out_dir / "summary.json", {"generator": info, "cases": summary}
+        args.out_dir / "summary.json",
+        {"generator": generator, "cases": summary},
     )
-    written.append(
+    write_json(
+        args.out_dir / "timings.json",
+        {
+            "note": "wall-clock times of the last run of each case; they "
+            "differ from run to run and machine to machine. solve_wall_s: "
+            "Simulation.solve (with model set-up and discretisation); "
+            "solver_set_up_s and integration_s: PyBaMM's own timers "
+            "(Solution.set_up_time, Solution.integration_time)",
+            "host_cpu": host_cpu_name(),
+            "cases": merged_timings,
+        },
+    )
+    written = [case_file_text(name, entry) for name, entry in summary.items()]
+    if any(s.get("profile_file") for s in summary.values()):
+        written += [
+            (
+                DRIVE_CURRENT_FILE,
+                "the synthetic drive cycle's current: `Time [s],Current [A]`, "
+                f"every 1 s from 0 to {DRIVE_DURATION_S} s (see Drive cycles)",
+            ),
+            (
+                DRIVE_POWER_FILE,
+                f"the same shape in watts ({DRIVE_WATTS_PER_AMP:g} W per A): "
+                "`Time [s],Power [W]`",
+            ),
+        ]
+    written += [
         (
             "summary.json",
             "per case: final time, final voltage, "
             "discharge capacity at cut-off, temperature rise (thermal), "
-            "per-step figures (experiment)",
-        )
-    )
-    refine = None
+            "per-step figures (experiment), initial concentrations "
+            "(initial_soc cases), IDAKLU step counts",
+        ),
+        (
+            "timings.json",
+            "wall-clock and IDAKLU integration times per case (differ from "
+            "run to run: the one file a rerun does not reproduce)",
+        ),
+    ]
+    refine = old_refine
     if args.refine:
         refine = run_refine(reference, info, args.out_dir, args.refine_levels)
-        levels = " / ".join(str(n) for n in args.refine_levels)
+    if refine is not None:
+        levels = " / ".join(
+            str(level["cells_per_domain"])
+            for level in refine["levels"]
+            if level["cells_per_domain"] == level["cells_per_particle"]
+        )
         written.append(
             (
                 "mesh_convergence.json",
@@ -1114,13 +2090,33 @@ def main(argv):
             )
         )
     written.append(("README.md", "this file"))
-    text = readme_text(
-        info, written, summary, refine, reference.nominal_capacity()
-    )
+    chen = reference.parameters()
+    marquis = reference.parameters(MARQUIS)
+    extra = {
+        "capacity": reference.nominal_capacity(),
+        "marquis_capacity": marquis["Nominal cell capacity [A.h]"],
+        "marquis_cutoff": marquis["Lower voltage cut-off [V]"],
+        "ocv0": chen["Open-circuit voltage at 0% SOC [V]"],
+        "ocv100": chen["Open-circuit voltage at 100% SOC [V]"],
+        "drive": profile_summary(np, drive_cycle_current(np)),
+    }
+    text = readme_text(generator, written, summary, refine, extra)
     with open(args.out_dir / "README.md", "w", newline="\n") as f:
         f.write(text)
     print(f"wrote {len(written)} files to {args.out_dir}")
     return 0
+
+
+def host_cpu_name():
+    """'model name' of /proc/cpuinfo, or 'unknown'."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name") and ":" in line:
+                    return line.split(":", 1)[1].strip() or "unknown"
+    except OSError:
+        pass
+    return "unknown"
 
 
 if __name__ == "__main__":
