@@ -36,6 +36,11 @@ template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::N
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ConcentrationInputs&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::HeatSource&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::Reciprocal&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::LocalError&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::NotAbove&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::DiffusionPotential&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ElectrolyteSink&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::SinkFlux&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ParticlesToCells&);
 
 }  // namespace voltaic::cuda

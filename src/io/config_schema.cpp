@@ -14,10 +14,10 @@ const std::vector<SectionSchema>& config_schema() {
       {"grid", {"negative_cells", "separator_cells", "positive_cells", "radial_shells", "nx", "ny"}},
       {"thermal", {"model", "ambient_temperature", "initial_temperature", "heat_transfer_coefficient"}},
       {"solver",
-       {"backend", "initial_dt", "min_dt", "max_dt", "voltage_tolerance", "reaction_tolerance", "max_growth",
-        "max_retries", "event_tolerance", "split_iterations", "newton_tolerance", "newton_max_iterations",
+       {"backend", "initial_dt", "min_dt", "max_dt", "relative_tolerance", "absolute_tolerance", "max_growth",
+        "max_retries", "event_tolerance", "max_split_iterations", "newton_tolerance", "newton_max_iterations",
         "newton_max_update", "electrolyte_face_mean"}},
-      {"experiment", {"steps", "cycles"}},
+      {"experiment", {"steps", "cycles", "drive_cycles"}},
       {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},
   };
   return schema;

@@ -15,7 +15,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 const Interval kPositive{0.0, kInf, false, false};
 const Interval kAtLeastOne{1.0, kInf, true, false, true};
 const Interval kAtLeastTwo{2.0, kInf, true, false, true};
-const Interval kMoreThanOne{1.0, kInf, false, false};
+const Interval kGrowth{1.0, 2.4, false, true};  // variable-step BDF2 is zero-stable below 1 + sqrt 2
+const Interval kFraction{0.0, 1.0, false, false};
 
 template <class T>
 void read(const std::optional<T>& value, T& into) {
@@ -72,12 +73,12 @@ void read_step_control(const ConfigSection& s, StepControl& c) {
   read(s.number("min_dt", kPositive, "s"), c.min_dt);
   read(s.number("max_dt", kPositive, "s"), c.max_dt);
   check_step_sizes(s, c);
-  read(s.number("voltage_tolerance", kPositive, "V"), c.voltage_tolerance);
-  read(s.number("reaction_tolerance", kPositive, ""), c.reaction_tolerance);
-  read(s.number("max_growth", kMoreThanOne, ""), c.max_growth);
+  read(s.number("relative_tolerance", kFraction, ""), c.relative_tolerance);
+  read(s.number("absolute_tolerance", kPositive, ""), c.absolute_tolerance);
+  read(s.number("max_growth", kGrowth, ""), c.max_growth);
   read(s.integer("max_retries", Interval{0.0, kInf, true, false, true}), c.max_retries);
   read(s.number("event_tolerance", kPositive, "V or A"), c.event_tolerance);
-  read(s.integer("split_iterations", kAtLeastOne), c.split_iterations);
+  read(s.integer("max_split_iterations", kAtLeastOne), c.max_split_iterations);
 }
 
 void read_potential(const ConfigSection& s, PotentialOptions& p) {

@@ -22,36 +22,59 @@ struct Drive {
   double voltage = 0.0;          ///< terminal voltage [V] (voltage control)
 };
 
+/// [mol/m^3]: the electrolyte transport functions are evaluated at
+/// max(c_e, this), as PyBaMM's DFN does.
+constexpr double kElectrolyteFloor = 10.0;
+
+/// ln a - ln b on a face as PyBaMM discretises grad(c_e) / c_e: the difference
+/// over the face value (a + b) / 2. Agrees with ln a - ln b to third order in
+/// (a - b) / (a + b) and stays finite when one side depletes (c_e -> 0), where
+/// the logarithm does not. Our guard for depleted cells: values a hair below
+/// zero count as zero, and the face value is at least 1e-3 mol/m^3.
+VOLTAIC_HD inline double log_difference(double a, double b) {
+  a = fmax(a, 0.0);
+  b = fmax(b, 0.0);
+  return (a - b) / fmax(0.5 * (a + b), 1e-3);
+}
+
 /// G of a Dirichlet face: area 2 sigma / dz (the half-cell conductance) [S].
 VOLTAIC_HD inline double half_cell_conductance(double area, double sigma, double dz) { return area * 2.0 * sigma / dz; }
 
 /// Electrolyte transport coefficients per cell: eps^b D_e, kappa_eff = eps^b
-/// kappa, the diffusion-potential coefficient kappa_eff 2 (1 - t+) TDF R T / F,
-/// and ln c_e. A null output is not computed (the electrolyte step needs only
-/// the diffusivity, the potential step only the others).
+/// kappa and the diffusion-potential coefficient kappa_eff 2 (1 - t+) TDF R T / F.
+/// A null output is not computed (the electrolyte step needs only the
+/// diffusivity, the potential step only the others).
 struct ElectrolyteProperties {
   DfnConstants k;
   const double *c_e, *T;
-  double *diffusivity, *kappa, *kappa_d, *log_c;
+  double *diffusivity, *kappa, *kappa_d;
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     const RegionConstants& r = k.region[k.map.region(c)];
-    const double ce = c_e[c], t = T[c];
+    // PyBaMM's floor: the transport functions see at least 10 mol/m^3, so that
+    // a nearly depleted cell (and an iterate just below zero) keeps finite,
+    // positive coefficients.
+    const double ce = fmax(c_e[c], kElectrolyteFloor), t = T[c];
     if (diffusivity) diffusivity[c] = r.transport_factor * material::electrolyte_diffusivity(k.electrolyte, ce, t);
     if (!kappa) return;
     const double kap = r.transport_factor * material::electrolyte_conductivity(k.electrolyte, ce, t);
     kappa[c] = kap;
     kappa_d[c] = kap * 2.0 * (1.0 - k.electrolyte.transference_number) * k.electrolyte.thermodynamic_factor *
                  kGasConstant * t / kFaraday;
-    log_c[c] = log(ce);
   }
 };
 
-/// Volumetric reaction current a j [A/m^3] and a dj/deta per cell (0 in the separator).
+/// Volumetric reaction current a j [A/m^3] and a dj/d(phi_s - phi_e) per cell
+/// (0 in the separator). With `slope` and `flux` set, the surface
+/// concentration follows j through each particle's step response
+/// (kinetics::SurfaceResponse) and `surface` receives c_surf(j); aj is also
+/// the guess of that per-particle solve, and a particle without an admissible
+/// root gets a j of NaN (the solve then fails and the step is cut).
 struct ReactionCurrent {
   DfnConstants k;
   const double *phi_s, *phi_e, *c_e, *T, *c_surf;
-  double *aj, *adj;
+  const double *slope, *flux;  ///< null: c_surf is fixed
+  double *aj, *adj, *surface;  ///< surface: null unless slope is set
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
@@ -60,11 +83,24 @@ struct ReactionCurrent {
       adj[c] = 0.0;
       return;
     }
-    const kinetics::Reaction x = kinetics::butler_volmer(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c],
-                                                         c_e[c], c_surf[k.map.particle_of_cell(c)], T[c]);
     const double a = k.region[r].surface_area;
+    const std::size_t p = k.map.particle_of_cell(c);
+    if (slope) {
+      const kinetics::SurfaceResponse s{c_surf[p], slope[p], flux[p]};
+      const kinetics::ImplicitReaction x =
+          kinetics::butler_volmer_implicit(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c], c_e[c], s,
+                                           T[c], k.electrolyte.initial_concentration, aj[c] / a);
+      aj[c] = x.ok ? a * x.j : NAN;
+      // dj/d(phi_s - phi_e) > 0 but where j0 changes sign with an iterate of
+      // c_e just below zero; the Jacobian keeps it >= 0 (SPD), the residual exact.
+      adj[c] = a * fmax(x.dj, 0.0);
+      surface[p] = x.c_surf;
+      return;
+    }
+    const kinetics::Reaction x = kinetics::butler_volmer(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c],
+                                                         c_e[c], c_surf[p], T[c], k.electrolyte.initial_concentration);
     aj[c] = a * x.j;
-    adj[c] = a * x.dj;
+    adj[c] = a * fmax(x.dj, 0.0);
   }
 };
 
@@ -103,6 +139,73 @@ struct NewtonSystem {
   }
 };
 
+/// The electrolyte step's reaction sink taken proportional to c_e (a
+/// Patankar-type linearisation, s = sigma c_e with sigma = s_k / c_k, s_k the
+/// sink of the pass's reaction at its c_e iterate c_k): with it the implicit
+/// step cannot drive c_e below zero however long, and at convergence of the
+/// passes (c_e = c_k) it is the sink itself. Folded into the backward-Euler
+/// form C (u - u0) / dt = L u + source of DiffusionStep:
+///   C = eps - dt sigma,  source = s_k - sigma c_k + sigma u0  (u0 in c_e).
+/// Sources (s_k >= 0) are unchanged (sigma = 0), and so is everything when
+/// `linearised` is false (the plain sink).
+struct ElectrolyteSink {
+  const double *porosity, *iterate, *c_e;
+  double dt;
+  bool linearised;
+  double *source, *sigma, *capacity;
+  VOLTAIC_HD void operator()(std::size_t c) const {
+    const double s_k = source[c];
+    const double g = linearised && s_k < 0.0 ? s_k / fmax(iterate[c], 1e-12) : 0.0;
+    sigma[c] = g;
+    capacity[c] = porosity[c] - dt * g;
+    source[c] = s_k + g * (c_e[c] - iterate[c]);
+  }
+};
+
+/// The particles' flux for the sink the electrolyte step applied: j / F
+/// changed by sigma (u - c_k) / ((1 - t+) a), so that particles and
+/// electrolyte exchange the same lithium (conserved to rounding).
+struct SinkFlux {
+  DfnConstants k;
+  const double *sigma, *c_e, *iterate;
+  double* flux;
+  VOLTAIC_HD void operator()(std::size_t c) const {
+    const int r = k.map.region(c);
+    if (r == 1 || sigma[c] == 0.0) return;
+    flux[k.map.particle_of_cell(c)] +=
+        sigma[c] * (c_e[c] - iterate[c]) / ((1.0 - k.electrolyte.transference_number) * k.region[r].surface_area);
+  }
+};
+
+/// Neighbour couplings of one stencil (StencilCoefficients' tx, ty, tz).
+struct Couplings {
+  const double *tx, *ty, *tz;
+};
+
+/// The diffusion-potential term of the electrolyte charge balance per cell,
+/// sum over faces of t_kd (ln c_c - ln c_nb) with the face form
+/// log_difference (t_kd the couplings of the kappa_D stencil).
+struct DiffusionPotential {
+  std::size_t cells, layer;
+  int nx, ny;
+  Couplings kd;
+  const double* c_e;
+  double* out;
+
+  VOLTAIC_HD void operator()(std::size_t c) const {
+    const std::size_t i = c % static_cast<std::size_t>(nx), j = (c / nx) % static_cast<std::size_t>(ny);
+    const double u = c_e[c];
+    double sum = 0.0;
+    if (i + 1 < static_cast<std::size_t>(nx)) sum += kd.tx[c] * log_difference(u, c_e[c + 1]);
+    if (i > 0) sum += kd.tx[c - 1] * log_difference(u, c_e[c - 1]);
+    if (j + 1 < static_cast<std::size_t>(ny)) sum += kd.ty[c] * log_difference(u, c_e[c + nx]);
+    if (j > 0) sum += kd.ty[c - nx] * log_difference(u, c_e[c - nx]);
+    if (c + layer < cells) sum += kd.tz[c] * log_difference(u, c_e[c + layer]);
+    if (c >= layer) sum += kd.tz[c - layer] * log_difference(u, c_e[c - layer]);
+    out[c] = sum;
+  }
+};
+
 /// The sub-step inputs that follow from a j: the electrolyte source (1 - t+)
 /// a j / F per cell, and per particle the molar flux out of it j / F and D_s(T).
 struct ConcentrationInputs {
@@ -120,11 +223,6 @@ struct ConcentrationInputs {
   }
 };
 
-/// Neighbour couplings of one stencil (StencilCoefficients' tx, ty, tz).
-struct Couplings {
-  const double *tx, *ty, *tz;
-};
-
 /// Heat generated per unit volume [W/m^3], per cell: ohmic heat in the solid
 /// and the electrolyte as the discrete dissipation of each face (the face
 /// current times the potential drop across it, half to each neighbour, so the
@@ -135,12 +233,12 @@ struct HeatSource {
   Drive drive;
   int nx, ny;
   Couplings sigma, kappa, kappa_d;
-  const double *phi_s, *phi_e, *log_c, *aj, *c_surf, *T;
+  const double *phi_s, *phi_e, *c_e, *aj, *c_surf, *T;
   double* q;
 
   /// Half the dissipation of the face between c and nb with couplings t_s, t_k, t_kd [W].
   VOLTAIC_HD double face(std::size_t c, std::size_t nb, double t_s, double t_k, double t_kd) const {
-    const double ds = phi_s[c] - phi_s[nb], de = phi_e[c] - phi_e[nb], dl = log_c[c] - log_c[nb];
+    const double ds = phi_s[c] - phi_s[nb], de = phi_e[c] - phi_e[nb], dl = log_difference(c_e[c], c_e[nb]);
     return 0.5 * (t_s * ds * ds + (t_k * de - t_kd * dl) * de);
   }
 
@@ -171,9 +269,9 @@ struct HeatSource {
     if (r != 1) {
       const ElectrodeParameters& e = k.electrode_of(r);
       const double sto = c_surf[k.map.particle_of_cell(c)] / e.maximum_concentration;
-      const double ocp = material::open_circuit_potential(e, sto, T[c], k.reference_temperature);
+      const double ocp = material::guarded_open_circuit_potential(e, sto, T[c], k.reference_temperature);
       const double eta = phi_s[c] - phi_e[c] - ocp;
-      reaction = aj[c] * (eta + T[c] * material::entropic_change(e, sto));
+      reaction = aj[c] * (eta + T[c] * material::entropic_change(e, fmin(fmax(sto, 1e-10), 1.0 - 1e-10)));
     }
     q[c] = w / k.map.volume[c] + reaction;
   }
@@ -182,6 +280,27 @@ struct HeatSource {
 }  // namespace voltaic::dfn
 
 namespace voltaic::dfn {
+
+/// The weighted local error of one state array: out = factor (y - P) /
+/// (rtol |y| + atol), P = l0 y0 + l1 y1 + l2 y2 the predictor (bdf2.hpp);
+/// the error norm is the root mean square of out.
+struct LocalError {
+  const double *y, *y0, *y1, *y2;
+  double l0, l1, l2, factor, rtol, atol;
+  double* out;
+  VOLTAIC_HD void operator()(std::size_t i) const {
+    const double predicted = l0 * y0[i] + l1 * y1[i] + l2 * y2[i];
+    out[i] = factor * (y[i] - predicted) / (rtol * fabs(y[i]) + atol);
+  }
+};
+
+/// out = 0 where x > floor, 1 elsewhere (NaN included): max_abs(out) == 0 says x is above the floor.
+struct NotAbove {
+  const double* x;
+  double floor;
+  double* out;
+  VOLTAIC_HD void operator()(std::size_t i) const { out[i] = x[i] > floor ? 0.0 : 1.0; }
+};
 
 /// y = 1 / x: min(T) as 1 / max|1 / T| with the deterministic max_abs (T > 0).
 struct Reciprocal {

@@ -2,18 +2,22 @@
 // recursive descent over words, each remembered with its column for errors.
 #include "voltaic/solver/experiment.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "voltaic/model/parameter_table.hpp"
 
 namespace voltaic {
 
 namespace {
 
 struct Word {
-  std::string text;    ///< lower case
-  std::size_t column;  ///< from 1
+  std::string text;      ///< lower case
+  std::size_t column;    ///< from 1
+  std::string original;  ///< as written (a drive cycle's name keeps its case)
 };
 
 std::vector<Word> split(const std::string& s) {
@@ -23,8 +27,9 @@ std::vector<Word> split(const std::string& s) {
       ++i;
       continue;
     }
-    Word w{"", i + 1};
+    Word w{"", i + 1, ""};
     while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) {
+      w.original += s[i];
       w.text += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i++])));
     }
     words.push_back(w);
@@ -56,12 +61,13 @@ struct Quantity {
 
 class Parser {
  public:
-  Parser(const std::string& text, std::size_t index) : text_(text), index_(index), words_(split(text)) {}
+  Parser(const std::string& text, std::size_t index, const DriveCycles& drive_cycles)
+      : text_(text), index_(index), drive_cycles_(drive_cycles), words_(split(text)) {}
 
   ExperimentStep parse() {
     ExperimentStep step;
     step.text = text_;
-    const Word verb = next("a step: Discharge, Charge, Hold or Rest");
+    const Word verb = next("a step: Discharge, Charge, Hold, Rest or Run");
     if (verb.text == "rest") {
       step.mode = StepMode::rest;
       expect("for");
@@ -84,8 +90,10 @@ class Parser {
       step.mode = StepMode::voltage;
       step.voltage_v = voltage(quantity());
       limits(step, true);
+    } else if (verb.text == "run") {
+      run(step);
     } else {
-      fail(verb, "'" + verb.text + "' is not a step; expected Discharge, Charge, Hold or Rest");
+      fail(verb, "'" + verb.text + "' is not a step; expected Discharge, Charge, Hold, Rest or Run");
     }
     if (pos_ < words_.size()) fail(words_[pos_], "unexpected '" + words_[pos_].text + "' after a complete step");
     return step;
@@ -174,6 +182,57 @@ class Parser {
     if (scale == 0.0) throw ExperimentError(index_, text_, q.column, "expected a duration (seconds, minutes, hours)");
     return positive(q) * scale;
   }
+  /// "Run <NAME> (A|W) [for <duration>] [or] [until <x> V]": the table's
+  /// duration unless "for" is shorter; a longer one is refused rather than
+  /// looped as PyBaMM does, which would hide a table that is too short.
+  void run(ExperimentStep& step) {
+    const Word name = next("a drive cycle's name, as in 'Run US06 (A)'");
+    step.drive_cycle = drive_cycle(name);
+    const Word kind = next("'(A)' (a current table) or '(W)' (a power table) after '" + name.original + "'");
+    if (kind.text == "(a)") {
+      step.mode = StepMode::current;
+    } else if (kind.text == "(w)") {
+      step.mode = StepMode::power;
+    } else if (kind.text == "(v)") {
+      fail(kind,
+           "voltage drive cycles '(V)' are not supported; write '(A)' (a current table) or '(W)' (a power table)");
+    } else {
+      fail(kind, "expected '(A)' (a current table) or '(W)' (a power table), got '" + kind.original + "'");
+    }
+    const double table = step.drive_cycle->duration();
+    step.duration_s = table;
+    if (pos_ >= words_.size()) return;
+    const std::size_t duration_at = pos_ + 1;  // the quantity after "for", when the limits start with it
+    limits(step, false);
+    if (*step.duration_s > table * (1.0 + 1e-12)) {
+      throw ExperimentError(index_, text_, words_[duration_at].column,
+                            "the duration " + format_parameter_value(*step.duration_s) +
+                                " s is longer than drive cycle '" + name.original + "' (" +
+                                format_parameter_value(table) + " s), which is not repeated");
+    }
+    step.duration_s = std::min(*step.duration_s, table);
+  }
+  std::shared_ptr<const DriveCycle> drive_cycle(const Word& name) const {
+    const auto found = drive_cycles_.find(name.original);
+    if (found != drive_cycles_.end()) {
+      if (!found->second) fail(name, "drive cycle '" + name.original + "' is given as a null table");
+      return found->second;
+    }
+    if (drive_cycles_.empty()) fail(name, "unknown drive cycle '" + name.original + "': no tables are given");
+    std::string known, same_but_case;
+    for (const auto& entry : drive_cycles_) {
+      known += (known.empty() ? "'" : ", '") + entry.first + "'";
+      if (same_but_case.empty() && lower(entry.first) == name.text) same_but_case = entry.first;
+    }
+    const std::string hint =
+        same_but_case.empty() ? "" : "; did you mean '" + same_but_case + "'? (names are case-sensitive)";
+    fail(name, "unknown drive cycle '" + name.original + "'" + hint + "; known: " + known);
+  }
+  static std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  }
+
   /// "for <duration> [or until <limit>]" or "until <limit>"; a hold stops on a
   /// current, the others on a voltage.
   void limits(ExperimentStep& step, bool hold) {
@@ -193,6 +252,7 @@ class Parser {
 
   const std::string& text_;
   std::size_t index_;
+  const DriveCycles& drive_cycles_;
   std::vector<Word> words_;
   std::size_t pos_ = 0;
 };
@@ -206,14 +266,19 @@ ExperimentError::ExperimentError(std::size_t step_index, const std::string& step
       step_index_(step_index),
       column_(column) {}
 
-ExperimentStep parse_experiment_step(const std::string& text, std::size_t index) { return Parser(text, index).parse(); }
+ExperimentStep parse_experiment_step(const std::string& text, std::size_t index, const DriveCycles& drive_cycles) {
+  return Parser(text, index, drive_cycles).parse();
+}
 
-Experiment::Experiment(const std::vector<std::string>& steps, int cycles) : cycles_(cycles) {
+Experiment::Experiment(const std::vector<std::string>& steps, int cycles, const DriveCycles& drive_cycles)
+    : cycles_(cycles) {
   if (steps.empty()) throw InvalidArgument("experiment", "Experiment", "an experiment needs at least one step");
   if (cycles < 1) {
     throw InvalidArgument("experiment cycles", "Experiment", "cycles = " + std::to_string(cycles) + " must be >= 1");
   }
-  for (std::size_t i = 0; i < steps.size(); ++i) cycle_.push_back(parse_experiment_step(steps[i], i + 1));
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    cycle_.push_back(parse_experiment_step(steps[i], i + 1, drive_cycles));
+  }
 }
 
 }  // namespace voltaic

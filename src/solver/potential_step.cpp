@@ -62,8 +62,9 @@ PotentialStep::PotentialStep(std::shared_ptr<const CellLayout> layout, Potential
   const auto& exec = layout_->executor();
   const std::size_t n = layout_->num_cells();
   for (Array<double>* a :
-       {&kappa_, &kappa_d_, &log_c_, &aj_, &adj_, &s_phi_, &e_phi_, &d_logc_, &d_s_, &d_e_, &c01_, &c10_})
+       {&kappa_, &kappa_d_, &c_e_, &aj_, &adj_, &s_phi_, &e_phi_, &d_logc_, &d_s_, &d_e_, &c01_, &c10_})
     *a = Array<double>(exec, n);
+  surface_ = Array<double>(exec, layout_->num_particles());
   residual_ = Array<double>(exec, 2 * n);
   update_ = Array<double>(exec, 2 * n);
   fill(*exec, aj_.view(), 0.0);
@@ -118,15 +119,18 @@ PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
   return *slot;
 }
 
-void PotentialStep::evaluate(System& s, const CellDrive& drive, View<const double> c_surf, View<const double> c_e,
+void PotentialStep::evaluate(System& s, const CellDrive& drive, const ParticleSurface& surface, View<const double> c_e,
                              View<const double> T, View<const double> phi) {
   const auto& exec = *layout_->executor();
   const std::size_t n = layout_->num_cells();
   const DfnConstants& k = layout_->constants();
   const View<const double> phi_s = phi.subview(0, n), phi_e = phi.subview(n, n);
-  dfn::for_each_index(exec, 0, n,
-                      dfn::ReactionCurrent{k, phi_s.data(), phi_e.data(), c_e.data(), T.data(), c_surf.data(),
-                                           aj_.data(), adj_.data()});
+  const bool follows = surface.slope.size() > 0;
+  dfn::for_each_index(
+      exec, 0, n,
+      dfn::ReactionCurrent{k, phi_s.data(), phi_e.data(), c_e.data(), T.data(), surface.value.data(),
+                           follows ? surface.slope.data() : nullptr, follows ? surface.flux.data() : nullptr,
+                           aj_.data(), adj_.data(), follows ? surface_.data() : nullptr});
   s.sigma->apply(phi_s, s_phi_.view());
   s.kappa->apply(phi_e, e_phi_.view());
   dfn::for_each_index(
@@ -137,9 +141,24 @@ void PotentialStep::evaluate(System& s, const CellDrive& drive, View<const doubl
 
 PotentialReport PotentialStep::solve(const CellDrive& drive, View<const double> c_surf, View<const double> c_e,
                                      View<const double> T, View<double> phi) {
+  return solve(drive, ParticleSurface{c_surf, {}, {}, {}}, c_e, T, phi);
+}
+
+PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurface& surface, View<const double> c_e,
+                                     View<const double> T, View<double> phi) {
   const auto& exec = *layout_->executor();
-  const std::size_t n = layout_->num_cells();
-  detail::require_vector(exec, c_surf, layout_->num_particles(), "PotentialStep::solve", "c_surf");
+  const std::size_t n = layout_->num_cells(), np = layout_->num_particles();
+  detail::require_vector(exec, surface.value, np, "PotentialStep::solve", "surface.value");
+  if (surface.slope.size() > 0 || surface.flux.size() > 0) {
+    detail::require_vector(exec, surface.slope, np, "PotentialStep::solve", "surface.slope");
+    detail::require_vector(exec, surface.flux, np, "PotentialStep::solve", "surface.flux");
+    if (surface.reaction.size() > 0) {
+      detail::require_vector(exec, surface.reaction, n, "PotentialStep::solve", "surface.reaction");
+      copy(exec, surface.reaction, aj_.view());
+    }
+  } else {
+    copy(exec, surface.value, surface_.view());
+  }
   detail::require_vector(exec, c_e, n, "PotentialStep::solve", "c_e");
   detail::require_vector(exec, T, n, "PotentialStep::solve", "T");
   detail::require_vector(exec, phi, 2 * n, "PotentialStep::solve", "phi");
@@ -148,13 +167,17 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, View<const double> 
   try {
     dfn::for_each_index(exec, 0, n,
                         dfn::ElectrolyteProperties{layout_->constants(), c_e.data(), T.data(), nullptr, kappa_.data(),
-                                                   kappa_d_.data(), log_c_.data()});
-    fill(exec, d_logc_.view(), 0.0);  // zero diagonals for the two pure-flux operators, then their product
+                                                   kappa_d_.data()});
+    fill(exec, d_logc_.view(), 0.0);  // zero diagonals for the two pure-flux operators, then the diffusion potential
     s.kappa->update(kappa_.view(), d_logc_.view());
     s.kappa_d->update(kappa_d_.view(), d_logc_.view());
-    s.kappa_d->apply(log_c_.view(), d_logc_.view());
+    copy(exec, c_e, c_e_.view());  // for heat_source()
+    const Grid3D& g = *layout_->grid();
+    dfn::for_each_index(exec, 0, n,
+                        dfn::DiffusionPotential{n, layout_->constants().map.layer, g.nx(), g.ny(),
+                                                couplings(*s.kappa_d), c_e.data(), d_logc_.data()});
     for (report.iterations = 0;; ++report.iterations) {
-      evaluate(s, drive, c_surf, c_e, T, phi);
+      evaluate(s, drive, surface, c_e, T, phi);
       if (report.iterations > 0 && report.last_update <= options_.tolerance) {
         report.converged = true;
         return report;
@@ -251,7 +274,7 @@ void PotentialStep::heat_source(const CellDrive& drive, View<const double> phi, 
       exec, 0, n,
       dfn::HeatSource{layout_->constants(), kernel_drive(drive, layout_->electrode_area()), g.nx(), g.ny(),
                       couplings(*slot->sigma), couplings(*slot->kappa), couplings(*slot->kappa_d), phi.data(),
-                      phi.data() + n, log_c_.data(), aj_.data(), c_surf.data(), T.data(), q.data()});
+                      phi.data() + n, c_e_.data(), aj_.data(), c_surf.data(), T.data(), q.data()});
 }
 
 }  // namespace voltaic

@@ -6,9 +6,11 @@
 #include <limits>
 #include <sstream>
 
+#include "solver/bdf2.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/simulation_run.hpp"
+#include "solver/state_history.hpp"
 #include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -17,20 +19,6 @@
 #include "voltaic/solver/particle_step.hpp"
 
 namespace voltaic {
-
-struct Simulation::Workspace {
-  std::unique_ptr<ParticleDiffusion<double>> particles;
-  std::unique_ptr<DiffusionStep<double>> electrolyte, heat;
-  std::unique_ptr<PotentialStep> potential;
-  std::unique_ptr<LumpedThermal> lumped;
-  // State. aj is the reaction of the last potential solve, which the next
-  // concentration step uses (the split's lag).
-  Array<double> c_s, c_e, T, phi, aj, c_surf;
-  Array<double> c_s0, c_e0, T0, phi0, aj0, c_surf0;  // saved at the start of a step attempt
-  Array<double> source, flux, ds, de, q, lithium, work;
-  std::shared_ptr<const CudaExecutor> cuda;  // set when particles run on their own stream
-  std::unique_ptr<CudaEvent> inputs_ready, particles_done;
-};
 
 namespace {
 
@@ -46,12 +34,15 @@ void check_step_control(const StepControl& s) {
   check_control(s.initial_dt > 0 && std::isfinite(s.initial_dt), "initial_dt", s.initial_dt, "> 0 s");
   check_control(s.min_dt > 0 && s.min_dt <= s.initial_dt, "min_dt", s.min_dt, "(0, initial_dt]");
   check_control(s.max_dt >= s.initial_dt && std::isfinite(s.max_dt), "max_dt", s.max_dt, "[initial_dt, inf)");
-  check_control(s.voltage_tolerance > 0, "voltage_tolerance", s.voltage_tolerance, "> 0 V");
-  check_control(s.max_growth > 1, "max_growth", s.max_growth, "> 1");
+  check_control(s.relative_tolerance > 0 && s.relative_tolerance < 1, "relative_tolerance", s.relative_tolerance,
+                "(0, 1)");
+  check_control(s.absolute_tolerance > 0 && std::isfinite(s.absolute_tolerance), "absolute_tolerance",
+                s.absolute_tolerance, "> 0");
+  check_control(s.max_growth > 1 && s.max_growth <= 2.4, "max_growth", s.max_growth,
+                "(1, 2.4] (variable-step BDF2 is zero-stable below 1 + sqrt 2)");
   check_control(s.max_retries >= 0, "max_retries", s.max_retries, ">= 0");
-  check_control(s.reaction_tolerance > 0, "reaction_tolerance", s.reaction_tolerance, "> 0");
   check_control(s.event_tolerance > 0, "event_tolerance", s.event_tolerance, "> 0");
-  check_control(s.split_iterations >= 1, "split_iterations", s.split_iterations, ">= 1");
+  check_control(s.max_split_iterations >= 1, "max_split_iterations", s.max_split_iterations, ">= 1");
 }
 
 /// rho c_p of the whole cell, thickness-weighted over collectors, electrodes
@@ -95,11 +86,6 @@ std::string Simulation::describe_step(const ExperimentStep& step, std::size_t in
 Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec)
     : options_(std::move(options)), w_(std::make_unique<Workspace>()) {
   check_step_control(options_.steps);
-  if (options_.surface != SurfaceMethod::linear_extrapolation) {
-    throw InvalidArgument("SimulationOptions::surface", "Simulation",
-                          "only SurfaceMethod::linear_extrapolation is supported: the flux-aware surface value lags "
-                          "the reaction current by a step in the operator split, which is unstable");
-  }
   if (!std::is_sorted(options_.field_times.begin(), options_.field_times.end()))
     throw InvalidArgument("SimulationOptions::field_times", "Simulation", "must be in increasing order");
   layout_ = std::make_shared<const CellLayout>(parameters, options_.grid, exec);
@@ -124,13 +110,26 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.lumped = std::make_unique<LumpedThermal>(lumped_heat_capacity(p),
                                              p.thermal.heat_transfer_coefficient * p.thermal.cooling_surface_area,
                                              p.thermal.ambient_temperature);
-  for (Array<double>* a : {&w.c_e, &w.T, &w.aj, &w.c_e0, &w.T0, &w.aj0, &w.source, &w.de, &w.q, &w.work})
+  for (Array<double>* a : {&w.c_e, &w.T, &w.aj, &w.source, &w.de, &w.q, &w.work, &w.c_e_pass, &w.T_pass, &w.iterate,
+                           &w.sigma, &w.capacity})
     *a = Array<double>(e, n);
-  for (Array<double>* a : {&w.c_surf, &w.c_surf0, &w.flux, &w.ds, &w.lithium}) *a = Array<double>(e, np);
+  for (Array<double>* a : {&w.c_surf, &w.flux, &w.ds, &w.lithium, &w.unit_flux, &w.slope}) *a = Array<double>(e, np);
   w.c_s = Array<double>(e, nr * np);
-  w.c_s0 = Array<double>(e, nr * np);
+  w.unit_c_s = Array<double>(e, nr * np);
   w.phi = Array<double>(e, 2 * n);
-  w.phi0 = Array<double>(e, 2 * n);
+  fill(*e, w.unit_flux.view(), 1.0);
+  w.mixing = std::make_unique<AndersonMixing>(e, n, 4);
+  w.flags = Array<double>(e, std::max(n, nr * np));
+  // The registry: BDF2 needs y_n and y_{n-1}; the error estimate's predictor
+  // y_{n-2} too, for the quantities it checks. phi and aj only come back on a
+  // rejected step.
+  w.history = std::make_unique<StateHistory>(e);
+  w.history->add("c_s", w.c_s, 2);
+  w.history->add("c_e", w.c_e, 3);
+  w.history->add("T", w.T, 3);
+  w.history->add("c_surf", w.c_surf, 3);
+  w.history->add("phi", w.phi, 1);
+  w.history->add("aj", w.aj, 1);
 
   // Initial state: uniform concentrations and temperature, no reaction yet.
   std::vector<double> cs(nr * np);
@@ -147,6 +146,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   fill(*e, w.flux.view(), 0.0);
   fill(*e, w.ds.view(), p.negative_electrode.diffusivity);
   lumped_t_ = p.thermal.initial_temperature;
+  lumped_history_.fill(lumped_t_);
 #if VOLTAIC_HAS_CUDA
   if (e->backend() == Backend::cuda) {
     auto cuda = std::static_pointer_cast<const CudaExecutor>(e);
@@ -163,42 +163,99 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
 
 Simulation::~Simulation() = default;
 
-void Simulation::concentration(double dt) {
+void Simulation::concentration(double a0, double a1, double dt, bool linearised_sink) {
   Workspace& w = *w_;
   const CellLayout& l = *layout_;
   const Executor& e = *l.executor();
   const std::size_t n = l.num_cells();
+  const StateHistory& h = *w.history;
+  // The formula's starting values a0 y_n + a1 y_{n-1} (a1 = 0: backward Euler).
+  const auto start = [&](const char* name, Array<double>& y) {
+    copy(e, h.level(name, 0).const_view(), y.view());
+    if (a1 != 0.0) axpby(e, a1, h.level(name, 1).const_view(), a0, y.view());
+  };
   dfn::for_each_index(
       e, 0, n,
       dfn::ConcentrationInputs{l.constants(), w.aj.data(), w.T.data(), w.source.data(), w.flux.data(), w.ds.data()});
-  // Particles and electrolyte are independent: with a CUDA executor the
-  // particles run on stream 1 while the electrolyte's CG runs on stream 0.
-  const int particle_stream = w.cuda ? 1 : 0;
+  // D_e at the present iterate of c_e, so that the passes converge to the implicit step.
+  dfn::for_each_index(
+      e, 0, n, dfn::ElectrolyteProperties{l.constants(), w.c_e.data(), w.T.data(), w.de.data(), nullptr, nullptr});
+  // The surface's response to a unit flux (the particle step is linear in the
+  // flux), which makes the particles implicit in the potential step: it
+  // needs only D_s and dt, so with a CUDA executor it runs on stream 1 beside
+  // the electrolyte's CG on stream 0.
+  const int side = w.cuda ? 1 : 0;
+  fill(e, w.unit_c_s.view(), 0.0);  // on stream 0, before the event
   if (w.cuda) {
     w.inputs_ready->record(0);
     w.inputs_ready->wait(1);
   }
-  w.particles->step(w.c_s.view(), w.flux.view(), w.ds.view(), dt, particle_stream);
+  w.particles->step(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), dt, side);
+  w.particles->surface_concentration(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), w.slope.view(), side);
   if (w.cuda) w.particles_done->record(1);
-  dfn::for_each_index(
-      e, 0, n,
-      dfn::ElectrolyteProperties{l.constants(), w.c_e.data(), w.T.data(), w.de.data(), nullptr, nullptr, nullptr});
-  const SolveReport r = w.electrolyte->step(w.c_e.view(), l.porosity().view(), w.de.view(), w.source.view(), dt);
-  if (w.cuda) w.particles_done->wait(0);
+  // The electrolyte next: its sink, linearised to keep c_e positive,
+  // decides the flux the particles see.
+  copy(e, w.c_e.view(), w.iterate.view());
+  start("c_e", w.c_e);
+  dfn::for_each_index(e, 0, n,
+                      dfn::ElectrolyteSink{l.porosity().data(), w.iterate.data(), w.c_e.data(), dt, linearised_sink,
+                                           w.source.data(), w.sigma.data(), w.capacity.data()});
+  const SolveReport r = w.electrolyte->step(w.c_e.view(), w.capacity.view(), w.de.view(), w.source.view(), dt);
   if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("electrolyte diffusion step", r);
+  dfn::for_each_index(e, 0, n,
+                      dfn::SinkFlux{l.constants(), w.sigma.data(), w.c_e.data(), w.iterate.data(), w.flux.data()});
+  start("c_s", w.c_s);
+  w.particles->step(w.c_s.view(), w.flux.view(), w.ds.view(), dt);
   w.particles->surface_concentration(w.c_s.view(), w.flux.view(), w.ds.view(), w.c_surf.view());
+  if (w.cuda) w.particles_done->wait(0);
 }
 
-bool Simulation::potential(const CellDrive& drive, std::string& why) {
+bool Simulation::potential(const StepDrive& drive, double /*at*/, std::string& why) {
   Workspace& w = *w_;
-  const PotentialReport r = w.potential->solve(drive, w.c_surf.view(), w.c_e.view(), w.T.view(), w.phi.view());
-  if (!r.converged) {
-    why = "potential step: " + r.reason;
-    return false;
+  const Executor& e = *layout_->executor();
+  const ParticleSurface surface{w.c_surf.view(), w.slope.view(), w.flux.view(), w.aj.view()};
+  const auto solve = [&](const CellDrive& d) {
+    const PotentialReport r = w.potential->solve(d, surface, w.c_e.view(), w.T.view(), w.phi.view());
+    if (!r.converged) why = "potential step: " + r.reason;
+    return r.converged;
+  };
+  if (drive.mode == StepDrive::Mode::power) {
+    // The current that draws the power: a root of f(I) = I V(I) - P by the
+    // secant method, from the last current and the fixed-point step P / V.
+    double i = std::isfinite(current_) && current_ != 0.0 && current_ * drive.value > 0.0
+                   ? current_
+                   : drive.value / std::max(voltage_, 1.0);
+    double i_before = 0.0, f_before = 0.0;
+    for (int it = 0;; ++it) {
+      const CellDrive d = CellDrive::current(i);
+      if (!solve(d)) return false;
+      const double v = w.potential->terminal_voltage(d, w.phi.view());
+      if (!(v > 0.0) || !std::isfinite(v)) {
+        why = "power control: the terminal voltage " + std::to_string(v) + " V cannot deliver the power";
+        return false;
+      }
+      voltage_ = v;
+      current_ = i;
+      const double f = i * v - drive.value;
+      const double next = it == 0 || f == f_before ? drive.value / v : i - f * (i - i_before) / (f - f_before);
+      if (std::fabs(next - i) <= 1e-12 * std::fabs(i) + 1e-15) break;
+      if (it == 30 || !std::isfinite(next)) {
+        why = "power control: the current did not settle in 30 iterations";
+        return false;
+      }
+      i_before = i;
+      f_before = f;
+      i = next;
+    }
+  } else {
+    const CellDrive d =
+        drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(drive.value);
+    if (!solve(d)) return false;
+    voltage_ = w.potential->terminal_voltage(d, w.phi.view());
+    current_ = drive.mode == StepDrive::Mode::current ? drive.value : w.potential->current();
   }
-  copy(*layout_->executor(), w.potential->reaction().view(), w.aj.view());
-  voltage_ = w.potential->terminal_voltage(drive, w.phi.view());
-  current_ = drive.mode == CellDrive::Mode::current ? drive.value : w.potential->current();
+  copy(e, w.potential->reaction().view(), w.aj.view());
+  copy(e, w.potential->surface().view(), w.c_surf.view());
   return true;
 }
 
@@ -213,17 +270,20 @@ double Simulation::heat_power(const CellDrive& drive) const {
   return dot(*l.executor(), w.q.view(), l.volumes().view()) + current_ * current_ * foils / l.electrode_area();
 }
 
-void Simulation::temperature(double dt, const CellDrive& drive) {
+void Simulation::temperature(double a0, double a1, double dt, const CellDrive& drive) {
   Workspace& w = *w_;
   const CellLayout& l = *layout_;
+  const Executor& e = *l.executor();
   heat_w_ = heat_power(drive);
   switch (options_.thermal) {
     case ThermalModel::isothermal: break;
     case ThermalModel::lumped:
-      lumped_t_ = w.lumped->step(lumped_t_, heat_w_, dt);
-      fill(*l.executor(), w.T.view(), lumped_t_);
+      lumped_t_ = w.lumped->step(a0 * lumped_history_[0] + a1 * lumped_history_[1], heat_w_, dt);
+      fill(e, w.T.view(), lumped_t_);
       break;
     case ThermalModel::conduction: {
+      copy(e, w.history->level("T", 0).const_view(), w.T.view());
+      if (a1 != 0.0) axpby(e, a1, w.history->level("T", 1).const_view(), a0, w.T.view());
       const SolveReport r =
           w.heat->step(w.T.view(), l.heat_capacity().view(), l.thermal_conductivity().view(), w.q.view(), dt);
       if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("heat conduction step", r);
@@ -232,27 +292,97 @@ void Simulation::temperature(double dt, const CellDrive& drive) {
   }
 }
 
-bool Simulation::attempt(double dt, const CellDrive& drive, std::string& why) {
+double Simulation::split_change() const {
+  Workspace& w = *w_;
+  const Executor& e = *layout_->executor();
+  const StepControl& sc = options_.steps;
+  const ParameterSet& p = layout_->parameters();
+  const std::size_t n = layout_->num_cells();
+  const auto change = [&](const Array<double>& now, const Array<double>& before, double scale) {
+    dfn::for_each_index(e, 0, n,
+                        dfn::LocalError{now.data(), before.data(), before.data(), before.data(), 1.0, 0.0, 0.0, 1.0,
+                                        sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
+    return std::sqrt(dot(e, w.work.view(), w.work.view()) / double(n));
+  };
+  double d = change(w.c_e, w.c_e_pass, p.electrolyte.initial_concentration);
+  if (options_.thermal != ThermalModel::isothermal) d = std::max(d, change(w.T, w.T_pass, 1.0));
+  return d;
+}
+
+bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why) {
+  const StepDrive drive = step_drive.at(cursor_.elapsed + h);  // implicit: the drive at the new time
   const bool on = options_.time_substeps;
   const Executor& exec = *layout_->executor();
+  Workspace& w = *w_;
   SubstepTimes& t = substep_times_;
   ++t.attempts;
+  const StepCursor& c = cursor_;
+  bdf::Formula f = bdf::formula(order_for(h), h, c.h1);
+  if (f.order == 2) {
+    // BDF2 starts from an extrapolation of c_e, which goes below zero where
+    // the electrolyte is being depleted; backward Euler keeps it positive.
+    const StateHistory& past = *w.history;
+    copy(exec, past.level("c_e", 0).const_view(), w.work.view());
+    axpby(exec, f.a1, past.level("c_e", 1).const_view(), f.a0, w.work.view());
+    if (!above(w.work, 0.0)) f = bdf::formula(1, h, c.h1);
+  }
+  last_order_ = f.order;
+  const double dt = f.beta * h;
   try {
-    for (int pass = 0; pass < options_.steps.split_iterations; ++pass) {
-      if (pass > 0) {  // iterated splitting: redo the concentrations with the new reaction
-        copy(*layout_->executor(), w_->c_s0.view(), w_->c_s.view());
-        copy(*layout_->executor(), w_->c_e0.view(), w_->c_e.view());
-      }
+    // concentration -> potential -> temperature, repeated until the potential
+    // step's inputs settle. The passes linearise the electrolyte's sink (it
+    // keeps c_e positive where it depletes); a last pass with the sink itself
+    // ends the step, so that particles and electrolyte exchange the reaction
+    // of the potential step, whose charge balances: lithium is conserved to
+    // rounding.
+    for (int pass = 0;; ++pass) {
       timed(on, exec, t.concentration_s, [&] {
-        concentration(dt);
+        concentration(f.a0, f.a1, dt, true);
         return true;
       });
-      if (!timed(on, exec, t.potential_s, [&] { return potential(drive, why); })) return false;
+      if (pass > 0) {
+        const double change = split_change();
+        if (!std::isfinite(change)) {
+          why = "the step produced a non-finite electrolyte concentration or temperature";
+          return false;
+        }
+        if (change <= 0.2) {
+          timed(on, exec, t.concentration_s, [&] {
+            concentration(f.a0, f.a1, dt, false);
+            // Where the electrolyte is depleted to zero the sink itself empties
+            // it past zero: there the linearised sink ends the step, and
+            // lithium is conserved to the split's tolerance instead of rounding.
+            if (!above(w.c_e, depletion_floor())) concentration(f.a0, f.a1, dt, true);
+            return true;
+          });
+          break;
+        }
+        if (pass == options_.steps.max_split_iterations) {
+          why = "the concentration/potential/temperature split did not converge in " + std::to_string(pass) +
+                " passes (last change " + std::to_string(change) + " of the error tolerance)";
+          return false;
+        }
+        // The next c_e for the potential step: Anderson-accelerated, since
+        // plain passes diverge where the electrolyte nears depletion.
+        w.mixing->mix(w.c_e_pass.view(), w.c_e.view(), w.work.view());
+        if (above(w.work, 0.0)) {
+          copy(exec, w.work.view(), w.c_e.view());
+        } else {  // extrapolated past depletion: a plain pass instead
+          w.mixing->reset();
+        }
+      } else {
+        w.mixing->reset();
+      }
+      copy(exec, w.c_e.view(), w.c_e_pass.view());
+      copy(exec, w.T.view(), w.T_pass.view());
+      if (!timed(on, exec, t.potential_s, [&] { return potential(drive, h, why); })) return false;
+      const CellDrive d =
+          drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(current_);
+      timed(on, exec, t.thermal_s, [&] {
+        temperature(f.a0, f.a1, dt, d);
+        return true;
+      });
     }
-    timed(on, exec, t.thermal_s, [&] {
-      temperature(dt, drive);
-      return true;
-    });
   } catch (const Error& e) {  // NotConverged, or a coefficient outside its domain
     why = e.what();
     return false;
@@ -261,59 +391,132 @@ bool Simulation::attempt(double dt, const CellDrive& drive, std::string& why) {
     why = "the step produced a non-finite voltage, current or heat";
     return false;
   }
+  if (!above(w.c_e, depletion_floor())) {
+    why = "the electrolyte concentration fell below zero (depletion: the step is too long)";
+    return false;
+  }
   return true;
 }
 
-std::vector<std::pair<Array<double>*, Array<double>*>> Simulation::saved_arrays() const {
+double Simulation::depletion_floor() const {
+  // Depletion drives c_e to zero, where the regularised model stays finite;
+  // a value below zero by more than the absolute tolerance is an error.
+  return -options_.steps.absolute_tolerance * layout_->parameters().electrolyte.initial_concentration;
+}
+
+bool Simulation::above(const Array<double>& x, double floor) const {
   Workspace& w = *w_;
-  return {{&w.c_s, &w.c_s0}, {&w.c_e, &w.c_e0}, {&w.T, &w.T0},
-          {&w.phi, &w.phi0}, {&w.aj, &w.aj0},   {&w.c_surf, &w.c_surf0}};
+  const Executor& e = *layout_->executor();
+  dfn::for_each_index(e, 0, x.size(), dfn::NotAbove{x.data(), floor, w.flags.data()});
+  return max_abs(e, w.flags.view().subview(0, x.size())) == 0.0;
+}
+
+double Simulation::local_error(double h) const {
+  const StepCursor& c = cursor_;
+  if (c.history < 2) return -1.0;
+  Workspace& w = *w_;
+  const Executor& e = *layout_->executor();
+  const StepControl& sc = options_.steps;
+  const ParameterSet& p = layout_->parameters();
+  const int order = last_order_;
+  const bdf::Estimate k = bdf::estimate(order, h, c.h1, c.h2);
+  const StateHistory& s = *w.history;
+  const auto norm = [&](const char* name, const Array<double>& y, double scale) {
+    const Array<double>& y2 = s.level(name, order >= 2 ? 2 : 1);
+    const std::size_t n = y.size();
+    dfn::for_each_index(
+        e, 0, n,
+        dfn::LocalError{y.data(), s.level(name, 0).data(), s.level(name, 1).data(), y2.data(), k.l0, k.l1, k.l2,
+                        k.factor, sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
+    return std::sqrt(dot(e, w.work.view().subview(0, n), w.work.view().subview(0, n)) / double(n));
+  };
+  const auto scalar = [&](const std::array<double, 3>& past, double y, double scale) {
+    const double predicted = k.l0 * past[0] + k.l1 * past[1] + k.l2 * past[2];
+    return std::fabs(k.factor * (y - predicted)) /
+           (sc.relative_tolerance * std::fabs(y) + sc.absolute_tolerance * scale);
+  };
+  const double c_max = std::max(p.negative_electrode.maximum_concentration, p.positive_electrode.maximum_concentration);
+  double error = std::max(norm("c_e", w.c_e, p.electrolyte.initial_concentration), norm("c_surf", w.c_surf, c_max));
+  error = std::max(error, scalar(voltage_history_, voltage_, 1.0));
+  if (options_.thermal == ThermalModel::lumped) error = std::max(error, scalar(lumped_history_, lumped_t_, 1.0));
+  if (options_.thermal == ThermalModel::conduction) error = std::max(error, norm("T", w.T, 1.0));
+  // The test asks for half the tolerance: a second-order method's local errors
+  // add up to more global error than IDA's higher orders do at the same
+  // tolerance (measured: the BPX cell's 1C curve 0.59 mV from PyBaMM's at the
+  // full tolerance, 0.41 mV at half).
+  constexpr double kFraction = 0.5;
+  return std::isfinite(error) ? error / kFraction : std::numeric_limits<double>::infinity();
+}
+
+int Simulation::order_for(double h) const {
+  const StepCursor& c = cursor_;
+  return c.history >= 3 && h <= 2.4 * c.h1 ? 2 : 1;
 }
 
 void Simulation::save() {
-  const Executor& e = *layout_->executor();
-  for (auto [live, kept] : saved_arrays()) copy(e, live->view(), kept->view());
-  saved_ = {lumped_t_, voltage_, current_, heat_w_};
+  w_->history->save();
+  lumped_history_[0] = lumped_t_;
+  voltage_history_[0] = voltage_;
+  saved_ = {current_, heat_w_};
 }
 
 void Simulation::restore() {
-  const Executor& e = *layout_->executor();
-  for (auto [live, kept] : saved_arrays()) copy(e, kept->view(), live->view());
-  lumped_t_ = saved_[0];
-  voltage_ = saved_[1];
-  current_ = saved_[2];
-  heat_w_ = saved_[3];
+  w_->history->restore();
+  lumped_t_ = lumped_history_[0];
+  voltage_ = voltage_history_[0];
+  current_ = saved_[0];
+  heat_w_ = saved_[1];
 }
 
-bool Simulation::consistent_start(const CellDrive& drive, std::string& why) {
+void Simulation::accept(double h) {
+  w_->history->rotate();
+  for (std::array<double, 3>* past : {&lumped_history_, &voltage_history_}) {
+    (*past)[2] = (*past)[1];
+    (*past)[1] = (*past)[0];
+  }
+  StepCursor& c = cursor_;
+  c.h2 = c.h1;
+  c.h1 = h;
+  c.history = std::min(c.history + 1, 3);
+}
+
+bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why) {
+  const StepDrive drive = step_drive.at(0.0);
   const bool on = options_.time_substeps;
   const Executor& exec = *layout_->executor();
+  Workspace& w = *w_;
   try {
-    if (!timed(on, exec, substep_times_.potential_s, [&] { return potential(drive, why); })) return false;
+    // The surface is held where the particles are: no time passes.
+    fill(exec, w.slope.view(), 0.0);
+    if (!timed(on, exec, substep_times_.potential_s, [&] { return potential(drive, 0.0, why); })) return false;
+    const CellDrive d =
+        drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(current_);
     timed(on, exec, substep_times_.thermal_s, [&] {
-      heat_w_ = heat_power(drive);
+      heat_w_ = heat_power(d);
       return true;
     });
   } catch (const Error& e) {
     why = e.what();
     return false;
   }
+  cursor_.history = 1;
   return true;
 }
 
-CellDrive Simulation::drive_of(const ExperimentStep& step) const {
+StepDrive Simulation::drive_of(const ExperimentStep& step) const {
   const double capacity = layout_->parameters().electrical.nominal_capacity;
   switch (step.mode) {
-    case StepMode::current: return CellDrive::current(step.current.amperes(capacity));
-    case StepMode::rest: return CellDrive::current(0.0);
-    case StepMode::voltage: return CellDrive::voltage(step.voltage_v);
-    case StepMode::power: break;
+    case StepMode::current: return {StepDrive::Mode::current, step.current.amperes(capacity), step.drive_cycle};
+    case StepMode::rest: return {StepDrive::Mode::current, 0.0, nullptr};
+    case StepMode::voltage: return {StepDrive::Mode::voltage, step.voltage_v, nullptr};
+    case StepMode::power: return {StepDrive::Mode::power, step.power_w, step.drive_cycle};
   }
-  throw InvalidArgument("\"" + step.text + "\"", "Simulation::run", "power-controlled steps are not supported yet");
+  throw InvalidArgument("\"" + step.text + "\"", "Simulation::run", "has an unknown control mode");
 }
 
-void Simulation::check_step(const ExperimentStep& step, const CellDrive& drive, std::size_t index) const {
-  if (!step.until_voltage_v || drive.mode != CellDrive::Mode::current || drive.value == 0.0) return;
+void Simulation::check_step(const ExperimentStep& step, const StepDrive& step_drive, std::size_t index) const {
+  const StepDrive drive = step_drive.at(0.0);
+  if (!step.until_voltage_v || drive.mode == StepDrive::Mode::voltage || drive.value == 0.0) return;
   const double target = *step.until_voltage_v;
   const bool discharge = drive.value > 0.0;
   if (discharge ? voltage_ > target : voltage_ < target) return;
@@ -323,7 +526,7 @@ void Simulation::check_step(const ExperimentStep& step, const CellDrive& drive, 
   throw InvalidArgument(describe_step(step, index), "Simulation::run", why.str());
 }
 
-void Simulation::record(Solution& s, int step_index, const CellDrive& /*drive*/) const {
+void Simulation::record(Solution& s, int step_index) const {
   const CellLayout& l = *layout_;
   const Executor& e = *l.executor();
   double mean = lumped_t_, lo = lumped_t_, hi = lumped_t_;
@@ -459,21 +662,6 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
 }  // namespace voltaic
 
 namespace voltaic {
-
-double Simulation::reaction_lag() const {
-  Workspace& w = *w_;
-  const Executor& e = *layout_->executor();
-  // Relative to the larger of the present reaction and that of a C/100
-  // current spread over the negative electrode, so that a rest's rounding-level
-  // reaction does not count as a large change.
-  const ParameterSet& p = layout_->parameters();
-  const double floor =
-      0.01 * p.electrical.nominal_capacity / (layout_->electrode_area() * p.negative_electrode.thickness);
-  const double scale = std::max(max_abs(e, w.aj.view()), floor);
-  copy(e, w.aj.view(), w.work.view());
-  axpy(e, -1.0, w.aj0.view(), w.work.view());
-  return max_abs(e, w.work.view()) / scale;
-}
 
 double Simulation::lithium_inventory() const {
   Workspace& w = *w_;

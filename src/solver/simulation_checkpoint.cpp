@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "solver/simulation_run.hpp"
+#include "solver/state_history.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/simulation.hpp"
@@ -13,9 +14,7 @@ namespace voltaic {
 
 namespace {
 
-constexpr const char* kFormat = "voltaic simulation state 1";
-// Names of the arrays of Simulation::saved_arrays(), in its order.
-const char* const kStateArrays[] = {"c_s", "c_e", "T", "phi", "aj", "c_surf"};
+constexpr const char* kFormat = "voltaic simulation state 2";
 
 std::string g17(double v) { return format_parameter_value(v); }
 
@@ -53,9 +52,10 @@ std::string Simulation::setup_fingerprint() const {
     << " " << g.nx << " " << g.ny << "\n";
   f << "thermal " << static_cast<int>(options_.thermal) << "\n";
   const StepControl& s = options_.steps;
-  f << "steps " << g17(s.initial_dt) << " " << g17(s.min_dt) << " " << g17(s.max_dt) << " " << g17(s.voltage_tolerance)
-    << " " << g17(s.reaction_tolerance) << " " << g17(s.max_growth) << " " << s.max_retries << " "
-    << g17(s.event_tolerance) << " " << s.split_iterations << "\n";
+  f << "steps " << g17(s.initial_dt) << " " << g17(s.min_dt) << " " << g17(s.max_dt) << " " << g17(s.relative_tolerance)
+    << " " << g17(s.absolute_tolerance) << " " << g17(s.max_growth) << " " << s.max_retries << " "
+    << g17(s.event_tolerance) << " " << s.max_split_iterations << "\n";
+  f << "surface " << static_cast<int>(options_.surface) << "\n";
   const PotentialOptions& p = options_.potential;
   f << "potential " << g17(p.tolerance) << " " << p.max_iterations << " " << g17(p.max_update) << " "
     << static_cast<int>(p.electrolyte_face_mean) << " " << g17(p.linear.relative_tolerance) << " "
@@ -73,8 +73,7 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
   c.texts["setup"] = setup_fingerprint();
   c.texts["experiment"] = run.experiment;
   c.texts["termination"] = run.solution.termination;
-  const auto state = saved_arrays();
-  for (std::size_t i = 0; i < state.size(); ++i) c.arrays[kStateArrays[i]] = state[i].first->to_host();
+  for (auto& [name, values] : w_->history->to_host()) c.arrays["state/" + name] = std::move(values);
   for (const std::string& name : Solution::variable_names()) c.arrays["solution/" + name] = run.solution[name];
   c.scalars = {{"time", time_},
                {"discharge capacity", capacity_ah_},
@@ -85,11 +84,17 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                {"lumped temperature", lumped_t_},
                {"step elapsed", cursor_.elapsed},
                {"step dt", cursor_.dt},
-               {"step previous h", cursor_.previous_h},
-               {"step previous dv", cursor_.previous_dv}};
+               {"step h1", cursor_.h1},
+               {"step h2", cursor_.h2}};
+  for (int i = 0; i < 3; ++i) {
+    c.scalars["lumped temperature@" + std::to_string(i)] = lumped_history_[i];
+    c.scalars["voltage@" + std::to_string(i)] = voltage_history_[i];
+  }
   c.integers = {{"step index", static_cast<std::int64_t>(cursor_.index)},
                 {"next field", static_cast<std::int64_t>(next_field_)},
                 {"next periodic field", static_cast<std::int64_t>(next_periodic_field_)},
+                {"step history", cursor_.history},
+                {"step until below", cursor_.until_below ? 1 : 0},
                 {"steps taken", run.solution.steps_taken},
                 {"steps rejected", run.solution.steps_rejected}};
   return c;
@@ -102,15 +107,10 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   const std::string here = setup_fingerprint(), difference = first_difference(text_of(c, "setup"), here);
   if (!difference.empty())
     throw InvalidArgument("checkpoint", where, "was written with another cell, grid or options: " + difference);
-  const auto state = saved_arrays();
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    Array<double>& live = *state[i].first;
-    const std::string name = kStateArrays[i];  // a named key: the reference below outlives no temporary
-    const std::vector<double>& v = entry(c.arrays, name);
-    if (v.size() != live.size())
-      throw InvalidArgument("checkpoint", where, std::string("array '") + kStateArrays[i] + "' has the wrong size");
-    layout_->executor()->copy(live.data(), live.space(), v.data(), MemorySpace::host(), v.size() * sizeof(double));
-  }
+  std::map<std::string, std::vector<double>> state;
+  for (const auto& [name, values] : c.arrays)
+    if (name.rfind("state/", 0) == 0) state[name.substr(6)] = values;
+  w_->history->from_host(state, where);
   time_ = entry(c.scalars, "time");
   capacity_ah_ = entry(c.scalars, "discharge capacity");
   energy_wh_ = entry(c.scalars, "discharge energy");
@@ -120,8 +120,14 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   lumped_t_ = entry(c.scalars, "lumped temperature");
   cursor_.elapsed = entry(c.scalars, "step elapsed");
   cursor_.dt = entry(c.scalars, "step dt");
-  cursor_.previous_h = entry(c.scalars, "step previous h");
-  cursor_.previous_dv = entry(c.scalars, "step previous dv");
+  cursor_.h1 = entry(c.scalars, "step h1");
+  cursor_.h2 = entry(c.scalars, "step h2");
+  cursor_.history = static_cast<int>(entry(c.integers, "step history"));
+  cursor_.until_below = entry(c.integers, "step until below") != 0;
+  for (int i = 0; i < 3; ++i) {
+    lumped_history_[i] = entry(c.scalars, "lumped temperature@" + std::to_string(i));
+    voltage_history_[i] = entry(c.scalars, "voltage@" + std::to_string(i));
+  }
   cursor_.index = static_cast<std::size_t>(entry(c.integers, "step index"));
   next_field_ = static_cast<std::size_t>(entry(c.integers, "next field"));
   next_periodic_field_ = static_cast<std::size_t>(entry(c.integers, "next periodic field"));

@@ -1,16 +1,43 @@
 #pragma once
-// Simulation::RunContext: the state of one Simulation::run besides the cell's
-// (shared by the files that implement Simulation).
+// Simulation::Workspace (the sub-steps and the state arrays) and
+// Simulation::RunContext (the state of one Simulation::run besides the
+// cell's), shared by the files that implement Simulation.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "solver/anderson_mixing.hpp"
 #include "solver/field_output.hpp"
+#include "solver/state_history.hpp"
+#include "voltaic/solver/diffusion_step.hpp"
 #include "voltaic/solver/field_catalog.hpp"
+#include "voltaic/solver/lumped_thermal.hpp"
+#include "voltaic/solver/particle_step.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
+
+struct Simulation::Workspace {
+  std::unique_ptr<ParticleDiffusion<double>> particles;
+  std::unique_ptr<DiffusionStep<double>> electrolyte, heat;
+  std::unique_ptr<PotentialStep> potential;
+  std::unique_ptr<LumpedThermal> lumped;
+  std::unique_ptr<StateHistory> history;  // every state array, its past values, its checkpoint name
+  // State. aj is the reaction of the last potential solve, which the next
+  // concentration pass uses; c_surf the particles' surface at that reaction.
+  Array<double> c_s, c_e, T, phi, aj, c_surf;
+  // A pass's inputs: the per-particle flux and D_s, the electrolyte source and
+  // D_e, and each particle's surface response to a unit flux (unit_c_s, slope).
+  Array<double> source, flux, ds, de, q, lithium, work;
+  Array<double> unit_c_s, unit_flux, slope;
+  Array<double> iterate, sigma, capacity;    // the electrolyte sink's linearisation (dfn::ElectrolyteSink)
+  Array<double> flags;                       // NotAbove's output
+  Array<double> c_e_pass, T_pass;            // the potential step's inputs of the pass before
+  std::unique_ptr<AndersonMixing> mixing;    // accelerates the passes through c_e
+  std::shared_ptr<const CudaExecutor> cuda;  // set when particles run on their own stream
+  std::unique_ptr<CudaEvent> inputs_ready, particles_done;
+};
 
 struct Simulation::RunContext {
   Solution solution;

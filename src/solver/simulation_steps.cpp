@@ -11,17 +11,21 @@
 
 namespace voltaic {
 
-double Simulation::event_margin(const ExperimentStep& step, const CellDrive& drive) const {
+double Simulation::event_margin(const ExperimentStep& step, const StepDrive& drive) const {
   const ElectricalParameters& limits = layout_->parameters().electrical;
   double margin = std::numeric_limits<double>::infinity();
-  if (drive.mode == CellDrive::Mode::current && drive.value != 0.0) {
+  // The sign of a drive cycle's present value is that of the current.
+  const double value = drive.table ? current_ : drive.value;
+  if (drive.mode != StepDrive::Mode::voltage && value != 0.0) {
     // The step's own cut-off, and always the parameter set's voltage limits.
-    const bool discharge = drive.value > 0.0;
+    const bool discharge = value > 0.0;
     const double limit = discharge ? limits.lower_voltage_cutoff : limits.upper_voltage_cutoff;
     margin = discharge ? voltage_ - limit : limit - voltage_;
     if (step.until_voltage_v) {
+      // A drive cycle's cut-off is crossed from the side the step started on.
       const double v = *step.until_voltage_v;
-      margin = std::min(margin, discharge ? voltage_ - v : v - voltage_);
+      const bool below = drive.table ? cursor_.until_below : discharge;
+      margin = std::min(margin, below ? voltage_ - v : v - voltage_);
     }
   }
   if (step.until_current) {
@@ -33,7 +37,7 @@ double Simulation::event_margin(const ExperimentStep& step, const CellDrive& dri
 
 // Illinois (modified regula falsi) on the step length: the margin is > 0 at
 // h = 0 and <= 0 at h; each evaluation redoes the step from the saved state.
-bool Simulation::locate_event(const ExperimentStep& step, const CellDrive& drive, double& h, double margin_before,
+bool Simulation::locate_event(const ExperimentStep& step, const StepDrive& drive, double& h, double margin_before,
                               Solution& solution, std::string& why) {
   const double tolerance = options_.steps.event_tolerance;
   double a = 0.0, ga = margin_before, b = h, gb = event_margin(step, drive);
@@ -70,7 +74,7 @@ bool Simulation::locate_event(const ExperimentStep& step, const CellDrive& drive
 bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   Solution& solution = run.solution;
   const std::size_t index = cursor_.index;
-  const CellDrive drive = drive_of(step);
+  const StepDrive drive = drive_of(step);
   const StepControl& sc = options_.steps;
   std::string why;
   const auto fail = [&](const std::string& reason) {
@@ -84,7 +88,8 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   if (!std::exchange(run.resuming, false)) {  // a fresh step (a resumed one started before its checkpoint)
     if (!consistent_start(drive, why)) return fail(why);
     check_step(step, drive, index);
-    record(solution, static_cast<int>(index), drive);
+    c.until_below = step.until_voltage_v && voltage_ > *step.until_voltage_v;
+    record(solution, static_cast<int>(index));
     report_row(run, false);
     if (event_margin(step, drive) <= 0.0) {
       solution.termination = describe_step(step, index) + " ended at its start: a cut-off is already reached";
@@ -92,8 +97,8 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     }
     c.elapsed = 0.0;
     c.dt = sc.initial_dt;
-    c.previous_h = 0.0;
-    c.previous_dv = 0.0;
+    c.h1 = c.h2 = 0.0;
+    c.history = 1;
   }
   for (;;) {
     if (step.duration_s && c.elapsed >= *step.duration_s * (1.0 - 1e-12)) {
@@ -104,32 +109,38 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     double h = proposed;
     if (step.duration_s) h = std::min(h, *step.duration_s - c.elapsed);
     h = std::min(h, next_field_time() - time_);
+    if (drive.table) {  // land on the table's rows (a row reached up to rounding counts as passed)
+      h = std::min(h, drive.table->next_breakpoint(c.elapsed + 1e-9 * std::max(1.0, c.elapsed)) - c.elapsed);
+    }
+    const bool clipped = h < proposed;  // by the duration or a field time: keep the proposal
     const double v_before = voltage_, i_before = current_, margin_before = event_margin(step, drive);
     save();
-    for (int retries = 0; !attempt(h, drive, why);) {
+    // Error control: a step whose solve fails is cut by 4; one whose local
+    // error is above tolerance is redone at the size the estimate asks for.
+    // Nothing of a rejected attempt is kept.
+    double error = -1.0;
+    for (int retries = 0;; ++retries) {
+      std::string reason;
+      if (!attempt(h, drive, why)) {
+        reason = why;
+        restore();
+        ++solution.steps_rejected;
+        if (retries >= sc.max_retries || h / 4.0 < sc.min_dt) return fail(reason);
+        h /= 4.0;
+        continue;
+      }
+      error = local_error(h);
+      if (error <= 1.0) break;
       restore();
       ++solution.steps_rejected;
-      if (++retries > sc.max_retries || h / 4.0 < sc.min_dt) return fail(why);
-      h /= 4.0;
-    }
-    // Error control: backward Euler's local error in the voltage (~ dt^2 V'' / 2,
-    // from the last two voltage changes) and the split's lag (the relative
-    // change of the reaction distribution over the step, first order in dt).
-    // The lag also bounds the split's stability: a step whose lag or voltage
-    // error is well above tolerance is redone shorter.
-    double factor = sc.max_growth;
-    const double dv = voltage_ - v_before;
-    if (c.previous_h > 0.0) {
-      const double estimate = 0.5 * std::fabs(dv - c.previous_dv * h / c.previous_h);
-      if (estimate > 0.0) factor = std::min(factor, 0.9 * std::sqrt(sc.voltage_tolerance / estimate));
-    }
-    const double lag = reaction_lag();
-    if (lag > 0.0) factor = std::min(factor, 0.9 * sc.reaction_tolerance / lag);
-    if (factor < 0.5 && h > sc.min_dt * 4.0) {
-      restore();
-      ++solution.steps_rejected;
-      c.dt = h * std::max(factor, 0.1);
-      continue;
+      const int order = last_order_;
+      const double cut = std::clamp(0.9 * std::pow(error, -1.0 / (order + 1)), 0.1, 0.9);
+      if (retries >= sc.max_retries || h * cut < sc.min_dt) {
+        std::ostringstream m;
+        m << "the local error stays " << error << " times the tolerance at dt = " << h << " s";
+        return fail(m.str());
+      }
+      h *= cut;
     }
     const bool event = event_margin(step, drive) <= 0.0;
     if (event && !locate_event(step, drive, h, margin_before, solution, why)) return fail(why);
@@ -138,12 +149,13 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     time_ += h;
     c.elapsed += h;
     ++solution.steps_taken;
-    const double growth = std::clamp(factor, 0.2, sc.max_growth);
-    const bool clipped = h < proposed;  // by the duration or a field time: keep the proposal
-    c.dt = clipped ? proposed : h * growth;
-    c.previous_h = h;
-    c.previous_dv = dv;
-    record(solution, static_cast<int>(index), drive);
+    const int order = last_order_;
+    const double growth =
+        error < 0.0 ? sc.max_growth
+                    : std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / (order + 1)), 0.2, sc.max_growth);
+    c.dt = clipped ? std::max(proposed, h * growth) : h * growth;
+    accept(h);
+    record(solution, static_cast<int>(index));
     report_row(run, !event);
     if (event) {
       solution.termination = describe_step(step, index) + " ended by a cut-off event";

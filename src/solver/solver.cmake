@@ -2,10 +2,12 @@
 target_sources(voltaic PRIVATE
   solver/diffusion_step.cpp
   solver/lumped_thermal.cpp
+  solver/drive_cycle.cpp
   solver/experiment.cpp
   solver/particle_step.cpp
   solver/cell_layout.cpp
   solver/potential_step.cpp
+  solver/anderson_mixing.cpp
   solver/simulation.cpp
   solver/simulation_steps.cpp
   solver/simulation_checkpoint.cpp

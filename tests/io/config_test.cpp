@@ -1,6 +1,7 @@
 #include "voltaic/io/config.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -107,12 +108,12 @@ TEST(ConfigGood, Pouch3dConductionSetsEverySolverKey) {
   EXPECT_EQ(s.steps.initial_dt, 0.5);
   EXPECT_EQ(s.steps.min_dt, 1e-5);
   EXPECT_EQ(s.steps.max_dt, 30.0);
-  EXPECT_EQ(s.steps.voltage_tolerance, 1e-4);
-  EXPECT_EQ(s.steps.reaction_tolerance, 0.05);
+  EXPECT_EQ(s.steps.relative_tolerance, 1e-4);
+  EXPECT_EQ(s.steps.absolute_tolerance, 1e-6);
   EXPECT_EQ(s.steps.max_growth, 1.5);
   EXPECT_EQ(s.steps.max_retries, 8);
   EXPECT_EQ(s.steps.event_tolerance, 1e-6);
-  EXPECT_EQ(s.steps.split_iterations, 2);
+  EXPECT_EQ(s.steps.max_split_iterations, 8);
   EXPECT_EQ(s.potential.tolerance, 1e-8);
   EXPECT_EQ(s.potential.max_iterations, 30);
   EXPECT_EQ(s.potential.max_update, 0.1);
@@ -175,6 +176,35 @@ TEST(ConfigGood, TheReadmeDemoDischargesTo2_5V) {
   EXPECT_NEAR(s["Discharge capacity [A.h]"].back(), 4.95, 0.1);              // the LG M50 is a 5 A.h cell
   EXPECT_GT(s["Maximum cell temperature [K]"].back(), 298.15 + 5.0);         // lumped: it warms up
   EXPECT_EQ(s.fields.size(), std::size_t(s["Time [s]"].back() / 60.0) + 1);  // every minute from t = 0
+}
+
+TEST(ConfigGood, ADriveCycleConfigLoadsItsTable) {
+  const RunConfig c = load_config((kGood / "chen2020_drive_cycle.toml").string());
+  EXPECT_EQ(c.simulation.thermal, voltaic::ThermalModel::isothermal);
+  ASSERT_EQ(c.drive_cycles.size(), 1u);
+  const auto& table = c.drive_cycles.at("pulses");
+  ASSERT_TRUE(table);
+  EXPECT_EQ(table->name(), "pulses");
+  EXPECT_EQ(table->rows(), 41u);
+  EXPECT_EQ(table->duration(), 300.0);
+  const voltaic::Experiment e = c.experiment();
+  const voltaic::ExperimentStep& run = e.step(0);
+  EXPECT_EQ(run.mode, voltaic::StepMode::current);
+  EXPECT_EQ(run.drive_cycle, table);  // shared with the config, not copied
+  EXPECT_EQ(*run.duration_s, 300.0);
+  EXPECT_EQ(*run.until_voltage_v, 2.5);
+}
+
+TEST(ConfigGood, PowerStepsAreAccepted) {
+  const RunConfig c = parse_config(
+      kCell + "[experiment]\nsteps = [\"Discharge at 12 W until 2.5 V\", \"Charge at 5 W for 10 minutes\"]\n",
+      "inline");
+  const voltaic::Experiment e = c.experiment();
+  EXPECT_EQ(e.step(0).mode, voltaic::StepMode::power);
+  EXPECT_EQ(e.step(0).power_w, 12.0);
+  EXPECT_EQ(e.step(1).power_w, -5.0);
+  EXPECT_EQ(*e.step(1).duration_s, 600.0);
+  EXPECT_TRUE(c.drive_cycles.empty());
 }
 
 TEST(ConfigCorpus, EveryMalformedConfigGivesItsOneLineError) {
@@ -380,4 +410,122 @@ TEST(ConfigDocs, TheExampleConfigLoads) {
   const std::size_t end = doc.find("```", begin + 8);
   const RunConfig c = parse_config(doc.substr(begin + 8, end - begin - 8), "docs/config.md");
   EXPECT_FALSE(c.experiment_steps.empty());
+}
+
+namespace {
+
+/// A directory of this process's own with a config's drive-cycle tables.
+class ConfigDriveCycles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("voltaic_config_drive_cycles_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "tables");
+    std::ofstream(dir_ / "tables" / "us06.csv") << "# time [s], current [A]\n0, 1\n60, 2\n120, 0\n";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  /// The ConfigError that parsing `tables` (the body of [experiment.drive_cycles]) and `steps` gives.
+  ConfigError error_of(const std::string& tables, const std::string& steps = "\"Run US06 (A)\"") const {
+    try {
+      parse(tables, steps);
+    } catch (const ConfigError& e) {
+      return e;
+    }
+    ADD_FAILURE() << tables << " loaded";
+    return ConfigError("", 0, "", "");
+  }
+  RunConfig parse(const std::string& tables, const std::string& steps = "\"Run US06 (A)\"") const {
+    return parse_config(kCell + "[experiment]\nsteps = [" + steps + "]\n\n[experiment.drive_cycles]\n" + tables,
+                        "run.toml", dir_.string());
+  }
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(ConfigDriveCycles, PathsAreRelativeToTheConfigsDirectory) {
+  const RunConfig c = parse("US06 = \"tables/us06.csv\"\nwltc = \"" + (dir_ / "tables" / "us06.csv").string() + "\"\n",
+                            "\"Run US06 (A) until 2.5 V\", \"Run wltc (W) for 1 minute\"");
+  ASSERT_EQ(c.drive_cycles.size(), 2u);
+  EXPECT_EQ(c.drive_cycles.at("US06")->duration(), 120.0);
+  EXPECT_EQ(c.drive_cycles.at("US06")->name(), "US06");
+  const voltaic::Experiment e = c.experiment();
+  EXPECT_EQ(e.step(1).mode, voltaic::StepMode::power);
+  EXPECT_EQ(*e.step(1).duration_s, 60.0);
+  // A config without Run steps may declare tables; an inline table works too.
+  EXPECT_EQ(parse("US06 = \"tables/us06.csv\"\n", "\"Rest for 1 minute\"").drive_cycles.size(), 1u);
+  const RunConfig inline_table =
+      parse_config(kCell + "[experiment]\nsteps = [\"Run US06 (A)\"]\ndrive_cycles = { US06 = \"tables/us06.csv\" }\n",
+                   "x", dir_.string());
+  EXPECT_EQ(inline_table.experiment().step(0).drive_cycle, inline_table.drive_cycles.at("US06"));
+}
+
+TEST_F(ConfigDriveCycles, AMissingOrBadFileIsReportedAtItsKey) {
+  const ConfigError missing = error_of("US06 = \"tables/none.csv\"\n");
+  EXPECT_EQ(missing.file(), "run.toml");
+  EXPECT_EQ(missing.line(), 7);
+  EXPECT_EQ(missing.what_failed(), "experiment.drive_cycles.US06");
+  EXPECT_NE(missing.why().find((dir_ / "tables" / "none.csv").string() + "': does not exist"), std::string::npos)
+      << missing.what();
+
+  std::ofstream(dir_ / "tables" / "bad.csv") << "Time,Current\n0,0\n10,1\n10,2\n";
+  const ConfigError bad = error_of("\n\"US06\" = \"tables/bad.csv\"\n");
+  EXPECT_EQ(bad.line(), 8);
+  EXPECT_EQ(bad.what_failed(), "experiment.drive_cycles.US06");
+  EXPECT_NE(bad.why().find((dir_ / "tables" / "bad.csv").string() + ":4: the time 10 is not after that of line 3"),
+            std::string::npos)
+      << bad.what();
+  EXPECT_EQ(std::string(bad.what()).find('\n'), std::string::npos);
+
+  // A FIFO is refused without blocking on it.
+  ASSERT_EQ(::mkfifo((dir_ / "tables" / "pipe.csv").c_str(), 0600), 0);
+  EXPECT_NE(error_of("US06 = \"tables/pipe.csv\"\n").why().find("is a FIFO"), std::string::npos);
+  EXPECT_NE(error_of("US06 = \"tables\"\n").why().find("is a directory"), std::string::npos);
+}
+
+TEST_F(ConfigDriveCycles, BadNamesAndValues) {
+  const ConfigError number = error_of("US06 = 3\n");
+  EXPECT_EQ(number.what_failed(), "experiment.drive_cycles.US06");
+  EXPECT_NE(number.why().find("is an integer (3); allowed: a CSV file"), std::string::npos) << number.what();
+  const ConfigError spaced = error_of("\"US 06\" = \"tables/us06.csv\"\n");
+  EXPECT_EQ(spaced.what_failed(), "experiment.drive_cycles.\"US 06\"");
+  EXPECT_NE(spaced.why().find("holds a space"), std::string::npos) << spaced.what();
+  EXPECT_NE(error_of("\"\" = \"tables/us06.csv\"\n").why().find("holds a space or a control character"),
+            std::string::npos);
+  EXPECT_NE(error_of("US06 = \"\"\n").why().find("is an empty string"), std::string::npos);
+  const std::string nested = error_of("US06 = { file = \"tables/us06.csv\" }\n").why();
+  EXPECT_NE(nested.find("is a table"), std::string::npos) << nested;
+}
+
+TEST_F(ConfigDriveCycles, AStepNamingAnUndeclaredTableGetsTheNearestName) {
+  const ConfigError near = error_of("US06 = \"tables/us06.csv\"\n", "\"Rest for 1 minute\", \"Run US6 (A)\"");
+  EXPECT_EQ(near.what_failed(), "experiment.steps");
+  EXPECT_EQ(near.line(), 4);
+  EXPECT_NE(near.why().find("step 2 'Run US6 (A)', column 5: unknown drive cycle 'US6'; did you mean 'US06'? "
+                            "allowed: a table of [experiment.drive_cycles]: US06"),
+            std::string::npos)
+      << near.what();
+  const ConfigError cased = error_of("US06 = \"tables/us06.csv\"\n", "\"Run us06 (A)\"");
+  EXPECT_NE(cased.why().find("did you mean 'US06'?"), std::string::npos) << cased.what();
+  const std::string none = ::error_of(kCell + "[experiment]\nsteps = [\"Run US06 (A)\"]\n");
+  EXPECT_NE(none.find("unknown drive cycle 'US06': [experiment.drive_cycles] declares no tables"), std::string::npos)
+      << none;
+  // Other errors of a Run step say how a Run step is written.
+  const std::string kind = error_of("US06 = \"tables/us06.csv\"\n", "\"Run US06 (X)\"").why();
+  EXPECT_NE(kind.find("column 10: expected '(A)'"), std::string::npos) << kind;
+  EXPECT_NE(kind.find("allowed: \"Run NAME (A)\" (a current table)"), std::string::npos) << kind;
+  const std::string bare = error_of("US06 = \"tables/us06.csv\"\n", "\"run\"").why();
+  EXPECT_NE(bare.find("drive cycle's name"), std::string::npos) << bare;
+  EXPECT_NE(bare.find("allowed: \"Run NAME (A)\""), std::string::npos) << bare;
+  const std::string longer = error_of("US06 = \"tables/us06.csv\"\n", "\"Run US06 (A) for 1 hour\"").why();
+  EXPECT_NE(longer.find("the duration 3600 s is longer than drive cycle 'US06' (120 s)"), std::string::npos) << longer;
+}
+
+TEST(ConfigSuggest, DriveCyclesBelongToTheExperiment) {
+  EXPECT_NE(
+      error_of(kCell + "[grid]\ndrive_cycles = 3\n" + kExperiment).find("did you mean 'experiment.drive_cycles'?"),
+      std::string::npos);
+  const std::string not_table = error_of(kCell + kExperiment + "drive_cycles = \"x.csv\"\n");
+  EXPECT_NE(not_table.find("experiment.drive_cycles: is a string (\"x.csv\"); allowed: a table"), std::string::npos)
+      << not_table;
 }

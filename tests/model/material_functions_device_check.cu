@@ -30,7 +30,7 @@ __global__ void material_functions_on_device(DeviceParameters p, const double* x
     sum += material::entropic_change(e.entropic, sto);
     sum += material::exchange_current_density(e, c_e, sto * e.maximum_concentration, T);
     sum += material::particle_diffusivity(e, sto, T);
-    sum += kinetics::butler_volmer(e, T_ref, 0.1, 0.0, c_e, sto * e.maximum_concentration, T).j;
+    sum += kinetics::butler_volmer(e, T_ref, 0.1, 0.0, c_e, sto * e.maximum_concentration, T, 1000.0).j;
   }
   sum += material::electrolyte_conductivity(p.electrolyte, c_e, T);
   sum += material::electrolyte_diffusivity(p.electrolyte, c_e, T);

@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <memory>
 #include <string>
+#include <vector>
 
 using namespace voltaic;
 
@@ -86,4 +90,151 @@ TEST(Experiment, MalformedStepsSayWhichAndWhere) {
   EXPECT_NE(std::string(error_of({"Rest for 5 V"}).what()).find("duration"), std::string::npos);
   EXPECT_NE(std::string(error_of({"Hold at 4.2 V until C/0"}).what()).find("divisor"), std::string::npos);
   EXPECT_NE(std::string(error_of({"Discharge at abc until 2.5 V"}).what()).find("number"), std::string::npos);
+}
+
+namespace {
+
+/// 0 A for 1 s, a ramp to 10 A by 11 s, 10 A to 300 s.
+std::shared_ptr<const DriveCycle> ramp(const std::string& name = "US06") {
+  return std::make_shared<const DriveCycle>(name, std::vector<double>{0, 1, 11, 300},
+                                            std::vector<double>{0, 0, 10, 10});
+}
+
+/// The message of the InvalidArgument that building a DriveCycle throws ("" if none).
+std::string table_error(std::vector<double> t, std::vector<double> v, const std::string& name = "T") {
+  try {
+    DriveCycle(name, std::move(t), std::move(v));
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+ExperimentError run_error(const std::string& step, const DriveCycles& tables) {
+  try {
+    parse_experiment_step(step, 3, tables);
+  } catch (const ExperimentError& err) {
+    return err;
+  }
+  ADD_FAILURE() << "'" << step << "' parsed";
+  return ExperimentError(0, "", 0, "");
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST(DriveCycle, InterpolatesLinearlyAndClampsOutsideTheTable) {
+  const auto t = ramp();
+  EXPECT_EQ(t->name(), "US06");
+  EXPECT_EQ(t->rows(), 4u);
+  EXPECT_EQ(t->duration(), 300.0);
+  EXPECT_EQ(t->value_at(0.0), 0.0);
+  EXPECT_EQ(t->value_at(0.5), 0.0);
+  EXPECT_EQ(t->value_at(1.0), 0.0);
+  EXPECT_DOUBLE_EQ(t->value_at(6.0), 5.0);
+  EXPECT_DOUBLE_EQ(t->value_at(3.5), 2.5);
+  EXPECT_EQ(t->value_at(11.0), 10.0);  // exactly a row's value at its time
+  EXPECT_EQ(t->value_at(150.0), 10.0);
+  EXPECT_EQ(t->value_at(300.0), 10.0);
+  EXPECT_EQ(t->value_at(-5.0), 0.0);  // before the start: the first row
+  EXPECT_EQ(t->value_at(1e9), 10.0);  // after the end: the last row
+  EXPECT_EQ(t->value_at(std::numeric_limits<double>::quiet_NaN()), 0.0);
+
+  const DriveCycle steps("pulses", {0, 10, 10.5, 20}, {-5, -5, 8, 8});
+  EXPECT_DOUBLE_EQ(steps.value_at(10.25), 1.5);
+  EXPECT_EQ(steps.value_at(20), 8.0);
+}
+
+TEST(DriveCycle, NextBreakpointIsTheFirstRowStrictlyAfter) {
+  const auto t = ramp();
+  EXPECT_EQ(t->next_breakpoint(-1.0), 0.0);
+  EXPECT_EQ(t->next_breakpoint(0.0), 1.0);
+  EXPECT_EQ(t->next_breakpoint(0.999), 1.0);
+  EXPECT_EQ(t->next_breakpoint(1.0), 11.0);  // strictly after: a step that landed on 1 goes on to 11
+  EXPECT_EQ(t->next_breakpoint(11.0), 300.0);
+  EXPECT_EQ(t->next_breakpoint(299.0), 300.0);
+  EXPECT_EQ(t->next_breakpoint(300.0), 300.0);  // none left: the duration
+  EXPECT_EQ(t->next_breakpoint(500.0), 300.0);
+}
+
+TEST(DriveCycle, RefusesBadTablesNamingTheRowAndValue) {
+  EXPECT_EQ(table_error({0, 1}, {1, 2}), "");
+  EXPECT_TRUE(has(table_error({0}, {1}), "has 1 row(s); allowed: at least 2")) << table_error({0}, {1});
+  EXPECT_TRUE(has(table_error({}, {}), "has 0 row(s)"));
+  EXPECT_THROW(DriveCycle("T", {0, 1, 2}, {1, 2}), SizeMismatch);
+  const std::string start = table_error({5, 6}, {1, 2}, "US06");
+  EXPECT_TRUE(has(start, "drive cycle 'US06'")) << start;
+  EXPECT_TRUE(has(start, "row 1: the first time is 5; allowed: 0")) << start;
+  const std::string order = table_error({0, 1, 1, 2}, {0, 0, 0, 0});
+  EXPECT_TRUE(has(order, "row 3: the time 1 is not after row 2's (1)")) << order;
+  EXPECT_TRUE(has(table_error({0, 2, 1}, {0, 0, 0}), "row 3: the time 1 is not after row 2's (2)"));
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  EXPECT_TRUE(has(table_error({0, 1, inf}, {0, 0, 0}), "row 3: the time is inf"))
+      << table_error({0, 1, inf}, {0, 0, 0});
+  EXPECT_TRUE(has(table_error({0, 1}, {0, nan}), "row 2: the value is nan"));
+  EXPECT_TRUE(has(table_error({0, nan}, {0, 0}), "row 2: the time is nan"));
+  EXPECT_TRUE(has(table_error({0, 1}, {0, 1}, ""), "the name is empty"));
+  EXPECT_TRUE(has(table_error({0, 1}, {0, 1}, "US 06"), "holds a space"));
+}
+
+TEST(Experiment, RunStepsFollowATable) {
+  const DriveCycles tables{{"US06", ramp()}, {"wltc", ramp("wltc")}};
+  const ExperimentStep a = parse_experiment_step("Run US06 (A)", 1, tables);
+  EXPECT_EQ(a.mode, StepMode::current);
+  EXPECT_EQ(a.drive_cycle, tables.at("US06"));
+  EXPECT_EQ(*a.duration_s, 300.0);
+  EXPECT_FALSE(a.until_voltage_v);
+  EXPECT_EQ(a.current.value, 0.0);  // the table drives it
+
+  const ExperimentStep w = parse_experiment_step("run wltc (w) until 2.5 V", 1, tables);  // keywords in any case
+  EXPECT_EQ(w.mode, StepMode::power);
+  EXPECT_EQ(w.drive_cycle, tables.at("wltc"));
+  EXPECT_EQ(*w.duration_s, 300.0);
+  EXPECT_EQ(*w.until_voltage_v, 2.5);
+  EXPECT_EQ(w.power_w, 0.0);
+
+  const ExperimentStep f = parse_experiment_step("Run US06 (W) for 2 minutes or until 3 V", 1, tables);
+  EXPECT_EQ(*f.duration_s, 120.0);
+  EXPECT_EQ(*f.until_voltage_v, 3.0);
+  EXPECT_EQ(*parse_experiment_step("Run US06 (A) for 5 minutes", 1, tables).duration_s, 300.0);  // the whole table
+  EXPECT_EQ(*parse_experiment_step("Run US06 (A) for 10 s", 1, tables).duration_s, 10.0);
+
+  // Other steps have no table; tables are shared, not copied.
+  const Experiment e({"Rest for 1 minute", "Run US06 (A) until 2.5 V", "Discharge at 12 W until 2.5 V"}, 2, tables);
+  EXPECT_FALSE(e.step(0).drive_cycle);
+  EXPECT_EQ(e.step(1).drive_cycle.get(), tables.at("US06").get());
+  EXPECT_FALSE(e.step(2).drive_cycle);
+  EXPECT_EQ(e.step(2).mode, StepMode::power);
+  EXPECT_EQ(e.step(2).power_w, 12.0);
+  EXPECT_EQ(e.total_steps(), 6u);
+}
+
+TEST(Experiment, RunStepErrorsSayWhichColumn) {
+  const DriveCycles tables{{"US06", ramp()}, {"pulses", ramp("pulses")}};
+  const ExperimentError unknown = run_error("Run US07 (A)", tables);
+  EXPECT_EQ(unknown.step_index(), 3u);
+  EXPECT_EQ(unknown.column(), 5u);
+  EXPECT_TRUE(has(unknown.what(), "unknown drive cycle 'US07'; known: 'US06', 'pulses'")) << unknown.what();
+  const ExperimentError cased = run_error("Run us06 (A)", tables);  // names are case-sensitive
+  EXPECT_TRUE(has(cased.what(), "did you mean 'US06'? (names are case-sensitive)")) << cased.what();
+  const ExperimentError none = run_error("Run US06 (A)", {});
+  EXPECT_TRUE(has(none.what(), "unknown drive cycle 'US06': no tables are given")) << none.what();
+  EXPECT_THROW(Experiment({"Run US06 (A)"}), ExperimentError);
+
+  const ExperimentError kind = run_error("Run US06 A", tables);
+  EXPECT_EQ(kind.column(), 10u);
+  EXPECT_TRUE(has(kind.what(), "expected '(A)' (a current table) or '(W)' (a power table), got 'A'")) << kind.what();
+  EXPECT_TRUE(has(run_error("Run US06 (V)", tables).what(), "voltage drive cycles '(V)' are not supported"));
+  EXPECT_TRUE(has(run_error("Run US06", tables).what(), "step ends where '(A)'"));
+  EXPECT_TRUE(has(run_error("Run", tables).what(), "step ends where a drive cycle's name"));
+
+  const ExperimentError longer = run_error("Run US06 (A) for 10 minutes or until 3 V", tables);
+  EXPECT_EQ(longer.column(), 18u);
+  EXPECT_TRUE(has(longer.what(), "the duration 600 s is longer than drive cycle 'US06' (300 s)")) << longer.what();
+  EXPECT_TRUE(has(run_error("Run US06 (A) until 3 A", tables).what(), "expected a voltage"));
+  EXPECT_TRUE(has(run_error("Run US06 (A) or until 3 V", tables).what(), "expected 'until', got 'or'"));
+  EXPECT_TRUE(has(run_error("Run US06 (A) until 3 V please", tables).what(), "unexpected 'please'"));
+  const DriveCycles null_table{{"US06", nullptr}};
+  EXPECT_TRUE(has(run_error("Run US06 (A)", null_table).what(), "null table"));
 }

@@ -59,9 +59,12 @@ struct RunConfig {
   BackendChoice backend = BackendChoice::automatic;
   std::vector<std::string> experiment_steps;  ///< as PyBaMM writes them
   int cycles = 1;
+  /// [experiment.drive_cycles]: the tables "Run NAME (A)" steps name, loaded
+  /// and checked, by the name the config gives them.
+  DriveCycles drive_cycles;
   OutputConfig output;
 
-  Experiment experiment() const { return Experiment(experiment_steps, cycles); }
+  Experiment experiment() const { return Experiment(experiment_steps, cycles, drive_cycles); }
 };
 
 /// Reads and checks a config file; a BPX path in [cell] is relative to the
@@ -72,11 +75,14 @@ struct RunConfig {
 /// @throws FileError when the config file itself cannot be read
 /// @throws ConfigError for everything in it, including a BPX file that is
 ///         missing or that load_bpx rejects (its BpxError or FileError is
-///         reported at the key cell.bpx) and experiment steps that do not parse
+///         reported at the key cell.bpx), a drive-cycle file of
+///         [experiment.drive_cycles] that load_drive_cycle rejects (reported at
+///         its key) and experiment steps that do not parse or name a table
+///         that is not declared
 RunConfig load_config(const std::string& path);
 
 /// The same, from TOML text; `origin` names it in errors, `base_dir` resolves relative paths.
-/// @throws ConfigError (a BPX file that cannot be read included)
+/// @throws ConfigError (a BPX or drive-cycle file that cannot be read included)
 RunConfig parse_config(const std::string& toml_text, const std::string& origin, const std::string& base_dir = ".");
 
 /// Every key the parser accepts, as "section.key" ("grid.nx",

@@ -28,15 +28,117 @@ struct Reaction {
 /// which for alpha = 1/2 is PyBaMM's symmetric form 2 j0 sinh(f eta / 2).
 /// A non-finite result (a concentration outside (0, c_max), an overflowing
 /// exponential) is the caller's signal that the state is not admissible.
+///
+/// j0 and U are PyBaMM's regularised forms (material::regularised_exchange_current_density,
+/// c_e_scale the initial electrolyte concentration; material::guarded_open_circuit_potential).
 VOLTAIC_HD inline Reaction butler_volmer(const ElectrodeParameters& e, double reference_temperature, double phi_s,
-                                         double phi_e, double c_e, double c_surf, double T) {
-  const double ocp = material::open_circuit_potential(e, c_surf / e.maximum_concentration, T, reference_temperature);
+                                         double phi_e, double c_e, double c_surf, double T, double c_e_scale) {
+  const double ocp =
+      material::guarded_open_circuit_potential(e, c_surf / e.maximum_concentration, T, reference_temperature);
   const double eta = phi_s - phi_e - ocp;
-  const double j0 = material::exchange_current_density(e, c_e, c_surf, T);
+  // c_e at 0 where an iterate is a hair below it (PyBaMM's odd regularised
+  // power would reverse the reaction there): no reaction without electrolyte.
+  const double j0 = material::regularised_exchange_current_density(e, fmax(c_e, 0.0), c_surf, T, c_e_scale);
   const double f = kFaraday / (kGasConstant * T);
   const double alpha = e.charge_transfer_coefficient;
   const double forward = exp(alpha * f * eta), backward = exp(-(1.0 - alpha) * f * eta);
   return {j0 * (forward - backward), j0 * f * (alpha * forward + (1.0 - alpha) * backward), eta, ocp};
+}
+
+/// The particle's surface concentration as its backward-Euler step makes it:
+/// linear in the molar flux N = j / F out of the particle,
+///
+///   c_surf(N) = value + slope (N - flux),
+///
+/// `value` the surface after a step with flux `flux`, `slope` = d c_surf / d N
+/// (< 0: lithium leaving lowers the surface) from a step with a unit flux.
+struct SurfaceResponse {
+  double value;  ///< [mol/m^3]
+  double slope;  ///< [mol/m^3 per mol/m^2/s], <= 0; 0 makes the surface fixed
+  double flux;   ///< [mol/m^2/s]
+};
+
+/// Butler-Volmer with the surface concentration a function of j itself
+/// (SurfaceResponse): j = BV(phi_s - phi_e - U(c_surf(j)), c_e, c_surf(j)).
+struct ImplicitReaction {
+  double j;       ///< [A/m^2], the root
+  double dj;      ///< total d j / d (phi_s - phi_e) [A/m^2/V], > 0
+  double c_surf;  ///< c_surf(j) [mol/m^3]
+  bool ok;        ///< false when no admissible root was found (the state is outside the model's domain)
+};
+
+namespace detail {
+
+/// x finite (x - x is 0 exactly then; NaN and infinities give NaN).
+VOLTAIC_HD inline bool finite(double x) { return x - x == 0.0; }
+
+/// g(j) = j - BV(j) and its derivative for the implicit surface; finite
+/// differences in c_surf for d U / d c and d j0 / d c (central, 1e-7 c_max).
+struct ImplicitResidual {
+  const ElectrodeParameters& e;
+  double t_ref, dphi, c_e, T, c_e_scale;
+  SurfaceResponse s;
+
+  VOLTAIC_HD double surface(double j) const { return s.value + s.slope * (j / kFaraday - s.flux); }
+  VOLTAIC_HD Reaction at(double c) const { return butler_volmer(e, t_ref, dphi, 0.0, c_e, c, T, c_e_scale); }
+  /// Fills g and dg / dj and d BV / d dphi; returns false when not finite.
+  VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv) const {
+    const double c = surface(j);
+    const Reaction r = at(c);
+    const double h = 1e-7 * e.maximum_concentration;
+    const Reaction up = at(c + h), down = at(c - h);
+    const double dbv_dc = (up.j - down.j) / (2.0 * h);  // U and j0 together, at fixed dphi
+    g = j - r.j;
+    dg = 1.0 - dbv_dc * s.slope / kFaraday;
+    dbv = r.dj;
+    return finite(g) && finite(dg) && finite(dbv);
+  }
+};
+
+}  // namespace detail
+
+/// Solves the implicit Butler-Volmer equation of one particle by Newton on j,
+/// safeguarded by bisection inside the admissible interval (c_surf(j) in
+/// (0, c_max), where g = j - BV changes sign because j0 vanishes at both
+/// ends). `guess` starts the iteration (the last solve's j).
+VOLTAIC_HD inline ImplicitReaction butler_volmer_implicit(const ElectrodeParameters& e, double reference_temperature,
+                                                          double phi_s, double phi_e, double c_e,
+                                                          const SurfaceResponse& s, double T, double c_e_scale,
+                                                          double guess) {
+  const detail::ImplicitResidual f{e, reference_temperature, phi_s - phi_e, c_e, T, c_e_scale, s};
+  const double c_max = e.maximum_concentration;
+  if (!(s.slope < 0.0)) {  // a fixed surface: the explicit form
+    const Reaction r = f.at(s.value);
+    return {r.j, r.dj, s.value, detail::finite(r.j) && detail::finite(r.dj)};
+  }
+  // c_surf(j) decreases in j: c_surf = c_max at lo, 0 at hi (shrunk by a hair).
+  const double span = -c_max / s.slope * kFaraday;
+  double lo = kFaraday * (s.flux + (c_max - s.value) / s.slope) + 1e-12 * span;
+  double hi = kFaraday * (s.flux - s.value / s.slope) - 1e-12 * span;
+  double j = (guess > lo && guess < hi) ? guess : 0.5 * (lo + hi);
+  double g = 0.0, dg = 1.0, dbv = 0.0;
+  for (int it = 0; it < 100; ++it) {
+    const bool good = f.evaluate(j, g, dg, dbv);
+    if (good && g == 0.0) break;
+    // Past a non-finite value, the offending end is the one the surface is near.
+    if (good ? g > 0.0 : f.surface(j) < 0.5 * c_max) {
+      hi = j;
+    } else {
+      lo = j;
+    }
+    double next = good && dg > 0.0 ? j - g / dg : 0.5 * (lo + hi);
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    const double step = fabs(next - j);
+    j = next;
+    if (step <= 1e-13 * fabs(j) + 1e-300 || hi - lo <= 1e-15 * span) {
+      f.evaluate(j, g, dg, dbv);
+      break;
+    }
+  }
+  const double c = f.surface(j);
+  const bool ok =
+      detail::finite(j) && detail::finite(dg) && dg > 0.0 && c > 0.0 && c < c_max && fabs(g) <= 1e-8 * (fabs(j) + 1.0);
+  return {j, ok ? dbv / dg : 0.0, c, ok};
 }
 
 }  // namespace voltaic::kinetics

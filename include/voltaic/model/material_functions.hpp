@@ -164,6 +164,27 @@ VOLTAIC_HD inline double open_circuit_potential(const ElectrodeParameters& e, do
   return reference_open_circuit_potential(e, sto) + (T - T_ref) * entropic_change(e, sto);
 }
 
+/// PyBaMM's OCP barrier towards sto -> 0: a softplus that adds 1 mV at
+/// sto = 0.001, 1 V at 0, grows linearly below (finite everywhere) and is
+/// below 1e-15 V above 0.01 (PyBaMM's U_asymptote_approaching_zero).
+VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) {
+  constexpr double a = 205.0568621937484, b = 6910.192179565431, c = -7.7e-4;
+  const double z = -b * (sto - c);
+  return a * (z > 36.7 ? z + log1p(exp(-z)) : log1p(exp(z)));
+}
+
+/// U as PyBaMM's DFN evaluates it: the fit at the stoichiometry clipped to
+/// [1e-10, 1 - 1e-10], plus barriers that push U up as sto -> 0 and down as
+/// sto -> 1, so that a particle surface cannot fill or empty past its
+/// limits (the reaction reverses first). Finite for every sto.
+VOLTAIC_HD inline double guarded_open_circuit_potential(const ElectrodeParameters& e, double sto, double T,
+                                                        double T_ref) {
+  constexpr double tol = 1e-10;
+  const double clipped = fmin(fmax(sto, tol), 1.0 - tol);
+  return open_circuit_potential(e, clipped, T, T_ref) + ocp_barrier_towards_zero(sto) -
+         ocp_barrier_towards_zero(1.0 - sto);
+}
+
 /// kappa(c_e, T) [S/m].
 VOLTAIC_HD inline double electrolyte_conductivity(const ElectrolyteParameters& p, double c_e, double T) {
   double k = NAN;
@@ -190,6 +211,27 @@ VOLTAIC_HD inline double electrolyte_diffusivity(const ElectrolyteParameters& p,
 VOLTAIC_HD inline double exchange_current_density(const ElectrodeParameters& e, double c_e, double c_s_surf, double T) {
   return e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e) * sqrt(c_s_surf) *
          sqrt(e.maximum_concentration - c_s_surf);
+}
+
+/// PyBaMM's regularised power x^(1/2) -> x (x^2 + delta^2)^(-1/4), delta = 1e-3:
+/// sqrt(x) to 2e-6 relative above x = 0.5, linear near 0 and odd, so that
+/// it is finite (and smooth) through x = 0.
+VOLTAIC_HD inline double regularised_sqrt(double x) {
+  constexpr double delta = 1e-3;
+  return x * pow(x * x + delta * delta, -0.25);
+}
+
+/// j0 as PyBaMM's DFN evaluates it: each square root of
+/// exchange_current_density() as regularised_sqrt of c_e / c_e_scale,
+/// c_s / c_max and (c_max - c_s) / c_max (c_e_scale the initial electrolyte
+/// concentration). Finite for any c_e and c_s: it vanishes as the electrolyte
+/// or the particle surface empties or fills, instead of becoming NaN past it.
+VOLTAIC_HD inline double regularised_exchange_current_density(const ElectrodeParameters& e, double c_e, double c_s_surf,
+                                                              double T, double c_e_scale) {
+  const double c_max = e.maximum_concentration;
+  return e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e_scale) * c_max *
+         regularised_sqrt(c_e / c_e_scale) * regularised_sqrt(c_s_surf / c_max) *
+         regularised_sqrt((c_max - c_s_surf) / c_max);
 }
 
 /// D_s(sto, T) = D_s(298.15 K) Arrhenius(E_D, T) [m^2/s] (no stoichiometry

@@ -6,16 +6,22 @@
 ///   "Discharge at 5 A for 10 minutes"  "Discharge at 2 W until 3 V"
 ///   "Hold at 4.2 V until C/50"         "Hold at 4.2 V until 50 mA"
 ///   "Rest for 1 hour"                  "Charge at 1C for 30 minutes or until 4.2 V"
+///   "Run US06 (A) until 2.5 V"         "Run US06 (W) for 5 minutes or until 3 V"
 ///
 /// Currents: "<x>C", "C/<n>", "<x> A", "<x> mA"; powers "<x> W", "<x> mW";
 /// voltages "<x> V", "<x> mV"; durations "<x> s|second(s)|min|minute(s)|h|hour(s)".
-/// A list of steps is repeated for a number of cycles.
+/// "Run <NAME> (A)" follows the current table NAME (a DriveCycle), "(W)" the
+/// power table, in PyBaMM's older wording (before pybamm.step.current(array));
+/// NAME is matched exactly, case included. A list of steps is repeated for a
+/// number of cycles.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "voltaic/core/error.hpp"
+#include "voltaic/solver/drive_cycle.hpp"
 
 namespace voltaic {
 
@@ -34,12 +40,15 @@ enum class StepMode { current, power, voltage, rest };
 struct ExperimentStep {
   std::string text;  ///< the step as written
   StepMode mode = StepMode::rest;
-  CurrentValue current;                       ///< mode current (signed)
-  double power_w = 0.0;                       ///< mode power (signed)
+  CurrentValue current;                       ///< mode current (signed); 0 for a Run step
+  double power_w = 0.0;                       ///< mode power (signed); 0 for a Run step
   double voltage_v = 0.0;                     ///< mode voltage (a hold)
-  std::optional<double> duration_s;           ///< "for ..."
+  std::optional<double> duration_s;           ///< "for ..."; a Run step's table duration unless "for" is shorter
   std::optional<double> until_voltage_v;      ///< "until <x> V"
   std::optional<CurrentValue> until_current;  ///< "until <x> A | C/<n>": |I| falls below
+  /// A Run step's table (null for other steps): mode current reads it in
+  /// amperes, mode power in watts, at the time since the step began.
+  std::shared_ptr<const DriveCycle> drive_cycle;
 };
 
 /// A step that does not parse: names the step (its index from 1 and its text)
@@ -54,15 +63,21 @@ class ExperimentError : public InvalidArgument {
   std::size_t step_index_, column_;
 };
 
-/// Parses one step; `index` (from 1) only labels errors.
-ExperimentStep parse_experiment_step(const std::string& text, std::size_t index = 1);
+/// Parses one step; `index` (from 1) only labels errors. A Run step takes its
+/// table from `drive_cycles`, by its key.
+/// @throws ExperimentError for a step that does not parse, a Run step naming
+///         a table that `drive_cycles` lacks, or one whose "for" is longer
+///         than its table
+ExperimentStep parse_experiment_step(const std::string& text, std::size_t index = 1,
+                                     const DriveCycles& drive_cycles = {});
 
 /// The steps, repeated `cycles` times.
 class Experiment {
  public:
-  /// @throws ExperimentError for the first step that does not parse;
-  ///         InvalidArgument for no steps or cycles < 1
-  explicit Experiment(const std::vector<std::string>& steps, int cycles = 1);
+  /// @param drive_cycles the tables Run steps may name (shared, not copied)
+  /// @throws ExperimentError for the first step that does not parse
+  ///         (parse_experiment_step); InvalidArgument for no steps or cycles < 1
+  explicit Experiment(const std::vector<std::string>& steps, int cycles = 1, const DriveCycles& drive_cycles = {});
   const std::vector<ExperimentStep>& cycle() const { return cycle_; }
   int cycles() const { return cycles_; }
   /// Step s (from 0) of every cycle.

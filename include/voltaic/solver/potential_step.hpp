@@ -45,6 +45,22 @@ struct PotentialOptions {
   }
 };
 
+/// The particles' surface concentrations as the potential step sees them.
+/// With `slope` and `flux` (num_particles values each) the surface follows
+/// the reaction through each particle's backward-Euler step,
+/// c_surf(N) = value + slope (N - flux), N = j / F (kinetics::SurfaceResponse):
+/// the particle step is then implicit in the potential step. Without them
+/// `value` is held fixed.
+struct ParticleSurface {
+  View<const double> value;
+  View<const double> slope;
+  View<const double> flux;
+  /// a j per cell to start each particle's solve from (with slope; empty: the
+  /// last solve's). Given, the result depends on the inputs alone (restarts
+  /// continue bit for bit).
+  View<const double> reaction;
+};
+
 /// What one solve did. A solve that is not converged leaves phi at its last
 /// iterate; the integrator cuts the step and retries.
 struct PotentialReport {
@@ -86,6 +102,9 @@ class PotentialStep {
   /// @param c_e, T per cell
   PotentialReport solve(const CellDrive& drive, View<const double> c_surf, View<const double> c_e, View<const double> T,
                         View<double> phi);
+  /// As above, the surface fixed or following j (ParticleSurface).
+  PotentialReport solve(const CellDrive& drive, const ParticleSurface& surface, View<const double> c_e,
+                        View<const double> T, View<double> phi);
 
   /// A consistent start for Newton: phi_s = 0 in the negative electrode,
   /// phi_e = -U_n, phi_s = U_p - U_n in the positive electrode, with U at the
@@ -94,6 +113,9 @@ class PotentialStep {
 
   /// Of the last solve (at its final phi): a j per cell [A/m^3].
   const Array<double>& reaction() const { return aj_; }
+  /// Of the last solve: the surface concentration per particle [mol/m^3]
+  /// (ParticleSurface::value itself when the surface was held fixed).
+  const Array<double>& surface() const { return surface_; }
   /// Terminal voltage [V]: phi_s on the positive collector face, averaged in-plane.
   double terminal_voltage(const CellDrive& drive, View<const double> phi) const;
   /// Cell current [A] (> 0 discharge) of the last solve: the reaction current of the negative electrode.
@@ -107,14 +129,14 @@ class PotentialStep {
  private:
   struct System;
   System& system(CellDrive::Mode mode);
-  void evaluate(System& s, const CellDrive& drive, View<const double> c_surf, View<const double> c_e,
+  void evaluate(System& s, const CellDrive& drive, const ParticleSurface& surface, View<const double> c_e,
                 View<const double> T, View<const double> phi);
 
   std::shared_ptr<const CellLayout> layout_;
   PotentialOptions options_;
   std::unique_ptr<System> systems_[2];
-  Array<double> kappa_, kappa_d_, log_c_;  // electrolyte properties of the current solve
-  Array<double> aj_, adj_;
+  Array<double> kappa_, kappa_d_, c_e_;  // electrolyte properties and c_e of the current solve
+  Array<double> aj_, adj_, surface_;
   Array<double> s_phi_, e_phi_, d_logc_;
   Array<double> residual_, update_, d_s_, d_e_, c01_, c10_;
 };

@@ -23,29 +23,47 @@
 
 namespace voltaic {
 
+/// What an experiment step holds fixed: the current [A], the terminal voltage
+/// [V] or the power [W] (PyBaMM's signs: current and power > 0 discharge).
+struct StepDrive {
+  enum class Mode { current, voltage, power };
+  Mode mode = Mode::current;
+  double value = 0.0;
+  std::shared_ptr<const DriveCycle> table;  ///< set: the value follows it (a drive cycle)
+
+  /// The drive `elapsed` seconds into the step (a fixed value without a table).
+  StepDrive at(double elapsed) const { return table ? StepDrive{mode, table->value_at(elapsed), nullptr} : *this; }
+};
+
 enum class ThermalModel {
   isothermal,  ///< T stays at the initial temperature
   lumped,      ///< one temperature for the cell (PyBaMM's "lumped")
   conduction,  ///< 3D heat conduction over the cell grid, convective outer faces
 };
 
-/// Time-step control. Each step's local error is estimated from the change of
-/// the terminal voltage over the last two steps (backward Euler's second-order
-/// term, dt^2 V'' / 2) and the next step is sized to keep it near
-/// `voltage_tolerance`.
+/// Time-step control. Every state (particle, electrolyte, temperature) is
+/// advanced by variable-step BDF2 (backward Euler for the first two steps of
+/// each experiment step), the sub-steps iterated within the step until their
+/// coupling has converged, and the step size chosen from a local error
+/// estimate (the new values against the polynomial through the last ones)
+/// on the electrolyte and surface concentrations, the temperature and the
+/// terminal voltage, in the weighted RMS norm of IDA/IDAKLU:
+/// error / (relative_tolerance |y| + absolute_tolerance y_scale) <= 1, y_scale
+/// the quantity's natural size (c_max, the initial c_e, 1 K, 1 V).
 struct StepControl {
-  double initial_dt = 1.0;          ///< [s], the first step of every experiment step
-  double min_dt = 1e-6;             ///< [s]: a step that fails below this stops the run
-  double max_dt = 60.0;             ///< [s]
-  double voltage_tolerance = 2e-4;  ///< [V], estimated local error per step
-  /// Largest relative change of the reaction current distribution over one
-  /// step (the split hands the last step's reaction to the concentrations):
-  /// bounds the splitting error and keeps the lagged coupling stable.
-  double reaction_tolerance = 0.02;
-  double max_growth = 2.0;        ///< largest dt_new / dt
-  int max_retries = 12;           ///< cuts of one step (by 4 each) before giving up
-  double event_tolerance = 1e-7;  ///< [V] (or [A] for current events) of a located cut-off
-  int split_iterations = 1;       ///< concentration/potential passes per step (> 1: iterated splitting)
+  double initial_dt = 1e-2;          ///< [s], the first step of every experiment step
+  double min_dt = 1e-6;              ///< [s]: a step that fails below this stops the run
+  double max_dt = 600.0;             ///< [s]
+  double relative_tolerance = 1e-4;  ///< IDAKLU's default
+  double absolute_tolerance = 1e-6;  ///< on scaled states, IDAKLU's default
+  double max_growth = 2.0;           ///< largest dt_new / dt (BDF2 is zero-stable below 1 + sqrt 2)
+  int max_retries = 12;              ///< cuts of one step before giving up
+  double event_tolerance = 1e-7;     ///< [V] (or [A] for current events) of a located cut-off
+  /// Concentration -> potential -> temperature passes of one step: the split is
+  /// repeated until the electrolyte and temperature inputs of the potential
+  /// step change by less than a fifth of the error tolerance; a step that needs
+  /// more passes is cut.
+  int max_split_iterations = 10;
 };
 
 /// Wall time of the sub-steps [s], summed over a run's attempts (accepted,
@@ -61,12 +79,10 @@ struct SubstepTimes {
 struct SimulationOptions {
   CellGridSpec grid;
   ThermalModel thermal = ThermalModel::isothermal;
-  /// Particle surface concentration. Only PyBaMM's linear extrapolation
-  /// through the two outer shells is supported: the flux-aware value depends
-  /// on the present reaction current, which the split hands to the particles
-  /// one step late, and that lag is unstable for slow solid diffusion (the
-  /// constructor rejects it until the surface flux is made implicit in the
-  /// potential step).
+  /// Particle surface concentration: PyBaMM's linear extrapolation through the
+  /// two outer shells, or the flux-aware value. Either is implicit in the
+  /// potential step (the surface follows the reaction through each particle's
+  /// step response).
   SurfaceMethod surface = SurfaceMethod::linear_extrapolation;
   StepControl steps;
   PotentialOptions potential;
@@ -134,16 +150,35 @@ class Simulation {
   /// controller's state after the last accepted time step.
   struct StepCursor {
     std::size_t index = 0;
-    double elapsed = 0.0, dt = 0.0, previous_h = 0.0, previous_dv = 0.0;
+    double elapsed = 0.0, dt = 0.0;
+    double h1 = 0.0, h2 = 0.0;  ///< the last two accepted steps [s]
+    int history = 1;            ///< accepted values usable by the formulas (1 at a step's start, up to 3)
+    bool until_below = true;    ///< a drive cycle's "until" voltage is a lower limit (the step started above it)
   };
   /// What the running Solution and its observer need besides the state.
   struct RunContext;
-  bool attempt(double dt, const CellDrive& drive, std::string& why);
-  void concentration(double dt);
-  bool potential(const CellDrive& drive, std::string& why);
-  void temperature(double dt, const CellDrive& drive);
-  bool consistent_start(const CellDrive& drive, std::string& why);
-  void record(Solution& s, int step_index, const CellDrive& drive) const;
+  /// One step of length h: the formula's passes until the split converges.
+  bool attempt(double h, const StepDrive& drive, std::string& why);
+  /// The concentrations at the new time from the history (a0 y_n + a1 y_{n-1})
+  /// by a backward-Euler step of dt, and each particle's surface response;
+  /// the electrolyte's sink linearised in c_e or as it is (dfn::ElectrolyteSink).
+  void concentration(double a0, double a1, double dt, bool linearised_sink);
+  bool potential(const StepDrive& drive, double at, std::string& why);
+  void temperature(double a0, double a1, double dt, const CellDrive& drive);
+  /// 2 (BDF2) when three accepted values are at hand and h is at most 2.4
+  /// times the step before (zero-stability), else 1 (backward Euler).
+  int order_for(double h) const;
+  /// Weighted RMS local error of the last attempt (<= 1 accepts it); < 0 when
+  /// there is no history to estimate it from.
+  double local_error(double h) const;
+  /// [mol/m^3]: the lowest c_e a step may end with.
+  double depletion_floor() const;
+  /// Every value of x > floor (NaN is not).
+  bool above(const Array<double>& x, double floor) const;
+  /// Weighted RMS change of the potential step's inputs (c_e, T) since `before`.
+  double split_change() const;
+  bool consistent_start(const StepDrive& drive, std::string& why);
+  void record(Solution& s, int step_index) const;
   void snapshot(Solution& s) const;
   /// Time of the next field output (infinity when none is left).
   double next_field_time() const;
@@ -159,20 +194,18 @@ class Simulation {
   std::string setup_fingerprint() const;
   void save();
   void restore();
-  /// The state arrays a failed or trial step takes back, each with its saved copy.
-  std::vector<std::pair<Array<double>*, Array<double>*>> saved_arrays() const;
+  /// After an accepted step of length h: the history moves one step on.
+  void accept(double h);
   double heat_power(const CellDrive& drive) const;
-  /// max |a j - a j_lagged| / max |a j| of the last attempt (see reaction_tolerance).
-  double reaction_lag() const;
-  void check_step(const ExperimentStep& step, const CellDrive& drive, std::size_t index) const;
+  void check_step(const ExperimentStep& step, const StepDrive& drive, std::size_t index) const;
   bool run_step(const ExperimentStep& step, RunContext& run);
-  CellDrive drive_of(const ExperimentStep& step) const;
+  StepDrive drive_of(const ExperimentStep& step) const;
   /// "experiment step 3 ("Rest for 1 hour")": how errors name a step (index from 0).
   static std::string describe_step(const ExperimentStep& step, std::size_t index);
   /// How far the state is from ending the step by an event (cut-off voltage,
   /// current limit of a hold): > 0 before, <= 0 at or past it.
-  double event_margin(const ExperimentStep& step, const CellDrive& drive) const;
-  bool locate_event(const ExperimentStep& step, const CellDrive& drive, double& h, double margin_before,
+  double event_margin(const ExperimentStep& step, const StepDrive& drive) const;
+  bool locate_event(const ExperimentStep& step, const StepDrive& drive, double& h, double margin_before,
                     Solution& solution, std::string& why);
   static std::string experiment_fingerprint(const Experiment& experiment);
 
@@ -182,10 +215,13 @@ class Simulation {
   double time_ = 0.0, capacity_ah_ = 0.0, energy_wh_ = 0.0, voltage_ = 0.0, current_ = 0.0, heat_w_ = 0.0;
   double lumped_t_ = 0.0;
   SubstepTimes substep_times_;
-  std::array<double, 4> saved_{};        // lumped T, voltage, current, heat at the last save()
-  std::size_t next_field_ = 0;           // into options_.field_times
-  std::size_t next_periodic_field_ = 0;  // multiples of options_.field_period done
+  std::array<double, 3> lumped_history_{};   // lumped T at t_n, t_{n-1}, t_{n-2}
+  std::array<double, 3> voltage_history_{};  // terminal voltage likewise
+  std::array<double, 2> saved_{};            // current, heat at the last save()
+  std::size_t next_field_ = 0;               // into options_.field_times
+  std::size_t next_periodic_field_ = 0;      // multiples of options_.field_period done
   StepCursor cursor_;
+  int last_order_ = 1;                  // of the formula the last attempt used
   std::unique_ptr<Checkpoint> resume_;  // set by load_checkpoint until the next run
 };
 

@@ -1,0 +1,47 @@
+#pragma once
+// The time formulas of Simulation: backward Euler and variable-step BDF2 for
+// every state, with the local error estimated from a predictor (the
+// polynomial through the last accepted values, extrapolated to the new time).
+//
+// BDF2 with w = h / h1 (h1 the step before):
+//   y_{n+1} - a0 y_n - a1 y_{n-1} = beta h f(y_{n+1}),
+//   a0 = (1 + w)^2 / (1 + 2w), a1 = -w^2 / (1 + 2w), beta = (1 + w) / (1 + 2w),
+// i.e. a backward-Euler step of length beta h from a0 y_n + a1 y_{n-1}: every
+// sub-step's solver serves both methods. Zero-stable for w < 1 + sqrt 2.
+//
+// Local errors (y_num - y_true, to leading order):
+//   backward Euler  h^2 y'' / 2,
+//   BDF2            (1 + w)^2 / (w (1 + 2w)) h^3 y''' / 6,
+// and the predictor through 2 (resp. 3) past values misses y_true by
+// h (h + h1) y'' / 2 (resp. h (h + h1) (h + h1 + h2) y''' / 6), so
+// local error = factor (y_num - predictor) with the factor below
+// (2/11 for BDF2 at constant steps, as in the textbooks).
+
+namespace voltaic::bdf {
+
+struct Formula {
+  int order;  ///< 1 backward Euler, 2 BDF2
+  double a0, a1, beta;
+};
+
+inline Formula formula(int order, double h, double h1) {
+  if (order < 2) return {1, 1.0, 0.0, 1.0};
+  const double w = h / h1, d = 1.0 + 2.0 * w;
+  return {2, (1.0 + w) * (1.0 + w) / d, -w * w / d, (1.0 + w) / d};
+}
+
+/// Predictor weights on y_n, y_{n-1}, y_{n-2} and the error factor.
+struct Estimate {
+  double l0, l1, l2, factor;
+};
+
+inline Estimate estimate(int order, double h, double h1, double h2) {
+  if (order < 2) return {(h + h1) / h1, -h / h1, 0.0, h / (2.0 * h + h1)};
+  const double w = h / h1;
+  const double k = (1.0 + w) * (1.0 + w) / (w * (1.0 + 2.0 * w)) * h * h * h / 6.0;
+  const double d = h * (h + h1) * (h + h1 + h2) / 6.0;
+  return {(h + h1) * (h + h1 + h2) / (h1 * (h1 + h2)), -h * (h + h1 + h2) / (h1 * h2), h * (h + h1) / ((h1 + h2) * h2),
+          k / (k + d)};
+}
+
+}  // namespace voltaic::bdf

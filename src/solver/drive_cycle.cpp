@@ -1,0 +1,91 @@
+// DriveCycle: the checks on a table and the lookups an integrator makes in it.
+#include "voltaic/solver/drive_cycle.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "voltaic/model/parameter_table.hpp"
+
+namespace voltaic {
+
+namespace {
+
+constexpr const char* kWhere = "voltaic::DriveCycle";
+
+std::string row(std::size_t i) { return "row " + std::to_string(i + 1); }
+
+void check_name(const std::string& name) {
+  if (name.empty()) {
+    throw InvalidArgument("drive cycle ''", kWhere, "the name is empty; allowed: a word such as US06, without spaces");
+  }
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isspace(u) || std::iscntrl(u)) {
+      throw InvalidArgument("drive cycle '" + one_line(name) + "'", kWhere,
+                            "the name holds a space or a control character, so no step could name it; allowed: a "
+                            "word such as US06, without spaces");
+    }
+  }
+}
+
+void check_rows(const std::string& label, const std::vector<double>& t, const std::vector<double>& v) {
+  if (t.size() != v.size()) {
+    throw SizeMismatch(
+        label, kWhere,
+        std::to_string(t.size()) + " times and " + std::to_string(v.size()) + " values; allowed: one value per time");
+  }
+  if (t.size() < 2) {
+    throw InvalidArgument(label, kWhere,
+                          "has " + std::to_string(t.size()) + " row(s); allowed: at least 2 (time, value) rows");
+  }
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!std::isfinite(t[i])) {
+      throw InvalidArgument(
+          label, kWhere, row(i) + ": the time is " + format_parameter_value(t[i]) + "; allowed: a finite number [s]");
+    }
+    if (!std::isfinite(v[i])) {
+      throw InvalidArgument(
+          label, kWhere,
+          row(i) + ": the value is " + format_parameter_value(v[i]) + "; allowed: a finite number [A] or [W]");
+    }
+    if (i == 0 && t[0] != 0.0) {
+      throw InvalidArgument(label, kWhere,
+                            row(0) + ": the first time is " + format_parameter_value(t[0]) +
+                                "; allowed: 0 (a drive cycle starts at the step's start)");
+    }
+    if (i > 0 && !(t[i] > t[i - 1])) {
+      throw InvalidArgument(label, kWhere,
+                            row(i) + ": the time " + format_parameter_value(t[i]) + " is not after " + row(i - 1) +
+                                "'s (" + format_parameter_value(t[i - 1]) + "); allowed: strictly increasing times");
+    }
+  }
+}
+
+}  // namespace
+
+DriveCycle::DriveCycle(std::string name, std::vector<double> time_s, std::vector<double> value)
+    : name_(std::move(name)), time_(std::move(time_s)), value_(std::move(value)) {
+  check_name(name_);
+  check_rows("drive cycle '" + name_ + "'", time_, value_);
+}
+
+double DriveCycle::value_at(double t) const {
+  if (!(t > 0.0)) return value_.front();  // NaN included
+  if (t >= duration()) return value_.back();
+  // The row at or before t: t lies in [time_[i], time_[i + 1]).
+  const std::size_t i = static_cast<std::size_t>(std::upper_bound(time_.begin(), time_.end(), t) - time_.begin()) - 1;
+  if (t == time_[i]) return value_[i];
+  const double w = (t - time_[i]) / (time_[i + 1] - time_[i]);
+  return value_[i] + w * (value_[i + 1] - value_[i]);
+}
+
+double DriveCycle::next_breakpoint(double t) const {
+  const auto next = std::upper_bound(time_.begin(), time_.end(), t);
+  return next == time_.end() ? duration() : *next;
+}
+
+}  // namespace voltaic
