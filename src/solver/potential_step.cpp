@@ -163,6 +163,8 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
   detail::require_vector(exec, T, n, "PotentialStep::solve", "T");
   detail::require_vector(exec, phi, 2 * n, "PotentialStep::solve", "phi");
   System& s = system(drive.mode);
+  const Grid3D& grid = *layout_->grid();
+  const bool direct = grid.nx() == 1 && grid.ny() == 1;
   PotentialReport report;
   try {
     dfn::for_each_index(exec, 0, n,
@@ -191,17 +193,25 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
       }
       s.j64->update(layout_->solid_conductivity().view(), d_s_.view(), kappa_.view(), d_e_.view(), c01_.view(),
                     c10_.view());
-      s.j32->assign_converted(*s.j64);
       s.m64->update(*s.j64);
-      s.m32->update(*s.j32);
       scale(exec, -1.0, residual_.view());
-      fill(exec, update_.view(), 0.0);
-      const SolveReport linear = s.solver->solve(residual_.view(), update_.view());
-      report.linear_iterations += linear.inner_iterations;
-      report.switched_to_fp64 = report.switched_to_fp64 || linear.switched_to_fp64;
+      std::string linear_summary = "direct block-tridiagonal solve";
+      if (direct) {
+        // One z-line holds every unknown: the block z-line factorisation is
+        // the Jacobian's exact LU, so one application solves the system.
+        s.m64->apply(residual_.view(), update_.view());
+      } else {
+        s.j32->assign_converted(*s.j64);
+        s.m32->update(*s.j32);
+        fill(exec, update_.view(), 0.0);
+        const SolveReport linear = s.solver->solve(residual_.view(), update_.view());
+        report.linear_iterations += linear.inner_iterations;
+        report.switched_to_fp64 = report.switched_to_fp64 || linear.switched_to_fp64;
+        linear_summary = linear.summary();
+      }
       const double largest = max_abs(exec, update_.view());
       if (!std::isfinite(largest)) {
-        report.reason = "the Newton update is not finite (linear solve: " + linear.summary() + ")";
+        report.reason = "the Newton update is not finite (linear solve: " + linear_summary + ")";
         return report;
       }
       if (largest > options_.max_update) scale(exec, options_.max_update / largest, update_.view());

@@ -85,7 +85,8 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                {"step elapsed", cursor_.elapsed},
                {"step dt", cursor_.dt},
                {"step h1", cursor_.h1},
-               {"step h2", cursor_.h2}};
+               {"step h2", cursor_.h2},
+               {"split rate", split_rate_}};
   for (int i = 0; i < 3; ++i) {
     c.scalars["lumped temperature@" + std::to_string(i)] = lumped_history_[i];
     c.scalars["voltage@" + std::to_string(i)] = voltage_history_[i];
@@ -122,6 +123,7 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   cursor_.dt = entry(c.scalars, "step dt");
   cursor_.h1 = entry(c.scalars, "step h1");
   cursor_.h2 = entry(c.scalars, "step h2");
+  split_rate_ = entry(c.scalars, "split rate");
   cursor_.history = static_cast<int>(entry(c.integers, "step history"));
   cursor_.until_below = entry(c.integers, "step until below") != 0;
   for (int i = 0; i < 3; ++i) {

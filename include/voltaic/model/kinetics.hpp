@@ -72,8 +72,9 @@ namespace detail {
 /// x finite (x - x is 0 exactly then; NaN and infinities give NaN).
 VOLTAIC_HD inline bool finite(double x) { return x - x == 0.0; }
 
-/// g(j) = j - BV(j) and its derivative for the implicit surface; finite
-/// differences in c_surf for d U / d c and d j0 / d c (central, 1e-7 c_max).
+/// g(j) = j - BV(j) and its derivative for the implicit surface; a forward
+/// difference in c_surf (1e-7 c_max) for d U / d c and d j0 / d c (Newton
+/// needs the derivative only roughly; the root is exact).
 struct ImplicitResidual {
   const ElectrodeParameters& e;
   double t_ref, dphi, c_e, T, c_e_scale;
@@ -85,9 +86,8 @@ struct ImplicitResidual {
   VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv) const {
     const double c = surface(j);
     const Reaction r = at(c);
-    const double h = 1e-7 * e.maximum_concentration;
-    const Reaction up = at(c + h), down = at(c - h);
-    const double dbv_dc = (up.j - down.j) / (2.0 * h);  // U and j0 together, at fixed dphi
+    const double h = (c > 0.5 * e.maximum_concentration ? -1e-7 : 1e-7) * e.maximum_concentration;
+    const double dbv_dc = (at(c + h).j - r.j) / h;  // U and j0 together, at fixed dphi
     g = j - r.j;
     dg = 1.0 - dbv_dc * s.slope / kFaraday;
     dbv = r.dj;
@@ -119,7 +119,7 @@ VOLTAIC_HD inline ImplicitReaction butler_volmer_implicit(const ElectrodeParamet
   double g = 0.0, dg = 1.0, dbv = 0.0;
   for (int it = 0; it < 100; ++it) {
     const bool good = f.evaluate(j, g, dg, dbv);
-    if (good && g == 0.0) break;
+    if (good && fabs(g) <= 1e-13 * (fabs(j) + 1.0)) break;  // j to rounding [A/m^2]
     // Past a non-finite value, the offending end is the one the surface is near.
     if (good ? g > 0.0 : f.surface(j) < 0.5 * c_max) {
       hi = j;

@@ -170,6 +170,7 @@ VOLTAIC_HD inline double open_circuit_potential(const ElectrodeParameters& e, do
 VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) {
   constexpr double a = 205.0568621937484, b = 6910.192179565431, c = -7.7e-4;
   const double z = -b * (sto - c);
+  if (z < -60.0) return 0.0;  // below 2e-24 V: every sto in [0.0095, 1]
   return a * (z > 36.7 ? z + log1p(exp(-z)) : log1p(exp(z)));
 }
 
@@ -218,7 +219,7 @@ VOLTAIC_HD inline double exchange_current_density(const ElectrodeParameters& e, 
 /// it is finite (and smooth) through x = 0.
 VOLTAIC_HD inline double regularised_sqrt(double x) {
   constexpr double delta = 1e-3;
-  return x * pow(x * x + delta * delta, -0.25);
+  return x / sqrt(sqrt(x * x + delta * delta));
 }
 
 /// j0 as PyBaMM's DFN evaluates it: each square root of

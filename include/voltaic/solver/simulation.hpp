@@ -222,6 +222,7 @@ class Simulation {
   std::size_t next_periodic_field_ = 0;      // multiples of options_.field_period done
   StepCursor cursor_;
   int last_order_ = 1;                  // of the formula the last attempt used
+  double split_rate_ = 1.0;             // contraction of the split's passes, last measured
   std::unique_ptr<Checkpoint> resume_;  // set by load_checkpoint until the next run
 };
 
