@@ -2,8 +2,15 @@
 # One pass on a GPU machine: build, run every test, run compute-sanitizer
 # (memcheck, racecheck) on the test binary, run the benchmarks. Logs and JSON
 # go to $OUT (default ./out). Usage: tools/gpu_check.sh [quick]
+# Packages the machine lacks (toml++) come unpacked in .deps/ (dpkg -x, see
+# docs/performance.md). SANITIZE_FILTER narrows the sanitizer runs to a gtest
+# filter (the whole binary under racecheck outlasts a device session).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ -d .deps/usr ]; then
+  export CMAKE_PREFIX_PATH="$PWD/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 out="${OUT:-$PWD/out}"
 mkdir -p "$out"
 summary="$out/summary.txt"
@@ -32,7 +39,7 @@ step "compute-sanitizer"
 deliberate='CudaCheck.*:CudaExecutor.FailingAllocationIsATypedError'
 for tool in memcheck racecheck; do
   compute-sanitizer --tool "$tool" --error-exitcode 9 build/gpu/tests/voltaic_tests --gtest_brief=1 \
-    --gtest_filter="-$deliberate" \
+    --gtest_filter="${SANITIZE_FILTER:-*}-$deliberate" \
     >"$out/sanitizer-$tool.log" 2>&1
   record "sanitizer $tool" $?
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer-$tool.log" | tail -3 | tee -a "$summary"

@@ -163,7 +163,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
 
 Simulation::~Simulation() = default;
 
-void Simulation::concentration(double a0, double a1, double dt, bool linearised_sink) {
+void Simulation::concentration(double a0, double a1, double dt, bool linearised_sink, bool response) {
   Workspace& w = *w_;
   const CellLayout& l = *layout_;
   const Executor& e = *l.executor();
@@ -184,15 +184,20 @@ void Simulation::concentration(double a0, double a1, double dt, bool linearised_
   // flux), which makes the particles implicit in the potential step: it
   // needs only D_s and dt, so with a CUDA executor it runs on stream 1 beside
   // the electrolyte's CG on stream 0.
-  const int side = w.cuda ? 1 : 0;
-  fill(e, w.unit_c_s.view(), 0.0);  // on stream 0, before the event
-  if (w.cuda) {
-    w.inputs_ready->record(0);
-    w.inputs_ready->wait(1);
+  // Taken once per attempt: D_s(T) moves little between passes, and a slope
+  // a little off only slows the passes (each pass recomputes the surface).
+  const bool join = w.cuda && response;
+  if (response) {
+    const int side = w.cuda ? 1 : 0;
+    fill(e, w.unit_c_s.view(), 0.0);  // on stream 0, before the event
+    if (join) {
+      w.inputs_ready->record(0);
+      w.inputs_ready->wait(1);
+    }
+    w.particles->step(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), dt, side);
+    w.particles->surface_concentration(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), w.slope.view(), side);
+    if (join) w.particles_done->record(1);
   }
-  w.particles->step(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), dt, side);
-  w.particles->surface_concentration(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), w.slope.view(), side);
-  if (w.cuda) w.particles_done->record(1);
   // The electrolyte next: its sink, linearised to keep c_e positive,
   // decides the flux the particles see.
   copy(e, w.c_e.view(), w.iterate.view());
@@ -207,7 +212,7 @@ void Simulation::concentration(double a0, double a1, double dt, bool linearised_
   start("c_s", w.c_s);
   w.particles->step(w.c_s.view(), w.flux.view(), w.ds.view(), dt);
   w.particles->surface_concentration(w.c_s.view(), w.flux.view(), w.ds.view(), w.c_surf.view());
-  if (w.cuda) w.particles_done->wait(0);
+  if (join) w.particles_done->wait(0);
 }
 
 bool Simulation::potential(const StepDrive& drive, double /*at*/, std::string& why) {
@@ -350,7 +355,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     double previous_change = 0.0;
     for (int pass = 0;; ++pass) {
       timed(on, exec, t.concentration_s, [&] {
-        concentration(f.a0, f.a1, dt, true);
+        concentration(f.a0, f.a1, dt, true, pass == 0);
         return true;
       });
       if (pass > 0) {
@@ -365,14 +370,16 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
         if (pass > 1) split_rate_ = std::min(change / previous_change, 1.0);
         previous_change = change;
         if (change <= 0.2 || (split_rate_ < 0.5 && change * split_rate_ / (1.0 - split_rate_) <= 0.2)) {
-          timed(on, exec, t.concentration_s, [&] {
-            concentration(f.a0, f.a1, dt, false);
-            // Where the electrolyte is depleted to zero the sink itself empties
-            // it past zero: there the linearised sink ends the step, and
-            // lithium is conserved to the split's tolerance instead of rounding.
-            if (!above(w.c_e, depletion_floor())) concentration(f.a0, f.a1, dt, true);
-            return true;
-          });
+          if (max_abs(exec, w.sigma.view()) > 0.0) {  // the sink was linearised somewhere
+            timed(on, exec, t.concentration_s, [&] {
+              concentration(f.a0, f.a1, dt, false, false);
+              // Where the electrolyte is depleted to zero the sink itself
+              // empties it past zero: there the linearised sink ends the step,
+              // and lithium is conserved to the split's tolerance, not rounding.
+              if (!above(w.c_e, depletion_floor())) concentration(f.a0, f.a1, dt, true, false);
+              return true;
+            });
+          }
           break;
         }
         if (pass == options_.steps.max_split_iterations) {

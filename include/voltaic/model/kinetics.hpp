@@ -82,14 +82,17 @@ struct ImplicitResidual {
 
   VOLTAIC_HD double surface(double j) const { return s.value + s.slope * (j / kFaraday - s.flux); }
   VOLTAIC_HD Reaction at(double c) const { return butler_volmer(e, t_ref, dphi, 0.0, c_e, c, T, c_e_scale); }
-  /// Fills g and dg / dj and d BV / d dphi; returns false when not finite.
-  VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv) const {
+  /// Fills g and d BV / d dphi, and with `derivative` dg / dj (else leaves
+  /// it: Newton keeps the last one); returns false when not finite.
+  VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv, bool derivative) const {
     const double c = surface(j);
     const Reaction r = at(c);
-    const double h = (c > 0.5 * e.maximum_concentration ? -1e-7 : 1e-7) * e.maximum_concentration;
-    const double dbv_dc = (at(c + h).j - r.j) / h;  // U and j0 together, at fixed dphi
+    if (derivative) {
+      const double h = (c > 0.5 * e.maximum_concentration ? -1e-7 : 1e-7) * e.maximum_concentration;
+      const double dbv_dc = (at(c + h).j - r.j) / h;  // U and j0 together, at fixed dphi
+      dg = 1.0 - dbv_dc * s.slope / kFaraday;
+    }
     g = j - r.j;
-    dg = 1.0 - dbv_dc * s.slope / kFaraday;
     dbv = r.dj;
     return finite(g) && finite(dg) && finite(dbv);
   }
@@ -117,8 +120,12 @@ VOLTAIC_HD inline ImplicitReaction butler_volmer_implicit(const ElectrodeParamet
   double hi = kFaraday * (s.flux - s.value / s.slope) - 1e-12 * span;
   double j = (guess > lo && guess < hi) ? guess : 0.5 * (lo + hi);
   double g = 0.0, dg = 1.0, dbv = 0.0;
+  bool bisected = false;
   for (int it = 0; it < 100; ++it) {
-    const bool good = f.evaluate(j, g, dg, dbv);
+    // The derivative at the first iterate (the chord method: the surface's
+    // share of it changes little near the root), again after a bisection.
+    const bool good = f.evaluate(j, g, dg, dbv, it == 0 || bisected);
+    bisected = false;
     if (good && fabs(g) <= 1e-13 * (fabs(j) + 1.0)) break;  // j to rounding [A/m^2]
     // Past a non-finite value, the offending end is the one the surface is near.
     if (good ? g > 0.0 : f.surface(j) < 0.5 * c_max) {
@@ -128,10 +135,11 @@ VOLTAIC_HD inline ImplicitReaction butler_volmer_implicit(const ElectrodeParamet
     }
     double next = good && dg > 0.0 ? j - g / dg : 0.5 * (lo + hi);
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    bisected = !(good && dg > 0.0) || next == 0.5 * (lo + hi);
     const double step = fabs(next - j);
     j = next;
     if (step <= 1e-13 * fabs(j) + 1e-300 || hi - lo <= 1e-15 * span) {
-      f.evaluate(j, g, dg, dbv);
+      f.evaluate(j, g, dg, dbv, true);
       break;
     }
   }

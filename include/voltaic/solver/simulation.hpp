@@ -160,9 +160,10 @@ class Simulation {
   /// One step of length h: the formula's passes until the split converges.
   bool attempt(double h, const StepDrive& drive, std::string& why);
   /// The concentrations at the new time from the history (a0 y_n + a1 y_{n-1})
-  /// by a backward-Euler step of dt, and each particle's surface response;
-  /// the electrolyte's sink linearised in c_e or as it is (dfn::ElectrolyteSink).
-  void concentration(double a0, double a1, double dt, bool linearised_sink);
+  /// by a backward-Euler step of dt; the electrolyte's sink linearised in c_e
+  /// or as it is (dfn::ElectrolyteSink); with
+  /// `response`, each particle's surface response to its flux too.
+  void concentration(double a0, double a1, double dt, bool linearised_sink, bool response);
   bool potential(const StepDrive& drive, double at, std::string& why);
   void temperature(double a0, double a1, double dt, const CellDrive& drive);
   /// 2 (BDF2) when three accepted values are at hand and h is at most 2.4
