@@ -21,13 +21,16 @@ void expect_same_curves(SimulationOptions o, const Experiment& experiment) {
   const Solution a = cpu_sim.run(experiment), b = gpu_sim.run(experiment);
   ASSERT_TRUE(a.completed) << a.termination;
   ASSERT_TRUE(b.completed) << b.termination;
-  // The step controller sees rounding-level differences only: the same steps.
+  // The step controller sees rounding-level differences only (its factors are
+  // quantised): the same steps. The voltages compare at the CPU's times.
   ASSERT_EQ(a.rows(), b.rows());
   double worst = 0.0;
   std::size_t worst_row = 0;
   for (std::size_t i = 0; i < a.rows(); ++i) {
     EXPECT_NEAR(a["Time [s]"][i], b["Time [s]"][i], 1e-8 * a["Time [s]"][i] + 1e-9) << "row " << i;
-    const double d = std::fabs(a["Voltage [V]"][i] - b["Voltage [V]"][i]);
+    const double t = a["Time [s]"][i];
+    const double v = b["Time [s]"][i] == t ? b["Voltage [V]"][i] : b.at("Voltage [V]", t);
+    const double d = std::fabs(a["Voltage [V]"][i] - v);
     if (d > worst) {
       worst = d;
       worst_row = i;

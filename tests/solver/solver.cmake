@@ -9,6 +9,7 @@ target_sources(voltaic_tests PRIVATE
   solver/particle_cuda_vs_cpu_test.cpp
   solver/simulation_pybamm_test.cpp
   solver/experiment_pybamm_test.cpp
+  solver/thermal_validation_test.cpp
   solver/simulation_test.cpp
   solver/simulation_cuda_vs_cpu_test.cpp
   solver/simulation_restart_test.cpp
