@@ -215,7 +215,7 @@ void Simulation::concentration(double a0, double a1, double dt, bool linearised_
   if (join) w.particles_done->wait(0);
 }
 
-bool Simulation::potential(const StepDrive& drive, double /*at*/, std::string& why) {
+bool Simulation::potential(const StepDrive& drive, std::string& why) {
   Workspace& w = *w_;
   const Executor& e = *layout_->executor();
   const ParticleSurface surface{w.c_surf.view(), w.slope.view(), w.flux.view(), w.aj.view()};
@@ -314,19 +314,15 @@ double Simulation::split_change() const {
   return d;
 }
 
-bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why) {
-  const StepDrive drive = step_drive.at(cursor_.elapsed + h);  // implicit: the drive at the new time
-  const bool on = options_.time_substeps;
-  const Executor& exec = *layout_->executor();
+bdf::Formula Simulation::start_attempt(double h) {
   Workspace& w = *w_;
-  SubstepTimes& t = substep_times_;
-  ++t.attempts;
+  const Executor& exec = *layout_->executor();
   const StepCursor& c = cursor_;
+  const StateHistory& past = *w.history;
   bdf::Formula f = bdf::formula(order_for(h), h, c.h1);
   if (f.order == 2) {
     // BDF2 starts from an extrapolation of c_e, which goes below zero where
     // the electrolyte is being depleted; backward Euler keeps it positive.
-    const StateHistory& past = *w.history;
     copy(exec, past.level("c_e", 0).const_view(), w.work.view());
     axpby(exec, f.a1, past.level("c_e", 1).const_view(), f.a0, w.work.view());
     if (!above(w.work, 0.0)) f = bdf::formula(1, h, c.h1);
@@ -338,12 +334,32 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     // close. (A combination with weights summing to 1 keeps the reaction's
     // charge balance.)
     const double w1 = h / c.h1;
-    const StateHistory& past = *w.history;
     for (auto [name, live] : {std::pair<const char*, Array<double>*>{"aj", &w.aj}, {"phi", &w.phi}}) {
       copy(exec, past.level(name, 0).const_view(), live->view());
       axpby(exec, -w1, past.level(name, 1).const_view(), 1.0 + w1, live->view());
     }
   }
+  return f;
+}
+
+void Simulation::end_with_plain_sink(const bdf::Formula& f, double dt) {
+  Workspace& w = *w_;
+  if (max_abs(*layout_->executor(), w.sigma.view()) == 0.0) return;  // the sink was not linearised
+  concentration(f.a0, f.a1, dt, false, false);
+  // Where the electrolyte is depleted to zero the sink itself empties it
+  // past zero: there the linearised sink ends the step, and lithium is
+  // conserved to the split's tolerance, not to rounding.
+  if (!above(w.c_e, depletion_floor())) concentration(f.a0, f.a1, dt, true, false);
+}
+
+bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why) {
+  const StepDrive drive = step_drive.at(cursor_.elapsed + h);  // implicit: the drive at the new time
+  const bool on = options_.time_substeps;
+  const Executor& exec = *layout_->executor();
+  Workspace& w = *w_;
+  SubstepTimes& t = substep_times_;
+  ++t.attempts;
+  const bdf::Formula f = start_attempt(h);
   const double dt = f.beta * h;
   try {
     // concentration -> potential -> temperature, repeated until the potential
@@ -377,16 +393,10 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
         if (pass > 1) split_rate_ = std::min(change / previous_change, 1.0);
         previous_change = change;
         if (change <= 0.2 || (rate_test && split_rate_ < 0.5 && change * split_rate_ / (1.0 - split_rate_) <= 0.2)) {
-          if (max_abs(exec, w.sigma.view()) > 0.0) {  // the sink was linearised somewhere
-            timed(on, exec, t.concentration_s, [&] {
-              concentration(f.a0, f.a1, dt, false, false);
-              // Where the electrolyte is depleted to zero the sink itself
-              // empties it past zero: there the linearised sink ends the step,
-              // and lithium is conserved to the split's tolerance, not rounding.
-              if (!above(w.c_e, depletion_floor())) concentration(f.a0, f.a1, dt, true, false);
-              return true;
-            });
-          }
+          timed(on, exec, t.concentration_s, [&] {
+            end_with_plain_sink(f, dt);
+            return true;
+          });
           break;
         }
         if (pass == options_.steps.max_split_iterations) {
@@ -407,7 +417,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
       }
       copy(exec, w.c_e.view(), w.c_e_pass.view());
       copy(exec, w.T.view(), w.T_pass.view());
-      if (!timed(on, exec, t.potential_s, [&] { return potential(drive, h, why); })) return false;
+      if (!timed(on, exec, t.potential_s, [&] { return potential(drive, why); })) return false;
       const CellDrive d =
           drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(current_);
       timed(on, exec, t.thermal_s, [&] {
@@ -520,7 +530,7 @@ bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why)
   try {
     // The surface is held where the particles are: no time passes.
     fill(exec, w.slope.view(), 0.0);
-    if (!timed(on, exec, substep_times_.potential_s, [&] { return potential(drive, 0.0, why); })) return false;
+    if (!timed(on, exec, substep_times_.potential_s, [&] { return potential(drive, why); })) return false;
     const CellDrive d =
         drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(current_);
     timed(on, exec, substep_times_.thermal_s, [&] {

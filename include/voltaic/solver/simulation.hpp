@@ -23,6 +23,10 @@
 
 namespace voltaic {
 
+namespace bdf {
+struct Formula;
+}
+
 /// What an experiment step holds fixed: the current [A], the terminal voltage
 /// [V] or the power [W] (PyBaMM's signs: current and power > 0 discharge).
 struct StepDrive {
@@ -157,6 +161,11 @@ class Simulation {
   };
   /// What the running Solution and its observer need besides the state.
   struct RunContext;
+  /// The formula of a step of length h (BDF2 where the history allows and
+  /// keeps c_e positive) and the first pass's reaction and potentials.
+  bdf::Formula start_attempt(double h);
+  /// The last concentration pass with the electrolyte's own sink (exact lithium).
+  void end_with_plain_sink(const bdf::Formula& f, double dt);
   /// One step of length h: the formula's passes until the split converges.
   bool attempt(double h, const StepDrive& drive, std::string& why);
   /// The concentrations at the new time from the history (a0 y_n + a1 y_{n-1})
@@ -164,7 +173,9 @@ class Simulation {
   /// or as it is (dfn::ElectrolyteSink); with
   /// `response`, each particle's surface response to its flux too.
   void concentration(double a0, double a1, double dt, bool linearised_sink, bool response);
-  bool potential(const StepDrive& drive, double at, std::string& why);
+  /// Newton on the potentials for the drive (a fixed value: the caller
+  /// resolves drive cycles); sets voltage_, current_, aj and c_surf.
+  bool potential(const StepDrive& drive, std::string& why);
   void temperature(double a0, double a1, double dt, const CellDrive& drive);
   /// 2 (BDF2) when three accepted values are at hand and h is at most 2.4
   /// times the step before (zero-stability), else 1 (backward Euler).
