@@ -37,4 +37,18 @@ void CpuExecutor::copy(void* dst, MemorySpace dst_space, const void* src, Memory
   if (bytes > 0) std::memmove(dst, src, bytes);
 }
 
+namespace {
+
+/// The CPU's work runs in order as it is issued: nothing to order or wait for.
+class CpuEvent final : public Event {
+ public:
+  void record(int /*stream*/) override {}
+  void wait(int /*stream*/) const override {}
+  void synchronize() const override {}
+};
+
+}  // namespace
+
+std::unique_ptr<Event> CpuExecutor::create_event() const { return std::make_unique<CpuEvent>(); }
+
 }  // namespace voltaic

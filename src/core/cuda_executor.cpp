@@ -167,6 +167,8 @@ void* CudaExecutor::host_scratch(std::size_t bytes) const {
   return host_scratch_;
 }
 
+std::unique_ptr<Event> CudaExecutor::create_event() const { return std::make_unique<CudaEvent>(shared_from_this()); }
+
 CudaEvent::CudaEvent(std::shared_ptr<const CudaExecutor> exec) : exec_(std::move(exec)) {
   if (!exec_) throw InvalidArgument("CudaEvent", "CudaEvent::CudaEvent", "executor is null");
   exec_->activate();

@@ -33,6 +33,8 @@ void CudaExecutor::copy_async(void*, MemorySpace, const void*, MemorySpace, std:
   unavailable("CudaExecutor::copy_async");
 }
 
+std::unique_ptr<Event> CudaExecutor::create_event() const { unavailable("CudaExecutor::create_event"); }
+
 CudaEvent::CudaEvent(std::shared_ptr<const CudaExecutor>) { unavailable("CudaEvent::CudaEvent"); }
 CudaEvent::~CudaEvent() = default;
 void CudaEvent::record(int) { unavailable("CudaEvent::record"); }

@@ -130,7 +130,7 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
   host_constants_ = k;
   host_constants_.map.volume = host_volume_.data();
   const std::vector<double>& functions = p.custom_function_data();
-  if (exec_->backend() == Backend::cuda && !functions.empty()) {
+  if (exec_->memory_space() != MemorySpace::host() && !functions.empty()) {
     function_data_ = Array<double>::from_host(exec_, functions);
     rebase_functions(k, functions.data(), function_data_.data());
   }

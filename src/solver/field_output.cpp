@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
 
 namespace voltaic {
@@ -12,30 +11,29 @@ struct FieldOutput::Slot {
   double* host = nullptr;             // page-locked copy (the same memory on the CPU backend)
   std::vector<View<double>> views;    // of `device`, one per field
   std::vector<const double*> fields;  // into `host`, one per field
-  std::unique_ptr<CudaEvent> staged, copied;
+  std::unique_ptr<Event> staged, copied;
   double time = 0.0;
   bool busy = false;
 };
 
 FieldOutput::FieldOutput(std::shared_ptr<const Executor> exec, std::size_t fields, std::size_t n, Sink sink)
     : exec_(std::move(exec)), sink_(std::move(sink)) {
-  std::shared_ptr<const CudaExecutor> cuda;
-  if (exec_->backend() == Backend::cuda) {
-    cuda = std::static_pointer_cast<const CudaExecutor>(exec_);
-    copy_stream_ = cuda->num_streams() - 1;  // the last stream: the particles use stream 1 of 2
-  }
+  // Frames staged in device memory go to page-locked host memory on the last
+  // stream (the particles use stream 1 of 2); in host memory the staged frame
+  // is the one the writer reads.
+  const bool staged_on_device = exec_->memory_space() != MemorySpace::host();
+  copy_stream_ = exec_->num_streams() - 1;
   for (int s = 0; s < 2; ++s) {
     auto slot = std::make_unique<Slot>();
     slot->device = Array<double>(exec_, fields * n);
-    slot->host = cuda ? static_cast<double*>(exec_->allocate_pinned(fields * n * sizeof(double))) : slot->device.data();
+    slot->host = staged_on_device ? static_cast<double*>(exec_->allocate_pinned(fields * n * sizeof(double)))
+                                  : slot->device.data();
     for (std::size_t f = 0; f < fields; ++f) {
       slot->views.push_back(View<double>(slot->device.data() + f * n, n, exec_->memory_space()));
       slot->fields.push_back(slot->host + f * n);
     }
-    if (cuda) {
-      slot->staged = std::make_unique<CudaEvent>(cuda);
-      slot->copied = std::make_unique<CudaEvent>(cuda);
-    }
+    slot->staged = exec_->create_event();
+    slot->copied = exec_->create_event();
     slots_.push_back(std::move(slot));
   }
   worker_ = std::thread([this] { work(); });
@@ -64,11 +62,10 @@ const std::vector<View<double>>& FieldOutput::next_frame() {
 
 void FieldOutput::push(double time) {
   Slot& s = *slots_[next_];
-  if (s.staged) {  // stage on stream 0, copy on the output stream
-    auto& cuda = static_cast<const CudaExecutor&>(*exec_);
+  if (s.host != s.device.data()) {  // stage on stream 0, copy on the output stream
     s.staged->record(0);
     s.staged->wait(copy_stream_);
-    cuda.copy_async(s.host, MemorySpace::host(), s.device.data(), s.device.space(), s.device.bytes(), copy_stream_);
+    exec_->copy_async(s.host, MemorySpace::host(), s.device.data(), s.device.space(), s.device.bytes(), copy_stream_);
     s.copied->record(copy_stream_);
   }
   {
@@ -91,7 +88,7 @@ void FieldOutput::work() {
       s = queue_.front();
     }
     try {
-      if (s->copied) s->copied->synchronize();
+      s->copied->synchronize();
       bool failed;
       {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -11,7 +11,6 @@
 #include "solver/dfn_point.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/state_history.hpp"
-#include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/solver/diffusion_step.hpp"
@@ -147,16 +146,10 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   fill(*e, w.ds.view(), p.negative_electrode.diffusivity);
   lumped_t_ = p.thermal.initial_temperature;
   lumped_history_.fill(lumped_t_);
-#if VOLTAIC_HAS_CUDA
-  if (e->backend() == Backend::cuda) {
-    auto cuda = std::static_pointer_cast<const CudaExecutor>(e);
-    if (cuda->num_streams() >= 2) {
-      w.cuda = cuda;
-      w.inputs_ready = std::make_unique<CudaEvent>(cuda);
-      w.particles_done = std::make_unique<CudaEvent>(cuda);
-    }
-  }
-#endif
+  // The surface response runs on a second stream where there is one (no-ops on the CPU).
+  w.side_stream = e->num_streams() >= 2 ? 1 : 0;
+  w.inputs_ready = e->create_event();
+  w.particles_done = e->create_event();
   w.particles->surface_concentration(w.c_s.view(), w.flux.view(), w.ds.view(), w.c_surf.view());
   w.potential->initial_guess(w.c_surf.view(), w.T.view(), w.phi.view());
 }
@@ -182,21 +175,18 @@ void Simulation::concentration(double a0, double a1, double dt, bool linearised_
       e, 0, n, dfn::ElectrolyteProperties{l.constants(), w.c_e.data(), w.T.data(), w.de.data(), nullptr, nullptr});
   // The surface's response to a unit flux (the particle step is linear in the
   // flux), which makes the particles implicit in the potential step: it
-  // needs only D_s and dt, so with a CUDA executor it runs on stream 1 beside
-  // the electrolyte's CG on stream 0.
-  // Taken once per attempt: D_s(T) moves little between passes, and a slope
-  // a little off only slows the passes (each pass recomputes the surface).
-  const bool join = w.cuda && response;
+  // needs only D_s and dt, so it runs on the side stream (where there is
+  // one) beside the electrolyte's CG. Taken once per attempt: D_s(T) moves
+  // little between passes, and a slope a little off only slows the passes
+  // (each pass recomputes the surface).
   if (response) {
-    const int side = w.cuda ? 1 : 0;
     fill(e, w.unit_c_s.view(), 0.0);  // on stream 0, before the event
-    if (join) {
-      w.inputs_ready->record(0);
-      w.inputs_ready->wait(1);
-    }
-    w.particles->step(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), dt, side);
-    w.particles->surface_concentration(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), w.slope.view(), side);
-    if (join) w.particles_done->record(1);
+    w.inputs_ready->record(0);
+    w.inputs_ready->wait(w.side_stream);
+    w.particles->step(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), dt, w.side_stream);
+    w.particles->surface_concentration(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), w.slope.view(),
+                                       w.side_stream);
+    w.particles_done->record(w.side_stream);
   }
   // The electrolyte next: its sink, linearised to keep c_e positive,
   // decides the flux the particles see.
@@ -206,13 +196,13 @@ void Simulation::concentration(double a0, double a1, double dt, bool linearised_
                       dfn::ElectrolyteSink{l.porosity().data(), w.iterate.data(), w.c_e.data(), dt, linearised_sink,
                                            w.source.data(), w.sigma.data(), w.capacity.data()});
   const SolveReport r = w.electrolyte->step(w.c_e.view(), w.capacity.view(), w.de.view(), w.source.view(), dt);
+  if (response) w.particles_done->wait(0);  // joined before anything can throw
   if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("electrolyte diffusion step", r);
   dfn::for_each_index(e, 0, n,
                       dfn::SinkFlux{l.constants(), w.sigma.data(), w.c_e.data(), w.iterate.data(), w.flux.data()});
   start("c_s", w.c_s);
   w.particles->step(w.c_s.view(), w.flux.view(), w.ds.view(), dt);
   w.particles->surface_concentration(w.c_s.view(), w.flux.view(), w.ds.view(), w.c_surf.view());
-  if (join) w.particles_done->wait(0);
 }
 
 bool Simulation::potential(const StepDrive& drive, std::string& why) {

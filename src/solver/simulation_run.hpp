@@ -31,12 +31,12 @@ struct Simulation::Workspace {
   // D_e, and each particle's surface response to a unit flux (unit_c_s, slope).
   Array<double> source, flux, ds, de, q, lithium, work;
   Array<double> unit_c_s, unit_flux, slope;
-  Array<double> iterate, sigma, capacity;    // the electrolyte sink's linearisation (dfn::ElectrolyteSink)
-  Array<double> flags;                       // NotAbove's output
-  Array<double> c_e_pass, T_pass;            // the potential step's inputs of the pass before
-  std::unique_ptr<AndersonMixing> mixing;    // accelerates the passes through c_e
-  std::shared_ptr<const CudaExecutor> cuda;  // set when particles run on their own stream
-  std::unique_ptr<CudaEvent> inputs_ready, particles_done;
+  Array<double> iterate, sigma, capacity;  // the electrolyte sink's linearisation (dfn::ElectrolyteSink)
+  Array<double> flags;                     // NotAbove's output
+  Array<double> c_e_pass, T_pass;          // the potential step's inputs of the pass before
+  std::unique_ptr<AndersonMixing> mixing;  // accelerates the passes through c_e
+  int side_stream = 0;                     // the particles' surface response: 1 where the executor has two streams
+  std::unique_ptr<Event> inputs_ready, particles_done;
 };
 
 struct Simulation::RunContext {

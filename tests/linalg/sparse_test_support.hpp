@@ -155,6 +155,11 @@ class ForeignExecutor final : public Executor {
     if (bytes > 0) std::memmove(dst, src, bytes);
   }
   void synchronize() const override {}
+  int num_streams() const noexcept override { return 1; }
+  std::unique_ptr<Event> create_event() const override { return host_->create_event(); }
+  void copy_async(void* dst, MemorySpace a, const void* src, MemorySpace b, std::size_t bytes, int) const override {
+    copy(dst, a, src, b, bytes);
+  }
 
  private:
   ForeignExecutor() = default;

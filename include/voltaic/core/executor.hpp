@@ -15,6 +15,21 @@ struct CUevent_st;
 
 namespace voltaic {
 
+/// A point in one of an executor's streams that another stream (or the host)
+/// can wait for: orders work between streams without blocking the host.
+/// Executor::create_event makes one; on the CPU, whose work runs in order as
+/// it is issued, every call is a no-op.
+class Event {
+ public:
+  virtual ~Event() = default;
+  /// Marks the current end of stream `stream`.
+  virtual void record(int stream) = 0;
+  /// Makes stream `stream` wait for the recorded point (the host does not wait).
+  virtual void wait(int stream) const = 0;
+  /// Blocks the host until the recorded point is reached.
+  virtual void synchronize() const = 0;
+};
+
 /// Runs kernels and owns the memory they touch. Executors are shared
 /// (std::shared_ptr) by every Array allocated on them. One executor must not be
 /// used from two host threads at once.
@@ -46,6 +61,15 @@ class Executor {
   /// Waits for every operation queued on this executor.
   virtual void synchronize() const = 0;
 
+  /// Independent queues of work (stream 0 the default); 1 on the CPU.
+  virtual int num_streams() const noexcept = 0;
+  /// An Event of this executor (a no-op one on the CPU).
+  virtual std::unique_ptr<Event> create_event() const = 0;
+  /// Queues a copy on `stream` and returns (the CPU copies at once); the
+  /// host side must be pinned (allocate_pinned) for the copy to overlap work.
+  virtual void copy_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes,
+                          int stream) const = 0;
+
  protected:
   Executor() = default;
 };
@@ -64,6 +88,12 @@ class CpuExecutor final : public Executor {
   void deallocate_pinned(void* ptr) const noexcept override { deallocate(ptr); }
   void copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) const override;
   void synchronize() const override {}
+  int num_streams() const noexcept override { return 1; }
+  std::unique_ptr<Event> create_event() const override;
+  void copy_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes,
+                  int /*stream*/) const override {
+    copy(dst, dst_space, src, src_space, bytes);
+  }
 
  private:
   CpuExecutor() = default;
@@ -85,7 +115,7 @@ struct DeviceInfo {
 /// default; the others are for independent work (particle and electrolyte
 /// steps) and asynchronous copies. Owns a grow-only scratch buffer that
 /// reductions use, so that no reduction allocates once it is warm.
-class CudaExecutor final : public Executor {
+class CudaExecutor final : public Executor, public std::enable_shared_from_this<CudaExecutor> {
  public:
   /// @param device CUDA device ordinal
   /// @param num_streams streams to create, at least 1
@@ -105,14 +135,14 @@ class CudaExecutor final : public Executor {
   void* allocate_pinned(std::size_t bytes) const override;
   void deallocate_pinned(void* ptr) const noexcept override;
   void copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes) const override;
-  /// Queues a copy on stream `stream` and returns at once; the host memory
-  /// must be pinned (allocate_pinned) for the copy to overlap other work.
   void copy_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, std::size_t bytes,
-                  int stream) const;
+                  int stream) const override;
   void synchronize() const override;
+  int num_streams() const noexcept override { return static_cast<int>(streams_.size()); }
+  /// A CudaEvent.
+  std::unique_ptr<Event> create_event() const override;
 
   const DeviceInfo& info() const noexcept { return info_; }
-  int num_streams() const noexcept { return static_cast<int>(streams_.size()); }
   /// Stream i (0 is the default kernel stream); throws InvalidArgument when out of range.
   CUstream_st* stream(int i = 0) const;
   /// Makes the current host thread use this executor's device.
@@ -134,19 +164,16 @@ class CudaExecutor final : public Executor {
 
 /// An event on a CUDA executor's stream, to order work between streams
 /// without blocking the host.
-class CudaEvent {
+class CudaEvent final : public Event {
  public:
   explicit CudaEvent(std::shared_ptr<const CudaExecutor> exec);
-  ~CudaEvent();
+  ~CudaEvent() override;
   CudaEvent(const CudaEvent&) = delete;
   CudaEvent& operator=(const CudaEvent&) = delete;
 
-  /// Marks the current end of stream `stream`.
-  void record(int stream);
-  /// Makes stream `stream` wait for the recorded point (the host does not wait).
-  void wait(int stream) const;
-  /// Blocks the host until the recorded point is reached.
-  void synchronize() const;
+  void record(int stream) override;
+  void wait(int stream) const override;
+  void synchronize() const override;
   /// Milliseconds from `start` to this event; both must have completed.
   float elapsed_ms_since(const CudaEvent& start) const;
 
