@@ -76,9 +76,9 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
   const std::size_t n = g.num_cells(), layer = g.cells_per_layer();
 
   DfnConstants& k = constants_;
-  k.region[0] = electrode_constants(p.negative_electrode);
-  k.region[1] = separator_constants(p.separator);
-  k.region[2] = electrode_constants(p.positive_electrode);
+  k.of(CellRegion::negative) = electrode_constants(p.negative_electrode);
+  k.of(CellRegion::separator) = separator_constants(p.separator);
+  k.of(CellRegion::positive) = electrode_constants(p.positive_electrode);
   k.electrode[0] = p.negative_electrode;
   k.electrode[1] = p.positive_electrode;
   k.electrolyte = p.electrolyte;
@@ -101,7 +101,7 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
     rho_cp[c] = r.heat_capacity;
     lambda[c] = r.thermal_conductivity;
     eps_volume[c] = r.porosity * volume[c];
-    if (k.map.region(c) == 0) negative[c] = volume[c];
+    if (k.map.region_of(c) == CellRegion::negative) negative[c] = volume[c];
     if (c >= n - layer) collector[c] = 1.0 / static_cast<double>(layer);
   }
   const std::size_t particles = k.map.particles();

@@ -78,7 +78,7 @@ struct ReactionCurrent {
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
-    if (r == 1) {
+    if (k.map.in_separator(c)) {
       aj[c] = 0.0;
       adj[c] = 0.0;
       return;
@@ -122,17 +122,17 @@ struct NewtonSystem {
   VOLTAIC_HD void operator()(std::size_t c) const {
     const std::size_t n = k.map.cells;
     const double v = k.map.volume[c];
-    const int r = k.map.region(c);
     double f_s = s_phi[c] + v * aj[c];
     if (c >= n - k.map.layer) {
       // The positive collector face: outward current, or the Dirichlet value's
       // share of G (phi_c - V) (the operator's diagonal holds G phi_c).
-      const double g = half_cell_conductance(k.map.face_area, k.region[2].solid_conductivity, k.last_layer_dz);
+      const double g =
+          half_cell_conductance(k.map.face_area, k.of(CellRegion::positive).solid_conductivity, k.last_layer_dz);
       f_s += drive.voltage_control ? -g * drive.voltage : k.map.face_area * drive.current_density;
     }
     residual[c] = f_s;
     residual[n + c] = e_phi[c] - d_logc[c] - v * aj[c];
-    d_s[c] = r == 1 ? 1.0 : adj[c];
+    d_s[c] = k.map.in_separator(c) ? 1.0 : adj[c];
     d_e[c] = adj[c];
     c01[c] = -v * adj[c];
     c10[c] = -v * adj[c];
@@ -171,7 +171,7 @@ struct SinkFlux {
   double* flux;
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
-    if (r == 1 || sigma[c] == 0.0) return;
+    if (k.map.in_separator(c) || sigma[c] == 0.0) return;
     flux[k.map.particle_of_cell(c)] +=
         sigma[c] * (c_e[c] - iterate[c]) / ((1.0 - k.electrolyte.transference_number) * k.region[r].surface_area);
   }
@@ -216,7 +216,7 @@ struct ConcentrationInputs {
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
     source[c] = (1.0 - k.electrolyte.transference_number) * aj[c] / kFaraday;
-    if (r == 1) return;
+    if (k.map.in_separator(c)) return;
     const std::size_t p = k.map.particle_of_cell(c);
     flux[p] = aj[c] / (k.region[r].surface_area * kFaraday);
     diffusivity[p] = material::particle_diffusivity(k.electrode_of(r), 0.0, T[c]);
@@ -255,18 +255,18 @@ struct HeatSource {
     if (kz > 0) w += face(c, c - layer, sigma.tz[c - layer], kappa.tz[c - layer], kappa_d.tz[c - layer]);
     const double area = k.map.face_area;
     if (kz == 0) {  // the negative collector face, phi_s = 0
-      const double g = half_cell_conductance(area, k.region[0].solid_conductivity, k.first_layer_dz);
+      const double g = half_cell_conductance(area, k.of(CellRegion::negative).solid_conductivity, k.first_layer_dz);
       w += g * phi_s[c] * phi_s[c];
     }
     if (c >= n - layer) {  // the positive collector face
-      const double sig = k.region[2].solid_conductivity;
+      const double sig = k.of(CellRegion::positive).solid_conductivity;
       const double g = half_cell_conductance(area, sig, k.last_layer_dz);
       const double drop = drive.voltage_control ? phi_s[c] - drive.voltage : drive.current_density * area / g;
       w += g * drop * drop;
     }
     const int r = k.map.region(c);
     double reaction = 0.0;
-    if (r != 1) {
+    if (!k.map.in_separator(c)) {
       const ElectrodeParameters& e = k.electrode_of(r);
       const double sto = c_surf[k.map.particle_of_cell(c)] / e.maximum_concentration;
       const double ocp = material::guarded_open_circuit_potential(e, sto, T[c], k.reference_temperature);
@@ -316,7 +316,7 @@ struct ParticlesToCells {
   const double* particle;
   double* cell;
   VOLTAIC_HD void operator()(std::size_t c) const {
-    cell[c] = map.region(c) == 1 ? NAN : particle[map.particle_of_cell(c)];
+    cell[c] = map.in_separator(c) ? NAN : particle[map.particle_of_cell(c)];
   }
 };
 

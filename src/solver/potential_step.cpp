@@ -30,10 +30,10 @@ struct PotentialStep::System {
 namespace {
 
 /// Per cell: `inside` in the region, `outside` elsewhere.
-Array<double> region_values(const CellLayout& layout, int region, double inside, double outside) {
+Array<double> region_values(const CellLayout& layout, CellRegion region, double inside, double outside) {
   const CellMap& m = layout.constants().map;
   std::vector<double> v(m.cells);
-  for (std::size_t c = 0; c < m.cells; ++c) v[c] = m.region(c) == region ? inside : outside;
+  for (std::size_t c = 0; c < m.cells; ++c) v[c] = m.region_of(c) == region ? inside : outside;
   return Array<double>::from_host(layout.executor(), v);
 }
 
@@ -83,9 +83,9 @@ PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
   solid[static_cast<int>(Face::z_hi)] =
       mode == CellDrive::Mode::voltage ? BoundaryCondition::dirichlet(0.0) : BoundaryCondition::insulated();
   const BoundaryConditions insulated{};
-  const Array<double> separator_one = region_values(l, 1, 1.0, 0.0);
-  const Array<double> zero = region_values(l, 1, 0.0, 0.0);
-  const Array<double> one = region_values(l, 1, 1.0, 1.0);
+  const Array<double> separator_one = region_values(l, CellRegion::separator, 1.0, 0.0);
+  const Array<double> zero = region_values(l, CellRegion::separator, 0.0, 0.0);
+  const Array<double> one = region_values(l, CellRegion::separator, 1.0, 1.0);
   // A nonsingular placeholder Jacobian, of the scale of a real one: a dj/deta
   // for j0 = 1 A/m^2 at 298.15 K. Every solve refreshes it.
   const double f = kFaraday / (kGasConstant * 298.15);
@@ -251,7 +251,7 @@ void PotentialStep::initial_guess(View<const double> c_surf, View<const double> 
                                             t0, k.reference_temperature);
   std::vector<double> guess(2 * n);
   for (std::size_t c = 0; c < n; ++c) {
-    guess[c] = k.map.region(c) == 2 ? u[1] - u[0] : 0.0;
+    guess[c] = k.map.region_of(c) == CellRegion::positive ? u[1] - u[0] : 0.0;
     guess[n + c] = -u[0];
   }
   exec->copy(phi.data(), phi.space(), guess.data(), MemorySpace::host(), guess.size() * sizeof(double));
@@ -264,7 +264,7 @@ double PotentialStep::terminal_voltage(const CellDrive& drive, View<const double
   const DfnConstants& k = layout_->constants();
   const double face_mean = dot(exec, phi.subview(0, n), layout_->collector_weights().view());
   const double i = drive.value / layout_->electrode_area();
-  return face_mean - i * k.last_layer_dz / (2.0 * k.region[2].solid_conductivity);
+  return face_mean - i * k.last_layer_dz / (2.0 * k.of(CellRegion::positive).solid_conductivity);
 }
 
 double PotentialStep::current() const {

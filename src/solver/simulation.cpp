@@ -134,8 +134,9 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   std::vector<double> cs(nr * np);
   const CellMap& m = l.constants().map;
   for (std::size_t q = 0; q < np; ++q) {
-    const double c0 = m.region(m.cell_of_particle(q)) == 0 ? p.negative_electrode.initial_concentration
-                                                           : p.positive_electrode.initial_concentration;
+    const double c0 = m.region_of(m.cell_of_particle(q)) == CellRegion::negative
+                          ? p.negative_electrode.initial_concentration
+                          : p.positive_electrode.initial_concentration;
     for (std::size_t i = 0; i < nr; ++i) cs[i * np + q] = c0;
   }
   e->copy(w.c_s.data(), w.c_s.space(), cs.data(), MemorySpace::host(), cs.size() * sizeof(double));

@@ -46,7 +46,13 @@ struct CellMap {
   double face_area = 0.0;          ///< dx dy, the area of a z-face [m^2]
   const double* volume = nullptr;  ///< per cell [m^3]
 
-  VOLTAIC_HD int region(std::size_t c) const { return c < negative_end ? 0 : (c < positive_begin ? 1 : 2); }
+  VOLTAIC_HD CellRegion region_of(std::size_t c) const {
+    return c < negative_end ? CellRegion::negative
+                            : (c < positive_begin ? CellRegion::separator : CellRegion::positive);
+  }
+  /// region_of(c) as an index into DfnConstants::region.
+  VOLTAIC_HD int region(std::size_t c) const { return static_cast<int>(region_of(c)); }
+  VOLTAIC_HD bool in_separator(std::size_t c) const { return region_of(c) == CellRegion::separator; }
   VOLTAIC_HD std::size_t particle_of_cell(std::size_t c) const {
     return c < negative_end ? c : c - (positive_begin - negative_end);
   }
@@ -81,6 +87,8 @@ struct DfnConstants {
   double first_layer_dz = 0.0;         ///< [m], of the negative collector's neighbour layer
 
   VOLTAIC_HD const ElectrodeParameters& electrode_of(int region_index) const { return electrode[region_index / 2]; }
+  VOLTAIC_HD const RegionConstants& of(CellRegion r) const { return region[static_cast<int>(r)]; }
+  VOLTAIC_HD RegionConstants& of(CellRegion r) { return region[static_cast<int>(r)]; }
 };
 
 static_assert(std::is_trivially_copyable_v<DfnConstants>, "kernels take DfnConstants by value");
