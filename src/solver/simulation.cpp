@@ -574,19 +574,29 @@ void Simulation::record(Solution& s, int step_index) const {
   s.append({time_, voltage_, current_, capacity_ah_, energy_wh_, mean, lo, hi, heat_w_, double(step_index)});
 }
 
-void Simulation::snapshot(Solution& s) const {
+View<const double> Simulation::field_source(const std::string& key) const {
   const Workspace& w = *w_;
   const std::size_t n = layout_->num_cells();
+  if (key == "solid_potential") return w.phi.const_view().subview(0, n);
+  if (key == "electrolyte_potential") return w.phi.const_view().subview(n, n);
+  if (key == "electrolyte_concentration") return w.c_e.const_view();
+  if (key == "temperature") return w.T.const_view();
+  if (key == "interfacial_current") return w.aj.const_view();
+  if (key == "heating") return w.q.const_view();
+  if (key == "particle_surface_concentration") return w.c_surf.const_view();
+  throw InvalidArgument("field \"" + key + "\"", "Simulation", "is in field_catalog() but has no source");
+}
+
+void Simulation::snapshot(Solution& s) const {
+  const Executor& e = *layout_->executor();
   FieldSnapshot f;
   f.time = time_;
-  const std::vector<double> phi = w.phi.to_host();
-  f.fields["Solid potential [V]"].assign(phi.begin(), phi.begin() + static_cast<std::ptrdiff_t>(n));
-  f.fields["Electrolyte potential [V]"].assign(phi.begin() + static_cast<std::ptrdiff_t>(n), phi.end());
-  f.fields["Electrolyte concentration [mol.m-3]"] = w.c_e.to_host();
-  f.fields["Cell temperature [K]"] = w.T.to_host();
-  f.fields["Volumetric interfacial current density [A.m-3]"] = w.aj.to_host();
-  f.fields["Total heating [W.m-3]"] = w.q.to_host();
-  f.fields["Particle surface concentration [mol.m-3]"] = w.c_surf.to_host();
+  for (const FieldInfo& info : field_catalog()) {
+    const View<const double> v = field_source(info.key);
+    std::vector<double>& out = f.fields[info.name];
+    out.resize(v.size());
+    e.copy(out.data(), MemorySpace::host(), v.data(), v.space(), v.size() * sizeof(double));
+  }
   s.fields.push_back(std::move(f));
 }
 
@@ -610,28 +620,18 @@ void Simulation::emit_due_fields(RunContext& run) {
 }
 
 void Simulation::stream_fields(RunContext& run) {
-  const Workspace& w = *w_;
   const CellLayout& l = *layout_;
   const Executor& e = *l.executor();
   const std::size_t n = l.num_cells();
   const std::vector<View<double>>& frame = run.fields->next_frame();
   for (std::size_t f = 0; f < run.streamed.size(); ++f) {
-    const std::string& key = run.streamed[f]->key;
-    View<double> out = frame[f];
-    if (key == "solid_potential")
-      copy(e, w.phi.view().subview(0, n), out);
-    else if (key == "electrolyte_potential")
-      copy(e, w.phi.view().subview(n, n), out);
-    else if (key == "electrolyte_concentration")
-      copy(e, w.c_e.view(), out);
-    else if (key == "temperature")
-      copy(e, w.T.view(), out);
-    else if (key == "interfacial_current")
-      copy(e, w.aj.view(), out);
-    else if (key == "heating")
-      copy(e, w.q.view(), out);
-    else if (key == "particle_surface_concentration")
-      dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, w.c_surf.data(), out.data()});
+    const FieldInfo& info = *run.streamed[f];
+    const View<const double> source = field_source(info.key);
+    if (info.per_particle) {  // on the cell grid, NaN in the separator
+      dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, source.data(), frame[f].data()});
+    } else {
+      copy(e, source, frame[f]);
+    }
   }
   run.fields->push(time_);
 }
