@@ -53,7 +53,7 @@ import statistics
 import sys
 import time
 
-from pybamm_common import import_pybamm, package_version
+from pybamm_common import host_cpu_name, import_pybamm, package_version
 
 PARAMETER_SET = "Chen2020"
 CUTOFF_V = 2.5
@@ -61,18 +61,6 @@ OUTPUT_PERIOD_S = (
     10.0  # t_interp spacing of the "current" protocol (pybamm_reference.py's)
 )
 SCRIPT = "pybamm_benchmark.py"
-
-
-def host_cpu_name():
-    """'model name' of /proc/cpuinfo (as voltaic-bench reads it), or 'unknown'."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name") and ":" in line:
-                    return line.split(":", 1)[1].strip() or "unknown"
-    except OSError:
-        pass
-    return "unknown"
 
 
 def seconds(timer_time):

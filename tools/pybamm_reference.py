@@ -91,7 +91,7 @@ import sys
 import time
 from pathlib import Path
 
-from pybamm_common import import_pybamm, package_version
+from pybamm_common import host_cpu_name, import_pybamm, package_version
 
 PARAMETER_SET = "Chen2020"
 MARQUIS = "Marquis2019"
@@ -2105,18 +2105,6 @@ def main(argv):
         f.write(text)
     print(f"wrote {len(written)} files to {args.out_dir}")
     return 0
-
-
-def host_cpu_name():
-    """'model name' of /proc/cpuinfo, or 'unknown'."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name") and ":" in line:
-                    return line.split(":", 1)[1].strip() or "unknown"
-    except OSError:
-        pass
-    return "unknown"
 
 
 if __name__ == "__main__":
