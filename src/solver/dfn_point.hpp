@@ -104,6 +104,28 @@ struct ReactionCurrent {
   }
 };
 
+/// The reaction after a Newton update that ends the solve, to first order in
+/// the update: a j += a dj (d phi_s - d phi_e) with the Jacobian's own a dj,
+/// so the charge balances hold as the linear system does (exactly for a
+/// direct solve), and the surface c_surf(j) follows (it is linear in j).
+/// Spares the evaluation at the final iterate, whose change is second order
+/// in an update the convergence test has found small.
+struct LinearisedReaction {
+  DfnConstants k;
+  const double *update, *adj;          ///< update: 2 cells values (phi_s, then phi_e)
+  const double *value, *slope, *flux;  ///< the ParticleSurface; slope null: the surface is fixed
+  double *aj, *surface;
+
+  VOLTAIC_HD void operator()(std::size_t c) const {
+    if (k.map.in_separator(c)) return;
+    aj[c] += adj[c] * (update[c] - update[k.map.cells + c]);
+    if (!slope) return;
+    const std::size_t p = k.map.particle_of_cell(c);
+    const double a = k.region[k.map.region(c)].surface_area;
+    surface[p] = value[p] + slope[p] * (aj[c] / (a * kFaraday) - flux[p]);
+  }
+};
+
 /// Newton residual and Jacobian of the charge balances, per cell c:
 ///
 ///   F_s = (A_s phi_s)_c + V a j + (positive collector face term)
@@ -147,7 +169,12 @@ struct NewtonSystem {
 /// form C (u - u0) / dt = L u + source of DiffusionStep:
 ///   C = eps - dt sigma,  source = s_k - sigma c_k + sigma u0  (u0 in c_e).
 /// Sources (s_k >= 0) are unchanged (sigma = 0), and so is everything when
-/// `linearised` is false (the plain sink).
+/// `linearised` is false (the plain sink). So are sinks that take less than
+/// kLinearisedSinkShare of the cell's electrolyte lithium in the step: they
+/// cannot empty it, and where no cell is linearised the step needs no last
+/// pass with the plain sink.
+constexpr double kLinearisedSinkShare = 0.05;
+
 struct ElectrolyteSink {
   const double *porosity, *iterate, *c_e;
   double dt;
@@ -155,7 +182,8 @@ struct ElectrolyteSink {
   double *source, *sigma, *capacity;
   VOLTAIC_HD void operator()(std::size_t c) const {
     const double s_k = source[c];
-    const double g = linearised && s_k < 0.0 ? s_k / fmax(iterate[c], 1e-12) : 0.0;
+    const bool deep = -s_k * dt > kLinearisedSinkShare * porosity[c] * fmax(iterate[c], 0.0);
+    const double g = linearised && s_k < 0.0 && deep ? s_k / fmax(iterate[c], 1e-12) : 0.0;
     sigma[c] = g;
     capacity[c] = porosity[c] - dt * g;
     source[c] = s_k + g * (c_e[c] - iterate[c]);

@@ -180,10 +180,6 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
                                                 couplings(*s.kappa_d), c_e.data(), d_logc_.data()});
     for (report.iterations = 0;; ++report.iterations) {
       evaluate(s, drive, surface, c_e, T, phi);
-      if (report.iterations > 0 && report.last_update <= options_.tolerance) {
-        report.converged = true;
-        return report;
-      }
       if (report.iterations == options_.max_iterations) {
         std::ostringstream why;
         why << "Newton did not converge in " << options_.max_iterations << " iterations (last update "
@@ -191,32 +187,27 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
         report.reason = why.str();
         return report;
       }
-      s.j64->update(layout_->solid_conductivity().view(), d_s_.view(), kappa_.view(), d_e_.view(), c01_.view(),
-                    c10_.view());
-      s.m64->update(*s.j64);
-      scale(exec, -1.0, residual_.view());
-      std::string linear_summary = "direct block-tridiagonal solve";
-      if (direct) {
-        // One z-line holds every unknown: the block z-line factorisation is
-        // the Jacobian's exact LU, so one application solves the system.
-        s.m64->apply(residual_.view(), update_.view());
-      } else {
-        s.j32->assign_converted(*s.j64);
-        s.m32->update(*s.j32);
-        fill(exec, update_.view(), 0.0);
-        const SolveReport linear = s.solver->solve(residual_.view(), update_.view());
-        report.linear_iterations += linear.inner_iterations;
-        report.switched_to_fp64 = report.switched_to_fp64 || linear.switched_to_fp64;
-        linear_summary = linear.summary();
-      }
+      std::string linear_summary;
+      newton_update(s, direct, report, linear_summary);
       const double largest = max_abs(exec, update_.view());
       if (!std::isfinite(largest)) {
         report.reason = "the Newton update is not finite (linear solve: " + linear_summary + ")";
         return report;
       }
-      if (largest > options_.max_update) scale(exec, options_.max_update / largest, update_.view());
+      const bool damped = largest > options_.max_update;
+      if (damped) scale(exec, options_.max_update / largest, update_.view());
       axpy(exec, 1.0, update_.view(), phi);
+      // The error left after this update: the update itself, times the
+      // contraction rate the iterates show (Newton's is quadratic, so the
+      // rate falls as the updates do).
+      const double rate = report.iterations > 0 ? std::min(1.0, largest / report.last_update) : 1.0;
       report.last_update = largest;
+      if (!damped && largest * rate <= options_.tolerance) {
+        finish_linearised(surface);
+        ++report.iterations;  // updates made
+        report.converged = true;
+        return report;
+      }
     }
   } catch (const InvalidArgument& e) {
     // A state outside the model's domain (c_e <= 0, c_surf outside (0, c_max),
@@ -225,6 +216,36 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
     report.reason = e.what();
     return report;
   }
+}
+
+void PotentialStep::newton_update(System& s, bool direct, PotentialReport& report, std::string& summary) {
+  const auto& exec = *layout_->executor();
+  s.j64->update(layout_->solid_conductivity().view(), d_s_.view(), kappa_.view(), d_e_.view(), c01_.view(),
+                c10_.view());
+  s.m64->update(*s.j64);
+  scale(exec, -1.0, residual_.view());
+  if (direct) {
+    // One z-line holds every unknown: the block z-line factorisation is the
+    // Jacobian's exact LU, so one application solves the system.
+    s.m64->apply(residual_.view(), update_.view());
+    summary = "direct block-tridiagonal solve";
+    return;
+  }
+  s.j32->assign_converted(*s.j64);
+  s.m32->update(*s.j32);
+  fill(exec, update_.view(), 0.0);
+  const SolveReport linear = s.solver->solve(residual_.view(), update_.view());
+  report.linear_iterations += linear.inner_iterations;
+  report.switched_to_fp64 = report.switched_to_fp64 || linear.switched_to_fp64;
+  summary = linear.summary();
+}
+
+void PotentialStep::finish_linearised(const ParticleSurface& surface) {
+  const bool follows = surface.slope.size() > 0;
+  dfn::for_each_index(*layout_->executor(), 0, layout_->num_cells(),
+                      dfn::LinearisedReaction{layout_->constants(), update_.data(), adj_.data(), surface.value.data(),
+                                              follows ? surface.slope.data() : nullptr,
+                                              follows ? surface.flux.data() : nullptr, aj_.data(), surface_.data()});
 }
 
 void PotentialStep::initial_guess(View<const double> c_surf, View<const double> T, View<double> phi) const {

@@ -119,12 +119,13 @@ VOLTAIC_HD inline ImplicitReaction butler_volmer_implicit(const ElectrodeParamet
   double lo = kFaraday * (s.flux + (c_max - s.value) / s.slope) + 1e-12 * span;
   double hi = kFaraday * (s.flux - s.value / s.slope) - 1e-12 * span;
   double j = (guess > lo && guess < hi) ? guess : 0.5 * (lo + hi);
-  double g = 0.0, dg = 1.0, dbv = 0.0;
+  double g = 0.0, dg = 1.0, dbv = 0.0, last_step = 0.0;
   bool bisected = false;
   for (int it = 0; it < 100; ++it) {
     // The derivative at the first iterate (the chord method: the surface's
     // share of it changes little near the root), again after a bisection.
     const bool good = f.evaluate(j, g, dg, dbv, it == 0 || bisected);
+    const bool newton = !bisected && it > 0;
     bisected = false;
     if (good && fabs(g) <= 1e-13 * (fabs(j) + 1.0)) break;  // j to rounding [A/m^2]
     // Past a non-finite value, the offending end is the one the surface is near.
@@ -137,8 +138,17 @@ VOLTAIC_HD inline ImplicitReaction butler_volmer_implicit(const ElectrodeParamet
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     bisected = !(good && dg > 0.0) || next == 0.5 * (lo + hi);
     const double step = fabs(next - j);
+    // The error left after a chord step: the step times the contraction
+    // rate of the last two. Below rounding, the step ends the solve without
+    // a further evaluation (dbv, a Jacobian entry, is then one step old).
+    const double rate = newton && !bisected ? fmin(1.0, step / last_step) : 1.0;
+    last_step = step;
     j = next;
-    if (step <= 1e-13 * fabs(j) + 1e-300 || hi - lo <= 1e-15 * span) {
+    if (step * rate <= 1e-13 * (fabs(j) + 1.0) && !bisected) {
+      g *= rate;  // the residual the step leaves, to the same estimate
+      break;
+    }
+    if (hi - lo <= 1e-15 * span) {
       f.evaluate(j, g, dg, dbv, true);
       break;
     }

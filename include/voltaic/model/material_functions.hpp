@@ -10,8 +10,8 @@
 /// themselves, without safeguards: a stoichiometry outside [0, 1] or a
 /// concentration <= 0 is the caller's to prevent (docs/design.md, "Model
 /// parameters", says what PyBaMM's DFN clips and regularises). Results cannot
-/// agree bit for bit between backends (CUDA's exp, tanh and cosh are not
-/// glibc's); expect a few ulp.
+/// agree bit for bit between backends (CUDA's exp and cosh are not glibc's);
+/// expect a few ulp. tanh is fast_tanh (material_function.hpp) throughout.
 
 #include <cmath>
 
@@ -37,30 +37,30 @@ VOLTAIC_HD inline double sech2(double x) {
 
 /// LG M50 graphite-SiOx, Chen et al. (2020).
 VOLTAIC_HD inline double graphite_siox_ocp_chen2020(double sto) {
-  return 1.9793 * exp(-39.3631 * sto) + 0.2482 - 0.0909 * tanh(29.8538 * (sto - 0.1234)) -
-         0.04478 * tanh(14.9159 * (sto - 0.2769)) - 0.0205 * tanh(30.4444 * (sto - 0.6103));
+  return 1.9793 * exp(-39.3631 * sto) + 0.2482 - 0.0909 * fast_tanh(29.8538 * (sto - 0.1234)) -
+         0.04478 * fast_tanh(14.9159 * (sto - 0.2769)) - 0.0205 * fast_tanh(30.4444 * (sto - 0.6103));
 }
 
 /// LG M50 NMC811, Chen et al. (2020).
 VOLTAIC_HD inline double nmc811_ocp_chen2020(double sto) {
-  return -0.8090 * sto + 4.4875 - 0.0428 * tanh(18.5138 * (sto - 0.5542)) - 17.7326 * tanh(15.7890 * (sto - 0.3117)) +
-         17.5842 * tanh(15.9308 * (sto - 0.3120));
+  return -0.8090 * sto + 4.4875 - 0.0428 * fast_tanh(18.5138 * (sto - 0.5542)) - 17.7326 * fast_tanh(15.7890 * (sto - 0.3117)) +
+         17.5842 * fast_tanh(15.9308 * (sto - 0.3120));
 }
 
 /// MCMB 2528 graphite, Dualfoil (used by Marquis et al. 2019).
 VOLTAIC_HD inline double graphite_mcmb2528_ocp_dualfoil1998(double sto) {
-  return 0.194 + 1.5 * exp(-120.0 * sto) + 0.0351 * tanh((sto - 0.286) / 0.083) - 0.0045 * tanh((sto - 0.849) / 0.119) -
-         0.035 * tanh((sto - 0.9233) / 0.05) - 0.0147 * tanh((sto - 0.5) / 0.034) -
-         0.102 * tanh((sto - 0.194) / 0.142) - 0.022 * tanh((sto - 0.9) / 0.0164) -
-         0.011 * tanh((sto - 0.124) / 0.0226) + 0.0155 * tanh((sto - 0.105) / 0.029);
+  return 0.194 + 1.5 * exp(-120.0 * sto) + 0.0351 * fast_tanh((sto - 0.286) / 0.083) - 0.0045 * fast_tanh((sto - 0.849) / 0.119) -
+         0.035 * fast_tanh((sto - 0.9233) / 0.05) - 0.0147 * fast_tanh((sto - 0.5) / 0.034) -
+         0.102 * fast_tanh((sto - 0.194) / 0.142) - 0.022 * fast_tanh((sto - 0.9) / 0.0164) -
+         0.011 * fast_tanh((sto - 0.124) / 0.0226) + 0.0155 * fast_tanh((sto - 0.105) / 0.029);
 }
 
 /// LiCoO2, Dualfoil (used by Marquis et al. 2019), with its stoichiometry stretch 1.062.
 VOLTAIC_HD inline double lico2_ocp_dualfoil1998(double sto) {
   const double s = 1.062 * sto;
-  return 2.16216 + 0.07645 * tanh(30.834 - 54.4806 * s) + 2.1581 * tanh(52.294 - 50.294 * s) -
-         0.14169 * tanh(11.0923 - 19.8543 * s) + 0.2051 * tanh(1.4684 - 5.4888 * s) +
-         0.2531 * tanh((-s + 0.56478) / 0.1316) - 0.02167 * tanh((s - 0.525) / 0.006);
+  return 2.16216 + 0.07645 * fast_tanh(30.834 - 54.4806 * s) + 2.1581 * fast_tanh(52.294 - 50.294 * s) -
+         0.14169 * fast_tanh(11.0923 - 19.8543 * s) + 0.2051 * fast_tanh(1.4684 - 5.4888 * s) +
+         0.2531 * fast_tanh((-s + 0.56478) / 0.1316) - 0.02167 * fast_tanh((s - 0.525) / 0.006);
 }
 
 // ---- Entropic coefficients dU/dT(sto) [V/K] ------------------------------

@@ -26,7 +26,9 @@ struct CellDrive {
 };
 
 struct PotentialOptions {
-  double tolerance = 1e-9;  ///< [V]: converged when the largest Newton update is at most this
+  /// [V]: converged when the error left after a Newton update, estimated as
+  /// the largest update times the iterates' contraction rate, is at most this
+  double tolerance = 1e-9;
   int max_iterations = 25;  ///< Newton iterations
   double max_update = 0.2;  ///< [V]: a larger Newton update is scaled down to this (damping)
   /// Face rule of the electrolyte conductivity terms. Harmonic is exact for
@@ -111,7 +113,8 @@ class PotentialStep {
   /// mean surface stoichiometry of each electrode (reads c_surf back).
   void initial_guess(View<const double> c_surf, View<const double> T, View<double> phi) const;
 
-  /// Of the last solve (at its final phi): a j per cell [A/m^3].
+  /// Of the last solve (at its final phi, to second order in the last
+  /// update): a j per cell [A/m^3].
   const Array<double>& reaction() const { return aj_; }
   /// Of the last solve: the surface concentration per particle [mol/m^3]
   /// (ParticleSurface::value itself when the surface was held fixed).
@@ -131,6 +134,10 @@ class PotentialStep {
   System& system(CellDrive::Mode mode);
   void evaluate(System& s, const CellDrive& drive, const ParticleSurface& surface, View<const double> c_e,
                 View<const double> T, View<const double> phi);
+  /// Solves the Newton system into update_ (exact LU on one z-line, else GMRES-IR).
+  void newton_update(System& s, bool direct, PotentialReport& report, std::string& summary);
+  /// The reaction and surface at the final phi from the last evaluation and update.
+  void finish_linearised(const ParticleSurface& surface);
 
   std::shared_ptr<const CellLayout> layout_;
   PotentialOptions options_;
