@@ -43,16 +43,17 @@ VOLTAIC_HD inline double graphite_siox_ocp_chen2020(double sto) {
 
 /// LG M50 NMC811, Chen et al. (2020).
 VOLTAIC_HD inline double nmc811_ocp_chen2020(double sto) {
-  return -0.8090 * sto + 4.4875 - 0.0428 * fast_tanh(18.5138 * (sto - 0.5542)) - 17.7326 * fast_tanh(15.7890 * (sto - 0.3117)) +
-         17.5842 * fast_tanh(15.9308 * (sto - 0.3120));
+  return -0.8090 * sto + 4.4875 - 0.0428 * fast_tanh(18.5138 * (sto - 0.5542)) -
+         17.7326 * fast_tanh(15.7890 * (sto - 0.3117)) + 17.5842 * fast_tanh(15.9308 * (sto - 0.3120));
 }
 
 /// MCMB 2528 graphite, Dualfoil (used by Marquis et al. 2019).
 VOLTAIC_HD inline double graphite_mcmb2528_ocp_dualfoil1998(double sto) {
-  return 0.194 + 1.5 * exp(-120.0 * sto) + 0.0351 * fast_tanh((sto - 0.286) / 0.083) - 0.0045 * fast_tanh((sto - 0.849) / 0.119) -
-         0.035 * fast_tanh((sto - 0.9233) / 0.05) - 0.0147 * fast_tanh((sto - 0.5) / 0.034) -
-         0.102 * fast_tanh((sto - 0.194) / 0.142) - 0.022 * fast_tanh((sto - 0.9) / 0.0164) -
-         0.011 * fast_tanh((sto - 0.124) / 0.0226) + 0.0155 * fast_tanh((sto - 0.105) / 0.029);
+  return 0.194 + 1.5 * exp(-120.0 * sto) + 0.0351 * fast_tanh((sto - 0.286) / 0.083) -
+         0.0045 * fast_tanh((sto - 0.849) / 0.119) - 0.035 * fast_tanh((sto - 0.9233) / 0.05) -
+         0.0147 * fast_tanh((sto - 0.5) / 0.034) - 0.102 * fast_tanh((sto - 0.194) / 0.142) -
+         0.022 * fast_tanh((sto - 0.9) / 0.0164) - 0.011 * fast_tanh((sto - 0.124) / 0.0226) +
+         0.0155 * fast_tanh((sto - 0.105) / 0.029);
 }
 
 /// LiCoO2, Dualfoil (used by Marquis et al. 2019), with its stoichiometry stretch 1.062.
