@@ -100,12 +100,6 @@ std::string obstacle(const fs::path& target) {
 
 }  // namespace
 
-std::string system_reason(int error) {
-  if (error == ENOSPC) return std::string("disk full (") + std::strerror(error) + ")";
-  if (error == EDQUOT) return std::string("disk quota exceeded (") + std::strerror(error) + ")";
-  return std::strerror(error);
-}
-
 OutputDirectory::OutputDirectory(std::string dir) : dir_(std::move(dir)) {
   create_directories(dir_);
   lock_fd_ = lock_directory(dir_);

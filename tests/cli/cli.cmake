@@ -76,3 +76,11 @@ add_test(NAME cli.failed_commit_keeps_every_file
                  -DWORK=${_work}/failed_commit -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/failed_commit.cmake)
 set_tests_properties(cli.second_signal_stops_at_once cli.second_run_into_a_locked_directory_is_refused
                      cli.failed_commit_keeps_every_file PROPERTIES TIMEOUT 300)
+foreach(_mode tmpfs fsize)
+  add_test(NAME cli.disk_full_${_mode}_keeps_the_earlier_set
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/big_fields.toml
+                   -DBEFORE=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml -DWORK=${_work}/disk_full_${_mode}
+                   -DMODE=${_mode} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/disk_full.cmake)
+  set_tests_properties(cli.disk_full_${_mode}_keeps_the_earlier_set
+                       PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIP: no tmpfs")
+endforeach()

@@ -61,8 +61,4 @@ class OutputDirectory {
   bool keep_staging_ = false;
 };
 
-/// The system's reason for `error` (an errno), "disk full" first where the
-/// disk is full, so that a message says what to do about it.
-std::string system_reason(int error);
-
 }  // namespace voltaic::io

@@ -74,6 +74,12 @@ class RunOutput : public RunObserver {
   std::atomic<bool> intact_{true};  // on_fields runs on the run's output thread
 };
 
+/// Keeps HDF5 from closing files at process exit (H5dont_atexit). A file
+/// whose close failed (its last write-back hit a full disk) stays registered
+/// in HDF5, whose exit-time cleanup then crashes on it; voltaic closes every
+/// file it opens itself. A program calls it first, before any HDF5 call.
+void skip_hdf5_exit_cleanup();
+
 /// The cell grid as FieldWriter describes it.
 FieldGrid field_grid(const CellLayout& layout);
 
