@@ -9,8 +9,10 @@ namespace voltaic::cli {
 enum ExitCode : int {
   kSuccess = 0,
   kInternalError = 1,  ///< a bug or an unexpected system failure (a CUDA error, a full disk)
-  kBadInput = 2,       ///< a wrong command line, config, BPX file or checkpoint
+  kBadInput = 2,       ///< a wrong command line, config, BPX file or checkpoint; an output directory in use
   kSolverFailure = 3,  ///< the simulation stopped early: a step failed after its retries
+  kInterrupted = 130,  ///< SIGINT: the outputs and a checkpoint were committed at the last step
+  kTerminated = 143,   ///< SIGTERM: as kInterrupted
 };
 
 struct RunArguments {

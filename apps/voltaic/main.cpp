@@ -6,9 +6,11 @@
 
 #include "commands.hpp"
 #include "voltaic/core/version.hpp"
+#include "voltaic/io/run_output.hpp"
 
 int main(int argc, char** argv) {
   using namespace voltaic::cli;
+  voltaic::io::skip_hdf5_exit_cleanup();
   CLI::App app{"voltaic: lithium-ion cell simulation with the Doyle-Fuller-Newman model, on GPUs and CPUs"};
   app.set_version_flag("--version", voltaic::version());
   app.require_subcommand(1);

@@ -1,6 +1,7 @@
 // voltaic run: everything the input can get wrong is checked before a file
 // is written; then the run streams its rows, fields and checkpoints to the
-// output directory, and a summary ends it.
+// output directory's staging area, publishes them as one set, and a summary
+// ends it. SIGINT and SIGTERM end it the same way, a step early.
 #include <unistd.h>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 
 #include "commands.hpp"
 #include "progress.hpp"
+#include "stop_signals.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/core/version.hpp"
@@ -41,7 +43,7 @@ std::shared_ptr<const Executor> make_executor(io::BackendChoice choice) {
   return CudaExecutor::create(0, 3);  // stream 1: particles, stream 2: field output copies
 }
 
-/// RunOutput that also drives the progress display.
+/// RunOutput that also drives the progress display, and stops the run after SIGINT or SIGTERM.
 class CliOutput : public io::RunOutput {
  public:
   CliOutput(const io::OutputConfig& output, const CellLayout& layout, Progress& progress, double start_time)
@@ -49,6 +51,10 @@ class CliOutput : public io::RunOutput {
   void on_row(const Solution& solution) override {
     RunOutput::on_row(solution);
     progress_.update(solution);
+  }
+  std::string stop_reason() override {
+    const int signal = stop_signal();
+    return signal == 0 ? std::string() : std::string("interrupted by ") + signal_name(signal);
   }
 
  private:
@@ -73,15 +79,56 @@ void print_summary(const Solution& s, const Simulation& sim, double wall_s, cons
   for (const std::string& f : files) std::printf("  %-28s %s\n", "wrote", f.c_str());
 }
 
-/// Removes a directory this run created if nothing is left in it.
-void remove_if_empty(const std::string& dir, bool created) {
+/// Removes a directory this run created if nothing but the lock file is left in it.
+void remove_if_unused(const std::string& dir, bool created) {
   std::error_code ec;
-  if (created && fs::is_empty(dir, ec)) fs::remove(dir, ec);
+  if (!created) return;
+  fs::remove(fs::path(dir) / io::OutputDirectory::kLockName, ec);
+  if (fs::is_empty(dir, ec)) fs::remove(dir, ec);
+}
+
+/// Exit code for an output that could not be opened: another run holding
+/// the directory, or a directory that cannot be made, is the user's to fix.
+int exit_code_of_output_error(const io::FileError& e) {
+  const bool input = dynamic_cast<const io::OutputLocked*>(&e) != nullptr || e.what_failed() == "create directory";
+  return input ? kBadInput : kInternalError;
+}
+
+void note_leftovers(const io::OutputDirectory& directory) {
+  for (const std::string& d : directory.leftovers())
+    std::fprintf(stderr, "voltaic: note: '%s' holds the unfinished files of an earlier run that was killed\n",
+                 d.c_str());
+}
+
+/// After an error on the way: publishes the complete rows and frames when
+/// every file is intact, else keeps the directory's earlier files.
+void settle_after_failure(io::RunOutput& output) {
+  HoldSecondSignal hold;
+  if (output.intact()) {
+    try {
+      output.commit();
+      return;
+    } catch (const std::exception& e) {
+      report("error", e);
+      return;
+    }
+  }
+  output.abandon();
+  std::fprintf(stderr, "voltaic: the earlier files in '%s' are kept\n", output.directory().path().c_str());
+}
+
+/// The last lines of an interrupted run: what it kept and how to go on.
+int report_interruption(int signal, const Solution& s, const io::RunOutput& output) {
+  std::fprintf(stderr, "voltaic: interrupted by %s", signal_name(signal));
+  if (!s.completed) std::fprintf(stderr, "; continue with --restart %s", output.checkpoint_path().c_str());
+  std::fprintf(stderr, "\n");
+  return exit_code_of_signal(signal);
 }
 
 }  // namespace
 
 int run_command(const RunArguments& args) {
+  install_stop_handlers();  // a signal from here on ends the run with its exit code, never kills it
   // Everything the input can get wrong, before any file is written.
   io::RunConfig config;
   std::shared_ptr<const Executor> exec;
@@ -111,19 +158,26 @@ int run_command(const RunArguments& args) {
     return kBadInput;
   }
 
+  if (const int signal = stop_signal()) {
+    std::fprintf(stderr, "voltaic: interrupted by %s before the run started; nothing written\n", signal_name(signal));
+    return exit_code_of_signal(signal);
+  }
+
   const std::string& dir = config.output.directory;
   const bool created = !fs::exists(dir);
   std::printf("voltaic %s: %s on %s, %zu cells x %d shells, output in %s\n", args.config.c_str(),
               config.cell_source.c_str(), exec->name().c_str(), sim->layout().num_cells(),
               config.simulation.grid.radial_shells, dir.c_str());
+  std::fflush(stdout);
   Progress progress(*experiment, config.parameters.electrical.nominal_capacity, stdout, isatty(fileno(stdout)));
   std::unique_ptr<CliOutput> output;
   try {
     output = std::make_unique<CliOutput>(config.output, sim->layout(), progress, sim->time());
   } catch (const io::FileError& e) {
     report("error", e);
-    return kBadInput;
+    return exit_code_of_output_error(e);
   }
+  note_leftovers(output->directory());
 
   const auto start = std::chrono::steady_clock::now();
   Solution solution;
@@ -133,21 +187,26 @@ int run_command(const RunArguments& args) {
     progress.finish();
     report("error", e);
     output.reset();
-    remove_if_empty(dir, created);
+    remove_if_unused(dir, created);
     return kBadInput;
   } catch (const std::exception& e) {  // a CUDA or file error on the way: keep what is complete
     progress.finish();
-    report("internal error", e);
-    try {
-      output->commit();
-    } catch (const std::exception&) {
-    }
+    report(dynamic_cast<const io::FileError*>(&e) ? "error" : "internal error", e);
+    settle_after_failure(*output);
     return kInternalError;
   }
   progress.finish();
-  output->finish(solution);
+  try {
+    HoldSecondSignal hold;  // the files are published as a set, never half
+    output->finish(solution);
+  } catch (const io::FileError& e) {
+    report("error", e);
+    return kInternalError;
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_summary(solution, *sim, wall, output->files());
+  std::fflush(stdout);
+  if (const int signal = stop_signal()) return report_interruption(signal, solution, *output);
   if (!solution.completed) {
     std::fprintf(stderr, "voltaic: solver failure: %s\n", solution.termination.c_str());
     return kSolverFailure;

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 #include <utility>
 
@@ -18,6 +17,12 @@ std::string temporary_of(const std::string& final_path) {
   return (p.parent_path() / ("." + p.filename().string() + ".part")).string();
 }
 }  // namespace
+
+std::string system_reason(int error) {
+  if (error == ENOSPC) return std::string("disk full (") + std::strerror(error) + ")";
+  if (error == EDQUOT) return std::string("disk quota exceeded (") + std::strerror(error) + ")";
+  return std::strerror(error);
+}
 
 AtomicFile::AtomicFile(std::string final_path) : final_(std::move(final_path)), temporary_(temporary_of(final_)) {}
 
@@ -44,18 +49,22 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
 void AtomicFile::commit() {
   if (std::rename(temporary_.c_str(), final_.c_str()) != 0)
     throw FileError("rename", "AtomicFile::commit",
-                    "cannot rename '" + temporary_ + "' to '" + final_ + "': " + std::strerror(errno));
+                    "cannot rename '" + temporary_ + "' to '" + final_ + "': " + system_reason(errno));
   committed_ = true;
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents) {
   AtomicFile file(path);
-  {
-    std::ofstream out(file.temporary_path(), std::ios::binary | std::ios::trunc);
-    out << contents;
-    out.close();
-    if (!out) throw FileError("write", "write_file_atomically", "cannot write '" + file.temporary_path() + "'");
+  std::FILE* out = std::fopen(file.temporary_path().c_str(), "wb");
+  bool written = out != nullptr && std::fwrite(contents.data(), 1, contents.size(), out) == contents.size();
+  int error = errno;
+  if (out != nullptr && std::fclose(out) != 0 && written) {  // fclose reports a failed write-back
+    written = false;
+    error = errno;
   }
+  if (!written)
+    throw FileError("write", "write_file_atomically",
+                    "cannot write '" + file.temporary_path() + "': " + system_reason(error));
   file.commit();
 }
 

@@ -20,10 +20,21 @@ std::string innermost_error() {
   return reason.empty() ? std::string("HDF5 gave no reason") : reason;
 }
 
-void ErrorContext::fail(const std::string& operation) const { fail(operation, innermost_error()); }
+void ErrorContext::fail(const std::string& operation) const {
+  const std::string reason = innermost_error();
+  // HDF5's sec2 driver reports the errno of a failed write in its text.
+  const bool full = reason.find("errno = 28,") != std::string::npos;
+  fail(operation, full ? "disk full (" + reason + ")" : reason);
+}
 
 void ErrorContext::fail(const std::string& operation, const std::string& reason) const {
   throw FileError(operation, where_, "'" + path_ + "': cannot " + operation + ": " + reason);
 }
 
 }  // namespace voltaic::io::hdf5
+
+namespace voltaic::io {
+
+void skip_hdf5_exit_cleanup() { H5dont_atexit(); }
+
+}  // namespace voltaic::io

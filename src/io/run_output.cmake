@@ -1,1 +1,1 @@
-target_sources(voltaic_io PRIVATE io/run_output.cpp)
+target_sources(voltaic_io PRIVATE io/run_output.cpp io/output_directory.cpp)

@@ -34,10 +34,14 @@ FieldGrid field_grid(const CellLayout& layout) {
   return f;
 }
 
+const std::vector<std::string>& RunOutput::file_names() {
+  static const std::vector<std::string> names = {"timeseries.csv", "fields.h5", "fields.xdmf", "checkpoint.h5"};
+  return names;
+}
+
 RunOutput::RunOutput(const OutputConfig& output, const CellLayout& layout, double start_time)
-    : config_(output), last_checkpoint_(start_time) {
-  create_directories(config_.directory);
-  csv_ = std::make_unique<TimeseriesCsvWriter>(in(config_.directory, "timeseries.csv"), timeseries_columns());
+    : config_(output), directory_(output.directory), last_checkpoint_(start_time) {
+  csv_ = std::make_unique<TimeseriesCsvWriter>(directory_.staged("timeseries.csv"), timeseries_columns());
   const bool fields_asked = !config_.field_times.empty() || config_.field_period > 0.0;
   if (!fields_asked) return;
   std::vector<FieldDescription> described;
@@ -48,32 +52,46 @@ RunOutput::RunOutput(const OutputConfig& output, const CellLayout& layout, doubl
     fields_.push_back(f.key);
     described.push_back({f.key, f.name, f.unit});
   }
-  field_writer_ = std::make_unique<FieldWriter>(in(config_.directory, "fields.h5"), field_grid(layout), described);
+  field_writer_ = std::make_unique<FieldWriter>(directory_.staged("fields.h5"), field_grid(layout), described);
 }
 
 RunOutput::~RunOutput() = default;
+
+template <class Write>
+void RunOutput::guarded(Write&& write) {
+  try {
+    write();
+  } catch (...) {
+    intact_ = false;
+    throw;
+  }
+}
 
 void RunOutput::on_row(const Solution& solution) {
   const auto& names = Solution::variable_names();
   std::vector<const std::vector<double>*> columns;
   for (const std::string& n : names) columns.push_back(&solution[n]);
   std::vector<double> row(names.size());
-  for (; rows_written_ < solution.rows(); ++rows_written_) {
-    for (std::size_t k = 0; k < names.size(); ++k) row[k] = (*columns[k])[rows_written_];
-    csv_->append(row);
-  }
+  guarded([&] {
+    for (; rows_written_ < solution.rows(); ++rows_written_) {
+      for (std::size_t k = 0; k < names.size(); ++k) row[k] = (*columns[k])[rows_written_];
+      csv_->append(row);
+    }
+  });
 }
 
 std::vector<std::string> RunOutput::streamed_fields() const { return fields_; }
 
-void RunOutput::on_fields(double time, const std::vector<const double*>& fields) { field_writer_->write(time, fields); }
+void RunOutput::on_fields(double time, const std::vector<const double*>& fields) {
+  guarded([&] { field_writer_->write(time, fields); });
+}
 
 bool RunOutput::checkpoint_due(double time) {
   return config_.checkpoint_period > 0.0 && time >= last_checkpoint_ + config_.checkpoint_period;
 }
 
 void RunOutput::on_checkpoint(const Checkpoint& checkpoint) {
-  write_checkpoint(checkpoint_path(), checkpoint);
+  guarded([&] { write_checkpoint(directory_.staged("checkpoint.h5"), checkpoint); });
   last_checkpoint_ = checkpoint.scalars.at("time");
   wrote_checkpoint_ = true;
 }
@@ -86,8 +104,22 @@ void RunOutput::finish(const Solution& solution) {
 }
 
 void RunOutput::commit() {
-  if (csv_) csv_->commit();
-  if (field_writer_) field_writer_->commit();
+  if (!intact_)
+    throw FileError("commit", "RunOutput::commit",
+                    "'" + config_.directory + "': an output file failed earlier; the earlier files are kept");
+  guarded([&] {
+    if (csv_) csv_->commit();
+    if (field_writer_) field_writer_->commit();
+  });
+  std::vector<std::string> names;
+  for (const std::string& f : files()) names.push_back(fs::path(f).filename().string());
+  directory_.publish(names, file_names());
+}
+
+void RunOutput::abandon() {
+  csv_.reset();
+  field_writer_.reset();
+  directory_.abandon();
 }
 
 std::vector<std::string> RunOutput::files() const {

@@ -55,7 +55,7 @@ struct TimeseriesCsvWriter::Impl {
   [[noreturn]] void fail(const std::string& operation, const char* where, int error) const {
     throw FileError(operation, where,
                     "'" + target.path() + "': cannot " + operation + " its temporary '" + target.temporary_path() +
-                        "': " + std::strerror(error));
+                        "': " + system_reason(error));
   }
 
   /// Writes `text` and flushes it, so that a run that dies leaves whole rows.

@@ -640,7 +640,13 @@ void Simulation::report_row(RunContext& run, bool may_checkpoint) {
   emit_due_fields(run);
   if (!run.observer) return;
   run.observer->on_row(run.solution);
-  if (may_checkpoint && run.observer->checkpoint_due(time_)) run.observer->on_checkpoint(make_checkpoint(run));
+  if (!may_checkpoint) return;
+  std::string stop = run.observer->stop_reason();
+  if (!stop.empty() || run.observer->checkpoint_due(time_)) run.observer->on_checkpoint(make_checkpoint(run));
+  if (stop.empty()) return;
+  run.solution.completed = false;  // after the checkpoint, which restarts as any other does
+  run.solution.termination = std::move(stop);
+  run.stopped = true;
 }
 
 std::string Simulation::experiment_fingerprint(const Experiment& experiment) {

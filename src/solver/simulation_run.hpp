@@ -46,6 +46,7 @@ struct Simulation::RunContext {
   std::unique_ptr<FieldOutput> fields;     // set when fields are streamed
   std::string experiment;                  // experiment_fingerprint() of the run's experiment
   bool resuming = false;                   // the present step continues from a checkpoint
+  bool stopped = false;                    // the observer asked to stop (RunObserver::stop_reason)
 };
 
 }  // namespace voltaic

@@ -168,6 +168,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     accept(h);
     record(solution, static_cast<int>(index));
     report_row(run, !event);
+    if (run.stopped) return false;
     if (event) {
       solution.termination = describe_step(step, index) + " ended by a cut-off event";
       return true;

@@ -49,3 +49,38 @@ set_tests_properties(cli.runs_a_bpx_cell PROPERTIES PASS_REGULAR_EXPRESSION "Run
 add_test(NAME cli.solver_failure_keeps_output
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/solver_failure.toml
                  -DWORK=${_work}/solver_failure -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_solver_failure.cmake)
+
+# Issue 13, nothing lost, nothing hangs: signals, concurrent runs, failed
+# commits and full disks, each ending with its exit code and a complete set
+# of outputs, the new one or the earlier one, never a mix.
+foreach(_signal INT TERM)
+  if(_signal STREQUAL INT)
+    set(_code 130)
+  else()
+    set(_code 143)
+  endif()
+  add_test(NAME cli.sig${_signal}_commits_outputs_and_a_checkpoint
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.toml
+                   -DWORK=${_work}/sig${_signal} -DSIGNAL=${_signal} -DEXPECTED=${_code}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.cmake)
+  set_tests_properties(cli.sig${_signal}_commits_outputs_and_a_checkpoint PROPERTIES TIMEOUT 300)
+endforeach()
+add_test(NAME cli.second_signal_stops_at_once
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.toml
+                 -DWORK=${_work}/second_signal -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/second_signal.cmake)
+add_test(NAME cli.second_run_into_a_locked_directory_is_refused
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.toml
+                 -DWORK=${_work}/concurrent -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/concurrent_runs.cmake)
+add_test(NAME cli.failed_commit_keeps_every_file
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml
+                 -DWORK=${_work}/failed_commit -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/failed_commit.cmake)
+set_tests_properties(cli.second_signal_stops_at_once cli.second_run_into_a_locked_directory_is_refused
+                     cli.failed_commit_keeps_every_file PROPERTIES TIMEOUT 300)
+foreach(_mode tmpfs fsize)
+  add_test(NAME cli.disk_full_${_mode}_keeps_the_earlier_set
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/big_fields.toml
+                   -DBEFORE=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml -DWORK=${_work}/disk_full_${_mode}
+                   -DMODE=${_mode} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/disk_full.cmake)
+  set_tests_properties(cli.disk_full_${_mode}_keeps_the_earlier_set
+                       PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIP: no tmpfs")
+endforeach()

@@ -41,10 +41,12 @@ SimulationOptions small_cell() {
   return o;
 }
 
-/// Whatever is left in `dir` that is not a committed file.
+/// Whatever is left in `dir` that is not a committed file: a temporary, a staging directory.
 bool has_temporaries(const fs::path& dir) {
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".part") return true;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".part" || name.rfind(OutputDirectory::kStagingPrefix, 0) == 0) return true;
+  }
   return false;
 }
 

@@ -16,6 +16,10 @@ class FileError : public Error {
   using Error::Error;
 };
 
+/// The system's reason for `error` (an errno), "disk full" first where the
+/// disk is full, so that a message says what to do about it.
+std::string system_reason(int error);
+
 /// The temporary path of `final_path`: ".NAME.part" beside it. Writers create
 /// the temporary, fill it, then commit(); the destructor removes a temporary
 /// that was never committed.

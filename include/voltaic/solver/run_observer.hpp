@@ -40,6 +40,11 @@ class RunObserver {
   }
   /// A checkpoint from which Simulation::load_checkpoint continues the run.
   virtual void on_checkpoint(const Checkpoint& checkpoint) { (void)checkpoint; }
+
+  /// Asked where checkpoint_due() is: a non-empty reason ("interrupted by
+  /// SIGINT") ends the run there, after one more on_checkpoint(), with
+  /// Solution::completed false and the reason as its termination.
+  virtual std::string stop_reason() { return {}; }
 };
 
 }  // namespace voltaic
