@@ -32,6 +32,7 @@ void for_each_index(const CudaExecutor& exec, int stream, std::size_t n, const F
 
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ElectrolyteProperties&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ReactionCurrent&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::LinearisedReaction&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::NewtonSystem&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ConcentrationInputs&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::HeatSource&);
