@@ -145,8 +145,8 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   fill(*e, w.aj.view(), 0.0);
   fill(*e, w.flux.view(), 0.0);
   fill(*e, w.ds.view(), p.negative_electrode.diffusivity);
-  lumped_t_ = p.thermal.initial_temperature;
-  lumped_history_.fill(lumped_t_);
+  clock().lumped_t = p.thermal.initial_temperature;
+  clock().lumped_history.fill(clock().lumped_t);
   // The surface response runs on a second stream where there is one (no-ops on the CPU).
   w.side_stream = e->num_streams() >= 2 ? 1 : 0;
   w.inputs_ready = e->create_event();
@@ -207,6 +207,7 @@ void Simulation::concentration(double a0, double a1, double dt, bool linearised_
 }
 
 bool Simulation::potential(const StepDrive& drive, std::string& why) {
+  CellClock& k = clock();
   Workspace& w = *w_;
   const Executor& e = *layout_->executor();
   const ParticleSurface surface{w.c_surf.view(), w.slope.view(), w.flux.view(), w.aj.view()};
@@ -218,9 +219,9 @@ bool Simulation::potential(const StepDrive& drive, std::string& why) {
   if (drive.mode == StepDrive::Mode::power) {
     // The current that draws the power: a root of f(I) = I V(I) - P by the
     // secant method, from the last current and the fixed-point step P / V.
-    double i = std::isfinite(current_) && current_ != 0.0 && current_ * drive.value > 0.0
-                   ? current_
-                   : drive.value / std::max(voltage_, 1.0);
+    double i = std::isfinite(k.current) && k.current != 0.0 && k.current * drive.value > 0.0
+                   ? k.current
+                   : drive.value / std::max(k.voltage, 1.0);
     double i_before = 0.0, f_before = 0.0;
     for (int it = 0;; ++it) {
       const CellDrive d = CellDrive::current(i);
@@ -230,8 +231,8 @@ bool Simulation::potential(const StepDrive& drive, std::string& why) {
         why = "power control: the terminal voltage " + std::to_string(v) + " V cannot deliver the power";
         return false;
       }
-      voltage_ = v;
-      current_ = i;
+      k.voltage = v;
+      k.current = i;
       const double f = i * v - drive.value;
       const double next = it == 0 || f == f_before ? drive.value / v : i - f * (i - i_before) / (f - f_before);
       if (std::fabs(next - i) <= 1e-12 * std::fabs(i) + 1e-15) break;
@@ -247,8 +248,8 @@ bool Simulation::potential(const StepDrive& drive, std::string& why) {
     const CellDrive d =
         drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(drive.value);
     if (!solve(d)) return false;
-    voltage_ = w.potential->terminal_voltage(d, w.phi.view());
-    current_ = drive.mode == StepDrive::Mode::current ? drive.value : w.potential->current();
+    k.voltage = w.potential->terminal_voltage(d, w.phi.view());
+    k.current = drive.mode == StepDrive::Mode::current ? drive.value : w.potential->current();
   }
   copy(e, w.potential->reaction().view(), w.aj.view());
   copy(e, w.potential->surface().view(), w.c_surf.view());
@@ -263,19 +264,21 @@ double Simulation::heat_power(const CellDrive& drive) const {
   // Ohmic heat of the two collector foils, i^2 L / sigma per area (PyBaMM's lumped model includes it).
   const double foils = p.negative_current_collector.thickness / p.negative_current_collector.conductivity +
                        p.positive_current_collector.thickness / p.positive_current_collector.conductivity;
-  return dot(*l.executor(), w.q.view(), l.volumes().view()) + current_ * current_ * foils / l.electrode_area();
+  return dot(*l.executor(), w.q.view(), l.volumes().view()) +
+         clock().current * clock().current * foils / l.electrode_area();
 }
 
 void Simulation::temperature(double a0, double a1, double dt, const CellDrive& drive) {
+  CellClock& k = clock();
   Workspace& w = *w_;
   const CellLayout& l = *layout_;
   const Executor& e = *l.executor();
-  heat_w_ = heat_power(drive);
+  k.heat_w = heat_power(drive);
   switch (options_.thermal) {
     case ThermalModel::isothermal: break;
     case ThermalModel::lumped:
-      lumped_t_ = w.lumped->step(a0 * lumped_history_[0] + a1 * lumped_history_[1], heat_w_, dt);
-      fill(e, w.T.view(), lumped_t_);
+      k.lumped_t = w.lumped->step(a0 * k.lumped_history[0] + a1 * k.lumped_history[1], k.heat_w, dt);
+      fill(e, w.T.view(), k.lumped_t);
       break;
     case ThermalModel::conduction: {
       copy(e, w.history->level("T", 0).const_view(), w.T.view());
@@ -308,7 +311,7 @@ double Simulation::split_change() const {
 bdf::Formula Simulation::start_attempt(double h) {
   Workspace& w = *w_;
   const Executor& exec = *layout_->executor();
-  const StepCursor& c = cursor_;
+  const StepCursor& c = clock().cursor;
   const StateHistory& past = *w.history;
   bdf::Formula f = bdf::formula(order_for(h), h, c.h1);
   if (f.order == 2) {
@@ -318,7 +321,7 @@ bdf::Formula Simulation::start_attempt(double h) {
     axpby(exec, f.a1, past.level("c_e", 1).const_view(), f.a0, w.work.view());
     if (!above(w.work, 0.0)) f = bdf::formula(1, h, c.h1);
   }
-  last_order_ = f.order;
+  clock().last_order = f.order;
   if (c.history >= 2) {
     // The first pass starts from the reaction and potentials extrapolated to
     // the new time: one pass then usually settles the split, and Newton starts
@@ -344,7 +347,8 @@ void Simulation::end_with_plain_sink(const bdf::Formula& f, double dt) {
 }
 
 bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why) {
-  const StepDrive drive = step_drive.at(cursor_.elapsed + h);  // implicit: the drive at the new time
+  CellClock& k = clock();
+  const StepDrive drive = step_drive.at(k.cursor.elapsed + h);  // implicit: the drive at the new time
   const bool on = options_.time_substeps;
   const Executor& exec = *layout_->executor();
   Workspace& w = *w_;
@@ -381,9 +385,9 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
         // Settled when the change, or the change still to come at the
         // contraction rate the passes showed (IDA's test), is below a fifth
         // of the tolerance.
-        if (pass > 1) split_rate_ = std::min(change / previous_change, 1.0);
+        if (pass > 1) k.split_rate = std::min(change / previous_change, 1.0);
         previous_change = change;
-        if (change <= 0.2 || (rate_test && split_rate_ < 0.5 && change * split_rate_ / (1.0 - split_rate_) <= 0.2)) {
+        if (change <= 0.2 || (rate_test && k.split_rate < 0.5 && change * k.split_rate / (1.0 - k.split_rate) <= 0.2)) {
           timed(on, exec, t.concentration_s, [&] {
             end_with_plain_sink(f, dt);
             return true;
@@ -410,7 +414,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
       copy(exec, w.T.view(), w.T_pass.view());
       if (!timed(on, exec, t.potential_s, [&] { return potential(drive, why); })) return false;
       const CellDrive d =
-          drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(current_);
+          drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(k.current);
       timed(on, exec, t.thermal_s, [&] {
         temperature(f.a0, f.a1, dt, d);
         return true;
@@ -420,7 +424,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     why = e.what();
     return false;
   }
-  if (!std::isfinite(voltage_) || !std::isfinite(current_) || !std::isfinite(heat_w_)) {
+  if (!std::isfinite(k.voltage) || !std::isfinite(k.current) || !std::isfinite(k.heat_w)) {
     why = "the step produced a non-finite voltage, current or heat";
     return false;
   }
@@ -445,13 +449,14 @@ bool Simulation::above(const Array<double>& x, double floor) const {
 }
 
 double Simulation::local_error(double h) const {
-  const StepCursor& c = cursor_;
+  const CellClock& cell = clock();
+  const StepCursor& c = cell.cursor;
   if (c.history < 2) return -1.0;
   Workspace& w = *w_;
   const Executor& e = *layout_->executor();
   const StepControl& sc = options_.steps;
   const ParameterSet& p = layout_->parameters();
-  const int order = last_order_;
+  const int order = cell.last_order;
   const bdf::Estimate k = bdf::estimate(order, h, c.h1, c.h2);
   const StateHistory& s = *w.history;
   const auto norm = [&](const char* name, const Array<double>& y, double scale) {
@@ -470,8 +475,8 @@ double Simulation::local_error(double h) const {
   };
   const double c_max = std::max(p.negative_electrode.maximum_concentration, p.positive_electrode.maximum_concentration);
   double error = std::max(norm("c_e", w.c_e, p.electrolyte.initial_concentration), norm("c_surf", w.c_surf, c_max));
-  error = std::max(error, scalar(voltage_history_, voltage_, 1.0));
-  if (options_.thermal == ThermalModel::lumped) error = std::max(error, scalar(lumped_history_, lumped_t_, 1.0));
+  error = std::max(error, scalar(cell.voltage_history, cell.voltage, 1.0));
+  if (options_.thermal == ThermalModel::lumped) error = std::max(error, scalar(cell.lumped_history, cell.lumped_t, 1.0));
   if (options_.thermal == ThermalModel::conduction) error = std::max(error, norm("T", w.T, 1.0));
   // The test asks for half the tolerance: a second-order method's local errors
   // add up to more global error than IDA's higher orders do at the same
@@ -482,38 +487,42 @@ double Simulation::local_error(double h) const {
 }
 
 int Simulation::order_for(double h) const {
-  const StepCursor& c = cursor_;
+  const StepCursor& c = clock().cursor;
   return c.history >= 3 && h <= 2.4 * c.h1 ? 2 : 1;
 }
 
 void Simulation::save() {
+  CellClock& k = clock();
   w_->history->save();
-  lumped_history_[0] = lumped_t_;
-  voltage_history_[0] = voltage_;
-  saved_ = {current_, heat_w_};
+  k.lumped_history[0] = k.lumped_t;
+  k.voltage_history[0] = k.voltage;
+  k.saved = {k.current, k.heat_w};
 }
 
 void Simulation::restore() {
+  CellClock& k = clock();
   w_->history->restore();
-  lumped_t_ = lumped_history_[0];
-  voltage_ = voltage_history_[0];
-  current_ = saved_[0];
-  heat_w_ = saved_[1];
+  k.lumped_t = k.lumped_history[0];
+  k.voltage = k.voltage_history[0];
+  k.current = k.saved[0];
+  k.heat_w = k.saved[1];
 }
 
 void Simulation::accept(double h) {
+  CellClock& k = clock();
   w_->history->rotate();
-  for (std::array<double, 3>* past : {&lumped_history_, &voltage_history_}) {
+  for (std::array<double, 3>* past : {&k.lumped_history, &k.voltage_history}) {
     (*past)[2] = (*past)[1];
     (*past)[1] = (*past)[0];
   }
-  StepCursor& c = cursor_;
+  StepCursor& c = k.cursor;
   c.h2 = c.h1;
   c.h1 = h;
   c.history = std::min(c.history + 1, 3);
 }
 
 bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why) {
+  CellClock& k = clock();
   const StepDrive drive = step_drive.at(0.0);
   const bool on = options_.time_substeps;
   const Executor& exec = *layout_->executor();
@@ -523,16 +532,16 @@ bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why)
     fill(exec, w.slope.view(), 0.0);
     if (!timed(on, exec, substep_times_.potential_s, [&] { return potential(drive, why); })) return false;
     const CellDrive d =
-        drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(current_);
+        drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(k.current);
     timed(on, exec, substep_times_.thermal_s, [&] {
-      heat_w_ = heat_power(d);
+      k.heat_w = heat_power(d);
       return true;
     });
   } catch (const Error& e) {
     why = e.what();
     return false;
   }
-  cursor_.history = 1;
+  k.cursor.history = 1;
   return true;
 }
 
@@ -548,21 +557,23 @@ StepDrive Simulation::drive_of(const ExperimentStep& step) const {
 }
 
 void Simulation::check_step(const ExperimentStep& step, const StepDrive& step_drive, std::size_t index) const {
+  const CellClock& k = clock();
   const StepDrive drive = step_drive.at(0.0);
   if (!step.until_voltage_v || drive.mode == StepDrive::Mode::voltage || drive.value == 0.0) return;
   const double target = *step.until_voltage_v;
   const bool discharge = drive.value > 0.0;
-  if (discharge ? voltage_ > target : voltage_ < target) return;
+  if (discharge ? k.voltage > target : k.voltage < target) return;
   std::ostringstream why;
   why << "is impossible: it " << (discharge ? "discharges" : "charges") << " until " << target
-      << " V, but the voltage at its start is already " << voltage_ << " V";
+      << " V, but the voltage at its start is already " << k.voltage << " V";
   throw InvalidArgument(describe_step(step, index), "Simulation::run", why.str());
 }
 
 void Simulation::record(Solution& s, int step_index) const {
+  const CellClock& k = clock();
   const CellLayout& l = *layout_;
   const Executor& e = *l.executor();
-  double mean = lumped_t_, lo = lumped_t_, hi = lumped_t_;
+  double mean = k.lumped_t, lo = k.lumped_t, hi = k.lumped_t;
   if (options_.thermal == ThermalModel::conduction) {
     Workspace& w = *w_;
     const double volume = l.electrode_area() * l.grid()->thickness();
@@ -571,7 +582,7 @@ void Simulation::record(Solution& s, int step_index) const {
     dfn::for_each_index(e, 0, l.num_cells(), dfn::Reciprocal{w.T.data(), w.work.data()});
     lo = 1.0 / max_abs(e, w.work.view());
   }
-  s.append({time_, voltage_, current_, capacity_ah_, energy_wh_, mean, lo, hi, heat_w_, double(step_index)});
+  s.append({k.time, k.voltage, k.current, k.capacity_ah, k.energy_wh, mean, lo, hi, k.heat_w, double(step_index)});
 }
 
 View<const double> Simulation::field_source(const std::string& key) const {
@@ -590,7 +601,7 @@ View<const double> Simulation::field_source(const std::string& key) const {
 void Simulation::snapshot(Solution& s) const {
   const Executor& e = *layout_->executor();
   FieldSnapshot f;
-  f.time = time_;
+  f.time = clock().time;
   for (const FieldInfo& info : field_catalog()) {
     const View<const double> v = field_source(info.key);
     std::vector<double>& out = f.fields[info.name];
@@ -608,14 +619,15 @@ double Simulation::next_field_time() const {
 }
 
 void Simulation::emit_due_fields(RunContext& run) {
-  if (time_ < next_field_time() - 1e-9) return;
+  CellClock& k = clock();
+  if (k.time < next_field_time() - 1e-9) return;
   if (run.fields)
     stream_fields(run);
   else
     snapshot(run.solution);
   const auto& times = options_.field_times;
-  while (next_field_ < times.size() && times[next_field_] <= time_ + 1e-9) ++next_field_;
-  while (options_.field_period > 0.0 && options_.field_period * double(next_periodic_field_) <= time_ + 1e-9)
+  while (next_field_ < times.size() && times[next_field_] <= k.time + 1e-9) ++next_field_;
+  while (options_.field_period > 0.0 && options_.field_period * double(next_periodic_field_) <= k.time + 1e-9)
     ++next_periodic_field_;
 }
 
@@ -633,7 +645,7 @@ void Simulation::stream_fields(RunContext& run) {
       copy(e, source, frame[f]);
     }
   }
-  run.fields->push(time_);
+  run.fields->push(clock().time);
 }
 
 void Simulation::report_row(RunContext& run, bool may_checkpoint) {
@@ -642,7 +654,7 @@ void Simulation::report_row(RunContext& run, bool may_checkpoint) {
   run.observer->on_row(run.solution);
   if (!may_checkpoint) return;
   std::string stop = run.observer->stop_reason();
-  if (!stop.empty() || run.observer->checkpoint_due(time_)) run.observer->on_checkpoint(make_checkpoint(run));
+  if (!stop.empty() || run.observer->checkpoint_due(clock().time)) run.observer->on_checkpoint(make_checkpoint(run));
   if (stop.empty()) return;
   run.solution.completed = false;  // after the checkpoint, which restarts as any other does
   run.solution.termination = std::move(stop);
@@ -679,12 +691,12 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
       throw InvalidArgument("checkpoint", "Simulation::run",
                             "was written by a run of another experiment: " + c->texts.at("experiment"));
     resume_solution(*c, run.solution);
-    first = cursor_.index;
+    first = clock().cursor.index;
     run.resuming = true;
   }
   for (std::size_t i = first; i < experiment.total_steps(); ++i) {
     const ExperimentStep& step = experiment.step(i % experiment.cycle().size());
-    cursor_.index = i;
+    clock().cursor.index = i;
     try {
       if (!run_step(step, run)) break;
     } catch (const InvalidArgument& e) {

@@ -68,6 +68,7 @@ std::string Simulation::setup_fingerprint() const {
 }
 
 Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
+  const CellClock& k = clock();
   Checkpoint c;
   c.texts["format"] = kFormat;
   c.texts["setup"] = setup_fingerprint();
@@ -75,27 +76,27 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
   c.texts["termination"] = run.solution.termination;
   for (auto& [name, values] : w_->history->to_host()) c.arrays["state/" + name] = std::move(values);
   for (const std::string& name : Solution::variable_names()) c.arrays["solution/" + name] = run.solution[name];
-  c.scalars = {{"time", time_},
-               {"discharge capacity", capacity_ah_},
-               {"discharge energy", energy_wh_},
-               {"voltage", voltage_},
-               {"current", current_},
-               {"heat", heat_w_},
-               {"lumped temperature", lumped_t_},
-               {"step elapsed", cursor_.elapsed},
-               {"step dt", cursor_.dt},
-               {"step h1", cursor_.h1},
-               {"step h2", cursor_.h2},
-               {"split rate", split_rate_}};
+  c.scalars = {{"time", k.time},
+               {"discharge capacity", k.capacity_ah},
+               {"discharge energy", k.energy_wh},
+               {"voltage", k.voltage},
+               {"current", k.current},
+               {"heat", k.heat_w},
+               {"lumped temperature", k.lumped_t},
+               {"step elapsed", k.cursor.elapsed},
+               {"step dt", k.cursor.dt},
+               {"step h1", k.cursor.h1},
+               {"step h2", k.cursor.h2},
+               {"split rate", k.split_rate}};
   for (int i = 0; i < 3; ++i) {
-    c.scalars["lumped temperature@" + std::to_string(i)] = lumped_history_[i];
-    c.scalars["voltage@" + std::to_string(i)] = voltage_history_[i];
+    c.scalars["lumped temperature@" + std::to_string(i)] = k.lumped_history[i];
+    c.scalars["voltage@" + std::to_string(i)] = k.voltage_history[i];
   }
-  c.integers = {{"step index", static_cast<std::int64_t>(cursor_.index)},
+  c.integers = {{"step index", static_cast<std::int64_t>(k.cursor.index)},
                 {"next field", static_cast<std::int64_t>(next_field_)},
                 {"next periodic field", static_cast<std::int64_t>(next_periodic_field_)},
-                {"step history", cursor_.history},
-                {"step until below", cursor_.until_below ? 1 : 0},
+                {"step history", k.cursor.history},
+                {"step until below", k.cursor.until_below ? 1 : 0},
                 {"steps taken", run.solution.steps_taken},
                 {"steps rejected", run.solution.steps_rejected}};
   return c;
@@ -112,25 +113,26 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   for (const auto& [name, values] : c.arrays)
     if (name.rfind("state/", 0) == 0) state[name.substr(6)] = values;
   w_->history->from_host(state, where);
-  time_ = entry(c.scalars, "time");
-  capacity_ah_ = entry(c.scalars, "discharge capacity");
-  energy_wh_ = entry(c.scalars, "discharge energy");
-  voltage_ = entry(c.scalars, "voltage");
-  current_ = entry(c.scalars, "current");
-  heat_w_ = entry(c.scalars, "heat");
-  lumped_t_ = entry(c.scalars, "lumped temperature");
-  cursor_.elapsed = entry(c.scalars, "step elapsed");
-  cursor_.dt = entry(c.scalars, "step dt");
-  cursor_.h1 = entry(c.scalars, "step h1");
-  cursor_.h2 = entry(c.scalars, "step h2");
-  split_rate_ = entry(c.scalars, "split rate");
-  cursor_.history = static_cast<int>(entry(c.integers, "step history"));
-  cursor_.until_below = entry(c.integers, "step until below") != 0;
+  CellClock& k = clock();
+  k.time = entry(c.scalars, "time");
+  k.capacity_ah = entry(c.scalars, "discharge capacity");
+  k.energy_wh = entry(c.scalars, "discharge energy");
+  k.voltage = entry(c.scalars, "voltage");
+  k.current = entry(c.scalars, "current");
+  k.heat_w = entry(c.scalars, "heat");
+  k.lumped_t = entry(c.scalars, "lumped temperature");
+  k.cursor.elapsed = entry(c.scalars, "step elapsed");
+  k.cursor.dt = entry(c.scalars, "step dt");
+  k.cursor.h1 = entry(c.scalars, "step h1");
+  k.cursor.h2 = entry(c.scalars, "step h2");
+  k.split_rate = entry(c.scalars, "split rate");
+  k.cursor.history = static_cast<int>(entry(c.integers, "step history"));
+  k.cursor.until_below = entry(c.integers, "step until below") != 0;
   for (int i = 0; i < 3; ++i) {
-    lumped_history_[i] = entry(c.scalars, "lumped temperature@" + std::to_string(i));
-    voltage_history_[i] = entry(c.scalars, "voltage@" + std::to_string(i));
+    k.lumped_history[i] = entry(c.scalars, "lumped temperature@" + std::to_string(i));
+    k.voltage_history[i] = entry(c.scalars, "voltage@" + std::to_string(i));
   }
-  cursor_.index = static_cast<std::size_t>(entry(c.integers, "step index"));
+  k.cursor.index = static_cast<std::size_t>(entry(c.integers, "step index"));
   next_field_ = static_cast<std::size_t>(entry(c.integers, "next field"));
   next_periodic_field_ = static_cast<std::size_t>(entry(c.integers, "next periodic field"));
   resume_ = std::make_unique<Checkpoint>(c);

@@ -22,25 +22,26 @@ double quantised(double factor) { return std::exp2(std::floor(16.0 * std::log2(f
 }  // namespace
 
 double Simulation::event_margin(const ExperimentStep& step, const StepDrive& drive) const {
+  const CellClock& k = clock();
   const ElectricalParameters& limits = layout_->parameters().electrical;
   double margin = std::numeric_limits<double>::infinity();
   // The sign of a drive cycle's present value is that of the current.
-  const double value = drive.table ? current_ : drive.value;
+  const double value = drive.table ? k.current : drive.value;
   if (drive.mode != StepDrive::Mode::voltage && value != 0.0) {
     // The step's own cut-off, and always the parameter set's voltage limits.
     const bool discharge = value > 0.0;
     const double limit = discharge ? limits.lower_voltage_cutoff : limits.upper_voltage_cutoff;
-    margin = discharge ? voltage_ - limit : limit - voltage_;
+    margin = discharge ? k.voltage - limit : limit - k.voltage;
     if (step.until_voltage_v) {
       // A drive cycle's cut-off is crossed from the side the step started on.
       const double v = *step.until_voltage_v;
-      const bool below = drive.table ? cursor_.until_below : discharge;
-      margin = std::min(margin, below ? voltage_ - v : v - voltage_);
+      const bool below = drive.table ? k.cursor.until_below : discharge;
+      margin = std::min(margin, below ? k.voltage - v : v - k.voltage);
     }
   }
   if (step.until_current) {
     const double limit = std::fabs(step.until_current->amperes(limits.nominal_capacity));
-    margin = std::min(margin, std::fabs(current_) - limit);
+    margin = std::min(margin, std::fabs(k.current) - limit);
   }
   return margin;
 }
@@ -83,22 +84,23 @@ bool Simulation::locate_event(const ExperimentStep& step, const StepDrive& drive
 
 bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   Solution& solution = run.solution;
-  const std::size_t index = cursor_.index;
+  CellClock& k = clock();
+  const std::size_t index = k.cursor.index;
   const StepDrive drive = drive_of(step);
   const StepControl& sc = options_.steps;
   std::string why;
   const auto fail = [&](const std::string& reason) {
     std::ostringstream m;
-    m << describe_step(step, index) << " failed at t = " << time_ << " s: " << reason;
+    m << describe_step(step, index) << " failed at t = " << k.time << " s: " << reason;
     solution.completed = false;
     solution.termination = m.str();
     return false;
   };
-  StepCursor& c = cursor_;
+  StepCursor& c = k.cursor;
   if (!std::exchange(run.resuming, false)) {  // a fresh step (a resumed one started before its checkpoint)
     if (!consistent_start(drive, why)) return fail(why);
     check_step(step, drive, index);
-    c.until_below = step.until_voltage_v && voltage_ > *step.until_voltage_v;
+    c.until_below = step.until_voltage_v && k.voltage > *step.until_voltage_v;
     record(solution, static_cast<int>(index));
     report_row(run, false);
     if (event_margin(step, drive) <= 0.0) {
@@ -118,12 +120,12 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     const double proposed = std::min(c.dt, sc.max_dt);
     double h = proposed;
     if (step.duration_s) h = std::min(h, *step.duration_s - c.elapsed);
-    h = std::min(h, next_field_time() - time_);
+    h = std::min(h, next_field_time() - k.time);
     if (drive.table) {  // land on the table's rows (a row reached up to rounding counts as passed)
       h = std::min(h, drive.table->next_breakpoint(c.elapsed + 1e-9 * std::max(1.0, c.elapsed)) - c.elapsed);
     }
     const bool clipped = h < proposed;  // by the duration or a field time: keep the proposal
-    const double v_before = voltage_, i_before = current_, margin_before = event_margin(step, drive);
+    const double v_before = k.voltage, i_before = k.current, margin_before = event_margin(step, drive);
     save();
     // Error control: a step whose solve fails is cut by 4; one whose local
     // error is above tolerance is redone at the size the estimate asks for.
@@ -143,7 +145,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       if (error <= 1.0) break;
       restore();
       ++solution.steps_rejected;
-      const int order = last_order_;
+      const int order = k.last_order;
       const double cut = quantised(std::clamp(0.9 * std::pow(error, -1.0 / (order + 1)), 0.1, 0.9));
       if (retries >= sc.max_retries || h * cut < sc.min_dt) {
         std::ostringstream m;
@@ -154,12 +156,12 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     }
     const bool event = event_margin(step, drive) <= 0.0;
     if (event && !locate_event(step, drive, h, margin_before, solution, why)) return fail(why);
-    capacity_ah_ += 0.5 * (i_before + current_) * h / 3600.0;
-    energy_wh_ += 0.5 * (i_before * v_before + current_ * voltage_) * h / 3600.0;
-    time_ += h;
+    k.capacity_ah += 0.5 * (i_before + k.current) * h / 3600.0;
+    k.energy_wh += 0.5 * (i_before * v_before + k.current * k.voltage) * h / 3600.0;
+    k.time += h;
     c.elapsed += h;
     ++solution.steps_taken;
-    const int order = last_order_;
+    const int order = k.last_order;
     const double growth =
         error < 0.0
             ? sc.max_growth

@@ -142,7 +142,7 @@ class Simulation {
 
   /// Lithium in the cell [mol]: particles plus electrolyte.
   double lithium_inventory() const;
-  double time() const { return time_; }
+  double time() const { return clock().time; }
   /// Sums since construction (all zero unless options().time_substeps).
   const SubstepTimes& substep_times() const { return substep_times_; }
   const CellLayout& layout() const { return *layout_; }
@@ -159,6 +159,26 @@ class Simulation {
     int history = 1;            ///< accepted values usable by the formulas (1 at a step's start, up to 3)
     bool until_below = true;    ///< a drive cycle's "until" voltage is a lower limit (the step started above it)
   };
+  /// The clock of one independent cell: where it is in the experiment, its
+  /// step-size controller, and the terminal quantities that its events, rows
+  /// and error estimate read. A Simulation holds one: a 1D cell, or the
+  /// columns of a 3D cell, which their in-plane coupling keeps in step.
+  /// Batched independent cells (side by side in the same arrays) will hold
+  /// one each, so nothing of the clock is a scalar of the Simulation.
+  struct CellClock {
+    StepCursor cursor;
+    double time = 0.0;                          ///< [s]
+    double capacity_ah = 0.0, energy_wh = 0.0;  ///< discharged since the start
+    double voltage = 0.0, current = 0.0, heat_w = 0.0;
+    double lumped_t = 0.0;                    ///< [K]
+    std::array<double, 3> lumped_history{};   ///< lumped T at t_n, t_{n-1}, t_{n-2}
+    std::array<double, 3> voltage_history{};  ///< terminal voltage likewise
+    std::array<double, 2> saved{};            ///< current, heat at the last save()
+    int last_order = 1;                       ///< of the formula the last attempt used
+    double split_rate = 1.0;                  ///< contraction of the split's passes, last measured
+  };
+  CellClock& clock() { return clocks_.front(); }
+  const CellClock& clock() const { return clocks_.front(); }
   /// What the running Solution and its observer need besides the state.
   struct RunContext;
   /// The formula of a step of length h (BDF2 where the history allows and
@@ -226,18 +246,11 @@ class Simulation {
   std::shared_ptr<const CellLayout> layout_;
   SimulationOptions options_;
   std::unique_ptr<Workspace> w_;
-  double time_ = 0.0, capacity_ah_ = 0.0, energy_wh_ = 0.0, voltage_ = 0.0, current_ = 0.0, heat_w_ = 0.0;
-  double lumped_t_ = 0.0;
+  std::vector<CellClock> clocks_ = std::vector<CellClock>(1);  // see CellClock
   SubstepTimes substep_times_;
-  std::array<double, 3> lumped_history_{};   // lumped T at t_n, t_{n-1}, t_{n-2}
-  std::array<double, 3> voltage_history_{};  // terminal voltage likewise
-  std::array<double, 2> saved_{};            // current, heat at the last save()
-  std::size_t next_field_ = 0;               // into options_.field_times
-  std::size_t next_periodic_field_ = 0;      // multiples of options_.field_period done
-  StepCursor cursor_;
-  int last_order_ = 1;                  // of the formula the last attempt used
-  double split_rate_ = 1.0;             // contraction of the split's passes, last measured
-  std::unique_ptr<Checkpoint> resume_;  // set by load_checkpoint until the next run
+  std::size_t next_field_ = 0;           // into options_.field_times
+  std::size_t next_periodic_field_ = 0;  // multiples of options_.field_period done
+  std::unique_ptr<Checkpoint> resume_;   // set by load_checkpoint until the next run
 };
 
 }  // namespace voltaic
