@@ -1,7 +1,6 @@
 #include "voltaic/solver/simulation.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/simulation_run.hpp"
+#include "solver/simulation_substeps.hpp"
 #include "solver/state_history.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -59,21 +59,6 @@ double lumped_heat_capacity(const ParameterSet& p) {
       rc(pc.density, pc.specific_heat_capacity, pc.thickness);
   const double length = nc.thickness + n.thickness + s.thickness + q.thickness + pc.thickness;
   return sum / length * p.thermal.cell_volume;
-}
-
-/// f() (which returns bool), its wall time added to `total` when `on`: the
-/// executor is synchronised before and after, so the time is the sub-step's
-/// own. A sub-step that throws is not counted.
-template <class F>
-bool timed(bool on, const Executor& e, double& total, F&& f) {
-  if (!on) return f();
-  using Clock = std::chrono::steady_clock;
-  e.synchronize();
-  const Clock::time_point start = Clock::now();
-  const bool ok = f();
-  e.synchronize();
-  total += std::chrono::duration<double>(Clock::now() - start).count();
-  return ok;
 }
 
 }  // namespace
@@ -153,143 +138,13 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.particles_done = e->create_event();
   w.particles->surface_concentration(w.c_s.view(), w.flux.view(), w.ds.view(), w.c_surf.view());
   w.potential->initial_guess(w.c_surf.view(), w.T.view(), w.phi.view());
+  concentration_ = std::make_unique<ConcentrationSubstep>(*this);
+  potential_ = std::make_unique<PotentialSubstep>(*this);
+  thermal_ = ThermalSubstep::make(*this, options_.thermal);
+  coupled_ = {potential_.get(), thermal_.get()};
 }
 
 Simulation::~Simulation() = default;
-
-void Simulation::concentration(double a0, double a1, double dt, bool linearised_sink, bool response) {
-  Workspace& w = *w_;
-  const CellLayout& l = *layout_;
-  const Executor& e = *l.executor();
-  const std::size_t n = l.num_cells();
-  const StateHistory& h = *w.history;
-  // The formula's starting values a0 y_n + a1 y_{n-1} (a1 = 0: backward Euler).
-  const auto start = [&](const char* name, Array<double>& y) {
-    copy(e, h.level(name, 0).const_view(), y.view());
-    if (a1 != 0.0) axpby(e, a1, h.level(name, 1).const_view(), a0, y.view());
-  };
-  dfn::for_each_index(
-      e, 0, n,
-      dfn::ConcentrationInputs{l.constants(), w.aj.data(), w.T.data(), w.source.data(), w.flux.data(), w.ds.data()});
-  // D_e at the present iterate of c_e, so that the passes converge to the implicit step.
-  dfn::for_each_index(
-      e, 0, n, dfn::ElectrolyteProperties{l.constants(), w.c_e.data(), w.T.data(), w.de.data(), nullptr, nullptr});
-  // The surface's response to a unit flux (the particle step is linear in the
-  // flux), which makes the particles implicit in the potential step: it
-  // needs only D_s and dt, so it runs on the side stream (where there is
-  // one) beside the electrolyte's CG. Taken once per attempt: D_s(T) moves
-  // little between passes, and a slope a little off only slows the passes
-  // (each pass recomputes the surface).
-  if (response) {
-    fill(e, w.unit_c_s.view(), 0.0);  // on stream 0, before the event
-    w.inputs_ready->record(0);
-    w.inputs_ready->wait(w.side_stream);
-    w.particles->step(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), dt, w.side_stream);
-    w.particles->surface_concentration(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), w.slope.view(),
-                                       w.side_stream);
-    w.particles_done->record(w.side_stream);
-  }
-  // The electrolyte next: its sink, linearised to keep c_e positive,
-  // decides the flux the particles see.
-  copy(e, w.c_e.view(), w.iterate.view());
-  start("c_e", w.c_e);
-  dfn::for_each_index(e, 0, n,
-                      dfn::ElectrolyteSink{l.porosity().data(), w.iterate.data(), w.c_e.data(), dt, linearised_sink,
-                                           w.source.data(), w.sigma.data(), w.capacity.data()});
-  const SolveReport r = w.electrolyte->step(w.c_e.view(), w.capacity.view(), w.de.view(), w.source.view(), dt);
-  if (response) w.particles_done->wait(0);  // joined before anything can throw
-  if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("electrolyte diffusion step", r);
-  dfn::for_each_index(e, 0, n,
-                      dfn::SinkFlux{l.constants(), w.sigma.data(), w.c_e.data(), w.iterate.data(), w.flux.data()});
-  start("c_s", w.c_s);
-  w.particles->step(w.c_s.view(), w.flux.view(), w.ds.view(), dt);
-  w.particles->surface_concentration(w.c_s.view(), w.flux.view(), w.ds.view(), w.c_surf.view());
-}
-
-bool Simulation::potential(const StepDrive& drive, std::string& why) {
-  CellClock& k = clock();
-  Workspace& w = *w_;
-  const Executor& e = *layout_->executor();
-  const ParticleSurface surface{w.c_surf.view(), w.slope.view(), w.flux.view(), w.aj.view()};
-  const auto solve = [&](const CellDrive& d) {
-    const PotentialReport r = w.potential->solve(d, surface, w.c_e.view(), w.T.view(), w.phi.view());
-    if (!r.converged) why = "potential step: " + r.reason;
-    return r.converged;
-  };
-  if (drive.mode == StepDrive::Mode::power) {
-    // The current that draws the power: a root of f(I) = I V(I) - P by the
-    // secant method, from the last current and the fixed-point step P / V.
-    double i = std::isfinite(k.current) && k.current != 0.0 && k.current * drive.value > 0.0
-                   ? k.current
-                   : drive.value / std::max(k.voltage, 1.0);
-    double i_before = 0.0, f_before = 0.0;
-    for (int it = 0;; ++it) {
-      const CellDrive d = CellDrive::current(i);
-      if (!solve(d)) return false;
-      const double v = w.potential->terminal_voltage(d, w.phi.view());
-      if (!(v > 0.0) || !std::isfinite(v)) {
-        why = "power control: the terminal voltage " + std::to_string(v) + " V cannot deliver the power";
-        return false;
-      }
-      k.voltage = v;
-      k.current = i;
-      const double f = i * v - drive.value;
-      const double next = it == 0 || f == f_before ? drive.value / v : i - f * (i - i_before) / (f - f_before);
-      if (std::fabs(next - i) <= 1e-12 * std::fabs(i) + 1e-15) break;
-      if (it == 30 || !std::isfinite(next)) {
-        why = "power control: the current did not settle in 30 iterations";
-        return false;
-      }
-      i_before = i;
-      f_before = f;
-      i = next;
-    }
-  } else {
-    const CellDrive d =
-        drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(drive.value);
-    if (!solve(d)) return false;
-    k.voltage = w.potential->terminal_voltage(d, w.phi.view());
-    k.current = drive.mode == StepDrive::Mode::current ? drive.value : w.potential->current();
-  }
-  copy(e, w.potential->reaction().view(), w.aj.view());
-  copy(e, w.potential->surface().view(), w.c_surf.view());
-  return true;
-}
-
-double Simulation::heat_power(const CellDrive& drive) const {
-  Workspace& w = *w_;
-  const CellLayout& l = *layout_;
-  w.potential->heat_source(drive, w.phi.view(), w.c_surf.view(), w.T.view(), w.q.view());
-  const ParameterSet& p = l.parameters();
-  // Ohmic heat of the two collector foils, i^2 L / sigma per area (PyBaMM's lumped model includes it).
-  const double foils = p.negative_current_collector.thickness / p.negative_current_collector.conductivity +
-                       p.positive_current_collector.thickness / p.positive_current_collector.conductivity;
-  return dot(*l.executor(), w.q.view(), l.volumes().view()) +
-         clock().current * clock().current * foils / l.electrode_area();
-}
-
-void Simulation::temperature(double a0, double a1, double dt, const CellDrive& drive) {
-  CellClock& k = clock();
-  Workspace& w = *w_;
-  const CellLayout& l = *layout_;
-  const Executor& e = *l.executor();
-  k.heat_w = heat_power(drive);
-  switch (options_.thermal) {
-    case ThermalModel::isothermal: break;
-    case ThermalModel::lumped:
-      k.lumped_t = w.lumped->step(a0 * k.lumped_history[0] + a1 * k.lumped_history[1], k.heat_w, dt);
-      fill(e, w.T.view(), k.lumped_t);
-      break;
-    case ThermalModel::conduction: {
-      copy(e, w.history->level("T", 0).const_view(), w.T.view());
-      if (a1 != 0.0) axpby(e, a1, w.history->level("T", 1).const_view(), a0, w.T.view());
-      const SolveReport r =
-          w.heat->step(w.T.view(), l.heat_capacity().view(), l.thermal_conductivity().view(), w.q.view(), dt);
-      if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("heat conduction step", r);
-      break;
-    }
-  }
-}
 
 double Simulation::split_change() const {
   Workspace& w = *w_;
@@ -336,26 +191,14 @@ bdf::Formula Simulation::start_attempt(double h) {
   return f;
 }
 
-void Simulation::end_with_plain_sink(const bdf::Formula& f, double dt) {
-  Workspace& w = *w_;
-  if (max_abs(*layout_->executor(), w.sigma.view()) == 0.0) return;  // the sink was not linearised
-  concentration(f.a0, f.a1, dt, false, false);
-  // Where the electrolyte is depleted to zero the sink itself empties it
-  // past zero: there the linearised sink ends the step, and lithium is
-  // conserved to the split's tolerance, not to rounding.
-  if (!above(w.c_e, depletion_floor())) concentration(f.a0, f.a1, dt, true, false);
-}
-
 bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why) {
   CellClock& k = clock();
-  const StepDrive drive = step_drive.at(k.cursor.elapsed + h);  // implicit: the drive at the new time
-  const bool on = options_.time_substeps;
   const Executor& exec = *layout_->executor();
   Workspace& w = *w_;
-  SubstepTimes& t = substep_times_;
-  ++t.attempts;
+  ++substep_times_.attempts;
   const bdf::Formula f = start_attempt(h);
-  const double dt = f.beta * h;
+  // Implicit: the drive at the new time.
+  Pass p{f.a0, f.a1, f.beta * h, 0, step_drive.at(k.cursor.elapsed + h)};
   try {
     // concentration -> potential -> temperature, repeated until the potential
     // step's inputs settle. The passes linearise the electrolyte's sink (it
@@ -371,11 +214,8 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     dfn::for_each_index(exec, 0, w.c_e.size(), dfn::Reciprocal{w.c_e.data(), w.work.data()});
     const bool rate_test =
         1.0 / max_abs(exec, w.work.view()) > 0.1 * layout_->parameters().electrolyte.initial_concentration;
-    for (int pass = 0;; ++pass) {
-      timed(on, exec, t.concentration_s, [&] {
-        concentration(f.a0, f.a1, dt, true, pass == 0);
-        return true;
-      });
+    for (int& pass = p.index;; ++pass) {
+      if (!concentration_->run(p, why)) return false;
       if (pass > 0) {
         const double change = split_change();
         if (!std::isfinite(change)) {
@@ -388,10 +228,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
         if (pass > 1) k.split_rate = std::min(change / previous_change, 1.0);
         previous_change = change;
         if (change <= 0.2 || (rate_test && k.split_rate < 0.5 && change * k.split_rate / (1.0 - k.split_rate) <= 0.2)) {
-          timed(on, exec, t.concentration_s, [&] {
-            end_with_plain_sink(f, dt);
-            return true;
-          });
+          concentration_->finish(p);
           break;
         }
         if (pass == options_.steps.max_split_iterations) {
@@ -412,13 +249,8 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
       }
       copy(exec, w.c_e.view(), w.c_e_pass.view());
       copy(exec, w.T.view(), w.T_pass.view());
-      if (!timed(on, exec, t.potential_s, [&] { return potential(drive, why); })) return false;
-      const CellDrive d =
-          drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(k.current);
-      timed(on, exec, t.thermal_s, [&] {
-        temperature(f.a0, f.a1, dt, d);
-        return true;
-      });
+      for (Substep* s : coupled_)
+        if (!s->run(p, why)) return false;
     }
   } catch (const Error& e) {  // NotConverged, or a coefficient outside its domain
     why = e.what();
@@ -476,7 +308,8 @@ double Simulation::local_error(double h) const {
   const double c_max = std::max(p.negative_electrode.maximum_concentration, p.positive_electrode.maximum_concentration);
   double error = std::max(norm("c_e", w.c_e, p.electrolyte.initial_concentration), norm("c_surf", w.c_surf, c_max));
   error = std::max(error, scalar(cell.voltage_history, cell.voltage, 1.0));
-  if (options_.thermal == ThermalModel::lumped) error = std::max(error, scalar(cell.lumped_history, cell.lumped_t, 1.0));
+  if (options_.thermal == ThermalModel::lumped)
+    error = std::max(error, scalar(cell.lumped_history, cell.lumped_t, 1.0));
   if (options_.thermal == ThermalModel::conduction) error = std::max(error, norm("T", w.T, 1.0));
   // The test asks for half the tolerance: a second-order method's local errors
   // add up to more global error than IDA's higher orders do at the same
@@ -522,26 +355,17 @@ void Simulation::accept(double h) {
 }
 
 bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why) {
-  CellClock& k = clock();
-  const StepDrive drive = step_drive.at(0.0);
-  const bool on = options_.time_substeps;
-  const Executor& exec = *layout_->executor();
-  Workspace& w = *w_;
+  const Pass p{1.0, 0.0, 0.0, 0, step_drive.at(0.0)};  // no time passes
   try {
-    // The surface is held where the particles are: no time passes.
-    fill(exec, w.slope.view(), 0.0);
-    if (!timed(on, exec, substep_times_.potential_s, [&] { return potential(drive, why); })) return false;
-    const CellDrive d =
-        drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(k.current);
-    timed(on, exec, substep_times_.thermal_s, [&] {
-      k.heat_w = heat_power(d);
-      return true;
-    });
+    // The surface is held where the particles are.
+    fill(*layout_->executor(), w_->slope.view(), 0.0);
+    if (!potential_->run(p, why)) return false;
+    thermal_->start(p);
   } catch (const Error& e) {
     why = e.what();
     return false;
   }
-  k.cursor.history = 1;
+  clock().cursor.history = 1;
   return true;
 }
 

@@ -10,6 +10,7 @@ target_sources(voltaic PRIVATE
   solver/anderson_mixing.cpp
   solver/simulation.cpp
   solver/simulation_steps.cpp
+  solver/simulation_substeps.cpp
   solver/simulation_checkpoint.cpp
   solver/field_output.cpp
   solver/solution.cpp

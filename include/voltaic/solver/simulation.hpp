@@ -179,24 +179,22 @@ class Simulation {
   };
   CellClock& clock() { return clocks_.front(); }
   const CellClock& clock() const { return clocks_.front(); }
+  // The operator split's parts behind one interface (solver/simulation_substeps.hpp).
+  struct Pass;
+  class Substep;
+  class ConcentrationSubstep;
+  class PotentialSubstep;
+  class ThermalSubstep;
+  class IsothermalSubstep;
+  class LumpedThermalSubstep;
+  class ConductionSubstep;
   /// What the running Solution and its observer need besides the state.
   struct RunContext;
   /// The formula of a step of length h (BDF2 where the history allows and
   /// keeps c_e positive) and the first pass's reaction and potentials.
   bdf::Formula start_attempt(double h);
-  /// The last concentration pass with the electrolyte's own sink (exact lithium).
-  void end_with_plain_sink(const bdf::Formula& f, double dt);
   /// One step of length h: the formula's passes until the split converges.
   bool attempt(double h, const StepDrive& drive, std::string& why);
-  /// The concentrations at the new time from the history (a0 y_n + a1 y_{n-1})
-  /// by a backward-Euler step of dt; the electrolyte's sink linearised in c_e
-  /// or as it is (dfn::ElectrolyteSink); with
-  /// `response`, each particle's surface response to its flux too.
-  void concentration(double a0, double a1, double dt, bool linearised_sink, bool response);
-  /// Newton on the potentials for the drive (a fixed value: the caller
-  /// resolves drive cycles); sets voltage_, current_, aj and c_surf.
-  bool potential(const StepDrive& drive, std::string& why);
-  void temperature(double a0, double a1, double dt, const CellDrive& drive);
   /// 2 (BDF2) when three accepted values are at hand and h is at most 2.4
   /// times the step before (zero-stability), else 1 (backward Euler).
   int order_for(double h) const;
@@ -230,7 +228,6 @@ class Simulation {
   void restore();
   /// After an accepted step of length h: the history moves one step on.
   void accept(double h);
-  double heat_power(const CellDrive& drive) const;
   void check_step(const ExperimentStep& step, const StepDrive& drive, std::size_t index) const;
   bool run_step(const ExperimentStep& step, RunContext& run);
   StepDrive drive_of(const ExperimentStep& step) const;
@@ -247,6 +244,10 @@ class Simulation {
   SimulationOptions options_;
   std::unique_ptr<Workspace> w_;
   std::vector<CellClock> clocks_ = std::vector<CellClock>(1);  // see CellClock
+  std::unique_ptr<ConcentrationSubstep> concentration_;
+  std::unique_ptr<PotentialSubstep> potential_;
+  std::unique_ptr<ThermalSubstep> thermal_;
+  std::vector<Substep*> coupled_;  // after the concentrations, in order: potential, thermal
   SubstepTimes substep_times_;
   std::size_t next_field_ = 0;           // into options_.field_times
   std::size_t next_periodic_field_ = 0;  // multiples of options_.field_period done

@@ -1,0 +1,244 @@
+// The sub-steps of Simulation's operator split (simulation_substeps.hpp).
+#include "solver/simulation_substeps.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "solver/dfn_launch.hpp"
+#include "solver/dfn_point.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/linalg/blas1.hpp"
+
+namespace voltaic {
+
+template <class F>
+bool Simulation::Substep::timed(F&& f) {
+  if (!sim_.options_.time_substeps) return f();
+  // The executor is synchronised before and after, so the time is the
+  // sub-step's own. A sub-step that throws is not counted.
+  using Clock = std::chrono::steady_clock;
+  const Executor& e = *sim_.layout_->executor();
+  e.synchronize();
+  const Clock::time_point start = Clock::now();
+  const bool ok = f();
+  e.synchronize();
+  sim_.substep_times_.*timer_ += std::chrono::duration<double>(Clock::now() - start).count();
+  return ok;
+}
+
+bool Simulation::Substep::run(const Pass& pass, std::string& why) {
+  return timed([&] { return advance(pass, why); });
+}
+
+// ---- Concentration ----------------------------------------------------------
+
+bool Simulation::ConcentrationSubstep::advance(const Pass& pass, std::string&) {
+  step(pass, true, pass.index == 0);
+  return true;
+}
+
+void Simulation::ConcentrationSubstep::finish(const Pass& pass) {
+  timed([&] {
+    Workspace& w = *sim_.w_;
+    if (max_abs(*sim_.layout_->executor(), w.sigma.view()) == 0.0) return true;  // the sink was not linearised
+    step(pass, false, false);
+    // Where the electrolyte is depleted to zero the sink itself empties it
+    // past zero: there the linearised sink ends the step, and lithium is
+    // conserved to the split's tolerance, not to rounding.
+    if (!sim_.above(w.c_e, sim_.depletion_floor())) step(pass, true, false);
+    return true;
+  });
+}
+
+void Simulation::ConcentrationSubstep::step(const Pass& pass, bool linearised_sink, bool response) {
+  Workspace& w = *sim_.w_;
+  const CellLayout& l = *sim_.layout_;
+  const Executor& e = *l.executor();
+  const std::size_t n = l.num_cells();
+  const StateHistory& h = *w.history;
+  const double dt = pass.dt;
+  // The formula's starting values a0 y_n + a1 y_{n-1} (a1 = 0: backward Euler).
+  const auto start = [&](const char* name, Array<double>& y) {
+    copy(e, h.level(name, 0).const_view(), y.view());
+    if (pass.a1 != 0.0) axpby(e, pass.a1, h.level(name, 1).const_view(), pass.a0, y.view());
+  };
+  dfn::for_each_index(
+      e, 0, n,
+      dfn::ConcentrationInputs{l.constants(), w.aj.data(), w.T.data(), w.source.data(), w.flux.data(), w.ds.data()});
+  // D_e at the present iterate of c_e, so that the passes converge to the implicit step.
+  dfn::for_each_index(
+      e, 0, n, dfn::ElectrolyteProperties{l.constants(), w.c_e.data(), w.T.data(), w.de.data(), nullptr, nullptr});
+  // The surface's response to a unit flux (the particle step is linear in the
+  // flux), which makes the particles implicit in the potential step: it
+  // needs only D_s and dt, so it runs on the side stream (where there is
+  // one) beside the electrolyte's CG. Taken once per attempt: D_s(T) moves
+  // little between passes, and a slope a little off only slows the passes
+  // (each pass recomputes the surface).
+  if (response) {
+    fill(e, w.unit_c_s.view(), 0.0);  // on stream 0, before the event
+    w.inputs_ready->record(0);
+    w.inputs_ready->wait(w.side_stream);
+    w.particles->step(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), dt, w.side_stream);
+    w.particles->surface_concentration(w.unit_c_s.view(), w.unit_flux.view(), w.ds.view(), w.slope.view(),
+                                       w.side_stream);
+    w.particles_done->record(w.side_stream);
+  }
+  // The electrolyte next: its sink, linearised to keep c_e positive,
+  // decides the flux the particles see.
+  copy(e, w.c_e.view(), w.iterate.view());
+  start("c_e", w.c_e);
+  dfn::for_each_index(e, 0, n,
+                      dfn::ElectrolyteSink{l.porosity().data(), w.iterate.data(), w.c_e.data(), dt, linearised_sink,
+                                           w.source.data(), w.sigma.data(), w.capacity.data()});
+  const SolveReport r = w.electrolyte->step(w.c_e.view(), w.capacity.view(), w.de.view(), w.source.view(), dt);
+  if (response) w.particles_done->wait(0);  // joined before anything can throw
+  if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("electrolyte diffusion step", r);
+  dfn::for_each_index(e, 0, n,
+                      dfn::SinkFlux{l.constants(), w.sigma.data(), w.c_e.data(), w.iterate.data(), w.flux.data()});
+  start("c_s", w.c_s);
+  w.particles->step(w.c_s.view(), w.flux.view(), w.ds.view(), dt);
+  w.particles->surface_concentration(w.c_s.view(), w.flux.view(), w.ds.view(), w.c_surf.view());
+}
+
+// ---- Potential --------------------------------------------------------------
+
+bool Simulation::PotentialSubstep::advance(const Pass& pass, std::string& why) {
+  CellClock& k = sim_.clock();
+  Workspace& w = *sim_.w_;
+  const StepDrive& drive = pass.drive;
+  if (drive.mode == StepDrive::Mode::power) {
+    if (!draw_power(drive.value, why)) return false;
+  } else {
+    const CellDrive d =
+        drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(drive.value) : CellDrive::current(drive.value);
+    if (!solve(d, why)) return false;
+    k.voltage = w.potential->terminal_voltage(d, w.phi.view());
+    k.current = drive.mode == StepDrive::Mode::current ? drive.value : w.potential->current();
+  }
+  const Executor& e = *sim_.layout_->executor();
+  copy(e, w.potential->reaction().view(), w.aj.view());
+  copy(e, w.potential->surface().view(), w.c_surf.view());
+  return true;
+}
+
+bool Simulation::PotentialSubstep::solve(const CellDrive& drive, std::string& why) {
+  Workspace& w = *sim_.w_;
+  const ParticleSurface surface{w.c_surf.view(), w.slope.view(), w.flux.view(), w.aj.view()};
+  const PotentialReport r = w.potential->solve(drive, surface, w.c_e.view(), w.T.view(), w.phi.view());
+  if (!r.converged) why = "potential step: " + r.reason;
+  return r.converged;
+}
+
+bool Simulation::PotentialSubstep::draw_power(double watts, std::string& why) {
+  CellClock& k = sim_.clock();
+  Workspace& w = *sim_.w_;
+  // The current that draws the power: a root of f(I) = I V(I) - P by the
+  // secant method, from the last current and the fixed-point step P / V.
+  double i = std::isfinite(k.current) && k.current != 0.0 && k.current * watts > 0.0 ? k.current
+                                                                                     : watts / std::max(k.voltage, 1.0);
+  double i_before = 0.0, f_before = 0.0;
+  for (int it = 0;; ++it) {
+    const CellDrive d = CellDrive::current(i);
+    if (!solve(d, why)) return false;
+    const double v = w.potential->terminal_voltage(d, w.phi.view());
+    if (!(v > 0.0) || !std::isfinite(v)) {
+      why = "power control: the terminal voltage " + std::to_string(v) + " V cannot deliver the power";
+      return false;
+    }
+    k.voltage = v;
+    k.current = i;
+    const double f = i * v - watts;
+    const double next = it == 0 || f == f_before ? watts / v : i - f * (i - i_before) / (f - f_before);
+    if (std::fabs(next - i) <= 1e-12 * std::fabs(i) + 1e-15) return true;
+    if (it == 30 || !std::isfinite(next)) {
+      why = "power control: the current did not settle in 30 iterations";
+      return false;
+    }
+    i_before = i;
+    f_before = f;
+    i = next;
+  }
+}
+
+// ---- Thermal ----------------------------------------------------------------
+
+/// T stays at the initial temperature; the heat is still reported.
+class Simulation::IsothermalSubstep final : public ThermalSubstep {
+ public:
+  using ThermalSubstep::ThermalSubstep;
+
+ protected:
+  void update(const Pass&) override {}
+};
+
+/// PyBaMM's lumped model: one temperature for the cell.
+class Simulation::LumpedThermalSubstep final : public ThermalSubstep {
+ public:
+  using ThermalSubstep::ThermalSubstep;
+
+ protected:
+  void update(const Pass& pass) override {
+    CellClock& k = sim_.clock();
+    Workspace& w = *sim_.w_;
+    k.lumped_t = w.lumped->step(pass.a0 * k.lumped_history[0] + pass.a1 * k.lumped_history[1], k.heat_w, pass.dt);
+    fill(*sim_.layout_->executor(), w.T.view(), k.lumped_t);
+  }
+};
+
+/// 3D heat conduction over the cell grid, convective outer faces.
+class Simulation::ConductionSubstep final : public ThermalSubstep {
+ public:
+  using ThermalSubstep::ThermalSubstep;
+
+ protected:
+  void update(const Pass& pass) override {
+    Workspace& w = *sim_.w_;
+    const CellLayout& l = *sim_.layout_;
+    const Executor& e = *l.executor();
+    copy(e, w.history->level("T", 0).const_view(), w.T.view());
+    if (pass.a1 != 0.0) axpby(e, pass.a1, w.history->level("T", 1).const_view(), pass.a0, w.T.view());
+    const SolveReport r =
+        w.heat->step(w.T.view(), l.heat_capacity().view(), l.thermal_conductivity().view(), w.q.view(), pass.dt);
+    if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("heat conduction step", r);
+  }
+};
+
+std::unique_ptr<Simulation::ThermalSubstep> Simulation::ThermalSubstep::make(Simulation& sim, ThermalModel model) {
+  switch (model) {
+    case ThermalModel::isothermal: return std::make_unique<IsothermalSubstep>(sim);
+    case ThermalModel::lumped: return std::make_unique<LumpedThermalSubstep>(sim);
+    case ThermalModel::conduction: return std::make_unique<ConductionSubstep>(sim);
+  }
+  throw InvalidArgument("thermal model", "Simulation", "is unknown");
+}
+
+void Simulation::ThermalSubstep::start(const Pass& pass) {
+  timed([&] {
+    heat(pass);
+    return true;
+  });
+}
+
+bool Simulation::ThermalSubstep::advance(const Pass& pass, std::string&) {
+  heat(pass);
+  update(pass);
+  return true;
+}
+
+void Simulation::ThermalSubstep::heat(const Pass& pass) {
+  CellClock& k = sim_.clock();
+  Workspace& w = *sim_.w_;
+  const CellLayout& l = *sim_.layout_;
+  // The drive the potential step solved: a voltage, or the current it found.
+  const CellDrive drive = pass.drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(pass.drive.value)
+                                                                      : CellDrive::current(k.current);
+  w.potential->heat_source(drive, w.phi.view(), w.c_surf.view(), w.T.view(), w.q.view());
+  const ParameterSet& p = l.parameters();
+  // Ohmic heat of the two collector foils, i^2 L / sigma per area (PyBaMM's lumped model includes it).
+  const double foils = p.negative_current_collector.thickness / p.negative_current_collector.conductivity +
+                       p.positive_current_collector.thickness / p.positive_current_collector.conductivity;
+  k.heat_w = dot(*l.executor(), w.q.view(), l.volumes().view()) + k.current * k.current * foils / l.electrode_area();
+}
+
+}  // namespace voltaic
