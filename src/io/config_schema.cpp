@@ -5,18 +5,27 @@
 
 #include "io/nearest_name.hpp"
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/solver_options.hpp"
 
 namespace voltaic::io::detail {
+
+namespace {
+
+/// The backend (a RunConfig choice), then every option of solver_option_table().
+std::vector<std::string> solver_keys() {
+  std::vector<std::string> keys = {"backend"};
+  for (const SolverOption& opt : solver_option_table()) keys.push_back(opt.key);
+  return keys;
+}
+
+}  // namespace
 
 const std::vector<SectionSchema>& config_schema() {
   static const std::vector<SectionSchema> schema = {
       {"cell", {"parameter_set", "bpx", kOverridesKey}},
       {"grid", {"negative_cells", "separator_cells", "positive_cells", "radial_shells", "nx", "ny"}},
       {"thermal", {"model", "ambient_temperature", "initial_temperature", "heat_transfer_coefficient"}},
-      {"solver",
-       {"backend", "initial_dt", "min_dt", "max_dt", "relative_tolerance", "absolute_tolerance", "max_growth",
-        "max_retries", "event_tolerance", "max_split_iterations", "newton_tolerance", "newton_max_iterations",
-        "newton_max_update", "electrolyte_face_mean"}},
+      {"solver", solver_keys()},
       {"experiment", {"steps", "cycles", "drive_cycles"}},
       {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},
   };

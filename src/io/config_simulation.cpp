@@ -1,22 +1,23 @@
 // [grid], the model of [thermal] and [solver]: SimulationOptions and the
 // backend, with the ranges CellLayout and Simulation check, so that a bad
-// value is reported at its key before anything is built.
+// value is reported at its key before anything is built. The [solver]
+// options come from solver_option_table().
+#include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "io/config_readers.hpp"
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/solver_options.hpp"
 
 namespace voltaic::io::detail {
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-const Interval kPositive{0.0, kInf, false, false};
 const Interval kAtLeastOne{1.0, kInf, true, false, true};
 const Interval kAtLeastTwo{2.0, kInf, true, false, true};
-const Interval kGrowth{1.0, 2.4, false, true};  // variable-step BDF2 is zero-stable below 1 + sqrt 2
-const Interval kFraction{0.0, 1.0, false, false};
 
 template <class T>
 void read(const std::optional<T>& value, T& into) {
@@ -68,25 +69,28 @@ void check_step_sizes(const ConfigSection& s, const StepControl& c) {
   }
 }
 
-void read_step_control(const ConfigSection& s, StepControl& c) {
-  read(s.number("initial_dt", kPositive, "s"), c.initial_dt);
-  read(s.number("min_dt", kPositive, "s"), c.min_dt);
-  read(s.number("max_dt", kPositive, "s"), c.max_dt);
-  check_step_sizes(s, c);
-  read(s.number("relative_tolerance", kFraction, ""), c.relative_tolerance);
-  read(s.number("absolute_tolerance", kPositive, ""), c.absolute_tolerance);
-  read(s.number("max_growth", kGrowth, ""), c.max_growth);
-  read(s.integer("max_retries", Interval{0.0, kInf, true, false, true}), c.max_retries);
-  read(s.number("event_tolerance", kPositive, "V or A"), c.event_tolerance);
-  read(s.integer("max_split_iterations", kAtLeastOne), c.max_split_iterations);
+/// One [solver] option of the table as a double (a choice as its index), if given.
+std::optional<double> read_option(const ConfigSection& s, const SolverOption& opt) {
+  switch (opt.kind) {
+    case SolverOption::Kind::number: return s.number(opt.key, opt.allowed, opt.unit);
+    case SolverOption::Kind::integer: {
+      const std::optional<int> v = s.integer(opt.key, opt.allowed);
+      return v ? std::optional<double>(*v) : std::nullopt;
+    }
+    case SolverOption::Kind::choice: {
+      const std::optional<std::string> name = s.choice(opt.key, opt.choices);
+      if (!name) return std::nullopt;
+      return static_cast<double>(std::find(opt.choices.begin(), opt.choices.end(), *name) - opt.choices.begin());
+    }
+  }
+  return std::nullopt;
 }
 
-void read_potential(const ConfigSection& s, PotentialOptions& p) {
-  read(s.number("newton_tolerance", kPositive, "V"), p.tolerance);
-  read(s.integer("newton_max_iterations", kAtLeastOne), p.max_iterations);
-  read(s.number("newton_max_update", kPositive, "V"), p.max_update);
-  const std::optional<std::string> mean = s.choice("electrolyte_face_mean", {"harmonic", "arithmetic"});
-  if (mean) p.electrolyte_face_mean = *mean == "harmonic" ? FaceMean::harmonic : FaceMean::arithmetic;
+void read_solver_options(const ConfigSection& s, SimulationOptions& o) {
+  for (const SolverOption& opt : solver_option_table()) {
+    if (const std::optional<double> v = read_option(s, opt)) opt.set(o, *v);
+  }
+  check_step_sizes(s, o.steps);
 }
 
 }  // namespace
@@ -95,8 +99,7 @@ void read_simulation(const ConfigSections& s, RunConfig& config) {
   read_grid(s.grid, config.simulation.grid);
   read_thermal_model(s.thermal, config.simulation.thermal);
   read_backend(s.solver, config.backend);
-  read_step_control(s.solver, config.simulation.steps);
-  read_potential(s.solver, config.simulation.potential);
+  read_solver_options(s.solver, config.simulation);
 }
 
 }  // namespace voltaic::io::detail

@@ -16,33 +16,11 @@
 #include "voltaic/solver/diffusion_step.hpp"
 #include "voltaic/solver/lumped_thermal.hpp"
 #include "voltaic/solver/particle_step.hpp"
+#include "voltaic/solver/solver_options.hpp"
 
 namespace voltaic {
 
 namespace {
-
-void check_control(bool ok, const char* key, double value, const char* range) {
-  if (!ok) {
-    std::ostringstream why;
-    why << "is " << value << "; allowed: " << range;
-    throw InvalidArgument(std::string("StepControl::") + key, "Simulation", why.str());
-  }
-}
-
-void check_step_control(const StepControl& s) {
-  check_control(s.initial_dt > 0 && std::isfinite(s.initial_dt), "initial_dt", s.initial_dt, "> 0 s");
-  check_control(s.min_dt > 0 && s.min_dt <= s.initial_dt, "min_dt", s.min_dt, "(0, initial_dt]");
-  check_control(s.max_dt >= s.initial_dt && std::isfinite(s.max_dt), "max_dt", s.max_dt, "[initial_dt, inf)");
-  check_control(s.relative_tolerance > 0 && s.relative_tolerance < 1, "relative_tolerance", s.relative_tolerance,
-                "(0, 1)");
-  check_control(s.absolute_tolerance > 0 && std::isfinite(s.absolute_tolerance), "absolute_tolerance",
-                s.absolute_tolerance, "> 0");
-  check_control(s.max_growth > 1 && s.max_growth <= 2.4, "max_growth", s.max_growth,
-                "(1, 2.4] (variable-step BDF2 is zero-stable below 1 + sqrt 2)");
-  check_control(s.max_retries >= 0, "max_retries", s.max_retries, ">= 0");
-  check_control(s.event_tolerance > 0, "event_tolerance", s.event_tolerance, "> 0");
-  check_control(s.max_split_iterations >= 1, "max_split_iterations", s.max_split_iterations, ">= 1");
-}
 
 /// rho c_p of the whole cell, thickness-weighted over collectors, electrodes
 /// and separator (PyBaMM's lumped model), times the cell volume [J/K].
@@ -69,7 +47,7 @@ std::string Simulation::describe_step(const ExperimentStep& step, std::size_t in
 
 Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec)
     : options_(std::move(options)), w_(std::make_unique<Workspace>()) {
-  check_step_control(options_.steps);
+  check_solver_options(options_, "Simulation");
   if (!std::is_sorted(options_.field_times.begin(), options_.field_times.end()))
     throw InvalidArgument("SimulationOptions::field_times", "Simulation", "must be in increasing order");
   layout_ = std::make_shared<const CellLayout>(parameters, options_.grid, exec);

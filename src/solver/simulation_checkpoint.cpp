@@ -9,6 +9,7 @@
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/simulation.hpp"
+#include "voltaic/solver/solver_options.hpp"
 
 namespace voltaic {
 
@@ -43,6 +44,15 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
+/// " v1 v2 ...": the table's options of one struct, in the table's order (a
+/// new option lengthens its line, so older checkpoints are refused).
+std::string option_values(const SimulationOptions& o, SolverOption::Group group) {
+  std::string s;
+  for (const SolverOption& opt : solver_option_table())
+    if (opt.group == group) s += " " + opt.value_text(o);
+  return s;
+}
+
 }  // namespace
 
 std::string Simulation::setup_fingerprint() const {
@@ -51,15 +61,11 @@ std::string Simulation::setup_fingerprint() const {
   f << "grid " << g.negative_cells << " " << g.separator_cells << " " << g.positive_cells << " " << g.radial_shells
     << " " << g.nx << " " << g.ny << "\n";
   f << "thermal " << static_cast<int>(options_.thermal) << "\n";
-  const StepControl& s = options_.steps;
-  f << "steps " << g17(s.initial_dt) << " " << g17(s.min_dt) << " " << g17(s.max_dt) << " " << g17(s.relative_tolerance)
-    << " " << g17(s.absolute_tolerance) << " " << g17(s.max_growth) << " " << s.max_retries << " "
-    << g17(s.event_tolerance) << " " << s.max_split_iterations << "\n";
+  f << "steps" << option_values(options_, SolverOption::Group::steps) << "\n";
   f << "surface " << static_cast<int>(options_.surface) << "\n";
-  const PotentialOptions& p = options_.potential;
-  f << "potential " << g17(p.tolerance) << " " << p.max_iterations << " " << g17(p.max_update) << " "
-    << static_cast<int>(p.electrolyte_face_mean) << " " << g17(p.linear.relative_tolerance) << " "
-    << p.linear.max_iterations << " " << p.linear.restart << "\n";
+  const SolverOptions& linear = options_.potential.linear;
+  f << "potential" << option_values(options_, SolverOption::Group::potential) << " " << g17(linear.relative_tolerance)
+    << " " << linear.max_iterations << " " << linear.restart << "\n";
   f << "diffusion " << g17(options_.diffusion.relative_tolerance) << " " << options_.diffusion.max_iterations << "\n";
   const ParameterSet& ps = layout_->parameters();
   for (const ParameterInfo& info : parameter_table()) f << info.name << " = " << g17(info.get(ps)) << "\n";

@@ -18,6 +18,7 @@
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/simulation.hpp"
+#include "voltaic/solver/solver_options.hpp"
 
 namespace fs = std::filesystem;
 using voltaic::io::ConfigError;
@@ -124,6 +125,16 @@ TEST(ConfigGood, Pouch3dConductionSetsEverySolverKey) {
   EXPECT_EQ(c.output.field_period, 300.0);
   EXPECT_EQ(c.output.checkpoint_period, 3600.0);
   EXPECT_EQ(c.output.fields, (std::vector<std::string>{"temperature", "heating"}));
+}
+
+// Every option of the table is read at its key: a value outside its range
+// is refused there, naming the key.
+TEST(ConfigErrors, EverySolverOptionIsCheckedAtItsKey) {
+  for (const voltaic::SolverOption& opt : voltaic::solver_option_table()) {
+    const std::string bad = opt.kind == voltaic::SolverOption::Kind::choice ? "\"none\"" : "-1";
+    const std::string e = error_of(kCell + "[solver]\n" + opt.key + " = " + bad + "\n" + kExperiment);
+    EXPECT_NE(e.find("test.toml:4: solver." + opt.key + ": "), std::string::npos) << e;
+  }
 }
 
 TEST(ConfigGood, MinimalConfigTakesTheDefaults) {

@@ -106,6 +106,27 @@ TEST(SimulationRestart, CheckpointOfAnotherSetupIsRefusedNamingTheDifference) {
   EXPECT_THROW(other_experiment.run(Experiment({"Discharge at 2C for 5 minutes"})), InvalidArgument);
 }
 
+// The checkpoint's record of the solver options, pinned: checkpoints written
+// by earlier builds must keep matching when the options are set as they were.
+TEST(SimulationRestart, SolverOptionsAreFingerprintedAsBefore) {
+  SimulationOptions o = small_cell();
+  o.steps.initial_dt = 0.02;
+  o.steps.max_dt = 300.0;
+  o.steps.max_growth = 1.5;
+  o.steps.max_retries = 7;
+  o.steps.max_split_iterations = 9;
+  o.potential.tolerance = 2e-9;
+  o.potential.max_iterations = 30;
+  o.potential.electrolyte_face_mean = FaceMean::arithmetic;
+  Simulation sim(parameter_sets::chen2020(), o, CpuExecutor::create());
+  CheckpointAt observer(0.0);
+  sim.run(Experiment({"Discharge at 1C for 1 minute"}), &observer);
+  ASSERT_TRUE(observer.kept);
+  const std::string setup = observer.kept->texts.at("setup");
+  EXPECT_NE(setup.find("\nsteps 0.02 1e-06 300 1e-04 1e-06 1.5 7 1e-07 9\n"), std::string::npos) << setup;
+  EXPECT_NE(setup.find("\npotential 2e-09 30 0.2 1 1e-10 2000 40\n"), std::string::npos) << setup;
+}
+
 /// Collects the streamed frames (called on the output thread).
 class FieldCollector : public RunObserver {
  public:

@@ -167,6 +167,15 @@ TEST(SimulationErrors, BadGridAndStepControlAreNamed) {
       std::string::npos);
 }
 
+// Simulation checks PotentialOptions itself, so the error names the field
+// (PotentialStep's own check names only the struct).
+TEST(SimulationErrors, BadPotentialOptionIsNamedByItsField) {
+  SimulationOptions o = coarse();
+  o.potential.max_iterations = 0;
+  const std::string m = message_of([&] { Simulation(parameter_sets::chen2020(), o, CpuExecutor::create()); });
+  EXPECT_NE(m.find("PotentialOptions::max_iterations: is 0; allowed: >= 1"), std::string::npos) << m;
+}
+
 TEST(SimulationErrors, ImpossibleFirstStepIsRefusedBeforeAnythingRuns) {
   Simulation sim(parameter_sets::chen2020(), coarse(), CpuExecutor::create());
   const std::string m = message_of([&] { sim.run(Experiment({"Charge at 1C until 4.0 V"})); });

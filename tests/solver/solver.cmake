@@ -11,6 +11,7 @@ target_sources(voltaic_tests PRIVATE
   solver/experiment_pybamm_test.cpp
   solver/thermal_validation_test.cpp
   solver/simulation_test.cpp
+  solver/solver_options_test.cpp
   solver/simulation_cuda_vs_cpu_test.cpp
   solver/simulation_restart_test.cpp
   solver/custom_functions_test.cpp
