@@ -3,6 +3,8 @@
 #
 #   tools/fuzz.sh TARGET [SECONDS]   fuzz TARGET for SECONDS (default 600; 0: replay the corpus only);
 #                                    TARGET: config, experiment, bpx, expression, checkpoint or all
+#   tools/fuzz.sh --keep-going TARGET [SECONDS]  the same, but a finding does not stop the run
+#                                    (libFuzzer's -fork=1): to see how many distinct ones there are
 #   tools/fuzz.sh --merge TARGET RUN  add to the committed corpus the inputs of a run's corpus that
 #                                    reach code it does not (libFuzzer's -merge=1: minimal additions)
 #   tools/fuzz.sh --smoke            build the fuzz preset and run its CTests: every target over its
@@ -20,7 +22,7 @@ root="$PWD"
 targets=(config experiment bpx expression checkpoint)
 
 usage() {
-  sed -n '4,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '4,12p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -76,17 +78,20 @@ fuzz_one() {
   # 0 seconds: replay the corpus only (-max_total_time=0 would mean no limit).
   local budget="-max_total_time=$seconds"
   [ "$seconds" -eq 0 ] && budget="-runs=0"
-  ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" "$bin/fuzz_$target" "$run/corpus" $options "$budget" -timeout=10 -rss_limit_mb=2048 \
+  [ "$keep_going" -eq 1 ] && budget="$budget -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1"
+  ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" "$bin/fuzz_$target" "$run/corpus" $options $budget -timeout=10 -rss_limit_mb=2048 \
     -use_value_profile=1 -print_final_stats=1 -artifact_prefix="$run/findings/" >"$run/log.txt" 2>&1 && status=0 || status=$?
   local runs cov
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log.txt")
   cov=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[^ ]*' "$run/log.txt" | tail -1)
   local line="fuzz $target: ${seconds} s, ${runs:-?} runs, ${cov:-no coverage line}"
-  if [ "$status" -eq 0 ]; then
+  local found
+  found=$(find "$run/findings" -type f | wc -l)
+  if [ "$status" -eq 0 ] && [ "$found" -eq 0 ]; then
     echo "$line, no finding ($run)" | tee -a "$root/build/fuzz/runs/summary.txt"
     return 0
   fi
-  echo "$line: FINDING (exit $status)" | tee -a "$root/build/fuzz/runs/summary.txt"
+  echo "$line: $found finding(s) (exit $status)" | tee -a "$root/build/fuzz/runs/summary.txt"
   grep -E 'ERROR: |SUMMARY: |fuzz finding: |runtime error: |terminate called|what\(\)' "$run/log.txt" | head -20 >&2 || true
   for f in "$run"/findings/*; do
     [ -e "$f" ] && echo "  input: $f (reproduce: $bin/fuzz_$target $f)" >&2
@@ -95,6 +100,11 @@ fuzz_one() {
   return 1
 }
 
+keep_going=0
+if [ "${1:-}" = --keep-going ]; then
+  keep_going=1
+  shift
+fi
 case "${1:-}" in
   "" | -h | --help) usage ;;
   --smoke)
