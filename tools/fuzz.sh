@@ -79,12 +79,13 @@ fuzz_one() {
   local budget="-max_total_time=$seconds"
   [ "$seconds" -eq 0 ] && budget="-runs=0"
   [ "$keep_going" -eq 1 ] && budget="$budget -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1"
+  local started=$SECONDS
   ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" "$bin/fuzz_$target" "$run/corpus" $options $budget -timeout=10 -rss_limit_mb=2048 \
     -use_value_profile=1 -print_final_stats=1 -artifact_prefix="$run/findings/" >"$run/log.txt" 2>&1 && status=0 || status=$?
   local runs cov
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log.txt")
   cov=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[^ ]*' "$run/log.txt" | tail -1)
-  local line="fuzz $target: ${seconds} s, ${runs:-?} runs, ${cov:-no coverage line}"
+  local line="fuzz $target: $((SECONDS - started)) of ${seconds} s, ${runs:-?} runs, ${cov:-no coverage line}"
   local found
   found=$(find "$run/findings" -type f | wc -l)
   if [ "$status" -eq 0 ] && [ "$found" -eq 0 ]; then

@@ -48,6 +48,8 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
   }
   try {
     return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::out_of_range&) {  // a number beyond a double: 1e400 (found by fuzz_bpx)
+    throw BpxError(origin, kWhere, "not valid JSON for BPX: a number is outside the range of a double");
   } catch (const nlohmann::json::parse_error& e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string why = e.what();

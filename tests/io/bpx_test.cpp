@@ -389,5 +389,16 @@ TEST(BpxMalformed, VersionsAreReadWithoutARegex) {
   EXPECT_NE(with_version("01.0").find("BPX version 01.0 is not supported"), std::string::npos);
 }
 
+// nlohmann-json throws out_of_range, not parse_error, for such a number; it
+// escaped parse_bpx (found by fuzz_bpx).
+TEST(BpxMalformed, ANumberBeyondADoubleIsABpxError) {
+  try {
+    io::parse_bpx(R"({"Header": {"BPX": "1.1.1", "Title": 1e400}})", "huge.json");
+    FAIL() << "parsed";
+  } catch (const BpxError& e) {
+    EXPECT_NE(std::string(e.what()).find("a number is outside the range of a double"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace voltaic
