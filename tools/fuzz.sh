@@ -2,7 +2,7 @@
 # Runs the libFuzzer targets of tests/fuzz (docs/fuzzing.md).
 #
 #   tools/fuzz.sh TARGET [SECONDS]   fuzz TARGET for SECONDS (default 600; 0: replay the corpus only);
-#                                    TARGET: config, experiment, bpx, expression, checkpoint or all
+#                                    TARGET: config, experiment, bpx, expression, drive_cycle, checkpoint or all
 #   tools/fuzz.sh --keep-going TARGET [SECONDS]  the same, but a finding does not stop the run
 #                                    (libFuzzer's -fork=1): to see how many distinct ones there are
 #   tools/fuzz.sh --merge TARGET RUN  add to the committed corpus the inputs of a run's corpus that
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
-targets=(config experiment bpx expression checkpoint)
+targets=(config experiment bpx expression drive_cycle checkpoint)
 
 usage() {
   sed -n '4,12p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -45,6 +45,7 @@ target_options() {
     experiment) max_len=256 ;;
     bpx) max_len=65536 ;;
     expression) max_len=2048 ;;
+    drive_cycle) max_len=16384 ;;
     checkpoint) max_len=16384 ;;
     *) echo "fuzz: unknown target '$1'; allowed: ${targets[*]} or all" >&2; exit 2 ;;
   esac
@@ -84,7 +85,9 @@ fuzz_one() {
     -use_value_profile=1 -print_final_stats=1 -artifact_prefix="$run/findings/" >"$run/log.txt" 2>&1 && status=0 || status=$?
   local runs cov
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log.txt")
-  cov=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[^ ]*' "$run/log.txt" | tail -1)
+  # Without final stats (a crash, or -fork): the last status line's count.
+  [ -n "$runs" ] || runs=$(grep -o '^#[0-9]*' "$run/log.txt" | tail -1 | tr -d '#')
+  cov=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9/]*[0-9a-zA-Z]*' "$run/log.txt" | tail -1)
   local line="fuzz $target: $((SECONDS - started)) of ${seconds} s, ${runs:-?} runs, ${cov:-no coverage line}"
   local found
   found=$(find "$run/findings" -type f | wc -l)
