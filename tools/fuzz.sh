@@ -12,7 +12,7 @@
 #
 # A run works in build/fuzz/runs/TARGET-TIME/: a copy of the committed corpus
 # (tests/data/fuzz/TARGET), which is the only corpus libFuzzer adds to, a
-# findings/ folder for crash-*, timeout-* and oom-* inputs, and log.txt. The
+# findings/ folder for crash-*, leak-*, timeout-* and oom-* inputs, and log.txt. The
 # committed corpus changes only through --merge. Exit status: 0 without a
 # finding. VOLTAIC_FUZZ_BIN_DIR names the folder of the fuzz binaries (CTest
 # sets it); otherwise the fuzz preset is configured and built first.
@@ -75,12 +75,12 @@ fuzz_one() {
   run="$root/build/fuzz/runs/$target-$(date +%Y%m%d-%H%M%S)-$$"
   mkdir -p "$run/corpus" "$run/findings"
   cp -r "$root/tests/data/fuzz/$target/." "$run/corpus/"
-  # shellcheck disable=SC2086  # options are one word each
   # 0 seconds: replay the corpus only (-max_total_time=0 would mean no limit).
   local budget="-max_total_time=$seconds"
   [ "$seconds" -eq 0 ] && budget="-runs=0"
   [ "$keep_going" -eq 1 ] && budget="$budget -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1"
   local started=$SECONDS
+  # shellcheck disable=SC2086  # $options and $budget are lists of single-word options
   ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" "$bin/fuzz_$target" "$run/corpus" $options $budget -timeout=10 -rss_limit_mb=2048 \
     -use_value_profile=1 -print_final_stats=1 -artifact_prefix="$run/findings/" >"$run/log.txt" 2>&1 && status=0 || status=$?
   local runs cov
@@ -120,7 +120,7 @@ case "${1:-}" in
     [ $# -eq 3 ] || usage
     target_options "$2" >/dev/null
     bin=$(bin_dir)
-    "$bin/fuzz_$2" -merge=1 "$root/tests/data/fuzz/$2" "$3/corpus" $(target_options "$2" | grep max_len)
+    "$bin/fuzz_$2" -merge=1 "$root/tests/data/fuzz/$2" "$3/corpus" "$(target_options "$2" | grep max_len)"
     echo "fuzz: tests/data/fuzz/$2 now holds $(find "tests/data/fuzz/$2" -type f | wc -l) inputs; review and commit them"
     ;;
   *)
