@@ -2,6 +2,7 @@
 # Installs the Debian packages voltaic builds against (and that its plotting
 # tools use), only those missing.
 # Does nothing (and needs no network or root) when everything is present.
+# --fuzz: also clang and its libFuzzer runtime, for the fuzz preset (tools/fuzz.sh).
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,9 @@ packages=(
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib python3-numpy python3-h5py  # tools/plot.py, tools/roofline.py and their tests
 )
+if [ "${1:-}" = --fuzz ]; then
+  packages+=(clang libclang-rt-dev)  # libclang-rt-dev: libFuzzer and the sanitizer runtimes
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine, builds voltaic (with the CUDA backend when nvcc is
 # there) and runs every test: the unit tests (CUDA ones skip without a GPU),
-# then a downstream project built against the installed package.
+# then a downstream project built against the installed package, then a short
+# run of each fuzz target (tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./tools/setup.sh
+./tools/setup.sh --fuzz
 ./tools/check_format.sh
 cmake --preset ci
 cmake --build --preset ci
@@ -21,4 +22,7 @@ cmake --build build/ci/consumer
 cmake -S examples/discharge_1d -B build/ci/consumer-io -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
 cmake --build build/ci/consumer-io
 ./build/ci/consumer-io/voltaic-discharge-1d examples/discharge_1d/small.toml build/ci/consumer-io/output
+# The fuzz targets of the input readers: each over its corpus, then briefly fuzzed.
+echo "== fuzz smoke run =="
+./tools/fuzz.sh --smoke
 echo "== all tests passed =="

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -78,7 +79,7 @@ class Parser {
       const Quantity q = quantity();
       if (q.unit == Unit::watt || q.unit == Unit::milliwatt) {
         step.mode = StepMode::power;
-        step.power_w = sign * positive(q) * (q.unit == Unit::milliwatt ? 1e-3 : 1.0);
+        step.power_w = sign * positive(q, q.unit == Unit::milliwatt ? 1e-3 : 1.0);
       } else {
         step.mode = StepMode::current;
         step.current = current(q);
@@ -128,6 +129,7 @@ class Parser {
     if (w.text.rfind("c/", 0) == 0) {
       const double n = number(w, w.text.substr(2));
       if (!(n > 0)) fail(w, "the divisor of '" + w.text + "' must be positive");
+      if (!std::isfinite(1.0 / n)) fail(w, "the divisor of '" + w.text + "' is too small");
       return {1.0 / n, Unit::c_rate, w.column};
     }
     std::size_t end = 0;
@@ -152,25 +154,35 @@ class Parser {
     }
     return {value, k, w.column};
   }
+  /// A decimal number, finite: strtod alone would also take "inf", "nan",
+  /// hexadecimal and 1e999 (as infinity), none of which PyBaMM reads.
   double number(const Word& w, const std::string& s) {
+    const bool decimal = !s.empty() && s.find_first_not_of("0123456789.eE+-") == std::string::npos;
     char* end = nullptr;
-    const double v = s.empty() ? 0.0 : std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size()) fail(w, "'" + w.text + "' does not start with a number");
+    const double v = decimal ? std::strtod(s.c_str(), &end) : 0.0;
+    if (!decimal || end != s.c_str() + s.size()) fail(w, "'" + w.text + "' does not start with a number");
+    if (!std::isfinite(v)) fail(w, "'" + w.text + "' is too large a number");
     return v;
   }
-  double positive(const Quantity& q) {
+  /// The value times `scale` (the unit's), which must stay a positive finite
+  /// number: 1e-320 mA and 1e306 hours do not.
+  double positive(const Quantity& q, double scale = 1.0) {
     if (!(q.value > 0)) throw ExperimentError(index_, text_, q.column, "the value must be positive");
-    return q.value;
+    const double v = q.value * scale;
+    if (!(v > 0) || !std::isfinite(v)) {
+      throw ExperimentError(index_, text_, q.column, "the value is outside the range of a double in SI units");
+    }
+    return v;
   }
   CurrentValue current(const Quantity& q) {
     if (q.unit == Unit::c_rate) return {positive(q), true};
     if (q.unit == Unit::ampere) return {positive(q), false};
-    if (q.unit == Unit::milliampere) return {positive(q) * 1e-3, false};
+    if (q.unit == Unit::milliampere) return {positive(q, 1e-3), false};
     throw ExperimentError(index_, text_, q.column, "expected a current (C-rate, A or mA) or a power (W, mW)");
   }
   double voltage(const Quantity& q) {
     if (q.unit == Unit::volt) return positive(q);
-    if (q.unit == Unit::millivolt) return positive(q) * 1e-3;
+    if (q.unit == Unit::millivolt) return positive(q, 1e-3);
     throw ExperimentError(index_, text_, q.column, "expected a voltage (V or mV)");
   }
   double duration() {
@@ -180,7 +192,7 @@ class Parser {
                          : q.unit == Unit::hour   ? 3600.0
                                                   : 0.0;
     if (scale == 0.0) throw ExperimentError(index_, text_, q.column, "expected a duration (seconds, minutes, hours)");
-    return positive(q) * scale;
+    return positive(q, scale);
   }
   /// "Run <NAME> (A|W) [for <duration>] [or] [until <x> V]": the table's
   /// duration unless "for" is shorter; a longer one is refused rather than

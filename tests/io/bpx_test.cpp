@@ -372,5 +372,33 @@ TEST(BpxMalformed, DerivedValuesAreCheckedToo) {
       << error_of(doc);
 }
 
+// A version of 200,000 digits overflowed the stack of the regex that read it
+// (found by fuzz_bpx); the version is now read by hand, as strictly.
+TEST(BpxMalformed, VersionsAreReadWithoutARegex) {
+  nlohmann::json doc = read_json(data("bpx/chen2020.json"));
+  const auto with_version = [&](const std::string& v) {
+    doc["Header"]["BPX"] = v;
+    return error_of(doc);
+  };
+  EXPECT_EQ(with_version("1.0"), "");
+  EXPECT_EQ(with_version("1.1.1"), "");
+  EXPECT_EQ(with_version("1." + std::string(200000, '1')), "");
+  for (const char* bad : {"1", "1.", ".1", "1..1", "1.1.", "1.1.1.1", "1.x", "v1.0", "1.0 ", ""})
+    EXPECT_NE(with_version(bad).find("is not a version number like"), std::string::npos) << bad;
+  EXPECT_NE(with_version("2.0").find("BPX version 2.0 is not supported"), std::string::npos);
+  EXPECT_NE(with_version("01.0").find("BPX version 01.0 is not supported"), std::string::npos);
+}
+
+// nlohmann-json throws out_of_range, not parse_error, for such a number; it
+// escaped parse_bpx (found by fuzz_bpx).
+TEST(BpxMalformed, ANumberBeyondADoubleIsABpxError) {
+  try {
+    io::parse_bpx(R"({"Header": {"BPX": "1.1.1", "Title": 1e400}})", "huge.json");
+    FAIL() << "parsed";
+  } catch (const BpxError& e) {
+    EXPECT_NE(std::string(e.what()).find("a number is outside the range of a double"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace voltaic

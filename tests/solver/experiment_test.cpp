@@ -92,6 +92,21 @@ TEST(Experiment, MalformedStepsSayWhichAndWhere) {
   EXPECT_NE(std::string(error_of({"Discharge at abc until 2.5 V"}).what()).find("number"), std::string::npos);
 }
 
+// Found by fuzz_experiment: strtod took these, and the step then held an
+// infinite (or zero) current, power or duration.
+TEST(Experiment, NumbersAreDecimalAndStayFiniteInSiUnits) {
+  const auto why = [](const std::string& step) { return std::string(error_of({step}).what()); };
+  EXPECT_NE(why("Discharge at 1e400C until 2.5 V").find("too large a number"), std::string::npos);
+  EXPECT_NE(why("Discharge at C/1e-310 until 2.5 V").find("divisor of 'c/1e-310' is too small"), std::string::npos);
+  EXPECT_NE(why("Rest for 1e306 hours").find("outside the range of a double"), std::string::npos);
+  EXPECT_NE(why("Discharge at 5e-324 mA until 3 V").find("outside the range of a double"), std::string::npos);
+  EXPECT_NE(why("Charge at 1e-322 mW until 4.2 V").find("outside the range"), std::string::npos);
+  for (const char* not_decimal :
+       {"Hold at 4.2 V until C/0x10", "Hold at 4.2 V until C/inf", "Hold at 4.2 V until C/nan"})
+    EXPECT_NE(why(not_decimal).find("does not start with a number"), std::string::npos) << not_decimal;
+  EXPECT_DOUBLE_EQ(*parse_experiment_step("Rest for 1e-300 hours").duration_s, 3.6e-297);
+}
+
 namespace {
 
 /// 0 A for 1 s, a ramp to 10 A by 11 s, 10 A to 300 s.
