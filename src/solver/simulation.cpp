@@ -547,16 +547,26 @@ StepDrive Simulation::drive_of(const ExperimentStep& step) const {
   throw InvalidArgument("\"" + step.text + "\"", "Simulation::run", "has an unknown control mode");
 }
 
-void Simulation::check_step(const ExperimentStep& step, const StepDrive& step_drive, std::size_t index) const {
+std::string Simulation::infeasibility(const ExperimentStep& step, const StepDrive& step_drive) const {
   const StepDrive drive = step_drive.at(0.0);
-  if (!step.until_voltage_v || drive.mode == StepDrive::Mode::voltage || drive.value == 0.0) return;
-  const double target = *step.until_voltage_v;
-  const bool discharge = drive.value > 0.0;
-  if (discharge ? voltage_ > target : voltage_ < target) return;
   std::ostringstream why;
-  why << "is impossible: it " << (discharge ? "discharges" : "charges") << " until " << target
-      << " V, but the voltage at its start is already " << voltage_ << " V";
-  throw InvalidArgument(describe_step(step, index), "Simulation::run", why.str());
+  if (step.until_voltage_v && drive.mode != StepDrive::Mode::voltage && drive.value != 0.0) {
+    const double target = *step.until_voltage_v;
+    const bool discharge = drive.value > 0.0;
+    if (discharge ? voltage_ <= target : voltage_ >= target) {
+      why << "it " << (discharge ? "discharges" : "charges") << " until " << target
+          << " V, but the voltage at its start is already " << voltage_ << " V";
+      return why.str();
+    }
+  }
+  if (event_margin(step, step_drive) > 0.0) return "";
+  const ElectricalParameters& e = layout_->parameters().electrical;
+  why << "a cut-off is already reached at its start (voltage " << voltage_ << " V, current " << current_
+      << " A; the cell's voltage cut-offs " << e.lower_voltage_cutoff << " V and " << e.upper_voltage_cutoff << " V";
+  if (step.until_current)
+    why << ", the step's current limit " << step.until_current->amperes(e.nominal_capacity) << " A";
+  why << ")";
+  return why.str();
 }
 
 void Simulation::record(Solution& s, int step_index) const {
@@ -668,10 +678,8 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
   for (std::size_t s = 0; s < experiment.cycle().size(); ++s) drive_of(experiment.step(s));  // bad steps first
   std::size_t first = 0;
   if (resume_) {
+    check_resume(experiment);
     const std::unique_ptr<Checkpoint> c = std::move(resume_);
-    if (c->texts.at("experiment") != run.experiment)
-      throw InvalidArgument("checkpoint", "Simulation::run",
-                            "was written by a run of another experiment: " + c->texts.at("experiment"));
     resume_solution(*c, run.solution);
     first = cursor_.index;
     run.resuming = true;

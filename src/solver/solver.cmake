@@ -11,6 +11,8 @@ target_sources(voltaic PRIVATE
   solver/simulation.cpp
   solver/simulation_steps.cpp
   solver/simulation_checkpoint.cpp
+  solver/checkpoint_values.cpp
+  solver/failure_cause.cpp
   solver/field_output.cpp
   solver/solution.cpp
   solver/field_catalog.cpp
