@@ -15,6 +15,7 @@
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/solver/diffusion_step.hpp"
 #include "voltaic/solver/lumped_thermal.hpp"
+#include "voltaic/solver/memory_estimate.hpp"
 #include "voltaic/solver/particle_step.hpp"
 
 namespace voltaic {
@@ -85,6 +86,7 @@ std::string Simulation::describe_step(const ExperimentStep& step, std::size_t in
 Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec)
     : options_(std::move(options)), w_(std::make_unique<Workspace>()) {
   check_step_control(options_.steps);
+  if (exec) require_memory(options_, *exec);  // before anything is allocated
   if (!std::is_sorted(options_.field_times.begin(), options_.field_times.end()))
     throw InvalidArgument("SimulationOptions::field_times", "Simulation", "must be in increasing order");
   layout_ = std::make_shared<const CellLayout>(parameters, options_.grid, exec);
