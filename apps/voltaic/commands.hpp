@@ -8,9 +8,9 @@ namespace voltaic::cli {
 /// Exit codes: documented in docs/getting_started.md.
 enum ExitCode : int {
   kSuccess = 0,
-  kInternalError = 1,  ///< a bug or an unexpected system failure (a CUDA error, a full disk)
-  kBadInput = 2,       ///< a wrong command line, config, BPX file or checkpoint
-  kSolverFailure = 3,  ///< the simulation stopped early: a step failed after its retries
+  kInternalError = 1,  ///< a bug or a system failure (a CUDA error, a full disk, an output file not written)
+  kBadInput = 2,       ///< the command line, a config, BPX file, table or checkpoint; a grid too large for memory
+  kSolverFailure = 3,  ///< the simulation stopped early: a step failed after its retries, or was infeasible
 };
 
 struct RunArguments {

@@ -49,3 +49,17 @@ set_tests_properties(cli.runs_a_bpx_cell PROPERTIES PASS_REGULAR_EXPRESSION "Run
 add_test(NAME cli.solver_failure_keeps_output
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/solver_failure.toml
                  -DWORK=${_work}/solver_failure -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_solver_failure.cmake)
+
+# Fault injection: special files, non-finite step numbers, corrupt
+# checkpoints, one run per exit code. Each script kills a voltaic that hangs
+# after 60 s; TIMEOUT bounds the whole script.
+foreach(_script special_files step_numbers exit_codes)
+  add_test(NAME cli.faults.${_script}
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DWORK=${_work}/faults/${_script}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/${_script}.cmake)
+  set_tests_properties(cli.faults.${_script} PROPERTIES TIMEOUT 300)
+endforeach()
+add_test(NAME cli.faults.checkpoint_faults
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml
+                 -DWORK=${_work}/faults/checkpoint_faults -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/checkpoint_faults.cmake)
+set_tests_properties(cli.faults.checkpoint_faults PROPERTIES TIMEOUT 600)
