@@ -8,9 +8,10 @@ namespace voltaic::cli {
 /// Exit codes: documented in docs/getting_started.md.
 enum ExitCode : int {
   kSuccess = 0,
-  kInternalError = 1,  ///< a bug or an unexpected system failure (a CUDA error, a full disk)
-  kBadInput = 2,       ///< a wrong command line, config, BPX file or checkpoint; an output directory in use
-  kSolverFailure = 3,  ///< the simulation stopped early: a step failed after its retries
+  kInternalError = 1,  ///< a bug or a system failure (a CUDA error, a full disk, an output file not written)
+  kBadInput = 2,       ///< the command line, a config, BPX file, table or checkpoint; a grid too large for memory;
+                       ///< an output directory in use
+  kSolverFailure = 3,  ///< the simulation stopped early: a step failed after its retries, or was infeasible
   kInterrupted = 130,  ///< SIGINT: the outputs and a checkpoint were committed at the last step
   kTerminated = 143,   ///< SIGTERM: as kInterrupted
 };

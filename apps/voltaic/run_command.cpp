@@ -20,6 +20,8 @@
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/io/checkpoint_file.hpp"
 #include "voltaic/io/config.hpp"
+#include "voltaic/io/output_directory.hpp"
+#include "voltaic/io/output_path.hpp"
 #include "voltaic/io/run_output.hpp"
 #include "voltaic/solver/simulation.hpp"
 
@@ -77,6 +79,17 @@ void print_summary(const Solution& s, const Simulation& sim, double wall_s, cons
   std::printf("  %-28s %.3f s (%.3g ms per step) on %s\n", "wall time", wall_s,
               s.steps_taken > 0 ? 1e3 * wall_s / s.steps_taken : 0.0, sim.layout().executor()->name().c_str());
   for (const std::string& f : files) std::printf("  %-28s %s\n", "wrote", f.c_str());
+}
+
+/// Loads the checkpoint at `path` into `sim`; whatever is wrong with it is
+/// bad input naming the file.
+void restart_from(Simulation& sim, const std::string& path, const Experiment& experiment) {
+  const Checkpoint checkpoint = io::read_checkpoint(path);
+  try {
+    sim.load_checkpoint(checkpoint, experiment);
+  } catch (const InvalidArgument& e) {
+    throw io::FileError("'" + path + "'", "voltaic run --restart", "cannot be continued: " + e.why());
+  }
 }
 
 /// Removes a directory this run created if nothing but the lock file is left in it.
@@ -146,8 +159,9 @@ int run_command(const RunArguments& args) {
     options.field_period = config.output.field_period;
     sim = std::make_unique<Simulation>(config.parameters, options, exec);
     experiment.emplace(config.experiment());
+    io::check_output_directory(config.output.directory);
     if (!args.restart.empty()) {
-      sim->load_checkpoint(io::read_checkpoint(args.restart));
+      restart_from(*sim, args.restart, *experiment);
       std::printf("voltaic: continuing from %s at t = %.6g s\n", args.restart.c_str(), sim->time());
     }
   } catch (const CudaError& e) {
@@ -164,7 +178,8 @@ int run_command(const RunArguments& args) {
   }
 
   const std::string& dir = config.output.directory;
-  const bool created = !fs::exists(dir);
+  std::error_code ec;
+  const bool created = !fs::exists(dir, ec);
   std::printf("voltaic %s: %s on %s, %zu cells x %d shells, output in %s\n", args.config.c_str(),
               config.cell_source.c_str(), exec->name().c_str(), sim->layout().num_cells(),
               config.simulation.grid.radial_shells, dir.c_str());
@@ -183,7 +198,7 @@ int run_command(const RunArguments& args) {
   Solution solution;
   try {
     solution = sim->run(*experiment, output.get());
-  } catch (const InvalidArgument& e) {  // an impossible first step: nothing ran
+  } catch (const InvalidArgument& e) {  // a step or field the run cannot take, seen before anything ran
     progress.finish();
     report("error", e);
     output.reset();
@@ -208,7 +223,7 @@ int run_command(const RunArguments& args) {
   std::fflush(stdout);
   if (const int signal = stop_signal()) return report_interruption(signal, solution, *output);
   if (!solution.completed) {
-    std::fprintf(stderr, "voltaic: solver failure: %s\n", solution.termination.c_str());
+    std::fprintf(stderr, "voltaic: stopped early: %s\n", one_line(solution.termination).c_str());
     return kSolverFailure;
   }
   return kSuccess;

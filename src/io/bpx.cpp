@@ -3,17 +3,15 @@
 // one line naming the file, the field and what is wrong.
 #include "voltaic/io/bpx.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <cstdint>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "io/bpx_mapping.hpp"
 #include "io/bpx_node.hpp"
+#include "io/input_file.hpp"
 #include "voltaic/io/atomic_file.hpp"
 
 namespace voltaic::io {
@@ -21,6 +19,10 @@ namespace voltaic::io {
 namespace {
 
 constexpr const char* kWhere = "voltaic::io::parse_bpx";
+
+/// BPX files are tens of kB; the cap keeps a device or a huge file from
+/// exhausting memory.
+constexpr std::uintmax_t kMaxBpxBytes = std::uintmax_t(16) << 20;
 
 /// A control character that JSON text cannot hold outside a string (and not
 /// inside one either): the file is binary, not JSON.
@@ -35,6 +37,38 @@ bool looks_binary(const std::string& text, std::size_t& at) {
   return false;
 }
 
+/// The key path of the value being parsed ("Parameterisation/Electrolyte/
+/// Conductivity [S.m-1]"), kept by a parser callback so that an error the
+/// parser throws without context can name the field.
+class JsonPath {
+ public:
+  nlohmann::json::parser_callback_t callback() {
+    return [this](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+      using Event = nlohmann::json::parse_event_t;
+      if (event == Event::object_start || event == Event::array_start) keys_.emplace_back();
+      if ((event == Event::object_end || event == Event::array_end) && !keys_.empty()) keys_.pop_back();
+      if (event == Event::key && !keys_.empty() && parsed.is_string()) keys_.back() = parsed.get<std::string>();
+      return true;
+    };
+  }
+  std::string text() const {
+    std::string path;
+    for (const std::string& key : keys_) path += (path.empty() ? "" : "/") + (key.empty() ? "[]" : key);
+    return path.empty() ? "(top level)" : path;
+  }
+
+ private:
+  std::vector<std::string> keys_;
+};
+
+/// "the number 1e400 is outside a double's range", from nlohmann's
+/// "[json.exception.out_of_range.406] number overflow parsing '1e400'".
+std::string overflow_text(const std::string& message) {
+  const std::size_t open = message.find('\''), close = message.rfind('\'');
+  if (open == std::string::npos || close <= open) return "a number is outside a double's range";
+  return "the number " + message.substr(open + 1, close - open - 1).substr(0, 40) + " is outside a double's range";
+}
+
 nlohmann::json parse_json(const std::string& text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     throw BpxError(origin, kWhere, "the file is empty; expected a BPX JSON object");
@@ -46,10 +80,13 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin) {
       << static_cast<int>(static_cast<unsigned char>(text[at])) << "); is it a binary file?";
     throw BpxError(origin, kWhere, s.str());
   }
+  JsonPath path;
   try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::out_of_range&) {  // a number beyond a double: 1e400 (found by fuzz_bpx)
-    throw BpxError(origin, kWhere, "not valid JSON for BPX: a number is outside the range of a double");
+    return nlohmann::json::parse(text, path.callback());
+  } catch (const nlohmann::json::out_of_range& e) {  // a number beyond a double: 1e400 (found by fuzz_bpx too)
+    throw BpxError(origin, kWhere,
+                   one_line("field '" + path.text() + "': " + overflow_text(e.what()) +
+                            "; allowed: a finite number within a double's range"));
   } catch (const nlohmann::json::parse_error& e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string why = e.what();
@@ -149,16 +186,8 @@ ParameterSet parse_bpx(const std::string& json_text, const std::string& origin) 
 }
 
 ParameterSet load_bpx(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw FileError("open", "voltaic::io::load_bpx", "cannot read '" + path + "': it is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw FileError("open", "voltaic::io::load_bpx", "cannot open '" + path + "': " + std::strerror(errno));
-  }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw FileError("read", "voltaic::io::load_bpx", "cannot read '" + path + "'");
+  const std::string text = detail::read_input_file(path, kMaxBpxBytes, "voltaic::io::load_bpx",
+                                                   "a regular file of at most 16 MiB holding a BPX JSON object");
   return parse_bpx(text, path);
 }
 

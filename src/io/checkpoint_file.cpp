@@ -1,6 +1,7 @@
 // Checkpoints in HDF5. Every value is stored in a type that holds it exactly
 // (IEEE float64, int64, the text's own bytes) and read back with no
-// conversion, so that a restarted run continues bit for bit.
+// conversion, so that a restarted run continues bit for bit. The file's
+// CRC-32C header (checkpoint_seal.hpp) is checked before HDF5 opens it.
 #include "voltaic/io/checkpoint_file.hpp"
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "hdf5_error.hpp"
 #include "hdf5_handle.hpp"
 #include "hdf5_names.hpp"
+#include "io/checkpoint_seal.hpp"
 #include "voltaic/io/atomic_file.hpp"
 
 namespace voltaic::io {
@@ -22,7 +24,7 @@ namespace {
 
 using hdf5::ErrorContext;
 
-constexpr const char* kFormat = "voltaic-checkpoint-1";
+using detail::kCheckpointFormat;
 
 // ---- writing ---------------------------------------------------------------
 
@@ -88,7 +90,7 @@ hdf5::Group create_group(hid_t file, const char* name, const ErrorContext& ctx) 
 }
 
 void write_contents(hid_t file, const Checkpoint& c, const ErrorContext& ctx) {
-  hdf5::write_string_attribute(file, "format", kFormat, ctx);
+  hdf5::write_string_attribute(file, "format", kCheckpointFormat, ctx);
   write_arrays(create_group(file, "arrays", ctx).get(), c.arrays, ctx);
   write_scalars(create_group(file, "scalars", ctx).get(), c.scalars, ctx);
   write_integers(create_group(file, "integers", ctx).get(), c.integers, ctx);
@@ -198,22 +200,11 @@ void read_texts(hid_t group, Checkpoint& c, const ErrorContext& ctx) {
   }
 }
 
-/// Refuses, with one line naming the path, anything but a voltaic checkpoint.
-void require_checkpoint_file(const std::string& path, const ErrorContext& ctx) {
-  if (!std::filesystem::exists(path)) ctx.fail("open", "no such file");
-#if H5_VERSION_GE(1, 12, 0)
-  const htri_t is_hdf5 = H5Fis_accessible(path.c_str(), H5P_DEFAULT);
-#else
-  const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
-#endif
-  if (is_hdf5 <= 0) ctx.fail("open", "not an HDF5 file");
-}
-
 void require_format(hid_t file, const ErrorContext& ctx) {
   const std::optional<std::string> format = hdf5::read_string_attribute(file, "format", ctx);
   if (!format) ctx.fail("open", std::string("not a voltaic checkpoint (no 'format' attribute)"));
-  if (*format != kFormat)
-    ctx.fail("open", "not a voltaic checkpoint (format '" + *format + "', expected '" + kFormat + "')");
+  if (*format != kCheckpointFormat)
+    ctx.fail("open", "not a voltaic checkpoint (format '" + *format + "', expected '" + kCheckpointFormat + "')");
 }
 
 hdf5::Group open_group(hid_t file, const char* name, const ErrorContext& ctx) {
@@ -226,17 +217,21 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
   const ErrorContext ctx(path, "write_checkpoint");
   hdf5::QuietErrors quiet;
   AtomicFile target(path);  // before `file`: removes the temporary after the file is closed
-  hdf5::File file(ctx.require(H5Fcreate(target.temporary_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+  // The user block holds the checksum header (checkpoint_seal.hpp).
+  const hdf5::PropertyList create(ctx.require(H5Pcreate(H5P_FILE_CREATE), "create the file"));
+  ctx.check(H5Pset_userblock(create.get(), detail::kCheckpointHeaderBytes), "create the file");
+  hdf5::File file(ctx.require(H5Fcreate(target.temporary_path().c_str(), H5F_ACC_TRUNC, create.get(), H5P_DEFAULT),
                               "create the file"));
   write_contents(file.get(), c, ctx);
   if (!file.close()) ctx.fail("close");
+  detail::seal_checkpoint(target.temporary_path());
   target.commit();
 }
 
 Checkpoint read_checkpoint(const std::string& path) {
   const ErrorContext ctx(path, "read_checkpoint");
   hdf5::QuietErrors quiet;
-  require_checkpoint_file(path, ctx);
+  detail::verify_checkpoint(path);  // every byte checked before HDF5 parses one
   hdf5::File file(ctx.require(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open"));
   require_format(file.get(), ctx);
   Checkpoint c;

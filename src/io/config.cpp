@@ -3,15 +3,13 @@
 // naming the file, line and key; nothing is written anywhere.
 #include "voltaic/io/config.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
+#include <cstdint>
 #include <filesystem>
-#include <memory>
 
 #include "io/config_readers.hpp"
 #include "io/config_schema.hpp"
 #include "io/config_text.hpp"
+#include "io/input_file.hpp"
 #include "voltaic/io/atomic_file.hpp"
 
 namespace voltaic::io {
@@ -43,30 +41,11 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A config is a few hundred bytes; a larger file is most likely a data file given by mistake.
-constexpr std::size_t kMaxConfigBytes = std::size_t(1) << 24;
+constexpr std::uintmax_t kMaxConfigBytes = std::uintmax_t(1) << 24;
 
 std::string read_config_file(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw FileError("'" + path + "'", "load_config", "is a directory, not a config file");
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) {
-    throw FileError("'" + path + "'", "load_config",
-                    std::string("cannot open the config file: ") + std::strerror(errno));
-  }
-  std::string text;
-  char buffer[1 << 16];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f.get())) > 0) {
-    text.append(buffer, n);
-    if (text.size() > kMaxConfigBytes) {
-      throw ConfigError(path, 1, "file", "is larger than 16 MiB; allowed: a TOML run config (docs/config.md)");
-    }
-  }
-  if (std::ferror(f.get())) {
-    throw FileError("'" + path + "'", "load_config",
-                    std::string("cannot read the config file: ") + std::strerror(errno));
-  }
-  return text;
+  return detail::read_input_file(path, kMaxConfigBytes, "load_config",
+                                 "a regular file of at most 16 MiB holding a TOML run config (docs/config.md)");
 }
 
 }  // namespace

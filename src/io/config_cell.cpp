@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/config_readers.hpp"
+#include "io/input_file.hpp"
 #include "io/nearest_name.hpp"
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/io/bpx.hpp"
@@ -62,10 +63,8 @@ ParameterSet from_bpx(const ConfigSection& cell, std::string& cell_source) {
   fs::path path(given);
   if (path.is_relative()) path = fs::path(cell.source().base_dir) / path;
   path = path.lexically_normal();
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (!fs::exists(status)) cell.fail("bpx", "'" + path.string() + "' does not exist; allowed: " + allowed);
-  if (fs::is_directory(status)) cell.fail("bpx", "'" + path.string() + "' is a directory; allowed: " + allowed);
+  if (const std::string why = detail::not_regular_file(path.string()); !why.empty())
+    cell.fail("bpx", "'" + one_line(path.string()) + "' " + why + "; allowed: " + allowed);
   cell_source = path.string();
   try {
     return load_bpx(cell_source);

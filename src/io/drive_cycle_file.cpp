@@ -1,20 +1,15 @@
-// load_drive_cycle: the file is checked to be a regular file of sane size
-// before it is opened (a FIFO would block the open, a device never end), then
-// read line by line; every problem names FILE:LINE.
+// load_drive_cycle: the file is read as an InputFile (a regular file of sane
+// size: a FIFO would block the open, a device never end), then line by line;
+// every problem names FILE:LINE.
 #include "voltaic/io/drive_cycle_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "io/input_file.hpp"
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/model/parameter_table.hpp"
 
@@ -22,66 +17,8 @@ namespace voltaic::io {
 
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr const char* kWhere = "voltaic::io::load_drive_cycle";
 constexpr const char* kAllowedRow = "allowed: two numbers, time [s] and value [A] or [W], separated by a comma";
-
-std::string mib(std::uintmax_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
-
-/// Why `file` must not be opened, or "" when it is a regular file.
-std::string not_regular(const fs::path& file) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(file, ec);
-  switch (status.type()) {
-    case fs::file_type::regular: return "";
-    case fs::file_type::not_found: return "does not exist";
-    case fs::file_type::directory: return "is a directory";
-    case fs::file_type::fifo: return "is a FIFO (a named pipe)";
-    case fs::file_type::block:
-    case fs::file_type::character: return "is a device";
-    case fs::file_type::socket: return "is a socket";
-    case fs::file_type::none: return "cannot be examined: " + ec.message();
-    default: return "is not a regular file";
-  }
-}
-
-/// The bytes of `file`, a regular file of at most kMaxDriveCycleBytes.
-std::string read_regular_file(const fs::path& file) {
-  const std::string shown = "'" + one_line(file.string()) + "'";
-  const auto fail = [&](const std::string& why) -> void {
-    throw FileError(shown, kWhere, why + "; allowed: a regular file holding a CSV drive-cycle table");
-  };
-  if (const std::string why = not_regular(file); !why.empty()) fail(why);
-  // O_NONBLOCK: should the path have become a FIFO since status(), the open
-  // returns at once and fstat below refuses it.
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) fail(std::string("cannot be opened: ") + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) fail(std::string("cannot be examined: ") + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) fail("is not a regular file");
-  const auto size = static_cast<std::uintmax_t>(st.st_size);
-  if (size > kMaxDriveCycleBytes) {
-    fail("is " + mib(size) + " (" + std::to_string(size) + " bytes), larger than the " + mib(kMaxDriveCycleBytes) +
-         " a drive-cycle table may have");
-  }
-  std::string text;
-  text.reserve(static_cast<std::size_t>(size));
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail(std::string("cannot be read: ") + std::strerror(errno));
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-    if (text.size() > kMaxDriveCycleBytes) fail("grew beyond " + mib(kMaxDriveCycleBytes) + " while it was read");
-  }
-  return text;
-}
 
 std::string_view trim(std::string_view s) {
   const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
@@ -190,7 +127,9 @@ DriveCycle parse_drive_cycle(const std::string& csv_text, const std::string& ori
 }
 
 DriveCycle load_drive_cycle(const std::filesystem::path& file, const std::string& name) {
-  return parse_drive_cycle(read_regular_file(file), file.string(), name);
+  const std::string text = detail::read_input_file(file.string(), kMaxDriveCycleBytes, kWhere,
+                                                   "a regular file holding a CSV drive-cycle table");
+  return parse_drive_cycle(text, file.string(), name);
 }
 
 }  // namespace voltaic::io

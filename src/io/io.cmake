@@ -17,6 +17,8 @@ target_compile_options(voltaic_io PRIVATE -ffp-contract=off -Wall -Wextra -Wpeda
 
 # Each part lists its own sources.
 include(io/atomic_file.cmake)
+include(io/input_file.cmake)
+include(io/output_path.cmake)
 include(io/drive_cycle_file.cmake)
 include(io/bpx.cmake OPTIONAL)
 include(io/config.cmake OPTIONAL)

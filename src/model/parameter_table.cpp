@@ -22,6 +22,24 @@ const Interval kUnitOpen{0.0, 1.0, false, false};
 const Interval kUnitLeftOpen{0.0, 1.0, false, true};
 const Interval kAny{-kInf, kInf, false, false};
 const Interval kCount{1.0, kInf, true, false, true};
+// Physical ranges, far beyond any cell built but tight enough that a denormal
+// or astronomic value (5e-324 m) is refused by its name up front rather than
+// met later as a singular matrix inside the solver.
+const Interval kThickness{1e-7, 0.1, true, true};                 // [m]: 0.1 um to 10 cm
+const Interval kCollectorThickness{0.0, 0.1, true, true};         // [m]: 0 leaves the foil out
+const Interval kElectrodeSize{1e-4, 1e3, true, true};             // [m]
+const Interval kParticleRadius{1e-9, 1e-3, true, true};           // [m]
+const Interval kElectronicConductivity{1e-10, 1e30, true, true};  // [S/m]; 1e30: a perfect conductor
+const Interval kMaximumConcentration{1.0, 1e6, true, true};       // [mol/m^3]
+const Interval kElectrolyteConcentration{1.0, 1e5, true, true};   // [mol/m^3]
+const Interval kParticleDiffusivity{1e-25, 1e-5, true, true};     // [m^2/s]
+const Interval kRateConstant{1e-20, 1e5, true, true};
+const Interval kDensity{1e-12, 1e6, true, true};              // [kg/m^3]; tiny: a part left out of the heat balance
+const Interval kSpecificHeat{1e-12, 1e6, true, true};         // [J/(kg K)]; likewise
+const Interval kThermalConductivity{1e-4, 1e30, true, true};  // [W/(m K)]
+const Interval kCellVolume{1e-12, 1e3, true, true};           // [m^3]
+const Interval kCoolingArea{1e-10, 1e4, true, true};          // [m^2]
+const Interval kCapacity{1e-9, 1e6, true, true};              // [A.h]
 
 /// The field G.F of a ParameterSet, as a plain function pointer.
 template <auto G, auto F>
@@ -35,13 +53,14 @@ void add_collector(std::vector<ParameterInfo>& t, const std::string& Side) {
   const std::string n = Side + " current collector ";
   const std::string d = "of the " + std::string(Side == "Negative" ? "negative" : "positive") + " current collector";
   // >= 0: PyBaMM's BPX import leaves the foils out of the lumped thermal model with thickness 0.
-  t.push_back({n + "thickness [m]", "m", "Thickness " + d + " (0: left out)", kNonNegative, &field<G, &C::thickness>});
   t.push_back(
-      {n + "conductivity [S.m-1]", "S.m-1", "Electronic conductivity " + d, kPositive, &field<G, &C::conductivity>});
-  t.push_back({n + "density [kg.m-3]", "kg.m-3", "Density " + d, kPositive, &field<G, &C::density>});
-  t.push_back({n + "specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity " + d, kPositive,
+      {n + "thickness [m]", "m", "Thickness " + d + " (0: left out)", kCollectorThickness, &field<G, &C::thickness>});
+  t.push_back({n + "conductivity [S.m-1]", "S.m-1", "Electronic conductivity " + d, kElectronicConductivity,
+               &field<G, &C::conductivity>});
+  t.push_back({n + "density [kg.m-3]", "kg.m-3", "Density " + d, kDensity, &field<G, &C::density>});
+  t.push_back({n + "specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity " + d, kSpecificHeat,
                &field<G, &C::specific_heat_capacity>});
-  t.push_back({n + "thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity " + d, kPositive,
+  t.push_back({n + "thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity " + d, kThermalConductivity,
                &field<G, &C::thermal_conductivity>});
 }
 
@@ -51,31 +70,31 @@ void add_electrode(std::vector<ParameterInfo>& t, const std::string& Side) {
   const std::string side = Side == "Negative" ? "negative" : "positive";
   const std::string n = Side + " electrode ";
   const std::string of = " of the " + side + " electrode";
-  t.push_back({n + "thickness [m]", "m", "Thickness" + of, kPositive, &field<G, &E::thickness>});
+  t.push_back({n + "thickness [m]", "m", "Thickness" + of, kThickness, &field<G, &E::thickness>});
   t.push_back({n + "porosity", "", "Electrolyte volume fraction" + of, kUnitOpen, &field<G, &E::porosity>});
   t.push_back({n + "active material volume fraction", "", "Active material volume fraction" + of, kUnitOpen,
                &field<G, &E::active_material_volume_fraction>});
-  t.push_back({Side + " particle radius [m]", "m", "Radius of the spherical particles" + of, kPositive,
+  t.push_back({Side + " particle radius [m]", "m", "Radius of the spherical particles" + of, kParticleRadius,
                &field<G, &E::particle_radius>});
   t.push_back({n + "Bruggeman coefficient (electrolyte)", "", "b in porosity^b scaling electrolyte transport" + of,
                kNonNegative, &field<G, &E::bruggeman_electrolyte>});
   t.push_back({n + "Bruggeman coefficient (electrode)", "",
                "b in (active fraction)^b scaling the conductivity (0: it is already effective)", kNonNegative,
                &field<G, &E::bruggeman_electrode>});
-  t.push_back(
-      {n + "conductivity [S.m-1]", "S.m-1", "Electronic conductivity" + of, kPositive, &field<G, &E::conductivity>});
+  t.push_back({n + "conductivity [S.m-1]", "S.m-1", "Electronic conductivity" + of, kElectronicConductivity,
+               &field<G, &E::conductivity>});
   t.push_back({"Maximum concentration in " + side + " electrode [mol.m-3]", "mol.m-3",
-               "Lithium concentration of the fully lithiated active material" + of, kPositive,
+               "Lithium concentration of the fully lithiated active material" + of, kMaximumConcentration,
                &field<G, &E::maximum_concentration>});
   t.push_back({"Initial concentration in " + side + " electrode [mol.m-3]", "mol.m-3",
                "Uniform particle concentration at t = 0" + of, kPositive, &field<G, &E::initial_concentration>});
-  t.push_back({Side + " particle diffusivity [m2.s-1]", "m2.s-1", "Solid-phase diffusivity at 298.15 K" + of, kPositive,
-               &field<G, &E::diffusivity>});
+  t.push_back({Side + " particle diffusivity [m2.s-1]", "m2.s-1", "Solid-phase diffusivity at 298.15 K" + of,
+               kParticleDiffusivity, &field<G, &E::diffusivity>});
   t.push_back({Side + " particle diffusivity activation energy [J.mol-1]", "J.mol-1",
                "Arrhenius activation energy of the solid-phase diffusivity" + of, kNonNegative,
                &field<G, &E::diffusivity_activation_energy>});
   t.push_back({n + "reaction rate constant [A.m-2.(m3.mol-1)1.5]", "A.m-2.(m3.mol-1)1.5",
-               "m in j0 = m sqrt(c_e c_s (c_max - c_s)) at 298.15 K" + of, kPositive,
+               "m in j0 = m sqrt(c_e c_s (c_max - c_s)) at 298.15 K" + of, kRateConstant,
                &field<G, &E::reaction_rate_constant>});
   t.push_back({n + "reaction activation energy [J.mol-1]", "J.mol-1",
                "Arrhenius activation energy of the reaction rate constant" + of, kNonNegative,
@@ -84,10 +103,10 @@ void add_electrode(std::vector<ParameterInfo>& t, const std::string& Side) {
                &field<G, &E::charge_transfer_coefficient>});
   t.push_back({n + "double-layer capacity [F.m-2]", "F.m-2", "Double-layer capacitance per particle surface" + of,
                kNonNegative, &field<G, &E::double_layer_capacity>});
-  t.push_back({n + "density [kg.m-3]", "kg.m-3", "Density" + of, kPositive, &field<G, &E::density>});
-  t.push_back({n + "specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity" + of, kPositive,
+  t.push_back({n + "density [kg.m-3]", "kg.m-3", "Density" + of, kDensity, &field<G, &E::density>});
+  t.push_back({n + "specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity" + of, kSpecificHeat,
                &field<G, &E::specific_heat_capacity>});
-  t.push_back({n + "thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity" + of, kPositive,
+  t.push_back({n + "thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity" + of, kThermalConductivity,
                &field<G, &E::thermal_conductivity>});
 }
 
@@ -95,10 +114,10 @@ std::vector<ParameterInfo> build_parameter_table() {
   std::vector<ParameterInfo> t;
   using P = ParameterSet;
   using G = CellGeometry;
-  t.push_back({"Electrode height [m]", "m", "Height of the electrodes (the short side of a wound cell)", kPositive,
+  t.push_back({"Electrode height [m]", "m", "Height of the electrodes (the short side of a wound cell)", kElectrodeSize,
                &field<&P::cell, &G::electrode_height>});
-  t.push_back({"Electrode width [m]", "m", "Width of the electrodes (the unwound length of a wound cell)", kPositive,
-               &field<&P::cell, &G::electrode_width>});
+  t.push_back({"Electrode width [m]", "m", "Width of the electrodes (the unwound length of a wound cell)",
+               kElectrodeSize, &field<&P::cell, &G::electrode_width>});
   t.push_back({"Number of electrodes connected in parallel to make a cell", "",
                "Electrode pairs in parallel; the current density is I / (height width pairs)", kCount,
                &field<&P::cell, &G::electrodes_in_parallel>});
@@ -108,23 +127,23 @@ std::vector<ParameterInfo> build_parameter_table() {
   add_electrode<&P::negative_electrode>(t, "Negative");
   using S = SeparatorParameters;
   t.push_back(
-      {"Separator thickness [m]", "m", "Thickness of the separator", kPositive, &field<&P::separator, &S::thickness>});
+      {"Separator thickness [m]", "m", "Thickness of the separator", kThickness, &field<&P::separator, &S::thickness>});
   t.push_back({"Separator porosity", "", "Electrolyte volume fraction of the separator", kUnitLeftOpen,
                &field<&P::separator, &S::porosity>});
   t.push_back({"Separator Bruggeman coefficient (electrolyte)", "",
                "b in porosity^b scaling electrolyte transport in the separator", kNonNegative,
                &field<&P::separator, &S::bruggeman_electrolyte>});
-  t.push_back({"Separator density [kg.m-3]", "kg.m-3", "Density of the separator", kPositive,
+  t.push_back({"Separator density [kg.m-3]", "kg.m-3", "Density of the separator", kDensity,
                &field<&P::separator, &S::density>});
   t.push_back({"Separator specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity of the separator",
-               kPositive, &field<&P::separator, &S::specific_heat_capacity>});
+               kSpecificHeat, &field<&P::separator, &S::specific_heat_capacity>});
   t.push_back({"Separator thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity of the separator",
-               kPositive, &field<&P::separator, &S::thermal_conductivity>});
+               kThermalConductivity, &field<&P::separator, &S::thermal_conductivity>});
   add_electrode<&P::positive_electrode>(t, "Positive");
   add_collector<&P::positive_current_collector>(t, "Positive");
   using L = ElectrolyteParameters;
   t.push_back({"Initial concentration in electrolyte [mol.m-3]", "mol.m-3", "Uniform salt concentration at t = 0",
-               kPositive, &field<&P::electrolyte, &L::initial_concentration>});
+               kElectrolyteConcentration, &field<&P::electrolyte, &L::initial_concentration>});
   t.push_back({"Cation transference number", "", "t+ of the electrolyte", kUnitOpen,
                &field<&P::electrolyte, &L::transference_number>});
   t.push_back({"Thermodynamic factor", "", "1 + dln f / dln c_e of the electrolyte", kPositive,
@@ -145,12 +164,12 @@ std::vector<ParameterInfo> build_parameter_table() {
   t.push_back({"Total heat transfer coefficient [W.m-2.K-1]", "W.m-2.K-1",
                "h of the lumped model's cooling h A (T - T_amb)", kNonNegative,
                &field<&P::thermal, &T::heat_transfer_coefficient>});
-  t.push_back({"Cell cooling surface area [m2]", "m2", "A of the lumped model's cooling", kPositive,
+  t.push_back({"Cell cooling surface area [m2]", "m2", "A of the lumped model's cooling", kCoolingArea,
                &field<&P::thermal, &T::cooling_surface_area>});
-  t.push_back({"Cell volume [m3]", "m3", "Volume over which the lumped model spreads the heat", kPositive,
+  t.push_back({"Cell volume [m3]", "m3", "Volume over which the lumped model spreads the heat", kCellVolume,
                &field<&P::thermal, &T::cell_volume>});
   using V = ElectricalParameters;
-  t.push_back({"Nominal cell capacity [A.h]", "A.h", "Capacity that defines 1C", kPositive,
+  t.push_back({"Nominal cell capacity [A.h]", "A.h", "Capacity that defines 1C", kCapacity,
                &field<&P::electrical, &V::nominal_capacity>});
   t.push_back({"Current function [A]", "A", "Default applied current (> 0 discharges); experiments override it", kAny,
                &field<&P::electrical, &V::current_function>});

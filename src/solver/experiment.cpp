@@ -79,7 +79,7 @@ class Parser {
       const Quantity q = quantity();
       if (q.unit == Unit::watt || q.unit == Unit::milliwatt) {
         step.mode = StepMode::power;
-        step.power_w = sign * positive(q, q.unit == Unit::milliwatt ? 1e-3 : 1.0);
+        step.power_w = sign * power(q);
       } else {
         step.mode = StepMode::current;
         step.current = current(q);
@@ -161,7 +161,7 @@ class Parser {
     char* end = nullptr;
     const double v = decimal ? std::strtod(s.c_str(), &end) : 0.0;
     if (!decimal || end != s.c_str() + s.size()) fail(w, "'" + w.text + "' does not start with a number");
-    if (!std::isfinite(v)) fail(w, "'" + w.text + "' is too large a number");
+    if (!std::isfinite(v)) fail(w, "'" + s + "' is not a finite number (a double holds at most 1.8e308)");
     return v;
   }
   /// The value times `scale` (the unit's), which must stay a positive finite
@@ -174,15 +174,27 @@ class Parser {
     }
     return v;
   }
+  /// `si`, the quantity in SI units (or C), when it is at most `limit`.
+  double at_most(const Quantity& q, double si, const StepLimit& limit) {
+    if (!(si <= limit.max)) {
+      throw ExperimentError(index_, text_, q.column,
+                            "the " + std::string(limit.what) + " " + format_parameter_value(si) + " " + limit.unit +
+                                " is out of range: at most " + format_parameter_value(limit.max) + " " + limit.unit);
+    }
+    return si;
+  }
   CurrentValue current(const Quantity& q) {
-    if (q.unit == Unit::c_rate) return {positive(q), true};
-    if (q.unit == Unit::ampere) return {positive(q), false};
-    if (q.unit == Unit::milliampere) return {positive(q, 1e-3), false};
+    if (q.unit == Unit::c_rate) return {at_most(q, positive(q), kStepLimits.c_rate), true};
+    if (q.unit == Unit::ampere) return {at_most(q, positive(q), kStepLimits.current), false};
+    if (q.unit == Unit::milliampere) return {at_most(q, positive(q, 1e-3), kStepLimits.current), false};
     throw ExperimentError(index_, text_, q.column, "expected a current (C-rate, A or mA) or a power (W, mW)");
   }
+  double power(const Quantity& q) {
+    return at_most(q, positive(q, q.unit == Unit::milliwatt ? 1e-3 : 1.0), kStepLimits.power);
+  }
   double voltage(const Quantity& q) {
-    if (q.unit == Unit::volt) return positive(q);
-    if (q.unit == Unit::millivolt) return positive(q, 1e-3);
+    if (q.unit == Unit::volt) return at_most(q, positive(q), kStepLimits.voltage);
+    if (q.unit == Unit::millivolt) return at_most(q, positive(q, 1e-3), kStepLimits.voltage);
     throw ExperimentError(index_, text_, q.column, "expected a voltage (V or mV)");
   }
   double duration() {
@@ -192,7 +204,7 @@ class Parser {
                          : q.unit == Unit::hour   ? 3600.0
                                                   : 0.0;
     if (scale == 0.0) throw ExperimentError(index_, text_, q.column, "expected a duration (seconds, minutes, hours)");
-    return positive(q, scale);
+    return at_most(q, positive(q, scale), kStepLimits.duration);
   }
   /// "Run <NAME> (A|W) [for <duration>] [or] [until <x> V]": the table's
   /// duration unless "for" is shorter; a longer one is refused rather than

@@ -15,6 +15,7 @@
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/solver/diffusion_step.hpp"
 #include "voltaic/solver/lumped_thermal.hpp"
+#include "voltaic/solver/memory_estimate.hpp"
 #include "voltaic/solver/particle_step.hpp"
 #include "voltaic/solver/solver_options.hpp"
 
@@ -48,6 +49,7 @@ std::string Simulation::describe_step(const ExperimentStep& step, std::size_t in
 Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec)
     : options_(std::move(options)), w_(std::make_unique<Workspace>()) {
   check_solver_options(options_, "Simulation");
+  if (exec) require_memory(options_, *exec);  // before anything is allocated
   if (!std::is_sorted(options_.field_times.begin(), options_.field_times.end()))
     throw InvalidArgument("SimulationOptions::field_times", "Simulation", "must be in increasing order");
   layout_ = std::make_shared<const CellLayout>(parameters, options_.grid, exec);
@@ -358,17 +360,27 @@ StepDrive Simulation::drive_of(const ExperimentStep& step) const {
   throw InvalidArgument("\"" + step.text + "\"", "Simulation::run", "has an unknown control mode");
 }
 
-void Simulation::check_step(const ExperimentStep& step, const StepDrive& step_drive, std::size_t index) const {
+std::string Simulation::infeasibility(const ExperimentStep& step, const StepDrive& step_drive) const {
   const CellClock& k = clock();
   const StepDrive drive = step_drive.at(0.0);
-  if (!step.until_voltage_v || drive.mode == StepDrive::Mode::voltage || drive.value == 0.0) return;
-  const double target = *step.until_voltage_v;
-  const bool discharge = drive.value > 0.0;
-  if (discharge ? k.voltage > target : k.voltage < target) return;
   std::ostringstream why;
-  why << "is impossible: it " << (discharge ? "discharges" : "charges") << " until " << target
-      << " V, but the voltage at its start is already " << k.voltage << " V";
-  throw InvalidArgument(describe_step(step, index), "Simulation::run", why.str());
+  if (step.until_voltage_v && drive.mode != StepDrive::Mode::voltage && drive.value != 0.0) {
+    const double target = *step.until_voltage_v;
+    const bool discharge = drive.value > 0.0;
+    if (discharge ? k.voltage <= target : k.voltage >= target) {
+      why << "it " << (discharge ? "discharges" : "charges") << " until " << target
+          << " V, but the voltage at its start is already " << k.voltage << " V";
+      return why.str();
+    }
+  }
+  if (event_margin(step, step_drive) > 0.0) return "";
+  const ElectricalParameters& e = layout_->parameters().electrical;
+  why << "a cut-off is already reached at its start (voltage " << k.voltage << " V, current " << k.current
+      << " A; the cell's voltage cut-offs " << e.lower_voltage_cutoff << " V and " << e.upper_voltage_cutoff << " V";
+  if (step.until_current)
+    why << ", the step's current limit " << step.until_current->amperes(e.nominal_capacity) << " A";
+  why << ")";
+  return why.str();
 }
 
 void Simulation::record(Solution& s, int step_index) const {
@@ -488,10 +500,8 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
   for (std::size_t s = 0; s < experiment.cycle().size(); ++s) drive_of(experiment.step(s));  // bad steps first
   std::size_t first = 0;
   if (resume_) {
+    check_resume(experiment);
     const std::unique_ptr<Checkpoint> c = std::move(resume_);
-    if (c->texts.at("experiment") != run.experiment)
-      throw InvalidArgument("checkpoint", "Simulation::run",
-                            "was written by a run of another experiment: " + c->texts.at("experiment"));
     resume_solution(*c, run.solution);
     first = clock().cursor.index;
     run.resuming = true;

@@ -2,8 +2,12 @@
 // the step cursor, the Solution's rows, and a fingerprint of everything that
 // shapes the trajectory, so that a restart either continues bit for bit or
 // is refused with the first difference.
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <sstream>
 
+#include "solver/checkpoint_values.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/state_history.hpp"
 #include "voltaic/core/error.hpp"
@@ -18,19 +22,6 @@ namespace {
 constexpr const char* kFormat = "voltaic simulation state 2";
 
 std::string g17(double v) { return format_parameter_value(v); }
-
-const std::string& text_of(const Checkpoint& c, const std::string& key) {
-  const auto it = c.texts.find(key);
-  if (it == c.texts.end()) throw InvalidArgument("checkpoint", "Simulation::load_checkpoint", "has no '" + key + "'");
-  return it->second;
-}
-
-template <class Map>
-const typename Map::mapped_type& entry(const Map& m, const std::string& key) {
-  const auto it = m.find(key);
-  if (it == m.end()) throw InvalidArgument("checkpoint", "Simulation::load_checkpoint", "has no '" + key + "'");
-  return it->second;
-}
 
 /// The first line where a and b differ.
 std::string first_difference(const std::string& a, const std::string& b) {
@@ -109,53 +100,99 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
 }
 
 void Simulation::load_checkpoint(const Checkpoint& c) {
+  namespace v = checkpoint_values;
   const char* where = "Simulation::load_checkpoint";
-  if (text_of(c, "format") != kFormat)
-    throw InvalidArgument("checkpoint", where, "has format '" + text_of(c, "format") + "', expected '" + kFormat + "'");
-  const std::string here = setup_fingerprint(), difference = first_difference(text_of(c, "setup"), here);
+  if (v::text(c, "format") != kFormat)
+    throw InvalidArgument("checkpoint", where, "has format '" + v::text(c, "format") + "', expected '" + kFormat + "'");
+  const std::string here = setup_fingerprint(), difference = first_difference(v::text(c, "setup"), here);
   if (!difference.empty())
     throw InvalidArgument("checkpoint", where, "was written with another cell, grid or options: " + difference);
+  v::text(c, "experiment");
+  v::text(c, "termination");
+  v::solution_rows(c, Solution::variable_names());
   std::map<std::string, std::vector<double>> state;
   for (const auto& [name, values] : c.arrays)
     if (name.rfind("state/", 0) == 0) state[name.substr(6)] = values;
+  for (const char* live : {"c_s", "c_e", "T", "c_surf", "phi", "aj"}) v::finite_array(c, std::string("state/") + live);
   w_->history->from_host(state, where);
-  CellClock& k = clock();
-  k.time = entry(c.scalars, "time");
-  k.capacity_ah = entry(c.scalars, "discharge capacity");
-  k.energy_wh = entry(c.scalars, "discharge energy");
-  k.voltage = entry(c.scalars, "voltage");
-  k.current = entry(c.scalars, "current");
-  k.heat_w = entry(c.scalars, "heat");
-  k.lumped_t = entry(c.scalars, "lumped temperature");
-  k.cursor.elapsed = entry(c.scalars, "step elapsed");
-  k.cursor.dt = entry(c.scalars, "step dt");
-  k.cursor.h1 = entry(c.scalars, "step h1");
-  k.cursor.h2 = entry(c.scalars, "step h2");
-  k.split_rate = entry(c.scalars, "split rate");
-  k.cursor.history = static_cast<int>(entry(c.integers, "step history"));
-  k.cursor.until_below = entry(c.integers, "step until below") != 0;
-  for (int i = 0; i < 3; ++i) {
-    k.lumped_history[i] = entry(c.scalars, "lumped temperature@" + std::to_string(i));
-    k.voltage_history[i] = entry(c.scalars, "voltage@" + std::to_string(i));
-  }
-  k.cursor.index = static_cast<std::size_t>(entry(c.integers, "step index"));
-  next_field_ = static_cast<std::size_t>(entry(c.integers, "next field"));
-  next_periodic_field_ = static_cast<std::size_t>(entry(c.integers, "next periodic field"));
+  load_scalars(c);
+  v::integer(c, "steps taken", 0, std::numeric_limits<int>::max());
+  v::integer(c, "steps rejected", 0, std::numeric_limits<int>::max());
+  StepCursor& cursor = clock().cursor;
+  cursor.history = static_cast<int>(v::integer(c, "step history", 0, 3));
+  cursor.until_below = v::integer(c, "step until below", 0, 1) != 0;
+  cursor.index = static_cast<std::size_t>(v::integer(c, "step index", 0, std::numeric_limits<std::int32_t>::max()));
+  resume_field_schedule();
   resume_ = std::make_unique<Checkpoint>(c);
+}
+
+void Simulation::load_checkpoint(const Checkpoint& c, const Experiment& experiment) {
+  load_checkpoint(c);
+  check_resume(experiment);
+}
+
+void Simulation::check_resume(const Experiment& experiment) const {
+  const char* where = "Simulation::run";
+  if (resume_->texts.at("experiment") != experiment_fingerprint(experiment))
+    throw InvalidArgument("checkpoint", where,
+                          "was written by a run of another experiment: " + resume_->texts.at("experiment"));
+  if (clock().cursor.index >= experiment.total_steps())
+    throw InvalidArgument("checkpoint", where,
+                          "'step index' is " + std::to_string(clock().cursor.index) +
+                              "; allowed: below the experiment's " + std::to_string(experiment.total_steps()) +
+                              " steps");
+}
+
+void Simulation::load_scalars(const Checkpoint& c) {
+  namespace v = checkpoint_values;
+  CellClock& k = clock();
+  k.time = v::scalar(c, "time", 0.0, v::kInf, "[s]");
+  k.capacity_ah = v::scalar(c, "discharge capacity");
+  k.energy_wh = v::scalar(c, "discharge energy");
+  k.voltage = v::scalar(c, "voltage");
+  k.current = v::scalar(c, "current");
+  k.heat_w = v::scalar(c, "heat");
+  k.lumped_t = v::scalar(c, "lumped temperature", v::kPositive, v::kInf, "[K]");
+  k.cursor.elapsed = v::scalar(c, "step elapsed", 0.0, k.time, "[s] (at most 'time')");
+  k.cursor.dt = v::scalar(c, "step dt", v::kPositive, v::kInf, "[s]");
+  k.cursor.h1 = v::scalar(c, "step h1", 0.0, v::kInf, "[s]");
+  k.cursor.h2 = v::scalar(c, "step h2", 0.0, v::kInf, "[s]");
+  k.split_rate = v::scalar(c, "split rate", 0.0, 1.0);
+  for (int i = 0; i < 3; ++i) {
+    k.lumped_history[i] = v::scalar(c, "lumped temperature@" + std::to_string(i), v::kPositive, v::kInf, "[K]");
+    k.voltage_history[i] = v::scalar(c, "voltage@" + std::to_string(i));
+  }
+}
+
+// The field schedule follows this run's options, not the checkpoint's: a
+// restart may store fields at other times. Outputs due up to the clock's time were
+// written before the checkpoint was taken (report_row), as emit_due_fields
+// would have moved past them.
+void Simulation::resume_field_schedule() {
+  const auto& times = options_.field_times;
+  const double now = clock().time;
+  next_field_ = 0;
+  while (next_field_ < times.size() && times[next_field_] <= now + 1e-9) ++next_field_;
+  next_periodic_field_ = 0;
+  if (options_.field_period > 0.0) {
+    const double k = std::floor((now + 1e-9) / options_.field_period);
+    next_periodic_field_ = k > 1.0 ? static_cast<std::size_t>(k) - 1 : 0;
+    while (options_.field_period * double(next_periodic_field_) <= now + 1e-9) ++next_periodic_field_;
+  }
 }
 
 void Simulation::resume_solution(const Checkpoint& c, Solution& s) {
   const auto& names = Solution::variable_names();
   std::vector<const std::vector<double>*> columns;
-  for (const std::string& name : names) columns.push_back(&entry(c.arrays, "solution/" + name));
+  for (const std::string& name : names) columns.push_back(&c.arrays.at("solution/" + name));
   std::vector<double> row(names.size());
   for (std::size_t r = 0; r < columns.front()->size(); ++r) {
-    for (std::size_t k = 0; k < names.size(); ++k) row[k] = columns[k]->at(r);
+    for (std::size_t k = 0; k < names.size(); ++k) row[k] = (*columns[k])[r];
     s.append(row);
   }
-  s.steps_taken = static_cast<int>(entry(c.integers, "steps taken"));
-  s.steps_rejected = static_cast<int>(entry(c.integers, "steps rejected"));
-  s.termination = text_of(c, "termination");
+  s.steps_taken = static_cast<int>(c.integers.at("steps taken"));
+  s.steps_rejected = static_cast<int>(c.integers.at("steps rejected"));
+  s.termination = c.texts.at("termination");
 }
 
 }  // namespace voltaic

@@ -5,7 +5,9 @@
 #include <limits>
 #include <sstream>
 #include <utility>
+#include <vector>
 
+#include "solver/failure_cause.hpp"
 #include "solver/simulation_run.hpp"
 #include "voltaic/solver/simulation.hpp"
 
@@ -82,6 +84,20 @@ bool Simulation::locate_event(const ExperimentStep& step, const StepDrive& drive
   return true;
 }
 
+std::string Simulation::physical_limit_reached() const {
+  const Executor& e = *layout_->executor();
+  const auto to_host = [&](const Array<double>& a) {
+    std::vector<double> host(a.size());
+    e.copy(host.data(), MemorySpace::host(), a.data(), a.space(), a.size() * sizeof(double));
+    return host;
+  };
+  try {
+    return physical_limit(to_host(w_->c_e), to_host(w_->c_surf), *layout_);
+  } catch (const Error&) {  // a device that fails here has failed the step already: its reason stands
+    return "";
+  }
+}
+
 bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   Solution& solution = run.solution;
   CellClock& k = clock();
@@ -91,7 +107,9 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   std::string why;
   const auto fail = [&](const std::string& reason) {
     std::ostringstream m;
-    m << describe_step(step, index) << " failed at t = " << k.time << " s: " << reason;
+    const std::string cause = physical_limit_reached();
+    m << describe_step(step, index) << " failed at t = " << clock().time
+      << " s: " << (cause.empty() ? reason : cause + " (the solver: " + reason + ")");
     solution.completed = false;
     solution.termination = m.str();
     return false;
@@ -99,13 +117,14 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   StepCursor& c = k.cursor;
   if (!std::exchange(run.resuming, false)) {  // a fresh step (a resumed one started before its checkpoint)
     if (!consistent_start(drive, why)) return fail(why);
-    check_step(step, drive, index);
-    c.until_below = step.until_voltage_v && k.voltage > *step.until_voltage_v;
+    c.until_below = step.until_voltage_v && clock().voltage > *step.until_voltage_v;
     record(solution, static_cast<int>(index));
     report_row(run, false);
-    if (event_margin(step, drive) <= 0.0) {
-      solution.termination = describe_step(step, index) + " ended at its start: a cut-off is already reached";
-      return true;
+    // As PyBaMM, a step that starts at or past its cut-off is infeasible: the run stops there.
+    if (const std::string infeasible = infeasibility(step, drive); !infeasible.empty()) {
+      solution.completed = false;
+      solution.termination = describe_step(step, index) + " is infeasible: " + infeasible;
+      return false;
     }
     c.elapsed = 0.0;
     c.dt = sc.initial_dt;

@@ -13,6 +13,9 @@ target_sources(voltaic PRIVATE
   solver/simulation_steps.cpp
   solver/simulation_substeps.cpp
   solver/simulation_checkpoint.cpp
+  solver/checkpoint_values.cpp
+  solver/memory_estimate.cpp
+  solver/failure_cause.cpp
   solver/field_output.cpp
   solver/solution.cpp
   solver/field_catalog.cpp

@@ -84,3 +84,16 @@ foreach(_mode tmpfs fsize)
   set_tests_properties(cli.disk_full_${_mode}_keeps_the_earlier_set
                        PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIP: no tmpfs")
 endforeach()
+# Fault injection: special files, non-finite step numbers, corrupt
+# checkpoints, one run per exit code. Each script kills a voltaic that hangs
+# after 60 s; TIMEOUT bounds the whole script.
+foreach(_script special_files step_numbers exit_codes)
+  add_test(NAME cli.faults.${_script}
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DWORK=${_work}/faults/${_script}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/${_script}.cmake)
+  set_tests_properties(cli.faults.${_script} PROPERTIES TIMEOUT 300)
+endforeach()
+add_test(NAME cli.faults.checkpoint_faults
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml
+                 -DWORK=${_work}/faults/checkpoint_faults -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/checkpoint_faults.cmake)
+set_tests_properties(cli.faults.checkpoint_faults PROPERTIES TIMEOUT 600)

@@ -7,7 +7,7 @@ execute_process(COMMAND "${VOLTAIC}" run "${CONFIG}" --output "${WORK}" --backen
 if(NOT rc EQUAL 3)
   message(FATAL_ERROR "exit code ${rc}, expected 3 (solver failure):\n${stdout}\n${stderr}")
 endif()
-if(NOT stderr MATCHES "solver failure: .*experiment step 2")
+if(NOT stderr MATCHES "stopped early: .*experiment step 2")
   message(FATAL_ERROR "stderr does not say which step failed:\n${stderr}")
 endif()
 foreach(f timeseries.csv fields.h5 fields.xdmf)

@@ -1,15 +1,19 @@
 #include "voltaic/io/checkpoint_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "io/checkpoint_seal.hpp"
+#include "io/crc32c.hpp"
 #include "io/hdf5_test_read.hpp"
 #include "io/output_test_support.hpp"
 
@@ -96,6 +100,11 @@ void expect_bitwise_equal(const Checkpoint& a, const Checkpoint& b) {
   EXPECT_EQ(a.texts, b.texts);
 }
 
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 std::string message_of(const std::string& path) {
   try {
     read_checkpoint(path);
@@ -135,7 +144,7 @@ TEST(CheckpointFile, LayoutIsTheDocumentedOne) {
   write_checkpoint(path, c);
 
   const auto file = voltaic::test::h5::open(path);
-  EXPECT_EQ(voltaic::test::h5::string_attribute(file.get(), "format"), "voltaic-checkpoint-1");
+  EXPECT_EQ(voltaic::test::h5::string_attribute(file.get(), "format"), "voltaic-checkpoint-2");
   // '/' in a name is escaped, not a subgroup.
   const auto array = voltaic::test::h5::dataset(file.get(), "/arrays/state%2Fc_e");
   EXPECT_EQ(voltaic::test::h5::stored_type(array.get()), std::make_pair(H5T_FLOAT, std::size_t{8}));
@@ -178,7 +187,7 @@ TEST(CheckpointFile, MissingFileIsAOneLineFileErrorNamingThePath) {
   const std::string path = (d / "nothing.h5").string();
   const std::string message = message_of(path);
   EXPECT_NE(message.find(path), std::string::npos) << message;
-  EXPECT_NE(message.find("no such file"), std::string::npos) << message;
+  EXPECT_NE(message.find("does not exist"), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
@@ -188,34 +197,93 @@ TEST(CheckpointFile, AFileThatIsNotHdf5IsAFileError) {
   std::ofstream(path) << "step = 3\n";
   const std::string message = message_of(path);
   EXPECT_NE(message.find(path), std::string::npos) << message;
-  EXPECT_NE(message.find("not an HDF5 file"), std::string::npos) << message;
+  EXPECT_NE(message.find("is not a voltaic checkpoint"), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
-TEST(CheckpointFile, Hdf5WithoutTheFormatAttributeIsAFileError) {
-  const auto d = fresh_dir("checkpoint_no_format");
+TEST(CheckpointFile, Hdf5FilesOfOtherWritersAreRefusedByTheirHeader) {
+  const auto d = fresh_dir("checkpoint_no_header");
   const std::string plain = (d / "plain.h5").string();
   {
     hdf5::File f(H5Fcreate(plain.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
     ASSERT_TRUE(f);
   }
-  std::string message = message_of(plain);
+  const std::string message = message_of(plain);
   EXPECT_NE(message.find(plain), std::string::npos) << message;
-  EXPECT_NE(message.find("not a voltaic checkpoint"), std::string::npos) << message;
-
-  // Another voltaic file is not a checkpoint either.
-  const std::string fields = (d / "other.h5").string();
-  {
-    hdf5::File f(H5Fcreate(fields.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-    hdf5::Datatype type(H5Tcopy(H5T_C_S1));
-    H5Tset_size(type.get(), H5T_VARIABLE);
-    hdf5::Dataspace space(H5Screate(H5S_SCALAR));
-    hdf5::Attribute a(H5Acreate2(f.get(), "format", type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
-    const char* text = "voltaic-fields-1";
-    ASSERT_GE(H5Awrite(a.get(), type.get(), &text), 0);
-  }
-  message = message_of(fields);
-  EXPECT_NE(message.find("voltaic-fields-1"), std::string::npos) << message;
+  EXPECT_NE(message.find("HDF5 file without voltaic's checksum header"), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  EXPECT_EQ(voltaic::test::h5::open_hdf5_objects(), 0);  // the refused files were closed
+}
+
+TEST(CheckpointFile, ASealedHdf5FileWithoutTheFormatAttributeIsAFileError) {
+  const auto d = fresh_dir("checkpoint_no_format");
+  const std::string plain = (d / "plain.h5").string();
+  {
+    hdf5::PropertyList create(H5Pcreate(H5P_FILE_CREATE));
+    ASSERT_GE(H5Pset_userblock(create.get(), voltaic::io::detail::kCheckpointHeaderBytes), 0);
+    hdf5::File f(H5Fcreate(plain.c_str(), H5F_ACC_TRUNC, create.get(), H5P_DEFAULT));
+    ASSERT_TRUE(f);
+  }
+  voltaic::io::detail::seal_checkpoint(plain);
+  const std::string message = message_of(plain);
+  EXPECT_NE(message.find(plain), std::string::npos) << message;
+  EXPECT_NE(message.find("not a voltaic checkpoint (no 'format' attribute)"), std::string::npos) << message;
+  EXPECT_EQ(voltaic::test::h5::open_hdf5_objects(), 0);  // the refused file was closed
+}
+
+TEST(CheckpointFile, TheHeaderIsTheDocumentedText) {
+  const auto d = fresh_dir("checkpoint_header");
+  const std::string path = (d / "c.h5").string();
+  write_checkpoint(path, Checkpoint{});
+  const std::string bytes = read_bytes(path);
+  ASSERT_GT(bytes.size(), 512u);
+  const std::string size = std::to_string(bytes.size());
+  EXPECT_EQ(bytes.substr(0, 28), "voltaic-checkpoint-2\ncrc32c ");
+  EXPECT_EQ(bytes.substr(28, 8).find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(bytes.substr(36, 28), "\nbytes " + std::string(20 - size.size(), '0') + size + "\n");
+  EXPECT_EQ(bytes.substr(64, 512 - 64), std::string(512 - 64, '\0'));
+}
+
+TEST(CheckpointFile, Crc32cIsTheCastagnoliChecksum) {
+  EXPECT_EQ(voltaic::io::detail::crc32c(0, "123456789", 9), 0xE3069283u);  // the standard check value
+  EXPECT_EQ(voltaic::io::detail::crc32c(voltaic::io::detail::crc32c(0, "1234", 4), "56789", 5), 0xE3069283u);
+}
+
+// Every single-bit flip, at every byte of a real checkpoint, is refused with
+// a FileError naming the file: the checksum is checked before HDF5 parses
+// the file (a flip in its link tables used to crash HDF5).
+TEST(CheckpointFile, AFlippedBitAnywhereIsRefused) {
+  const auto d = fresh_dir("checkpoint_bit_flips");
+  const std::string good = (d / "good.h5").string(), bad = (d / "bad.h5").string();
+  Checkpoint c;
+  c.arrays["state/c_e"] = {1.0, 2.0, 3.0};
+  c.scalars["time"] = 3.5;
+  c.integers["step index"] = 2;
+  c.texts["format"] = "voltaic simulation state 2";
+  write_checkpoint(good, c);
+  const std::string bytes = read_bytes(good);
+  int refused = 0;
+  for (std::size_t at = 0; at < bytes.size(); ++at) {
+    std::string flipped = bytes;
+    flipped[at] = static_cast<char>(flipped[at] ^ (1 << (at % 8)));
+    std::ofstream(bad, std::ios::binary | std::ios::trunc) << flipped;
+    const std::string message = message_of(bad);
+    refused += message.find("'" + bad + "'") != std::string::npos;
+    if (message.find("'" + bad + "'") == std::string::npos) ADD_FAILURE() << "byte " << at << ": " << message;
+  }
+  EXPECT_EQ(refused, static_cast<int>(bytes.size()));
+  // Truncated and extended files are refused by their size.
+  std::ofstream(bad, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 1);
+  EXPECT_NE(message_of(bad).find("truncated or extended"), std::string::npos) << message_of(bad);
+  std::ofstream(bad, std::ios::binary | std::ios::trunc) << bytes << '\0';
+  EXPECT_NE(message_of(bad).find("truncated or extended"), std::string::npos) << message_of(bad);
+  expect_bitwise_equal(c, read_checkpoint(good));
+}
+
+TEST(CheckpointFile, OnlyRegularFilesAreOpened) {
+  const auto d = fresh_dir("checkpoint_fifo");
+  const std::string fifo = (d / "pipe.h5").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(message_of(fifo).find("is a FIFO"), std::string::npos) << message_of(fifo);  // and does not block
+  EXPECT_NE(message_of(d.string()).find("is a directory"), std::string::npos);
+  EXPECT_NE(message_of("/dev/zero").find("is a device"), std::string::npos);
 }

@@ -325,7 +325,7 @@ TEST(ConfigErrors, AMissingOrUnreadableConfigIsAFileError) {
   } catch (const voltaic::io::FileError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find(missing.string()), std::string::npos) << m;
-    EXPECT_NE(m.find("No such file"), std::string::npos) << m;
+    EXPECT_NE(m.find("does not exist"), std::string::npos) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos);
   }
   EXPECT_THROW(load_config(kBad.string()), voltaic::io::FileError);

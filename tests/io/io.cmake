@@ -1,6 +1,7 @@
 # Tests of voltaic::io; each part lists its own test sources.
 target_link_libraries(voltaic_tests PRIVATE voltaic::io)
 include(io/atomic_file.cmake)
+include(io/output_path.cmake)
 include(io/drive_cycle_file.cmake)
 include(io/bpx.cmake OPTIONAL)
 include(io/config.cmake OPTIONAL)

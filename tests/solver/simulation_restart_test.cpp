@@ -127,6 +127,94 @@ TEST(SimulationRestart, SolverOptionsAreFingerprintedAsBefore) {
   EXPECT_NE(setup.find("\npotential 2e-09 30 0.2 1 1e-10 2000 40\n"), std::string::npos) << setup;
 }
 
+/// The message load_checkpoint gives for `c`, "" when it accepts it.
+std::string refusal(const Checkpoint& c, const Experiment& experiment) {
+  Simulation sim(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  try {
+    sim.load_checkpoint(c, experiment);
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A checkpoint is input: every stored number is range-checked, whatever
+// got past the file's checksum (a NaN or negative time used to be accepted:
+// "continuing at t = nan s").
+TEST(SimulationRestart, ValuesNoRunWritesAreRefusedByName) {
+  const Experiment experiment({"Discharge at 1C for 5 minutes"});
+  Simulation whole(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  CheckpointAt observer(100.0);
+  whole.run(experiment, &observer);
+  ASSERT_TRUE(observer.kept);
+  const Checkpoint& good = *observer.kept;
+  EXPECT_EQ(refusal(good, experiment), "");
+
+  const auto with_scalar = [&](const std::string& key, double value) {
+    Checkpoint c = good;
+    c.scalars[key] = value;
+    return refusal(c, experiment);
+  };
+  EXPECT_NE(with_scalar("time", std::nan("")).find("'time' is nan; allowed: a finite number >= 0 [s]"),
+            std::string::npos)
+      << with_scalar("time", std::nan(""));
+  EXPECT_NE(with_scalar("time", -1.0).find("'time' is -1"), std::string::npos);
+  EXPECT_NE(with_scalar("time", INFINITY).find("'time' is inf"), std::string::npos);
+  EXPECT_NE(with_scalar("step dt", 0.0).find("'step dt' is 0; allowed: a finite number > 0"), std::string::npos);
+  EXPECT_NE(with_scalar("lumped temperature", -3.0).find("'lumped temperature'"), std::string::npos);
+  EXPECT_NE(with_scalar("voltage", std::nan("")).find("'voltage' is nan"), std::string::npos);
+  EXPECT_NE(with_scalar("step elapsed", 1e9).find("'step elapsed'"), std::string::npos);
+
+  const auto with_integer = [&](const std::string& key, std::int64_t value) {
+    Checkpoint c = good;
+    c.integers[key] = value;
+    return refusal(c, experiment);
+  };
+  EXPECT_NE(with_integer("step index", 1).find("'step index' is 1; allowed: below the experiment's 1 steps"),
+            std::string::npos)
+      << with_integer("step index", 1);
+  EXPECT_NE(with_integer("step index", -1).find("'step index' is -1"), std::string::npos);
+  EXPECT_NE(with_integer("steps taken", -5).find("'steps taken' is -5"), std::string::npos);
+  EXPECT_NE(with_integer("step history", 7).find("'step history' is 7"), std::string::npos);
+
+  Checkpoint c = good;
+  c.arrays["state/c_e"][2] = std::nan("");
+  EXPECT_NE(refusal(c, experiment).find("array 'state/c_e' holds nan at 2"), std::string::npos);
+  c = good;
+  c.arrays["solution/Voltage [V]"].pop_back();
+  EXPECT_NE(refusal(c, experiment).find("column 'Voltage [V]' has"), std::string::npos) << refusal(c, experiment);
+  c = good;
+  c.texts.erase("termination");
+  EXPECT_NE(refusal(c, experiment).find("has no 'termination'"), std::string::npos);
+  EXPECT_NE(refusal(good, Experiment({"Discharge at 1C for 6 minutes"})).find("another experiment"), std::string::npos);
+}
+
+// The field schedule follows the restarted run's options (a restart with
+// field_period 300 -> 100 used to fail with dt = -1500).
+TEST(SimulationRestart, TheFieldScheduleComesFromTheNewOptions) {
+  const Experiment experiment({"Discharge at 1C for 40 minutes"});
+  SimulationOptions every_300 = small_cell(), every_100 = small_cell();
+  every_300.field_period = 300.0;
+  every_100.field_period = 100.0;
+  Simulation whole(parameter_sets::chen2020(), every_300, CpuExecutor::create());
+  CheckpointAt observer(1700.0);
+  const Solution a = whole.run(experiment, &observer);
+  ASSERT_TRUE(observer.kept);
+  const double t = observer.kept->scalars.at("time");
+
+  Simulation resumed(parameter_sets::chen2020(), every_100, CpuExecutor::create());
+  resumed.load_checkpoint(*observer.kept, experiment);
+  const Solution b = resumed.run(experiment);
+  ASSERT_TRUE(b.completed) << b.termination;
+  std::vector<double> times;
+  for (const FieldSnapshot& f : b.fields) times.push_back(f.time);
+  ASSERT_FALSE(times.empty());
+  EXPECT_GT(times.front(), t);                                             // none before the checkpoint's time again
+  EXPECT_NEAR(times.front(), 100.0 * std::ceil(t / 100.0 + 1e-12), 1e-6);  // the next multiple of 100 s
+  EXPECT_NEAR(times.back(), 2400.0, 1e-6);
+  EXPECT_NEAR(b["Time [s]"].back(), a["Time [s]"].back(), 1e-9);
+}
+
 /// Collects the streamed frames (called on the output thread).
 class FieldCollector : public RunObserver {
  public:

@@ -176,12 +176,30 @@ TEST(SimulationErrors, BadPotentialOptionIsNamedByItsField) {
   EXPECT_NE(m.find("PotentialOptions::max_iterations: is 0; allowed: >= 1"), std::string::npos) << m;
 }
 
-TEST(SimulationErrors, ImpossibleFirstStepIsRefusedBeforeAnythingRuns) {
+// One policy for a step that cannot start (PyBaMM's "infeasible" step),
+// first or later: the run stops there, keeps its rows and names the step.
+TEST(SimulationErrors, InfeasibleFirstStepStopsTheRunAtItsStart) {
   Simulation sim(parameter_sets::chen2020(), coarse(), CpuExecutor::create());
-  const std::string m = message_of([&] { sim.run(Experiment({"Charge at 1C until 4.0 V"})); });
-  EXPECT_NE(m.find("experiment step 1"), std::string::npos) << m;
-  EXPECT_NE(m.find("impossible"), std::string::npos) << m;
+  const Solution s = sim.run(Experiment({"Charge at 1C until 4.0 V", "Rest for 1 minute"}));
+  EXPECT_FALSE(s.completed);
+  EXPECT_NE(s.termination.find("experiment step 1 (\"Charge at 1C until 4.0 V\") is infeasible: it charges until 4 V, "
+                               "but the voltage at its start is already"),
+            std::string::npos)
+      << s.termination;
   EXPECT_EQ(sim.time(), 0.0);
+  EXPECT_EQ(s.rows(), 1u);
+}
+
+TEST(SimulationErrors, AStepStartingPastTheCellsCutOffIsInfeasible) {
+  ParameterSet p = parameter_sets::chen2020();
+  p.electrical.lower_voltage_cutoff = 4.19;  // above the 4.18 V of the initial state
+  Simulation sim(p, coarse(), CpuExecutor::create());
+  const Solution s = sim.run(Experiment({"Rest for 1 minute", "Discharge at 1C for 1 minute"}));
+  EXPECT_FALSE(s.completed);
+  EXPECT_NE(s.termination.find("experiment step 2 (\"Discharge at 1C for 1 minute\") is infeasible: a cut-off is "
+                               "already reached at its start"),
+            std::string::npos)
+      << s.termination;
 }
 
 // A power step holds V I at the power asked for, on every row after the

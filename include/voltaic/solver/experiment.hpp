@@ -25,6 +25,23 @@
 
 namespace voltaic {
 
+/// The largest value of each kind of number a step may hold (all must be
+/// > 0 and finite): limits far beyond any cell, which keep an overflowed or
+/// mistyped number from running for ever (docs/config.md lists them).
+struct StepLimit {
+  double max;
+  const char* what;
+  const char* unit;
+};
+struct StepLimits {
+  StepLimit duration{1e9, "duration", "s"};  ///< about 32 years
+  StepLimit c_rate{1000.0, "C-rate", "C"};
+  StepLimit current{1e6, "current", "A"};
+  StepLimit voltage{1000.0, "voltage", "V"};
+  StepLimit power{1e9, "power", "W"};
+};
+inline constexpr StepLimits kStepLimits{};
+
 /// A current given either in amperes or as a C-rate (resolved against the
 /// cell's nominal capacity when the experiment runs).
 struct CurrentValue {

@@ -122,11 +122,11 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  /// Runs the experiment from the present state. Bad steps (a power step, an
-  /// impossible cut-off) are reported by InvalidArgument before anything runs
-  /// when they can be seen from the initial state; a step that still fails
-  /// after its retries ends the run: the Solution keeps every row computed so
-  /// far and says why (Solution::completed() is then false).
+  /// Runs the experiment from the present state. A step that still fails
+  /// after its retries, or that is infeasible (its cut-off is already
+  /// reached at its start, as PyBaMM calls it), ends the run: the Solution
+  /// keeps every row computed so far and says why (Solution::completed is
+  /// then false).
   /// An observer sees each row as it is made, streams field frames to a
   /// writer on an output thread, and receives checkpoints when it asks.
   Solution run(const Experiment& experiment, RunObserver* observer = nullptr);
@@ -137,8 +137,14 @@ class Simulation {
   /// (the rows before the checkpoint included; not the fields stored before
   /// it). The run ends in bitwise the same state as one never interrupted.
   /// @throws InvalidArgument when the checkpoint comes from another cell,
-  ///         grid or options (naming the first difference), or is incomplete
+  ///         grid or options (naming the first difference), is incomplete,
+  ///         or holds a value no run writes (a NaN or negative time, a
+  ///         negative count: every stored number is range-checked). The
+  ///         field schedule is taken from this Simulation's options.
   void load_checkpoint(const Checkpoint& checkpoint);
+  /// The same, and checks now (rather than in run()) that the checkpoint
+  /// comes from a run of `experiment` and that its step is one of it.
+  void load_checkpoint(const Checkpoint& checkpoint, const Experiment& experiment);
 
   /// Lithium in the cell [mol]: particles plus electrolyte.
   double lithium_inventory() const;
@@ -222,14 +228,24 @@ class Simulation {
   Checkpoint make_checkpoint(const RunContext& run) const;
   /// The rows and counters a checkpoint carries, into a fresh Solution.
   static void resume_solution(const Checkpoint& c, Solution& s);
+  /// The scalars of a checkpoint, range-checked, into the integrator's state.
+  void load_scalars(const Checkpoint& c);
+  /// next_field_ and next_periodic_field_ for time_ under options_.
+  void resume_field_schedule();
+  /// The loaded checkpoint belongs to `experiment` and its step index is in it.
+  void check_resume(const Experiment& experiment) const;
   /// Everything a checkpoint must match to continue this run, one item per line.
   std::string setup_fingerprint() const;
   void save();
   void restore();
   /// After an accepted step of length h: the history moves one step on.
   void accept(double h);
-  void check_step(const ExperimentStep& step, const StepDrive& drive, std::size_t index) const;
+  /// Why `step` cannot start from the present state (its cut-off is already
+  /// reached, or its "until" voltage lies behind it), or "".
+  std::string infeasibility(const ExperimentStep& step, const StepDrive& drive) const;
   bool run_step(const ExperimentStep& step, RunContext& run);
+  /// The physical limit the state is at (failure_cause.hpp), or "".
+  std::string physical_limit_reached() const;
   StepDrive drive_of(const ExperimentStep& step) const;
   /// "experiment step 3 ("Rest for 1 hour")": how errors name a step (index from 0).
   static std::string describe_step(const ExperimentStep& step, std::size_t index);

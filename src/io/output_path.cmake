@@ -1,0 +1,1 @@
+target_sources(voltaic_io PRIVATE io/output_path.cpp)

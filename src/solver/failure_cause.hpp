@@ -1,0 +1,25 @@
+#pragma once
+// The physical limit behind a failed time step, read from the state: an
+// electrolyte depleted somewhere, particles full or empty at their surface
+// (the ends of the OCP's range). A message that says so, where and how
+// close, helps a user more than the solver's own reason (a stencil
+// coefficient that became NaN).
+
+#include <string>
+#include <vector>
+
+#include "voltaic/solver/cell_layout.hpp"
+
+namespace voltaic {
+
+/// Below this fraction of its initial value the electrolyte counts as depleted.
+constexpr double kDepletedFraction = 0.02;
+/// A surface stoichiometry this close to 0 or 1 counts as an empty or full particle.
+constexpr double kStoichiometryMargin = 0.005;
+
+/// "the electrolyte is depleted in the positive electrode (...)", or "" when
+/// the state is clear of every limit. `c_e` per cell and `c_surf` per
+/// particle, on the host.
+std::string physical_limit(const std::vector<double>& c_e, const std::vector<double>& c_surf, const CellLayout& layout);
+
+}  // namespace voltaic

@@ -1,0 +1,94 @@
+#include "voltaic/solver/memory_estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+namespace voltaic {
+
+namespace {
+
+// Doubles per unit of the grid that a Simulation holds once it has run a
+// step (state, BDF2 history, Krylov bases, Jacobian, preconditioners,
+// streamed frames): measured on the CPU (memory_estimate_test.cpp; 253 per
+// cell, 15 more with conduction, 6 per particle shell, 18 per particle)
+// and rounded up by about 15 %.
+constexpr double kPerCell = 290.0;
+constexpr double kConduction = 25.0;
+constexpr double kPerShell = 7.0;
+constexpr double kPerParticle = 24.0;
+constexpr double kFixedBytes = 1 << 20;
+
+double read_meminfo_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double kib = 0.0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024.0;
+  return std::numeric_limits<double>::infinity();
+}
+
+/// What the cgroup (v2, else v1) limit leaves, infinity without a limit.
+double cgroup_left() {
+  const auto number = [](const char* path) {
+    std::ifstream in(path);
+    std::string text;
+    if (!(in >> text) || text == "max") return std::numeric_limits<double>::infinity();
+    return std::strtod(text.c_str(), nullptr);
+  };
+  double limit = number("/sys/fs/cgroup/memory.max"), used = number("/sys/fs/cgroup/memory.current");
+  if (std::isinf(limit)) {
+    limit = number("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    used = number("/sys/fs/cgroup/memory/memory.usage_in_bytes");
+  }
+  if (std::isinf(limit) || limit > 1e18 || std::isinf(used)) return std::numeric_limits<double>::infinity();
+  return std::max(limit - used, 0.0);
+}
+
+std::string human(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (bytes >= 1024.0 && u < 6) {
+    bytes /= 1024.0;
+    ++u;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
+  return text;
+}
+
+}  // namespace
+
+double simulation_memory_bytes(const SimulationOptions& options) {
+  const CellGridSpec& g = options.grid;
+  const double columns = double(g.nx) * double(g.ny);
+  const double cells = columns * (double(g.negative_cells) + g.separator_cells + g.positive_cells);
+  const double particles = columns * (double(g.negative_cells) + g.positive_cells);
+  const double per_cell = kPerCell + (options.thermal == ThermalModel::conduction ? kConduction : 0.0);
+  return 8.0 * (per_cell * cells + kPerShell * particles * g.radial_shells + kPerParticle * particles) + kFixedBytes;
+}
+
+double available_memory_bytes(const Executor& exec) {
+  if (exec.backend() == Backend::cuda) return double(static_cast<const CudaExecutor&>(exec).info().global_memory_bytes);
+  return std::min(read_meminfo_available(), cgroup_left());
+}
+
+void require_memory(const SimulationOptions& options, const Executor& exec) {
+  const double need = simulation_memory_bytes(options), have = available_memory_bytes(exec);
+  if (need <= have) return;
+  const CellGridSpec& g = options.grid;
+  std::ostringstream why;
+  why << "needs about " << human(need) << " (nx = " << g.nx << ", ny = " << g.ny << ", "
+      << g.negative_cells + g.separator_cells + g.positive_cells << " cells through the thickness, " << g.radial_shells
+      << " shells), but " << exec.name() << " has " << human(have)
+      << " available; allowed: a grid whose estimate fits (docs/config.md, [grid])";
+  throw InsufficientMemory("grid", "Simulation", why.str());
+}
+
+}  // namespace voltaic
