@@ -396,7 +396,8 @@ TEST(BpxMalformed, ANumberBeyondADoubleIsABpxError) {
     io::parse_bpx(R"({"Header": {"BPX": "1.1.1", "Title": 1e400}})", "huge.json");
     FAIL() << "parsed";
   } catch (const BpxError& e) {
-    EXPECT_NE(std::string(e.what()).find("the number 1e400 is outside a double's range"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the number 1e400 is outside a double's range"), std::string::npos)
+        << e.what();
   }
 }
 
