@@ -60,7 +60,8 @@ const std::vector<double>& finite_array(const Checkpoint& c, const std::string& 
 }
 
 std::size_t solution_rows(const Checkpoint& c, const std::vector<std::string>& names) {
-  const std::vector<double>& time = finite_array(c, "solution/" + names.front());
+  const std::string time_key = "solution/" + names.front();  // named: a reference into c, not into a temporary
+  const std::vector<double>& time = finite_array(c, time_key);
   for (const std::string& name : names) {
     const std::size_t n = entry(c.arrays, "solution/" + name).size();
     if (n != time.size())
