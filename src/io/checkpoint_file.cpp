@@ -151,6 +151,13 @@ StoredValue open_value(hid_t group, const std::string& link, const std::string& 
 void read_arrays(hid_t group, Checkpoint& c, const ErrorContext& ctx) {
   for (const auto& [link, name] : entries(group, "arrays", ctx)) {
     const StoredValue v = open_value(group, link, "/arrays/" + link, H5T_FLOAT, 8, true, ctx);
+    // voltaic stores arrays contiguous and uncompressed: a dataset that
+    // declares more values than it holds (a crafted file whose checksum
+    // matches) is refused before memory is set aside for its points.
+    const hsize_t stored = H5Dget_storage_size(v.dataset.get());
+    if (v.points < 0 || stored != static_cast<hsize_t>(v.points) * sizeof(double))
+      ctx.fail("read /arrays/" + link,
+               "it declares " + std::to_string(v.points) + " values but stores " + std::to_string(stored) + " bytes");
     std::vector<double>& values = c.arrays[name];
     values.resize(static_cast<std::size_t>(v.points));
     if (!values.empty())

@@ -230,6 +230,33 @@ TEST(CheckpointFile, ASealedHdf5FileWithoutTheFormatAttributeIsAFileError) {
   EXPECT_EQ(voltaic::test::h5::open_hdf5_objects(), 0);  // the refused file was closed
 }
 
+// A crafted file whose checksum matches: an array that declares 2^40 values
+// and stores none (chunked, never written) used to be resized to 8 TB before
+// it was read (std::bad_alloc, not a FileError).
+TEST(CheckpointFile, AnArrayDeclaringMoreValuesThanItStoresIsRefused) {
+  const auto d = fresh_dir("checkpoint_hollow_array");
+  const std::string path = (d / "c.h5").string();
+  Checkpoint c;
+  c.arrays["x"] = {1.0, 2.0, 3.0};
+  write_checkpoint(path, c);
+  {
+    hdf5::File f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(f);
+    ASSERT_GE(H5Ldelete(f.get(), "/arrays/x", H5P_DEFAULT), 0);
+    const hsize_t points = hsize_t(1) << 40, chunk = 1024;
+    hdf5::Dataspace space(H5Screate_simple(1, &points, nullptr));
+    hdf5::PropertyList layout(H5Pcreate(H5P_DATASET_CREATE));
+    ASSERT_GE(H5Pset_chunk(layout.get(), 1, &chunk), 0);
+    hdf5::Dataset x(
+        H5Dcreate2(f.get(), "/arrays/x", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, layout.get(), H5P_DEFAULT));
+    ASSERT_TRUE(x);
+  }
+  voltaic::io::detail::seal_checkpoint(path);
+  const std::string message = message_of(path);
+  EXPECT_NE(message.find("it declares 1099511627776 values but stores 0 bytes"), std::string::npos) << message;
+  EXPECT_EQ(voltaic::test::h5::open_hdf5_objects(), 0);
+}
+
 TEST(CheckpointFile, TheHeaderIsTheDocumentedText) {
   const auto d = fresh_dir("checkpoint_header");
   const std::string path = (d / "c.h5").string();
