@@ -194,7 +194,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     dfn::for_each_index(exec, 0, w.c_e.size(), dfn::Reciprocal{w.c_e.data(), w.work.data()});
     const bool rate_test =
         1.0 / max_abs(exec, w.work.view()) > 0.1 * layout_->parameters().electrolyte.initial_concentration;
-    for (int& pass = p.index;; ++pass) {
+    for (int& pass = p.index;; ++pass) {  // the index the sub-steps see in their Pass
       if (!concentration_->run(p, why)) return false;
       if (pass > 0) {
         const double change = split_change();
