@@ -1,0 +1,120 @@
+#pragma once
+/// @file batch_simulation.hpp
+/// @brief BatchSimulation: many independent 1D cells through one experiment,
+/// each with its own parameters, initial state and clock (step size, events,
+/// position in the experiment). A cell that fails is reported in its result
+/// and never stops the others.
+
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "voltaic/core/executor.hpp"
+#include "voltaic/model/parameter_set.hpp"
+#include "voltaic/solver/experiment.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace voltaic {
+
+/// The parameters that differ between the cells of a batch, by PyBaMM name;
+/// every other parameter is the base set's.
+struct CellParameters {
+  std::vector<std::string> names;
+  /// Cell-major: cell i's value of names[k] is values[i * names.size() + k].
+  std::vector<double> values;
+
+  std::size_t num_cells() const { return names.empty() ? 0 : values.size() / names.size(); }
+  double value(std::size_t cell, std::size_t k) const { return values[cell * names.size() + k]; }
+};
+
+/// What one cell of a batch did.
+struct BatchCellResult {
+  enum class Status {
+    not_run,      ///< the batch was stopped before this cell started
+    completed,    ///< the experiment ran to its end
+    stopped,      ///< a step failed after its retries or was infeasible: the curves up to then are kept
+    failed,       ///< the cell could not be built (a non-physical parameter) or its run threw
+    interrupted,  ///< the batch was stopped while this cell ran: the curves up to then are kept
+  };
+  Status status = Status::not_run;
+  /// What ended it: Solution::termination, or the one-line error of a failed cell.
+  std::string termination;
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  double discharge_capacity_ah = kNaN;  ///< at the last row
+  double discharge_energy_wh = kNaN;    ///< at the last row
+  double final_voltage = kNaN;          ///< [V]
+  double max_temperature = kNaN;        ///< [K], the maximum over the rows
+  double simulated_time = kNaN;         ///< [s] at the last row
+  int steps_taken = 0, steps_rejected = 0;
+  /// One value per row (empty when the batch was asked not to keep curves,
+  /// or when the cell failed before its first row).
+  std::vector<double> time;         ///< [s]
+  std::vector<double> voltage;      ///< [V]
+  std::vector<double> current;      ///< [A], > 0 on discharge
+  std::vector<double> temperature;  ///< [K], the cell's volume-averaged temperature
+};
+
+/// "completed", "stopped", "failed", "interrupted", "not run".
+const char* to_string(BatchCellResult::Status s);
+
+/// Sees the cells of a batch as they finish. BatchSimulation calls it under
+/// its own lock, one call at a time, from the thread that ran the cell: an
+/// implementation needs no locking of its own.
+class BatchObserver {
+ public:
+  virtual ~BatchObserver() = default;
+  /// Cell `index` has finished (any status but not_run).
+  virtual void on_cell(std::size_t index, const BatchCellResult& result) {
+    (void)index;
+    (void)result;
+  }
+  /// Polled between the time steps of every running cell; a non-empty reason
+  /// stops the batch: running cells end at their next step (interrupted),
+  /// cells not started stay not_run.
+  virtual std::string stop_reason() { return {}; }
+};
+
+struct BatchOptions {
+  /// CPU worker threads; 0: one per hardware thread. Each cell's result is
+  /// bitwise the same for every count.
+  int threads = 0;
+  /// Keep each cell's curves in the returned results (an observer sees them either way).
+  bool keep_curves = true;
+};
+
+/// N independent 1D cells on one executor. On the CPU the cells are spread
+/// over worker threads (std::thread, a shared queue of cell indices), each
+/// cell an ordinary Simulation: a batched cell is bitwise the cell run alone.
+class BatchSimulation {
+ public:
+  /// @throws InvalidArgument for a name that is not a parameter (naming the
+  ///         nearest), no cells, a value count that is not a whole number of
+  ///         cells, a grid that is not 1D (nx = ny = 1), or a thread count < 0
+  /// @throws BackendUnavailable for an executor the batch cannot use
+  /// A non-physical value (out of its range, or not valid beside the others)
+  /// is not an error here: that cell fails in run() with the reason.
+  BatchSimulation(const ParameterSet& base, CellParameters cells, SimulationOptions options,
+                  std::shared_ptr<const Executor> exec, BatchOptions batch = {});
+  ~BatchSimulation();
+  BatchSimulation(const BatchSimulation&) = delete;
+  BatchSimulation& operator=(const BatchSimulation&) = delete;
+
+  /// Runs every cell through `experiment`; the results are in cell order.
+  std::vector<BatchCellResult> run(const Experiment& experiment, BatchObserver* observer = nullptr);
+
+  std::size_t num_cells() const { return cells_.num_cells(); }
+  const CellParameters& cells() const { return cells_; }
+  /// The parameters of cell i: the base set with its values, not validated.
+  ParameterSet cell_parameters(std::size_t i) const;
+
+ private:
+  ParameterSet base_;
+  CellParameters cells_;
+  SimulationOptions options_;
+  std::shared_ptr<const Executor> exec_;
+  BatchOptions batch_;
+};
+
+}  // namespace voltaic
