@@ -9,6 +9,7 @@ target_sources(voltaic PRIVATE
   solver/potential_step.cpp
   solver/anderson_mixing.cpp
   solver/simulation.cpp
+  solver/batch_simulation.cpp
   solver/solver_options.cpp
   solver/simulation_steps.cpp
   solver/simulation_substeps.cpp

@@ -17,4 +17,5 @@ target_sources(voltaic_tests PRIVATE
   solver/custom_functions_test.cpp
   solver/memory_estimate_test.cpp
   solver/failure_cause_test.cpp
+  solver/batch_simulation_test.cpp
 )

@@ -1,0 +1,198 @@
+// BatchSimulation on the CPU: worker threads take cell indices from a shared
+// counter, and each cell is an ordinary Simulation on its own, so a cell's
+// result does not depend on the thread count or on the other cells. The
+// observer is called under one lock; its errors (a full disk) stop the batch
+// and reach the caller.
+#include "voltaic/solver/batch_simulation.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "voltaic/model/parameter_table.hpp"
+
+namespace voltaic {
+
+namespace {
+
+constexpr const char* kWhere = "BatchSimulation";
+
+void check_cells(const CellParameters& cells) {
+  if (cells.names.empty()) throw InvalidArgument("CellParameters::names", kWhere, "is empty; allowed: >= 1 name");
+  for (const std::string& name : cells.names) {
+    if (!find_parameter(name))
+      throw InvalidArgument("\"" + name + "\"", kWhere,
+                            "is not a parameter voltaic knows; allowed: a name that `voltaic params` lists");
+  }
+  if (cells.values.empty() || cells.values.size() % cells.names.size() != 0) {
+    throw InvalidArgument("CellParameters::values", kWhere,
+                          "holds " + std::to_string(cells.values.size()) + " values for " +
+                              std::to_string(cells.names.size()) + " names; allowed: a whole number >= 1 of cells");
+  }
+}
+
+/// The BatchCellResult of a finished Simulation run.
+BatchCellResult result_of(const Solution& s, bool interrupted) {
+  BatchCellResult r;
+  r.status = s.completed ? BatchCellResult::Status::completed
+             : interrupted ? BatchCellResult::Status::interrupted
+                           : BatchCellResult::Status::stopped;
+  r.termination = s.termination;
+  r.steps_taken = s.steps_taken;
+  r.steps_rejected = s.steps_rejected;
+  if (s.rows() == 0) return r;
+  r.time = s["Time [s]"];
+  r.voltage = s["Voltage [V]"];
+  r.current = s["Current [A]"];
+  r.temperature = s["Volume-averaged cell temperature [K]"];
+  const std::vector<double>& t_max = s["Maximum cell temperature [K]"];
+  r.discharge_capacity_ah = s["Discharge capacity [A.h]"].back();
+  r.discharge_energy_wh = s["Discharge energy [W.h]"].back();
+  r.final_voltage = r.voltage.back();
+  r.simulated_time = r.time.back();
+  r.max_temperature = *std::max_element(t_max.begin(), t_max.end());
+  return r;
+}
+
+BatchCellResult failure(const std::string& why) {
+  BatchCellResult r;
+  r.status = BatchCellResult::Status::failed;
+  r.termination = one_line(why);
+  return r;
+}
+
+}  // namespace
+
+/// The shared state of one run(): the next cell to start, the observer's
+/// lock, and why the batch stops.
+struct BatchRun {
+  BatchObserver* observer = nullptr;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stopping{false};
+  std::mutex lock;  // the observer's calls and the fields below
+  std::string stop_why;
+  std::exception_ptr observer_error;
+
+  /// The batch's stop reason (asking the observer, under the lock), or "".
+  std::string stop_reason() {
+    std::lock_guard<std::mutex> guard(lock);
+    if (!stopping && observer) {
+      std::string why = observer->stop_reason();
+      if (!why.empty()) {
+        stop_why = std::move(why);
+        stopping = true;
+      }
+    }
+    return stopping ? stop_why : std::string();
+  }
+};
+
+namespace {
+
+/// Passes the batch's stop reason to one cell's Simulation run.
+class CellObserver : public RunObserver {
+ public:
+  explicit CellObserver(BatchRun& run) : run_(run) {}
+  std::string stop_reason() override {
+    std::string why = run_.stop_reason();
+    if (!why.empty()) stopped_ = true;
+    return why;
+  }
+  bool stopped() const { return stopped_; }
+
+ private:
+  BatchRun& run_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+BatchSimulation::BatchSimulation(const ParameterSet& base, CellParameters cells, SimulationOptions options,
+                                 std::shared_ptr<const Executor> exec, BatchOptions batch)
+    : base_(base), cells_(std::move(cells)), options_(std::move(options)), exec_(std::move(exec)), batch_(batch) {
+  check_cells(cells_);
+  if (options_.grid.nx != 1 || options_.grid.ny != 1) {
+    throw InvalidArgument("grid nx x ny", kWhere,
+                          "is " + std::to_string(options_.grid.nx) + " x " + std::to_string(options_.grid.ny) +
+                              "; allowed: 1 x 1 (batched cells are 1D)");
+  }
+  if (options_.thermal == ThermalModel::conduction)
+    throw InvalidArgument("thermal model", kWhere, "is conduction; allowed: isothermal or lumped (batched cells are 1D)");
+  if (batch_.threads < 0)
+    throw InvalidArgument("BatchOptions::threads", kWhere,
+                          "is " + std::to_string(batch_.threads) + "; allowed: >= 0 (0: every hardware thread)");
+  if (!exec_) throw InvalidArgument("executor", kWhere, "is null");
+  if (exec_->backend() != Backend::cpu)
+    throw BackendUnavailable("backend " + exec_->name(), kWhere,
+                             "batched cells run on the CPU backend in this version; allowed: a CpuExecutor");
+  options_.field_times.clear();  // a batch keeps curves, not fields
+  options_.field_period = 0.0;
+}
+
+BatchSimulation::~BatchSimulation() = default;
+
+ParameterSet BatchSimulation::cell_parameters(std::size_t i) const {
+  ParameterSet p = base_;
+  for (std::size_t k = 0; k < cells_.names.size(); ++k) set_parameter(p, cells_.names[k], cells_.value(i, k));
+  return p;
+}
+
+namespace {
+
+BatchCellResult run_cell(const ParameterSet& p, const SimulationOptions& options,
+                         const std::shared_ptr<const Executor>& exec, const Experiment& experiment, BatchRun& run) {
+  try {
+    Simulation sim(p, options, exec);
+    CellObserver observer(run);
+    const Solution s = sim.run(experiment, &observer);
+    return result_of(s, observer.stopped());
+  } catch (const Error& e) {  // a non-physical parameter, or a step the cell cannot take
+    return failure(e.what_failed() + ": " + e.why());
+  } catch (const std::bad_alloc&) {
+    return failure("out of memory");
+  }
+}
+
+}  // namespace
+
+std::vector<BatchCellResult> BatchSimulation::run(const Experiment& experiment, BatchObserver* observer) {
+  const std::size_t n = num_cells();
+  std::vector<BatchCellResult> results(n);
+  BatchRun run;
+  run.observer = observer;
+  const auto work = [&] {
+    for (std::size_t i = run.next++; i < n && run.stop_reason().empty(); i = run.next++) {
+      BatchCellResult r = run_cell(cell_parameters(i), options_, exec_, experiment, run);
+      std::lock_guard<std::mutex> guard(run.lock);
+      if (observer && !run.observer_error) {
+        try {
+          observer->on_cell(i, r);
+        } catch (...) {
+          run.observer_error = std::current_exception();
+          run.stop_why = "the observer failed";
+          run.stopping = true;
+        }
+      }
+      if (!batch_.keep_curves) r.time = r.voltage = r.current = r.temperature = {};
+      results[i] = std::move(r);
+    }
+  };
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = std::min<std::size_t>(n, batch_.threads > 0 ? unsigned(batch_.threads) : hardware);
+  std::vector<std::thread> workers;
+  try {
+    for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+  } catch (const std::system_error&) {  // fewer threads than asked: the ones started share the cells
+  }
+  work();  // the calling thread is a worker too
+  for (std::thread& w : workers) w.join();
+  if (run.observer_error) std::rethrow_exception(run.observer_error);
+  return results;
+}
+
+}  // namespace voltaic
