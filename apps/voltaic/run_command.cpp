@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "command_support.hpp"
 #include "commands.hpp"
 #include "progress.hpp"
 #include "stop_signals.hpp"
@@ -30,20 +31,6 @@ namespace voltaic::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// The message of an error on one line.
-void report(const char* kind, const std::exception& e) {
-  std::fprintf(stderr, "voltaic: %s: %s\n", kind, one_line(e.what()).c_str());
-}
-
-std::shared_ptr<const Executor> make_executor(io::BackendChoice choice) {
-  const bool gpu = CudaExecutor::device_count() > 0;
-  if (choice == io::BackendChoice::cuda && !gpu)
-    throw BackendUnavailable("backend cuda", "voltaic run",
-                             cuda_backend_built() ? "no CUDA device is visible" : "this build has no CUDA backend");
-  if (choice == io::BackendChoice::cpu || !gpu) return CpuExecutor::create();
-  return CudaExecutor::create(0, 3);  // stream 1: particles, stream 2: field output copies
-}
 
 /// RunOutput that also drives the progress display, and stops the run after SIGINT or SIGTERM.
 class CliOutput : public io::RunOutput {
@@ -92,27 +79,6 @@ void restart_from(Simulation& sim, const std::string& path, const Experiment& ex
   }
 }
 
-/// Removes a directory this run created if nothing but the lock file is left in it.
-void remove_if_unused(const std::string& dir, bool created) {
-  std::error_code ec;
-  if (!created) return;
-  fs::remove(fs::path(dir) / io::OutputDirectory::kLockName, ec);
-  if (fs::is_empty(dir, ec)) fs::remove(dir, ec);
-}
-
-/// Exit code for an output that could not be opened: another run holding
-/// the directory, or a directory that cannot be made, is the user's to fix.
-int exit_code_of_output_error(const io::FileError& e) {
-  const bool input = dynamic_cast<const io::OutputLocked*>(&e) != nullptr || e.what_failed() == "create directory";
-  return input ? kBadInput : kInternalError;
-}
-
-void note_leftovers(const io::OutputDirectory& directory) {
-  for (const std::string& d : directory.leftovers())
-    std::fprintf(stderr, "voltaic: note: '%s' holds the unfinished files of an earlier run that was killed\n",
-                 d.c_str());
-}
-
 /// After an error on the way: publishes the complete rows and frames when
 /// every file is intact, else keeps the directory's earlier files.
 void settle_after_failure(io::RunOutput& output) {
@@ -153,7 +119,7 @@ int run_command(const RunArguments& args) {
     if (args.backend == "cpu") config.backend = io::BackendChoice::cpu;
     if (args.backend == "cuda") config.backend = io::BackendChoice::cuda;
     if (args.backend == "auto") config.backend = io::BackendChoice::automatic;
-    exec = make_executor(config.backend);
+    exec = make_executor(config.backend, "voltaic run");
     SimulationOptions options = config.simulation;
     options.field_times = config.output.field_times;
     options.field_period = config.output.field_period;

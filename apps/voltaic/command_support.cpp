@@ -1,0 +1,47 @@
+#include "command_support.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "commands.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/core/version.hpp"
+#include "voltaic/io/atomic_file.hpp"
+
+namespace voltaic::cli {
+
+namespace fs = std::filesystem;
+
+void report(const char* kind, const std::exception& e) {
+  std::fprintf(stderr, "voltaic: %s: %s\n", kind, one_line(e.what()).c_str());
+}
+
+std::shared_ptr<const Executor> make_executor(io::BackendChoice choice, const std::string& command) {
+  const bool gpu = CudaExecutor::device_count() > 0;
+  if (choice == io::BackendChoice::cuda && !gpu)
+    throw BackendUnavailable("backend cuda", command,
+                             cuda_backend_built() ? "no CUDA device is visible" : "this build has no CUDA backend");
+  if (choice == io::BackendChoice::cpu || !gpu) return CpuExecutor::create();
+  return CudaExecutor::create(0, 3);  // stream 1: particles, stream 2: field output copies
+}
+
+void remove_if_unused(const std::string& dir, bool created) {
+  std::error_code ec;
+  if (!created) return;
+  fs::remove(fs::path(dir) / io::OutputDirectory::kLockName, ec);
+  if (fs::is_empty(dir, ec)) fs::remove(dir, ec);
+}
+
+int exit_code_of_output_error(const io::FileError& e) {
+  const bool input = dynamic_cast<const io::OutputLocked*>(&e) != nullptr || e.what_failed() == "create directory";
+  return input ? kBadInput : kInternalError;
+}
+
+void note_leftovers(const io::OutputDirectory& directory) {
+  for (const std::string& d : directory.leftovers())
+    std::fprintf(stderr, "voltaic: note: '%s' holds the unfinished files of an earlier run that was killed\n",
+                 d.c_str());
+}
+
+}  // namespace voltaic::cli

@@ -1,0 +1,32 @@
+#pragma once
+// What the run and sweep commands share: error lines, the executor a
+// backend choice names, and the exit codes and notes of an output directory.
+
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "voltaic/core/executor.hpp"
+#include "voltaic/io/config.hpp"
+#include "voltaic/io/output_directory.hpp"
+
+namespace voltaic::cli {
+
+/// "voltaic: KIND: MESSAGE" on stderr, the message on one line.
+void report(const char* kind, const std::exception& e);
+
+/// The executor of a backend choice (auto: CUDA when a device is visible).
+/// @throws BackendUnavailable for cuda without a device or a CUDA build; `command` names the command
+std::shared_ptr<const Executor> make_executor(io::BackendChoice choice, const std::string& command);
+
+/// Exit code for an output that could not be opened: another run holding
+/// the directory, or a directory that cannot be made, is the user's to fix.
+int exit_code_of_output_error(const io::FileError& e);
+
+/// Removes a directory this command created if nothing but the lock file is left in it.
+void remove_if_unused(const std::string& dir, bool created);
+
+/// Notes the staging directories that killed runs left behind.
+void note_leftovers(const io::OutputDirectory& directory);
+
+}  // namespace voltaic::cli
