@@ -39,7 +39,7 @@ void check_cells(const CellParameters& cells) {
 /// The BatchCellResult of a finished Simulation run.
 BatchCellResult result_of(const Solution& s, bool interrupted) {
   BatchCellResult r;
-  r.status = s.completed ? BatchCellResult::Status::completed
+  r.status = s.completed   ? BatchCellResult::Status::completed
              : interrupted ? BatchCellResult::Status::interrupted
                            : BatchCellResult::Status::stopped;
   r.termination = s.termination;
@@ -122,7 +122,8 @@ BatchSimulation::BatchSimulation(const ParameterSet& base, CellParameters cells,
                               "; allowed: 1 x 1 (batched cells are 1D)");
   }
   if (options_.thermal == ThermalModel::conduction)
-    throw InvalidArgument("thermal model", kWhere, "is conduction; allowed: isothermal or lumped (batched cells are 1D)");
+    throw InvalidArgument("thermal model", kWhere,
+                          "is conduction; allowed: isothermal or lumped (batched cells are 1D)");
   if (batch_.threads < 0)
     throw InvalidArgument("BatchOptions::threads", kWhere,
                           "is " + std::to_string(batch_.threads) + "; allowed: >= 0 (0: every hardware thread)");

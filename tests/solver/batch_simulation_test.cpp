@@ -31,9 +31,7 @@ SimulationOptions coarse() {
 }
 
 /// Three cells: thickness and ambient temperature vary.
-CellParameters three_cells() {
-  return {{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 288.15, 95e-6, 308.15}};
-}
+CellParameters three_cells() { return {{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 288.15, 95e-6, 308.15}}; }
 
 const Experiment& discharge() {
   static const Experiment e({"Discharge at 1C until 3.3 V", "Rest for 5 minutes"});
