@@ -1269,7 +1269,9 @@ README_HEAD = """\
 
 Written by `tools/pybamm_reference.py`; do not edit these files by hand,
 rerun the command instead. PyBaMM's code is not in this repository: the
-script only calls PyBaMM's public API.
+script only calls PyBaMM's public API. The folder `sweep/` (five random
+cells of a parameter sweep, issue 11) is written by `tools/pybamm_sweep.py`
+instead; `sweep/README.md` gives its commands.
 
 - PyBaMM: `pybamm.__version__` = **{pybamm_version}** (pybammsolvers
   {pybammsolvers_version}, casadi {casadi_version}, numpy {numpy_version},
