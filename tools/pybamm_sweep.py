@@ -6,10 +6,12 @@ The sweep is that of voltaic's batch mode (issue 11): many independent 1D
 Chen2020 cells, each a 1C discharge to 2.5 V with the lumped thermal model,
 five parameters varied within +-20 % of Chen2020's values (``PARAMETERS``):
 "Negative electrode thickness [m]", "Positive electrode thickness [m]",
-"Negative particle radius [m]", "Positive particle radius [m]" and "Negative
-electrode porosity". The set-up is that of tools/pybamm_reference.py and
-tools/pybamm_benchmark.py: ``pybamm.lithium_ion.DFN(options={"thermal":
-"lumped"})``, ``pybamm.ParameterValues("Chen2020")`` from the parameter
+"Negative particle radius [m]", "Positive particle radius [m]" and
+"Separator porosity" (Chen2020's electrodes have porosity + active
+material fraction = 1, so their porosity cannot grow alone). The set-up is
+that of tools/pybamm_reference.py and tools/pybamm_benchmark.py:
+``pybamm.lithium_ion.DFN(options={"thermal": "lumped"})``,
+``pybamm.ParameterValues("Chen2020")`` from the parameter
 set's own initial state, PyBaMM's default mesh (20 cells per domain and per
 particle), ``pybamm.IDAKLUSolver()`` at its default tolerances (rtol 1e-4,
 atol 1e-6, one thread). Every cell is discharged at the same current, 1C of
@@ -30,8 +32,8 @@ Modes:
     and ``solve`` (which processes the parameters and discretises: a build
     per cell). Exact for every parameter.
   - ``inputs``: the parameters PyBaMM 26.10 takes as input parameters with
-    the same result as a rebuild (the two particle radii and the porosity;
-    the radii need ``pybamm.SymbolicUniform1DSubMesh`` on the particle
+    the same result as a rebuild (the two particle radii and the separator
+    porosity; the radii need ``pybamm.SymbolicUniform1DSubMesh`` on the particle
     domains) are set to ``"[input]"``; the model is built once and each cell
     is ``sim.solve(..., inputs={...})``. The thicknesses stay at Chen2020's
     values: this is the rate of a sweep of the other three only.
@@ -122,7 +124,7 @@ PARAMETERS = (
     "Positive electrode thickness [m]",
     "Negative particle radius [m]",
     "Positive particle radius [m]",
-    "Negative electrode porosity",
+    "Separator porosity",
 )
 THERMAL = "lumped"
 C_RATE = 1.0
@@ -152,7 +154,7 @@ GEOMETRIC = {
 EXACT_INPUTS = (
     "Negative particle radius [m]",
     "Positive particle radius [m]",
-    "Negative electrode porosity",
+    "Separator porosity",
 )
 METHODS = ("rebuild", "inputs", "inputs-all")
 MATCH_TOL_V = 1e-5

@@ -20,6 +20,7 @@
 #include "voltaic/linalg/solver.hpp"
 #include "voltaic/linalg/stencil_operator.hpp"
 #include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
 #include "voltaic/solver/diffusion_step.hpp"
 #include "voltaic/solver/experiment.hpp"
 #include "voltaic/solver/lumped_thermal.hpp"
