@@ -12,3 +12,7 @@ target_sources(voltaic_io PRIVATE
   io/config_text.cpp
   io/nearest_name.cpp
 )
+# [sweep]: the cells of `voltaic sweep`, read, checked and sampled.
+target_sources(voltaic_io PRIVATE
+  io/sweep_sampling.cpp
+)
