@@ -14,5 +14,7 @@ target_sources(voltaic_io PRIVATE
 )
 # [sweep]: the cells of `voltaic sweep`, read, checked and sampled.
 target_sources(voltaic_io PRIVATE
+  io/sweep_config.cpp
   io/sweep_sampling.cpp
+  io/sweep_table.cpp
 )
