@@ -12,3 +12,9 @@ target_sources(voltaic_io PRIVATE
   io/config_text.cpp
   io/nearest_name.cpp
 )
+# [sweep]: the cells of `voltaic sweep`, read, checked and sampled.
+target_sources(voltaic_io PRIVATE
+  io/sweep_config.cpp
+  io/sweep_sampling.cpp
+  io/sweep_table.cpp
+)

@@ -5,12 +5,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 #include "io/config_readers.hpp"
 #include "io/config_schema.hpp"
 #include "io/config_text.hpp"
 #include "io/input_file.hpp"
-#include "voltaic/io/atomic_file.hpp"
 
 namespace voltaic::io {
 
@@ -34,39 +34,50 @@ ConfigSections sections_of(const toml::table& root, const ConfigSource& source) 
           ConfigSection(source, "output", table("output"))};
 }
 
-}  // namespace detail
-
 namespace {
-
-namespace fs = std::filesystem;
 
 /// A config is a few hundred bytes; a larger file is most likely a data file given by mistake.
 constexpr std::uintmax_t kMaxConfigBytes = std::uintmax_t(1) << 24;
 
-std::string read_config_file(const std::string& path) {
-  return detail::read_input_file(path, kMaxConfigBytes, "load_config",
-                                 "a regular file of at most 16 MiB holding a TOML run config (docs/config.md)");
+}  // namespace
+
+std::string read_config_file(const std::string& path, const std::string& where) {
+  return read_input_file(path, kMaxConfigBytes, where,
+                         "a regular file of at most 16 MiB holding a TOML run config (docs/config.md)");
 }
 
-}  // namespace
+std::string directory_of(const std::string& path) {
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  return dir.empty() ? "." : dir.string();
+}
+
+RunConfig read_run_config(const toml::table& root, const ConfigSource& source) {
+  check_names(root, source);
+  const ConfigSections sections = sections_of(root, source);
+  RunConfig config;
+  read_cell(sections, config);
+  read_simulation(sections, config);
+  read_experiment(sections.experiment, config);
+  read_output(sections.output, config.output);
+  return config;
+}
+
+}  // namespace detail
 
 RunConfig parse_config(const std::string& toml_text, const std::string& origin, const std::string& base_dir) {
   const detail::ConfigSource source{origin, base_dir};
   const toml::table root = detail::parse_toml(toml_text, source);
-  detail::check_names(root, source);
-  const detail::ConfigSections sections = detail::sections_of(root, source);
-  RunConfig config;
-  detail::read_cell(sections, config);
-  detail::read_simulation(sections, config);
-  detail::read_experiment(sections.experiment, config);
-  detail::read_output(sections.output, config.output);
-  return config;
+  // Before the names: a sweep's keys are right, only the command is wrong.
+  if (const toml::node* sweep = root.get("sweep")) {
+    source.fail(detail::line_of(*sweep), "sweep",
+                "[sweep] makes this a sweep of many cells, which voltaic sweep reads (load_sweep_config); allowed: "
+                "run it with voltaic sweep CONFIG, or remove [sweep]");
+  }
+  return detail::read_run_config(root, source);
 }
 
 RunConfig load_config(const std::string& path) {
-  const std::string text = read_config_file(path);
-  const fs::path dir = fs::path(path).parent_path();
-  RunConfig config = parse_config(text, path, dir.empty() ? "." : dir.string());
+  RunConfig config = parse_config(detail::read_config_file(path, "load_config"), path, detail::directory_of(path));
   config.path = path;
   return config;
 }
@@ -75,6 +86,7 @@ std::vector<std::string> config_keys() {
   std::vector<std::string> keys;
   for (const detail::SectionSchema& s : detail::config_schema())
     for (const std::string& k : s.keys) keys.push_back(s.name + "." + k);
+  for (const std::string& k : detail::sweep_parameter_keys()) keys.push_back("sweep.parameters.NAME." + k);
   return keys;
 }
 

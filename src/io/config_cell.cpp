@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -135,6 +136,15 @@ void validate(const ParameterSet& p, const Settings& settings, const ConfigSecti
 }
 
 }  // namespace
+
+std::optional<ParameterSetting> parameter_setting(const ConfigSections& s, const std::string& name) {
+  if (s.overrides.has(name)) return ParameterSetting{s.overrides.path(name), s.overrides.line(name)};
+  for (const ThermalKey& k : kThermalKeys) {
+    if (k.parameter == name && s.thermal.has(k.key))
+      return ParameterSetting{s.thermal.path(k.key), s.thermal.line(k.key)};
+  }
+  return std::nullopt;
+}
 
 void read_cell(const ConfigSections& s, RunConfig& config) {
   config.parameters = cell_parameters(s.cell, config.cell_source);

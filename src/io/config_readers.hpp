@@ -3,6 +3,9 @@
 
 #include <toml++/toml.h>
 
+#include <optional>
+#include <string>
+
 #include "io/config_section.hpp"
 #include "voltaic/io/config.hpp"
 
@@ -20,11 +23,28 @@ ConfigSections sections_of(const toml::table& root, const ConfigSource& source);
 /// [cell], [cell.overrides] and the temperatures and cooling of [thermal]:
 /// the validated ParameterSet and where it came from.
 void read_cell(const ConfigSections& s, RunConfig& config);
+/// Where [cell.overrides] or [thermal] sets the parameter named `name`.
+struct ParameterSetting {
+  std::string key;  ///< "cell.overrides.\"...\"", "thermal.ambient_temperature"
+  int line;
+};
+std::optional<ParameterSetting> parameter_setting(const ConfigSections& s, const std::string& name);
+
 /// [grid], the model of [thermal], [solver].
 void read_simulation(const ConfigSections& s, RunConfig& config);
 /// [experiment]: the steps, each parsed, and the cycles.
 void read_experiment(const ConfigSection& experiment, RunConfig& config);
 /// [output].
 void read_output(const ConfigSection& output, OutputConfig& config);
+
+/// Every section but [sweep], names checked first (check_names(), [sweep]'s
+/// included), then values section by section.
+RunConfig read_run_config(const toml::table& root, const ConfigSource& source);
+
+/// The text of a config file (at most 16 MiB); `where` names the caller in FileErrors.
+std::string read_config_file(const std::string& path, const std::string& where);
+
+/// The directory relative paths of the config at `path` start from ("." for a bare name).
+std::string directory_of(const std::string& path);
 
 }  // namespace voltaic::io::detail

@@ -28,8 +28,14 @@ const std::vector<SectionSchema>& config_schema() {
       {"solver", solver_keys()},
       {"experiment", {"steps", "cycles", "drive_cycles"}},
       {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},
+      {"sweep", {"method", "samples", "seed", "table", kSweepParametersKey}},
   };
   return schema;
+}
+
+const std::vector<std::string>& sweep_parameter_keys() {
+  static const std::vector<std::string> keys = {"values", "distribution", "low", "high", "mean", "std", "spread"};
+  return keys;
 }
 
 namespace {
@@ -103,20 +109,23 @@ bool is_function_name(const std::string& name) {
   return false;
 }
 
-void check_overrides(const toml::table& overrides, std::vector<Problem>& problems) {
-  static const std::vector<std::string> names = parameter_names();
-  const std::string allowed = "a numeric parameter's name exactly as PyBaMM writes it (docs/config.md lists them)";
-  for (auto&& [key, value] : overrides) {
+/// The names of a table of parameters ([cell.overrides], [sweep.parameters]);
+/// for [sweep.parameters] also the keys of each parameter's table.
+void check_parameters(const std::string& section, const toml::table& table, std::vector<Problem>& problems) {
+  const std::vector<std::string>& keys = sweep_parameter_keys();
+  for (auto&& [key, value] : table) {
     const std::string name(key.str());
-    if (find_parameter(name)) continue;
-    const int line = line_of(value);
-    const std::string path = key_path("cell.overrides", name);
-    if (is_function_name(name)) {
-      problems.push_back(
-          {line, path, "'" + name + "' is a material function, which a config cannot replace; allowed: " + allowed});
-    } else {
-      problems.push_back(
-          {line, path, "unknown parameter '" + name + "'" + suggest(nearest_name(name, names), allowed)});
+    const std::string path = key_path(section, name);
+    if (const std::string why = not_a_parameter(name); !why.empty()) {
+      problems.push_back({line_of(value), path, why});
+      continue;
+    }
+    if (section == "cell.overrides" || !value.is_table()) continue;
+    for (auto&& [k, v] : *value.as_table()) {
+      const std::string sub(k.str());
+      if (std::find(keys.begin(), keys.end(), sub) != keys.end()) continue;
+      problems.push_back({line_of(v, line_of(value)), key_path(path, sub),
+                          "unknown key '" + sub + "'" + suggest(nearest_name(sub, keys), join(keys))});
     }
   }
 }
@@ -127,12 +136,24 @@ void check_section(const SectionSchema& schema, const toml::table& table, std::v
     if (std::find(schema.keys.begin(), schema.keys.end(), name) == schema.keys.end()) {
       problems.push_back(unknown_key(schema, name, line_of(value)));
     } else if (schema.name == "cell" && name == kOverridesKey && value.is_table()) {
-      check_overrides(*value.as_table(), problems);
+      check_parameters("cell.overrides", *value.as_table(), problems);
+    } else if (schema.name == "sweep" && name == kSweepParametersKey && value.is_table()) {
+      check_parameters("sweep.parameters", *value.as_table(), problems);
     }
   }
 }
 
 }  // namespace
+
+std::string not_a_parameter(const std::string& name) {
+  static const std::vector<std::string> names = parameter_names();
+  if (find_parameter(name)) return "";
+  const std::string allowed = "a numeric parameter's name exactly as PyBaMM writes it (docs/config.md lists them)";
+  if (is_function_name(name)) {
+    return "'" + name + "' is a material function, which a config cannot replace; allowed: " + allowed;
+  }
+  return "unknown parameter '" + name + "'" + suggest(nearest_name(name, names), allowed);
+}
 
 void check_names(const toml::table& root, const ConfigSource& source) {
   std::vector<Problem> problems;

@@ -22,9 +22,19 @@ const std::vector<SectionSchema>& config_schema();
 /// The key of [cell] whose table holds parameter overrides by PyBaMM name.
 inline const std::string kOverridesKey = "overrides";
 
+/// The key of [sweep] whose table holds the swept parameters by PyBaMM name.
+inline const std::string kSweepParametersKey = "parameters";
+/// The keys of one swept parameter's table, [sweep.parameters."NAME"].
+const std::vector<std::string>& sweep_parameter_keys();
+
+/// Why `name` is not a parameter a config can set: a material function, or
+/// unknown (with the nearest parameter's name); "" when it is one.
+std::string not_a_parameter(const std::string& name);
+
 /// Finds the first name (in the file's order) that the config may not use: an
 /// unknown section or key, a section given as a value, a top-level key, an
-/// override that names no parameter. Suggests the nearest valid name.
+/// override or swept parameter that names no parameter, a key of a swept
+/// parameter's table. Suggests the nearest valid name.
 /// @throws ConfigError for it
 void check_names(const toml::table& root, const ConfigSource& source);
 

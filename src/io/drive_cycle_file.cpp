@@ -3,12 +3,12 @@
 // every problem names FILE:LINE.
 #include "voltaic/io/drive_cycle_file.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "io/csv_text.hpp"
 #include "io/input_file.hpp"
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/model/parameter_table.hpp"
@@ -17,30 +17,12 @@ namespace voltaic::io {
 
 namespace {
 
+using detail::excerpt;
+using detail::parse_number;
+using detail::trim_blanks;
+
 constexpr const char* kWhere = "voltaic::io::load_drive_cycle";
 constexpr const char* kAllowedRow = "allowed: two numbers, time [s] and value [A] or [W], separated by a comma";
-
-std::string_view trim(std::string_view s) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-/// The whole of `s` as a number (a leading '+' allowed), in the C locale's
-/// spelling whatever the process's locale is.
-bool parse_number(std::string_view s, double& value) {
-  if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
-  if (s.empty()) return false;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  return ec == std::errc() && end == s.data() + s.size();
-}
-
-/// `s` quoted for a message: on one line and cut after 60 characters.
-std::string quoted(std::string_view s) {
-  std::string text = one_line(std::string(s.substr(0, 60)));
-  return "'" + text + (s.size() > 60 ? "...'" : "'");
-}
 
 class Reader {
  public:
@@ -48,14 +30,13 @@ class Reader {
 
   void line(std::string_view text, int number) {
     line_ = number;
-    if (number == 1 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte-order mark
     if (const std::size_t hash = text.find('#'); hash != std::string_view::npos) text = text.substr(0, hash);
-    text = trim(text);
+    text = trim_blanks(text);
     if (text.empty()) return;
     std::vector<std::string_view> fields;
     for (std::size_t start = 0;;) {
       const std::size_t comma = text.find(',', start);
-      fields.push_back(trim(text.substr(start, comma == std::string_view::npos ? comma : comma - start)));
+      fields.push_back(trim_blanks(text.substr(start, comma == std::string_view::npos ? comma : comma - start)));
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
@@ -70,11 +51,11 @@ class Reader {
       const std::string hint = fields.size() == 1 && text.find_first_of(" \t") != std::string_view::npos
                                    ? " (separate them by a comma)"
                                    : "";
-      fail(quoted(text) + " has " + std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") + hint +
-           "; " + kAllowedRow);
+      fail(excerpt(text) + " has " + std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") +
+           hint + "; " + kAllowedRow);
     }
-    if (!first_is_number) fail("the time " + quoted(fields[0]) + " is not a number; " + kAllowedRow);
-    if (!parse_number(fields[1], value)) fail("the value " + quoted(fields[1]) + " is not a number; " + kAllowedRow);
+    if (!first_is_number) fail("the time " + excerpt(fields[0]) + " is not a number; " + kAllowedRow);
+    if (!parse_number(fields[1], value)) fail("the value " + excerpt(fields[1]) + " is not a number; " + kAllowedRow);
     if (!std::isfinite(time)) fail("the time is " + format_parameter_value(time) + "; allowed: a finite number [s]");
     if (!std::isfinite(value)) {
       fail("the value is " + format_parameter_value(value) + "; allowed: a finite number [A] or [W]");
@@ -116,13 +97,7 @@ class Reader {
 
 DriveCycle parse_drive_cycle(const std::string& csv_text, const std::string& origin, const std::string& name) {
   Reader reader(origin, name);
-  int number = 1;
-  for (std::size_t start = 0; start < csv_text.size(); ++number) {
-    const std::size_t end = csv_text.find('\n', start);
-    const std::size_t stop = end == std::string::npos ? csv_text.size() : end;
-    reader.line(std::string_view(csv_text).substr(start, stop - start), number);
-    start = stop + 1;
-  }
+  detail::for_each_line(csv_text, [&](std::string_view text, int number) { reader.line(text, number); });
   return reader.finish();
 }
 

@@ -1,0 +1,43 @@
+#pragma once
+// The pieces of reading a CSV text that the drive-cycle tables and the cell
+// tables of [sweep] share: lines, fields, numbers and excerpts for messages.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace voltaic::io::detail {
+
+/// `s` without spaces, tabs, '\r', '\v' and '\f' at either end.
+std::string_view trim_blanks(std::string_view s);
+
+/// The whole of `s` as a number (a leading '+' allowed), in the C locale's
+/// spelling whatever the process's locale is; "nan" and "inf" parse (the
+/// caller refuses them with its own message).
+bool parse_number(std::string_view s, double& value);
+
+/// `s` quoted for a message: on one line and cut after 60 characters.
+std::string excerpt(std::string_view s);
+
+/// The comma-separated fields of `line`, each without blanks at its ends. A
+/// field may be double-quoted, its text then kept as it is, commas included,
+/// "" standing for a quote. Returns "" or why the line does not split (a
+/// quote not closed, text after a closing quote), naming the column.
+std::string split_fields(std::string_view line, std::vector<std::string>& fields);
+
+/// Calls `on_line(text, number)` for each line of `text` (number from 1),
+/// without its '\n', and without a UTF-8 byte-order mark at the start.
+template <class OnLine>
+void for_each_line(std::string_view text, OnLine&& on_line) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  int number = 1;
+  for (std::size_t start = 0; start < text.size(); ++number) {
+    const std::size_t end = text.find('\n', start);
+    const std::size_t stop = end == std::string_view::npos ? text.size() : end;
+    on_line(text.substr(start, stop - start), number);
+    start = stop + 1;
+  }
+}
+
+}  // namespace voltaic::io::detail
