@@ -318,6 +318,34 @@ TEST(SweepOutput, AbandonKeepsTheEarlierSet) {
   EXPECT_FALSE(has_staging(d));
 }
 
+TEST(SweepOutput, AFailedWriteNamesTheFileAndKeepsTheEarlierSet) {
+  const auto d = fresh_dir("sweep_failed_write");
+  {
+    SweepOutput out(d.string(), cells_of(1), info());
+    out.finish({completed(0, 2)});
+  }
+  const std::string summary = read_text(d / "summary.csv");
+  {
+    SweepOutput out(d.string(), cells_of(1), info());
+    out.on_cell(0, completed(0, 5));
+    // A directory in place of summary.csv's temporary: writing it fails.
+    const fs::path obstacle = fs::path(out.directory().staging_path()) / ".summary.csv.part";
+    fs::create_directory(obstacle);
+    try {
+      out.finish({completed(0, 5)});
+      ADD_FAILURE() << "finish wrote summary.csv through a directory";
+    } catch (const FileError& e) {
+      EXPECT_NE(e.why().find(out.directory().staging_path()), std::string::npos) << e.why();
+    }
+    EXPECT_FALSE(out.intact());
+    EXPECT_THROW(out.finish({completed(0, 5)}), FileError);
+    out.abandon();
+  }
+  EXPECT_EQ(read_text(d / "summary.csv"), summary);
+  EXPECT_FALSE(has_staging(d));
+  EXPECT_EQ(h5::open_hdf5_objects(), 0);
+}
+
 TEST(SweepOutput, ALockedDirectoryIsRefused) {
   const auto d = fresh_dir("sweep_locked");
   SweepOutput first(d.string(), cells_of(1), info());
