@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Plots what a voltaic run left in its output directory.
+"""Plots what a voltaic run or sweep left in its output directory.
 
     python3 tools/plot.py OUTPUT_DIR [--time-unit auto|s|min|h] [--field KEY] [--frame N] [--show]
+    python3 tools/plot.py SWEEP_DIR [--x capacity|time] [--cells LIST] [--max-cells N] [--time-unit ...] [--show]
 
 Writes OUTPUT_DIR/timeseries.png from OUTPUT_DIR/timeseries.csv: voltage,
 current and temperature (mean, with the min-max band) against time in three
@@ -11,6 +12,13 @@ time and through the thickness, region boundaries marked; for a 3D cell one
 frame (the last by default) as an x-y plane at the middle of the cell's
 thickness and an x-z section at the middle of y.
 
+If OUTPUT_DIR/curves.h5 exists (voltaic sweep), writes OUTPUT_DIR/sweep_voltage.png
+instead: every cell's voltage against its discharge capacity (the trapezoidal
+integral of its current, as voltaic computes it) or, with --x time, against
+time; the cells of --cells (indices and ranges: 0,3,10-20) or all of them
+(at most --max-cells, default 1000: an evenly spaced selection beyond that),
+coloured by the first varied parameter.
+
 Needs numpy and matplotlib; h5py only for fields.h5. Bad input (a missing
 file, a missing column, a file that is not voltaic's) ends with a one-line
 message and exit status 2.
@@ -19,10 +27,12 @@ import argparse
 import csv
 import math
 import os
+import re
 import sys
 
 PROG = "plot.py"
 FIELDS_FORMAT = "voltaic-fields-1"
+SWEEP_FORMAT = "voltaic-sweep-1"
 TIME = "Time [s]"
 VOLTAGE = "Voltage [V]"
 CURRENT = "Current [A]"
@@ -328,12 +338,114 @@ def plot_map_3d(plt, np, data, out_path):
     return fig
 
 
+# -------------------------------------------------------------------- sweeps
+
+
+def parse_cells(text):
+    """'0,3,10-20' as a sorted list of cell indices."""
+    cells = set()
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if m is None or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
+            raise InputError(f"--cells {text}: '{part.strip()}' is not a cell index or a range like 10-20")
+        cells.update(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
+    return sorted(cells)
+
+
+def read_sweep(path, chosen, max_cells):
+    """The curves of the chosen cells of a curves.h5 (all cells when `chosen`
+    is None, at most `max_cells` of them, evenly spaced), with the varied
+    parameters' names and values."""
+    import h5py
+    import numpy as np
+
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise InputError(f"{path}: cannot be read as HDF5 ({one_line(e)})") from None
+    with f:
+        fmt = text_attribute(f.attrs["format"]) if "format" in f.attrs else None
+        if fmt != SWEEP_FORMAT:
+            found = "no 'format' attribute" if fmt is None else f"format '{fmt}'"
+            raise InputError(f"{path}: {found}; expected format '{SWEEP_FORMAT}' (a voltaic sweep file)")
+        for name in ("parameters", "status", "start", "count", "curves/time", "curves/voltage", "curves/current"):
+            if name not in f or not isinstance(f[name], h5py.Dataset):
+                raise InputError(f"{path}: dataset '{name}' is missing")
+        start, count = f["start"][...], f["count"][...]
+        cells = start.shape[0]
+        parameters = f["parameters"][...].reshape(cells, -1)
+        names = [text_attribute(n) for n in f["parameters"].attrs.get("names", [])]
+        status = [text_attribute(s) for s in f["status"][...]]
+        if chosen is None:
+            with_rows = [i for i in range(cells) if count[i] > 0]
+            if len(with_rows) > max_cells:
+                with_rows = [with_rows[k] for k in np.linspace(0, len(with_rows) - 1, max_cells).round().astype(int)]
+            chosen = sorted(set(with_rows))
+        else:
+            outside = [i for i in chosen if not 0 <= i < cells]
+            if outside:
+                raise InputError(f"{path}: cell {outside[0]} out of range; the sweep has {cells} cell(s) "
+                                 f"(0 to {cells - 1})")
+        curves = []
+        for i in chosen:
+            rows = slice(int(start[i]), int(start[i]) + int(count[i]))
+            t = f["curves/time"][rows]
+            current = f["curves/current"][rows]
+            capacity = np.concatenate(([0.0], np.cumsum(0.5 * (current[1:] + current[:-1]) * np.diff(t)) / 3600.0))
+            curves.append({"cell": i, "time": t, "voltage": f["curves/voltage"][rows],
+                           "capacity": capacity[:len(t)], "status": status[i]})
+    return {"cells": cells, "names": names, "parameters": parameters, "curves": curves}
+
+
+def plot_sweep(plt, np, sweep, x_axis, unit, out_path, title):
+    from matplotlib.collections import LineCollection
+
+    curves = [c for c in sweep["curves"] if len(c["time"]) > 0]
+    names, parameters = sweep["names"], sweep["parameters"]
+    fig, ax = plt.subplots(figsize=(9.0, 5.5), layout="constrained")
+    if x_axis == "time":
+        xs = [np.asarray(c["time"]) / TIME_UNITS[unit] for c in curves]
+        ax.set_xlabel(f"Time [{unit}]")
+    else:
+        xs = [c["capacity"] for c in curves]
+        ax.set_xlabel(CAPACITY)
+    segments = [np.column_stack((x, c["voltage"])) for x, c in zip(xs, curves)]
+    colour_by = names[0] if names and parameters.shape[1] > 0 else None
+    if len(curves) <= 10:  # few cells: one labelled line each
+        for seg, c in zip(segments, curves):
+            values = ", ".join(f"{n} = {parameters[c['cell'], k]:.4g}" for k, n in enumerate(names))
+            ax.plot(seg[:, 0], seg[:, 1], lw=1.4, label=f"cell {c['cell']}: {values}" if values else f"cell {c['cell']}")
+        if curves:
+            ax.legend(loc="best", fontsize=7, frameon=False)
+    elif curves:
+        lines = LineCollection(segments, linewidths=0.8, cmap="viridis")
+        if colour_by is not None:
+            lines.set_array(np.array([parameters[c["cell"], 0] for c in curves]))
+        ax.add_collection(lines)
+        ax.autoscale()
+        if colour_by is not None:
+            bar = fig.colorbar(lines, ax=ax, pad=0.02)
+            bar.set_label(colour_by)
+    ax.set_ylabel(VOLTAGE)
+    ax.grid(True, alpha=0.3)
+    ax.set_title(title, fontsize=10)
+    fig.savefig(out_path, dpi=120)
+    return fig
+
+
+def sweep_title(directory, sweep):
+    name = os.path.basename(os.path.normpath(os.path.abspath(directory)))
+    shown = sum(1 for c in sweep["curves"] if len(c["time"]) > 0)
+    return f"{name}: {shown} of {sweep['cells']} cell(s) shown"
+
+
 # --------------------------------------------------------------------- main
 
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("output_dir", metavar="OUTPUT_DIR", help="a run's output directory (voltaic run --output)")
+    ap.add_argument("output_dir", metavar="OUTPUT_DIR",
+                    help="a run's output directory (voltaic run --output) or a sweep's (with curves.h5)")
     ap.add_argument("--time-unit", choices=("auto", "s", "min", "h"), default="auto",
                     help="time axis unit (auto: s, or h from 2 h on)")
     ap.add_argument("--field", metavar="KEY", default=None,
@@ -343,6 +455,12 @@ def parse_args(argv):
     ap.add_argument("--frame", metavar="N", type=int, default=None,
                     help="frame of fields.h5 for a 3D map (default: the last; negative counts from the end); "
                          "on a 1D map it is marked by a line")
+    ap.add_argument("--x", choices=("capacity", "time"), default=None,
+                    help="sweep: plot voltage against discharge capacity (default) or time")
+    ap.add_argument("--cells", metavar="LIST", default=None,
+                    help="sweep: the cells to plot, indices and ranges (0,3,10-20); default all")
+    ap.add_argument("--max-cells", metavar="N", type=int, default=1000,
+                    help="sweep: without --cells, plot at most N cells, evenly spaced (default 1000)")
     ap.add_argument("--show", action="store_true", help="also open the figures in a window")
     return ap.parse_args(argv)
 
@@ -359,6 +477,11 @@ def main(argv=None):
     directory = args.output_dir
     if not os.path.isdir(directory):
         raise InputError(f"{directory}: no such directory")
+    curves_path = os.path.join(directory, "curves.h5")
+    if os.path.isfile(curves_path):
+        return plot_sweep_dir(args, plt, np, directory, curves_path)
+    if args.cells is not None or args.x is not None:
+        raise InputError(f"{curves_path}: no such file (--cells and --x plot a sweep: voltaic sweep's output)")
     csv_path = os.path.join(directory, "timeseries.csv")
     columns = read_timeseries(csv_path)
     mean_name = require_columns(columns, csv_path)
@@ -394,6 +517,28 @@ def main(argv=None):
         else:
             plot_map_3d(plt, np, data, written[-1])
     print(f"{PROG}: wrote " + ", ".join(written))
+    if args.show:
+        plt.show()
+    return 0
+
+
+def plot_sweep_dir(args, plt, np, directory, curves_path):
+    if args.field or args.frame is not None:
+        raise InputError(f"{curves_path}: a sweep has no fields (--field and --frame map a run's fields.h5)")
+    if args.max_cells < 1:
+        raise InputError(f"--max-cells {args.max_cells}: must be at least 1")
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        raise InputError(f"{curves_path} not plotted: the Python module h5py is missing "
+                         "(apt-get install python3-h5py, or pip install h5py)") from None
+    chosen = parse_cells(args.cells) if args.cells is not None else None
+    sweep = read_sweep(curves_path, chosen, args.max_cells)
+    times = [t for c in sweep["curves"] for t in (c["time"][:1].tolist() + c["time"][-1:].tolist())]
+    unit = choose_time_unit(args.time_unit, times)
+    out_path = os.path.join(directory, "sweep_voltage.png")
+    plot_sweep(plt, np, sweep, args.x or "capacity", unit, out_path, sweep_title(directory, sweep))
+    print(f"{PROG}: wrote {out_path}")
     if args.show:
         plt.show()
     return 0

@@ -1,6 +1,7 @@
 #pragma once
-// The pieces of reading a CSV text that the drive-cycle tables and the cell
-// tables of [sweep] share: lines, fields, numbers and excerpts for messages.
+// CSV text (RFC 4180) as voltaic reads and writes it: lines, fields, numbers
+// and excerpts for messages of the tables it reads (drive cycles, the cells
+// of [sweep]); quoted cells of the files it writes (timeseries, summaries).
 
 #include <cstddef>
 #include <string>
@@ -41,3 +42,19 @@ void for_each_line(std::string_view text, OnLine&& on_line) {
 }
 
 }  // namespace voltaic::io::detail
+
+namespace voltaic::io {
+
+/// `text` as a CSV cell: quoted (quotes doubled) when it holds a separator,
+/// a quote or a line break, else as it is.
+std::string csv_cell(const std::string& text);
+
+/// `text` on one line (control characters escaped as voltaic::one_line does),
+/// always quoted, quotes doubled: a cell that any CSV reader takes whole and
+/// that keeps a row on one line.
+std::string csv_quoted_line(const std::string& text);
+
+/// The cells of `columns` joined by commas, with the line's '\n'.
+std::string csv_header_line(const std::vector<std::string>& columns);
+
+}  // namespace voltaic::io

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hdf5_attributes.hpp"
+#include "hdf5_datasets.hpp"
 #include "hdf5_error.hpp"
 #include "hdf5_handle.hpp"
 #include "hdf5_names.hpp"
@@ -69,22 +70,6 @@ hsize_t chunk_cells(hsize_t cells) {
   const hsize_t most = kMaxChunkBytes / sizeof(double);
   const hsize_t pieces = (cells + most - 1) / most;
   return (cells + pieces - 1) / pieces;
-}
-
-hdf5::Group create_group(hid_t parent, const char* name, const ErrorContext& ctx) {
-  return hdf5::Group(ctx.require(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                                 std::string("create group ") + name));
-}
-
-/// A contiguous 1D dataset holding `n` values of `memory_type`, stored as `file_type`.
-hdf5::Dataset write_vector(hid_t parent, const std::string& name, hid_t file_type, hid_t memory_type, const void* data,
-                           hsize_t n, const ErrorContext& ctx) {
-  const std::string operation = "write dataset " + name;
-  hdf5::Dataspace space(ctx.require(H5Screate_simple(1, &n, nullptr), operation));
-  hdf5::Dataset dataset(ctx.require(
-      H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), operation));
-  ctx.check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), operation);
-  return dataset;
 }
 
 /// An empty float64 dataset that grows by rows: shape [0] (row_length 0) or
@@ -161,7 +146,7 @@ void FieldWriter::Impl::create(const FieldGrid& grid, const std::vector<FieldDes
   time = create_growing(file.get(), "time", 0, ctx);
   hdf5::write_string_attribute(time.get(), "units", "s", ctx);
 
-  const hdf5::Group group = create_group(file.get(), "fields", ctx);
+  const hdf5::Group group = hdf5::create_group(file.get(), "fields", ctx);
   for (const FieldDescription& d : descriptions) {
     fields.push_back(create_growing(group.get(), d.key, cells, ctx));
     hdf5::write_string_attribute(fields.back().get(), "name", d.name, ctx);
@@ -172,16 +157,17 @@ void FieldWriter::Impl::create(const FieldGrid& grid, const std::vector<FieldDes
 }
 
 void FieldWriter::Impl::write_grid(const FieldGrid& grid, const ErrorContext& ctx) {
-  const hdf5::Group group = create_group(file.get(), "grid", ctx);
+  const hdf5::Group group = hdf5::create_group(file.get(), "grid", ctx);
   const std::pair<const char*, const std::vector<double>*> axes[] = {
       {"x_nodes", &grid.x_nodes}, {"y_nodes", &grid.y_nodes}, {"z_nodes", &grid.z_nodes}};
   for (const auto& [name, nodes] : axes) {
     const hdf5::Dataset d =
-        write_vector(group.get(), name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, nodes->data(), nodes->size(), ctx);
+        hdf5::write_array(group.get(), name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, nodes->data(), {nodes->size()}, ctx);
     hdf5::write_string_attribute(d.get(), "units", "m", ctx);
   }
   // H5T_NATIVE_INT describes std::vector<int>; HDF5 converts it to int32 if int is wider.
-  write_vector(group.get(), "region", H5T_STD_I32LE, H5T_NATIVE_INT, grid.region.data(), grid.region.size(), ctx);
+  hdf5::write_array(group.get(), "region", H5T_STD_I32LE, H5T_NATIVE_INT, grid.region.data(), {grid.region.size()},
+                    ctx);
 }
 
 void FieldWriter::Impl::require_open(const char* where) const {

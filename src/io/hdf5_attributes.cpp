@@ -6,14 +6,14 @@
 
 namespace voltaic::io::hdf5 {
 
-namespace {
-
 Datatype variable_utf8_string(const ErrorContext& ctx) {
   Datatype type(ctx.require(H5Tcopy(H5T_C_S1), "create a string type"));
   ctx.check(H5Tset_size(type.get(), H5T_VARIABLE), "create a string type");
   ctx.check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "create a string type");
   return type;
 }
+
+namespace {
 
 /// Creates the scalar attribute `name` of `file_type` on `object` and writes
 /// `value` (of `memory_type`) into it.
@@ -48,6 +48,19 @@ void write_string_attribute(hid_t object, const char* name, const std::string& v
   const Datatype type = variable_utf8_string(ctx);
   const char* text = value.c_str();
   write_scalar_attribute(object, name, type.get(), type.get(), &text, ctx);
+}
+
+void write_string_array_attribute(hid_t object, const char* name, const std::vector<std::string>& values,
+                                  const ErrorContext& ctx) {
+  const std::string operation = std::string("write attribute '") + name + "'";
+  const Datatype type = variable_utf8_string(ctx);
+  std::vector<const char*> texts;
+  for (const std::string& v : values) texts.push_back(v.c_str());
+  const hsize_t n = texts.size();
+  Dataspace space(ctx.require(H5Screate_simple(1, &n, nullptr), operation));
+  Attribute attribute(
+      ctx.require(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), operation));
+  if (n > 0) ctx.check(H5Awrite(attribute.get(), type.get(), texts.data()), operation);
 }
 
 void write_int64_attribute(hid_t object, const char* name, std::int64_t value, const ErrorContext& ctx) {

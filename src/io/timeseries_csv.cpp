@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/csv_text.hpp"
 #include "number_format.hpp"
 #include "voltaic/io/output_writers.hpp"
 
@@ -19,27 +20,6 @@ struct CloseFile {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 using FilePtr = std::unique_ptr<std::FILE, CloseFile>;
-
-/// A header cell as RFC 4180 wants it: quoted (quotes doubled) when it holds
-/// a separator, a quote or a line break, else as it is.
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
-std::string header_line(const std::vector<std::string>& columns) {
-  std::string line;
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (i > 0) line += ',';
-    line += csv_cell(columns[i]);
-  }
-  return line + '\n';
-}
 
 }  // namespace
 
@@ -77,7 +57,7 @@ TimeseriesCsvWriter::TimeseriesCsvWriter(const std::string& path, std::vector<st
     throw InvalidArgument("timeseries columns", "TimeseriesCsvWriter", "'" + path + "': no columns to write");
   impl_->stream.reset(std::fopen(impl_->target.temporary_path().c_str(), "wb"));
   if (!impl_->stream) impl_->fail("create", "TimeseriesCsvWriter", errno);
-  impl_->write_line(header_line(columns), "TimeseriesCsvWriter");
+  impl_->write_line(csv_header_line(columns), "TimeseriesCsvWriter");
 }
 
 TimeseriesCsvWriter::~TimeseriesCsvWriter() = default;

@@ -19,6 +19,7 @@ target_sources(voltaic PRIVATE
   solver/failure_cause.cpp
   solver/field_output.cpp
   solver/solution.cpp
+  solver/batch_result.cpp
   solver/field_catalog.cpp
   cpu/particle.cpp
 )

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Tests of tools/plot.py on output directories made up here (timeseries.csv
-and fields.h5 of a 1D and a 3D cell, laid out as voltaic writes them).
+and fields.h5 of a 1D and a 3D cell, a sweep's curves.h5, laid out as voltaic
+writes them).
 
     python3 tests/tools/test_plot.py [--keep DIR]
 
@@ -97,6 +98,42 @@ def write_fields(path, nx, ny, layers=(8, 4, 7), frames=12, fmt="voltaic-fields-
             d = f.create_dataset(f"/fields/{key}", data=data)
             d.attrs["name"] = name
             d.attrs["units"] = units
+
+
+def write_sweep(path, cells=30, rows=120, fmt="voltaic-sweep-1", not_run=(4,)):
+    """A curves.h5 in the voltaic-sweep-1 layout: ragged curves, rows in an
+    order other than the cells' (the order they finished), a start/count table."""
+    import h5py
+    import numpy as np
+
+    thickness = np.linspace(60e-6, 100e-6, cells)
+    parameters = np.column_stack((thickness, np.full(cells, 298.15)))
+    order = list(range(cells))[::-1]
+    start, count = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
+    series = {k: [] for k in ("time", "voltage", "current", "temperature")}
+    at = 0
+    for i in order:
+        if i in not_run:
+            continue
+        n = rows - i  # cells of different lengths
+        t = np.linspace(0.0, 3500.0 * thickness[i] / 100e-6, n)
+        s = t / t[-1]
+        series["time"].append(t)
+        series["voltage"].append(4.1 - 0.7 * s - 0.5 * s ** 8)
+        series["current"].append(np.full(n, 5.0))
+        series["temperature"].append(298.15 + 5.0 * s)
+        start[i], count[i] = at, n
+        at += n
+    with h5py.File(path, "w") as f:
+        f.attrs["format"] = fmt
+        f.attrs["cells"] = np.int64(cells)
+        d = f.create_dataset("parameters", data=parameters)
+        d.attrs["names"] = ["Negative electrode thickness [m]", "Ambient temperature [K]"]
+        f["status"] = ["not run" if i in not_run else "completed" for i in range(cells)]
+        f["start"] = start
+        f["count"] = count
+        for key, parts in series.items():
+            f[f"curves/{key}"] = np.concatenate(parts)
 
 
 # ------------------------------------------------------------------- checks
@@ -239,8 +276,44 @@ def test_bad_inputs(base):
     assert rc == 2 and "invalid choice" in err, err
 
 
+def make_sweep(base, name, **kw):
+    d = os.path.join(base, name)
+    os.makedirs(d)
+    write_sweep(os.path.join(d, "curves.h5"), **kw)
+    return d
+
+
+def test_sweep_all_cells(base):
+    d = make_sweep(base, "sweep")
+    rc, out, err = run_plot(d)
+    assert rc == 0, err
+    assert_png(os.path.join(d, "sweep_voltage.png"))
+    assert not os.path.exists(os.path.join(d, "timeseries.png"))
+    rc, out, err = run_plot(d, "--x", "time", "--max-cells", "7", "--time-unit", "min")
+    assert rc == 0, err
+    assert_png(os.path.join(d, "sweep_voltage.png"))
+
+
+def test_sweep_chosen_cells(base):
+    d = make_sweep(base, "sweep_cells")
+    rc, out, err = run_plot(d, "--cells", "0,4,10-12")  # cell 4 was not run: nothing to draw for it
+    assert rc == 0, err
+    assert_png(os.path.join(d, "sweep_voltage.png"))
+
+
+def test_sweep_bad_inputs(base):
+    d = make_sweep(base, "sweep_bad")
+    assert_bad_input([d, "--cells", "3,x"], "'x' is not a cell index")
+    assert_bad_input([d, "--cells", "29-31"], "cell 30 out of range; the sweep has 30 cell(s)")
+    assert_bad_input([d, "--field", "temperature"], "a sweep has no fields")
+    d = make_sweep(base, "sweep_format", fmt="voltaic-fields-1")
+    assert_bad_input([d], "expected format 'voltaic-sweep-1'")
+    d = make_dir(base, "run_not_sweep")
+    assert_bad_input([d, "--cells", "0"], "curves.h5: no such file")
+
+
 TESTS = [test_timeseries_only, test_time_unit_hours, test_1d_map, test_1d_other_field_with_nan, test_3d_map,
-         test_one_frame, test_bad_inputs]
+         test_one_frame, test_bad_inputs, test_sweep_all_cells, test_sweep_chosen_cells, test_sweep_bad_inputs]
 
 
 def main():

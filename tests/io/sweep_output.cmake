@@ -1,0 +1,3 @@
+# Tests of a sweep's files (SweepOutput): summary.csv and curves.h5 read back.
+include(io/hdf5.cmake)
+target_sources(voltaic_tests PRIVATE io/sweep_output_test.cpp)
