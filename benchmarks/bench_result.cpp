@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <ostream>
 #include <utility>
 
@@ -149,6 +150,19 @@ void print_table(const BenchReport& r, std::ostream& out) {
     out << "\ndetails:\n";
     flatten(r.extra, "", out);
   }
+}
+
+std::string host_cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const std::size_t begin = line.find_first_not_of(" \t", colon + 1);
+    return begin == std::string::npos ? std::string("unknown") : line.substr(begin);
+  }
+  return "unknown";
 }
 
 }  // namespace voltaic_bench

@@ -68,4 +68,7 @@ void print_table(const BenchReport& report, std::ostream& out);
 /// `value` with %.17g: enough digits to identify a double exactly.
 std::string format_17g(double value);
 
+/// "model name" of /proc/cpuinfo, or "unknown".
+std::string host_cpu_name();
+
 }  // namespace voltaic_bench

@@ -16,6 +16,7 @@
 #include "spmv_bench.hpp"
 #include "stencil_bench.hpp"
 #include "step_bench.hpp"
+#include "sweep_bench.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -155,7 +156,8 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec, const
 
 BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   const bool blas1 = o.benchmark == "copy" || o.benchmark == "axpy" || o.benchmark == "dot";
-  if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv" && o.benchmark != "solve" && o.benchmark != "step") {
+  if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv" && o.benchmark != "solve" && o.benchmark != "step" &&
+      o.benchmark != "sweep") {
     throw voltaic::InvalidArgument("benchmark", "voltaic_bench::run_benchmark",
                                    "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv, solve, step");
   }
@@ -172,6 +174,10 @@ BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   r.repeat = o.repeat;
   r.warmup = o.warmup;
   r.command_line = o.command_line;
+  if (o.benchmark == "sweep") {  // many whole simulations: the baseline is PyBaMM's, run beside it
+    run_sweep(r, o, exec);
+    return r;
+  }
   if (o.benchmark == "step") {  // a whole simulation: no copy reference, no baselines
     run_step(r, o, exec);
     return r;

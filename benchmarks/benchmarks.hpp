@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bench_result.hpp"
 #include "timing.hpp"
@@ -31,6 +32,18 @@ struct StepBenchOptions {
   std::string json_file;               ///< --json FILE: the table, and one JSON line appended to FILE
 };
 
+struct SweepBenchOptions {
+  int cells = 200;            ///< Latin-hypercube samples
+  std::vector<int> threads;   ///< thread counts to run, in order (empty: 1 and every hardware thread)
+  double spread = 0.2;        ///< each parameter uniform on its Chen2020 value times 1 -+ spread
+  std::uint64_t seed = 1;     ///< of the Latin hypercube
+  int cells_per_region = 20;  ///< z-cells per region (PyBaMM's mesh)
+  int shells = 20;            ///< radial shells per particle
+  std::string thermal = "lumped";
+  std::string json_file;     ///< --json FILE: the table, and one JSON line appended to FILE
+  bool json_stdout = false;  ///< --json without a file
+};
+
 /// What the command line asked for.
 struct BenchOptions {
   std::string benchmark;                    ///< "copy", "axpy", "dot", "stencil", "spmv", "solve", "step"
@@ -45,6 +58,7 @@ struct BenchOptions {
   bool json = false;
   std::string command_line;
   StepBenchOptions step;
+  SweepBenchOptions sweep;
 };
 
 /// Runs options.benchmark on `exec` (a CpuExecutor or a CudaExecutor).

@@ -7,7 +7,9 @@
 //   voltaic-bench dot --backend cuda --size 134217728 --precision double --repeat 20
 //   voltaic-bench axpy --backend cpu --size 1000003 --json
 //   voltaic-bench step --backend cpu --repeat 5 --json out/step.jsonl
+//   voltaic-bench sweep --cells 200 --threads 1 2 --json out/sweep.jsonl
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "bench_result.hpp"
 #include "benchmarks.hpp"
@@ -114,6 +117,35 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
       ->type_name("[FILE]");
 }
 
+/// The options of sweep: the batch's size and thread counts, --json [FILE].
+void add_sweep_options(CLI::App& cmd, BenchOptions& o) {
+  voltaic_bench::SweepBenchOptions& s = o.sweep;
+  cmd.add_option("--backend", o.backend, "cpu (batched cells run on the CPU backend in this version)")
+      ->check(CLI::IsMember({"cpu", "auto"}))
+      ->capture_default_str();
+  cmd.add_option("--cells", s.cells, "Latin-hypercube samples")->check(CLI::Range(1, 100000000))->capture_default_str();
+  cmd.add_option("--threads", s.threads, "thread counts to run in turn (default: 1 and every hardware thread)")
+      ->check(CLI::Range(1, 4096));
+  cmd.add_option("--spread", s.spread, "relative half-width of each parameter's uniform range")
+      ->check(CLI::Range(0.0, 0.9))
+      ->capture_default_str();
+  cmd.add_option("--seed", s.seed, "seed of the Latin hypercube")->capture_default_str();
+  cmd.add_option("--cells-per-region", s.cells_per_region, "z-cells per region")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  cmd.add_option("--shells", s.shells, "radial shells per particle")
+      ->check(CLI::Range(2, 10000))
+      ->capture_default_str();
+  cmd.add_option("--thermal", s.thermal, "isothermal or lumped")
+      ->check(CLI::IsMember({"isothermal", "lumped"}))
+      ->capture_default_str();
+  cmd.add_option("--json", s.json_file,
+                 "append one JSON line to FILE (the table is still printed); without FILE, print the JSON object "
+                 "on stdout instead of the table")
+      ->expected(0, 1)
+      ->type_name("[FILE]");
+}
+
 /// The executor --backend names; "auto" picks CUDA when a device is visible.
 /// step runs the particles on a second stream; the kernels use one.
 std::shared_ptr<const voltaic::Executor> make_executor(const BenchOptions& o) {
@@ -179,6 +211,18 @@ int main(int argc, char** argv) {
     options.step.json_stdout = step->count("--json") > 0 && options.step.json_file.empty();
   });
 
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "BatchSimulation over a Latin hypercube of five Chen2020 parameters (+-20 %, 1C to 2.5 V, lumped): cells "
+      "per second per thread count, speed-up, same bits for every count");
+  add_sweep_options(*sweep, options);
+  sweep->callback([&options, sweep] {
+    options.benchmark = "sweep";
+    options.sweep.json_stdout = sweep->count("--json") > 0 && options.sweep.json_file.empty();
+    if (options.sweep.threads.empty())
+      options.sweep.threads = {1, static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))};
+  });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -188,17 +232,18 @@ int main(int argc, char** argv) {
   try {
     const auto exec = make_executor(options);
     const voltaic_bench::BenchReport report = voltaic_bench::run_benchmark(options, exec);
-    if (options.json || options.step.json_stdout) {
+    if (options.json || options.step.json_stdout || options.sweep.json_stdout) {
       std::cout << voltaic_bench::to_json(report).dump() << std::endl;
     } else {
       voltaic_bench::print_table(report, std::cout);
       std::cout.flush();
     }
-    if (!options.step.json_file.empty()) {
-      std::ofstream file(options.step.json_file, std::ios::app);
+    for (const std::string& path : {options.step.json_file, options.sweep.json_file}) {
+      if (path.empty()) continue;
+      std::ofstream file(path, std::ios::app);
       file << voltaic_bench::to_json(report).dump() << '\n';
       if (!file.flush()) {
-        std::cerr << "voltaic-bench: error: cannot append to " << options.step.json_file << std::endl;
+        std::cerr << "voltaic-bench: error: cannot append to " << path << std::endl;
         return 1;
       }
     }

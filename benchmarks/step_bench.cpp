@@ -11,7 +11,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -37,20 +36,6 @@ voltaic::ThermalModel thermal_model(const std::string& name) {
   if (name == "lumped") return voltaic::ThermalModel::lumped;
   throw voltaic::InvalidArgument("thermal", "voltaic_bench::run_step",
                                  "'" + name + "' is not one of isothermal, lumped");
-}
-
-/// "model name" of /proc/cpuinfo, or "unknown".
-std::string host_cpu_name() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) != 0) continue;
-    const std::size_t colon = line.find(':');
-    if (colon == std::string::npos) break;
-    const std::size_t begin = line.find_first_not_of(" \t", colon + 1);
-    return begin == std::string::npos ? std::string("unknown") : line.substr(begin);
-  }
-  return "unknown";
 }
 
 /// One discharge from a new Simulation.

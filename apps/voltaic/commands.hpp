@@ -23,7 +23,15 @@ struct RunArguments {
   std::string restart;  ///< a checkpoint to continue from
 };
 
+struct SweepArguments {
+  std::string config;
+  std::string output;   ///< overrides [output] directory when not empty
+  std::string backend;  ///< overrides [solver] backend when not empty
+  int threads = 0;      ///< CPU worker threads, 0: every hardware thread
+};
+
 int run_command(const RunArguments& args);
+int sweep_command(const SweepArguments& args);
 int params_command(const std::string& name);
 int info_command();
 

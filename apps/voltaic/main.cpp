@@ -1,4 +1,4 @@
-// voltaic: run a cell simulation from a TOML config, list and print
+// voltaic: run a cell simulation (or a sweep of cells) from a TOML config, list and print
 // parameter sets, and say what this build and machine can do.
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -23,6 +23,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   run_cmd->add_option("--restart", run.restart, "Continue from this checkpoint (DIR/checkpoint.h5 of an earlier run)");
 
+  SweepArguments sweep;
+  CLI::App* sweep_cmd = app.add_subcommand("sweep", "Run many 1D cells whose parameters the config's [sweep] varies");
+  sweep_cmd->add_option("config", sweep.config, "The config file with a [sweep] section (docs/config.md)")->required();
+  sweep_cmd->add_option("--output,-o", sweep.output,
+                        "Output directory (default: the config's [output] directory); the files go in its sweep/");
+  sweep_cmd->add_option("--backend,-b", sweep.backend, "Where to run (default: the config's [solver] backend)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  sweep_cmd->add_option("--threads,-j", sweep.threads, "CPU worker threads (default 0: every hardware thread)")
+      ->check(CLI::Range(0, 4096));
+
   std::string set_name;
   CLI::App* params_cmd = app.add_subcommand("params", "List the built-in parameter sets, or print one with units");
   params_cmd->add_option("name", set_name, "A built-in set (e.g. Chen2020) or a BPX file");
@@ -41,6 +51,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (*run_cmd) return run_command(run);
+    if (*sweep_cmd) return sweep_command(sweep);
     if (*params_cmd) return params_command(set_name);
     if (*info_cmd) return info_command();
   } catch (const std::exception& e) {

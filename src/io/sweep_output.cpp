@@ -10,11 +10,11 @@
 #include <filesystem>
 #include <utility>
 
-#include "io/csv_text.hpp"
 #include "hdf5_attributes.hpp"
 #include "hdf5_datasets.hpp"
 #include "hdf5_error.hpp"
 #include "hdf5_handle.hpp"
+#include "io/csv_text.hpp"
 #include "number_format.hpp"
 #include "voltaic/core/version.hpp"
 
@@ -300,6 +300,18 @@ void SweepOutput::finish(const std::vector<BatchCellResult>& results) {
     write_file_atomically(directory_.staged(kSummary), summary_csv(cells_, results));
   });
   directory_.publish(file_names(), file_names());
+}
+
+SweepOutputInfo sweep_output_info(const SweepRunConfig& config) {
+  SweepOutputInfo info;
+  info.parameter_set = config.run.cell_source;
+  info.experiment = config.run.experiment_steps;
+  if (config.run.cycles > 1) info.note = "the experiment repeated " + std::to_string(config.run.cycles) + " times";
+  info.method = to_string(config.sweep.method);
+  const bool random =
+      config.sweep.method == SweepConfig::Method::random || config.sweep.method == SweepConfig::Method::latin_hypercube;
+  if (random) info.seed = static_cast<std::int64_t>(config.sweep.seed);
+  return info;
 }
 
 void SweepOutput::abandon() {

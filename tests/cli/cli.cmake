@@ -33,6 +33,23 @@ foreach(kind bad_configs bad_bpx)
                      -DENTRY=${_file} -DWORK=${_work}/${kind}/${_file} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
   endforeach()
 endforeach()
+# The malformed sweeps through `voltaic sweep`.
+file(GLOB _files RELATIVE ${_data}/bad_sweep_configs ${_data}/bad_sweep_configs/*.toml)
+foreach(_file IN LISTS _files)
+  add_test(NAME cli.bad_sweep_configs.${_file}
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSUBCOMMAND=sweep -DCONFIG=${_data}/bad_sweep_configs/${_file}
+                   -DEXPECTED_FROM=${_data}/bad_sweep_configs/expected.txt -DENTRY=${_file}
+                   -DWORK=${_work}/bad_sweep_configs/${_file} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
+endforeach()
+add_test(NAME cli.sweep_refuses_cuda_where_it_cannot_run
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSUBCOMMAND=sweep -DBACKEND=cuda -DCONFIG=${_data}/configs/sweep_grid.toml
+                 "-DEXPECTED=backend cuda" -DWORK=${_work}/sweep_cuda -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
+
+add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml
+                 -DCELLS=4 -DLONG_CONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml -DWORK=${_work}/sweep
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep.cmake)
+
 add_test(NAME cli.missing_config_file
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${_work}/no_such_config.toml
                  "-DEXPECTED=no_such_config.toml" -DWORK=${_work}/missing -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)

@@ -1,10 +1,17 @@
-# ctest driver: `voltaic run` on a bad config (or a config naming a bad BPX
-# file) must exit with 2, print one line on stderr containing EXPECTED, and
-# leave no output directory.
-#   cmake -DVOLTAIC=... -DCONFIG=... [-DBPX=...] -DEXPECTED=... -DWORK=... -P expect_bad_input.cmake
+# ctest driver: `voltaic run` (or SUBCOMMAND: sweep) on a bad config (or a
+# config naming a bad BPX file) must exit with 2, print one line on stderr
+# containing EXPECTED, and leave no output directory.
+#   cmake -DVOLTAIC=... -DCONFIG=... [-DBPX=...] [-DSUBCOMMAND=sweep] [-DBACKEND=cuda] -DEXPECTED=... -DWORK=... -P expect_bad_input.cmake
 # or, instead of EXPECTED, -DEXPECTED_FROM=expected.txt -DENTRY=file: the
 # substring is the rest of the line "file<TAB>substring" (read here, as text,
-# because CMake lists mangle the brackets and semicolons that messages hold).
+# because CMake lists mangle the brackets and semicolons that messages hold);
+# DIR/ in it stands for the folder of expected.txt.
+if(NOT SUBCOMMAND)
+  set(SUBCOMMAND run)
+endif()
+if(NOT BACKEND)
+  set(BACKEND cpu)
+endif()
 if(EXPECTED_FROM)
   file(READ "${EXPECTED_FROM}" table)
   string(FIND "${table}" "${ENTRY}\t" at)
@@ -16,6 +23,8 @@ if(EXPECTED_FROM)
   string(SUBSTRING "${table}" ${at} -1 rest)
   string(FIND "${rest}" "\n" end)
   string(SUBSTRING "${rest}" 0 ${end} EXPECTED)
+  get_filename_component(folder "${EXPECTED_FROM}" DIRECTORY)
+  string(REPLACE "DIR/" "${folder}/" EXPECTED "${EXPECTED}")
 endif()
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -24,7 +33,7 @@ if(BPX)
   file(WRITE "${CONFIG}" "[cell]\nbpx = \"${BPX}\"\n\n[experiment]\nsteps = [\"Discharge at 1C until 3.0 V\"]\n")
 endif()
 set(out "${WORK}/output")
-execute_process(COMMAND "${VOLTAIC}" run "${CONFIG}" --output "${out}" --backend cpu
+execute_process(COMMAND "${VOLTAIC}" ${SUBCOMMAND} "${CONFIG}" --output "${out}" --backend ${BACKEND}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "exit code ${rc}, expected 2 (bad input); stderr:\n${stderr}")

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "voltaic/io/output_directory.hpp"
+#include "voltaic/io/sweep_config.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
 
 namespace voltaic::io {
@@ -26,6 +27,11 @@ struct SweepOutputInfo {
   std::optional<std::int64_t> seed;     ///< the random generator's seed, when the method uses one
   std::string note;                     ///< free text kept as it is
 };
+
+/// What a sweep config says about itself: its cell, experiment (and cycles
+/// in the note, when more than one), method and seed (random and
+/// latin_hypercube only).
+SweepOutputInfo sweep_output_info(const SweepRunConfig& config);
 
 /// The columns of summary.csv after `cell` and the varied parameters, in order.
 const std::vector<std::string>& sweep_summary_columns();

@@ -1,0 +1,201 @@
+// voltaic sweep: many independent 1D cells, the [sweep] section saying which
+// parameters vary. Everything the input can get wrong is checked before a
+// file is written; each finished cell's curves stream to curves.h5, the
+// summary (one row per cell) comes at the end, and both are published as one
+// set. A cell that fails is reported in its row; SIGINT and SIGTERM stop the
+// batch with what finished kept.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "command_support.hpp"
+#include "commands.hpp"
+#include "stop_signals.hpp"
+#include "sweep_progress.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/core/version.hpp"
+#include "voltaic/io/output_path.hpp"
+#include "voltaic/io/sweep_config.hpp"
+#include "voltaic/io/sweep_output.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
+
+namespace voltaic::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The sweep's files go in this folder of the output directory, beside what `voltaic run` writes.
+constexpr const char* kSweepFolder = "sweep";
+
+/// Streams each finished cell to the output and the progress display, and
+/// keeps its row (for a summary after a failure); stops the batch after
+/// SIGINT or SIGTERM.
+class SweepObserver : public BatchObserver {
+ public:
+  SweepObserver(io::SweepOutput& output, SweepProgress& progress, std::size_t cells)
+      : output_(output), progress_(progress), rows_(cells) {}
+  void on_cell(std::size_t index, const BatchCellResult& result) override {
+    output_.on_cell(index, result);
+    progress_.update(result);
+    BatchCellResult& row = rows_[index];
+    row = result;
+    row.time = row.voltage = row.current = row.temperature = {};
+  }
+  /// The finished cells' results without their curves; the others not_run.
+  const std::vector<BatchCellResult>& rows() const { return rows_; }
+  std::string stop_reason() override {
+    const int signal = stop_signal();
+    return signal == 0 ? std::string() : std::string("interrupted by ") + signal_name(signal);
+  }
+
+ private:
+  io::SweepOutput& output_;
+  SweepProgress& progress_;
+  std::vector<BatchCellResult> rows_;
+};
+
+/// The sweep runs on the CPU backend in this version: a CUDA choice is refused, auto takes the CPU.
+std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice) {
+  if (choice == io::BackendChoice::cuda) {
+    throw BackendUnavailable("backend cuda", "voltaic sweep",
+                             "batched cells run on the CPU backend in this version; allowed: cpu or auto");
+  }
+  return make_executor(io::BackendChoice::cpu, "voltaic sweep");
+}
+
+void note_ignored_output(const io::OutputConfig& output) {
+  if (!output.field_times.empty() || output.field_period > 0.0 || output.checkpoint_period > 0.0)
+    std::fprintf(stderr, "voltaic: note: a sweep writes no fields or checkpoints; [output] asks for them\n");
+}
+
+int threads_used(int asked, std::size_t cells) {
+  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int t = asked > 0 ? asked : hardware;
+  return static_cast<int>(std::min<std::size_t>(cells, static_cast<std::size_t>(t)));
+}
+
+void print_summary(const std::vector<BatchCellResult>& results, double wall_s, int threads,
+                   const std::vector<std::string>& files) {
+  std::size_t count[5] = {};
+  for (const BatchCellResult& r : results) ++count[static_cast<int>(r.status)];
+  const std::size_t ran = results.size() - count[0];
+  std::printf("\nSweep %s.\n", count[0] == 0 ? "finished" : "stopped early");
+  for (auto s : {BatchCellResult::Status::completed, BatchCellResult::Status::stopped, BatchCellResult::Status::failed,
+                 BatchCellResult::Status::interrupted, BatchCellResult::Status::not_run}) {
+    if (count[static_cast<int>(s)] > 0)
+      std::printf("  %-28s %zu\n", (std::string("cells ") + to_string(s)).c_str(), count[static_cast<int>(s)]);
+  }
+  std::printf("  %-28s %.3f s, %.4g cells/s on %d CPU thread%s\n", "wall time", wall_s,
+              wall_s > 0.0 ? double(ran) / wall_s : 0.0, threads, threads == 1 ? "" : "s");
+  for (const std::string& f : files) std::printf("  %-28s %s\n", "wrote", f.c_str());
+}
+
+/// After an error on the way: publishes the finished cells when the files
+/// are intact, else keeps the directory's earlier files.
+void settle_after_failure(io::SweepOutput& output, const std::vector<BatchCellResult>& results) {
+  HoldSecondSignal hold;
+  if (output.intact()) {
+    try {
+      output.finish(results);
+      return;
+    } catch (const std::exception& e) {
+      report("error", e);
+    }
+  }
+  output.abandon();
+  std::fprintf(stderr, "voltaic: the earlier files in '%s' are kept\n", output.directory().path().c_str());
+}
+
+}  // namespace
+
+int sweep_command(const SweepArguments& args) {
+  install_stop_handlers();
+  io::SweepRunConfig config;
+  std::unique_ptr<BatchSimulation> batch;
+  std::optional<Experiment> experiment;
+  try {
+    config = io::load_sweep_config(args.config);
+    if (!args.output.empty()) config.run.output.directory = args.output;
+    if (args.backend == "cpu") config.run.backend = io::BackendChoice::cpu;
+    if (args.backend == "cuda") config.run.backend = io::BackendChoice::cuda;
+    if (args.backend == "auto") config.run.backend = io::BackendChoice::automatic;
+    const std::shared_ptr<const Executor> exec = sweep_executor(config.run.backend);
+    batch = std::make_unique<BatchSimulation>(config.run.parameters, config.sweep.cells, config.run.simulation, exec,
+                                              BatchOptions{args.threads, false});
+    experiment.emplace(config.run.experiment());
+    io::check_output_directory(config.run.output.directory);
+  } catch (const CudaError& e) {
+    report("error", e);
+    return kInternalError;
+  } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
+    report("error", e);
+    return kBadInput;
+  }
+  if (const int signal = stop_signal()) {
+    std::fprintf(stderr, "voltaic: interrupted by %s before the sweep started; nothing written\n", signal_name(signal));
+    return exit_code_of_signal(signal);
+  }
+  note_ignored_output(config.run.output);
+
+  const std::string dir = (fs::path(config.run.output.directory) / kSweepFolder).string();
+  std::error_code ec;
+  const bool created = !fs::exists(config.run.output.directory, ec);
+  const int threads = threads_used(args.threads, batch->num_cells());
+  std::printf("voltaic sweep %s: %zu cells of %s (%s, %zu parameters) on %d CPU thread%s, output in %s\n",
+              args.config.c_str(), batch->num_cells(), config.run.cell_source.c_str(), to_string(config.sweep.method),
+              config.sweep.cells.names.size(), threads, threads == 1 ? "" : "s", dir.c_str());
+  std::fflush(stdout);
+  std::unique_ptr<io::SweepOutput> output;
+  try {
+    output = std::make_unique<io::SweepOutput>(dir, config.sweep.cells, io::sweep_output_info(config));
+  } catch (const io::FileError& e) {
+    report("error", e);
+    remove_if_unused(config.run.output.directory, created);
+    return exit_code_of_output_error(e);
+  }
+  note_leftovers(output->directory());
+
+  SweepProgress progress(batch->num_cells(), stdout, isatty(fileno(stdout)));
+  SweepObserver observer(*output, progress, batch->num_cells());
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<BatchCellResult> results;
+  try {
+    results = batch->run(*experiment, &observer);
+  } catch (const std::exception& e) {  // the output failed (a full disk): keep what is complete
+    progress.finish();
+    report(dynamic_cast<const io::FileError*>(&e) ? "error" : "internal error", e);
+    settle_after_failure(*output, observer.rows());
+    return kInternalError;
+  }
+  progress.finish();
+  try {
+    HoldSecondSignal hold;  // the files are published as a set, never half
+    output->finish(results);
+  } catch (const io::FileError& e) {
+    report("error", e);
+    return kInternalError;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  print_summary(results, wall, threads, output->files());
+  std::fflush(stdout);
+  if (const int signal = stop_signal()) {
+    std::fprintf(stderr, "voltaic: interrupted by %s; the cells that finished are in %s\n", signal_name(signal),
+                 dir.c_str());
+    return exit_code_of_signal(signal);
+  }
+  if (progress.incomplete() > 0) {
+    std::fprintf(stderr,
+                 "voltaic: %zu of %zu cells did not complete the experiment (their rows in summary.csv say why)\n",
+                 progress.incomplete(), batch->num_cells());
+  }
+  return kSuccess;
+}
+
+}  // namespace voltaic::cli

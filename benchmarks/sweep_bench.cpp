@@ -1,0 +1,113 @@
+// sweep: the config of sweep_bench_config() read as `voltaic sweep` reads it,
+// then BatchSimulation::run for each thread count (one untimed warm-up cell
+// first). Reported per thread count: wall time, cells per second, speed-up
+// over the first count, completed cells; and whether every count gave each
+// cell bitwise the same voltage curve.
+#include "sweep_bench.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "voltaic/core/error.hpp"
+#include "voltaic/io/sweep_config.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
+#include "voltaic/solver/memory_estimate.hpp"
+
+namespace voltaic_bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The five parameters, each uniform on +-spread of Chen2020's value.
+constexpr const char* kVaried[] = {
+    "Negative electrode thickness [m]",
+    "Positive electrode thickness [m]",
+    "Negative particle radius [m]",
+    "Positive particle radius [m]",
+    "Separator porosity",
+};
+
+}  // namespace
+
+std::string sweep_bench_config(const SweepBenchOptions& so) {
+  std::string t = "[cell]\nparameter_set = \"Chen2020\"\n[grid]\n";
+  t += "negative_cells = " + std::to_string(so.cells_per_region) +
+       "\nseparator_cells = " + std::to_string(so.cells_per_region) +
+       "\npositive_cells = " + std::to_string(so.cells_per_region) + "\nradial_shells = " + std::to_string(so.shells) +
+       "\n";
+  t += "[thermal]\nmodel = \"" + so.thermal + "\"\n[experiment]\nsteps = [\"Discharge at 1C until 2.5 V\"]\n";
+  t += "[sweep]\nmethod = \"latin_hypercube\"\nsamples = " + std::to_string(so.cells) +
+       "\nseed = " + std::to_string(so.seed) + "\n";
+  char spread[32];
+  std::snprintf(spread, sizeof spread, "%.17g", so.spread);
+  for (const char* name : kVaried)
+    t += std::string("[sweep.parameters.\"") + name + "\"]\ndistribution = \"uniform\"\nspread = " + spread + "\n";
+  return t;
+}
+
+void run_sweep(BenchReport& r, const BenchOptions& o, const std::shared_ptr<const voltaic::Executor>& exec) {
+  const SweepBenchOptions& so = o.sweep;
+  if (so.threads.empty()) throw voltaic::InvalidArgument("threads", "voltaic_bench::run_sweep", "is empty");
+  const voltaic::io::SweepRunConfig config = voltaic::io::parse_sweep_config(sweep_bench_config(so), "sweep-bench");
+  const voltaic::Experiment experiment = config.run.experiment();
+  {  // warm-up: one cell (page faults, first-use initialisation)
+    voltaic::CellParameters one = config.sweep.cells;
+    one.values.resize(one.names.size());
+    voltaic::BatchSimulation(config.run.parameters, one, config.run.simulation, exec, {1, false}).run(experiment);
+  }
+  std::vector<std::vector<double>> first_curves;
+  bool same_bits = true;
+  double first_rate = 0.0;
+  nlohmann::ordered_json per_count = nlohmann::ordered_json::array();
+  for (int threads : so.threads) {
+    voltaic::BatchSimulation batch(config.run.parameters, config.sweep.cells, config.run.simulation, exec,
+                                   {threads, true});
+    const Clock::time_point t0 = Clock::now();
+    const std::vector<voltaic::BatchCellResult> results = batch.run(experiment);
+    const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::size_t completed = 0;
+    long steps = 0;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      completed += results[i].status == voltaic::BatchCellResult::Status::completed;
+      steps += results[i].steps_taken;
+      if (first_curves.size() < results.size())
+        first_curves.push_back(results[i].voltage);
+      else
+        same_bits = same_bits && first_curves[i] == results[i].voltage;
+    }
+    const double rate = double(results.size()) / wall;
+    if (first_rate == 0.0) first_rate = rate;
+    r.add("BatchSimulation::run, " + std::to_string(threads) + " thread(s)",
+          "voltaic (" + std::to_string(threads) + "t)", summarize({wall}), 0);
+    per_count.push_back({{"threads", threads},
+                         {"wall_s", wall},
+                         {"cells_per_s", rate},
+                         {"speedup_over_first", rate / first_rate},
+                         {"completed", completed},
+                         {"mean_accepted_steps", double(steps) / double(results.size())}});
+  }
+  r.precision = "double";
+  r.size = config.sweep.cells.num_cells();
+  r.size_unit = "cells";
+  r.repeat = 1;
+  r.warmup = 1;
+  r.extra["host_cpu"] = host_cpu_name();
+  r.extra["host_hardware_threads"] = std::thread::hardware_concurrency();
+  r.extra["parameter_set"] = "Chen2020";
+  r.extra["experiment"] = "Discharge at 1C until 2.5 V";
+  r.extra["thermal"] = so.thermal;
+  r.extra["grid"] = {{"cells_per_region", so.cells_per_region}, {"radial_shells", so.shells}};
+  r.extra["sweep"] = {{"method", "latin_hypercube"}, {"seed", so.seed}, {"spread", so.spread}};
+  std::vector<std::string> varied(std::begin(kVaried), std::end(kVaried));
+  r.extra["varied"] = varied;
+  r.extra["bytes_per_cell_in_flight"] = voltaic::simulation_memory_bytes(config.run.simulation);
+  r.extra["per_thread_count"] = per_count;
+  r.extra["same_bits_every_thread_count"] = same_bits;
+  if (!same_bits) r.notes.push_back("a cell's voltage curve differs between thread counts");
+}
+
+}  // namespace voltaic_bench
