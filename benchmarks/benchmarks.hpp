@@ -28,6 +28,8 @@ struct StepBenchOptions {
   int repeat = 1;                      ///< timed discharges, each from a new Simulation
   int warmup = 0;                      ///< untimed discharges first
   bool split = false;                  ///< one more discharge, with sub-step timing (synchronises between them)
+  double linear_rtol = 0.0;            ///< > 0: the potential step's GMRES-IR relative tolerance
+  double inner_rtol = 0.0;             ///< > 0: GMRES-IR's inner (FP32) relative tolerance
   bool json_stdout = false;            ///< --json without a file: JSON on stdout instead of the table
   std::string json_file;               ///< --json FILE: the table, and one JSON line appended to FILE
 };

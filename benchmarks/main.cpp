@@ -95,6 +95,12 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
       ->capture_default_str();
   cmd.add_option("--duration", s.duration_s,
                  "seconds of discharge instead of a full one (0: until 2.5 V); for time per step on slow backends");
+  cmd.add_option("--linear-rtol", s.linear_rtol,
+                 "relative tolerance of the potential step's GMRES-IR (0: PotentialOptions' default)")
+      ->check(CLI::Range(0.0, 0.1));
+  cmd.add_option("--inner-rtol", s.inner_rtol,
+                 "relative tolerance of each FP32 inner solve of GMRES-IR (0: PotentialOptions' default)")
+      ->check(CLI::Range(0.0, 0.5));
   cmd.add_option("--c-rate", s.c_rate, "discharge current in C (\"Discharge at <x>C until 2.5 V\")")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

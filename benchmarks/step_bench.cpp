@@ -59,6 +59,8 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   options.grid = {so.cells, so.cells, so.cells, so.shells, so.nx, so.ny};
   options.thermal = thermal_model(so.thermal);
   options.time_substeps = time_substeps;
+  if (so.linear_rtol > 0.0) options.potential.linear.relative_tolerance = so.linear_rtol;
+  if (so.inner_rtol > 0.0) options.potential.linear.inner_tolerance = so.inner_rtol;
   const voltaic::Experiment experiment({protocol});
   voltaic::Simulation sim(voltaic::parameter_sets::chen2020(), options, exec);
   exec->synchronize();
@@ -152,6 +154,10 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   r.extra["parameter_set"] = "Chen2020";
   r.extra["experiment"] = protocol;
   r.extra["thermal"] = so.thermal;
+  r.extra["potential_linear_rtol"] =
+      so.linear_rtol > 0.0 ? so.linear_rtol : voltaic::PotentialOptions{}.linear.relative_tolerance;
+  r.extra["potential_inner_rtol"] =
+      so.inner_rtol > 0.0 ? so.inner_rtol : voltaic::PotentialOptions{}.linear.inner_tolerance;
   r.extra["grid"] = {{"nx", so.nx},
                      {"ny", so.ny},
                      {"cells_per_region", so.cells},

@@ -56,7 +56,7 @@ std::string Simulation::setup_fingerprint() const {
   f << "surface " << static_cast<int>(options_.surface) << "\n";
   const SolverOptions& linear = options_.potential.linear;
   f << "potential" << option_values(options_, SolverOption::Group::potential) << " " << g17(linear.relative_tolerance)
-    << " " << linear.max_iterations << " " << linear.restart << "\n";
+    << " " << linear.max_iterations << " " << linear.restart << " " << g17(linear.inner_tolerance) << "\n";
   f << "diffusion " << g17(options_.diffusion.relative_tolerance) << " " << options_.diffusion.max_iterations << "\n";
   const ParameterSet& ps = layout_->parameters();
   for (const ParameterInfo& info : parameter_table()) f << info.name << " = " << g17(info.get(ps)) << "\n";
