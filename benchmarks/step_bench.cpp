@@ -16,7 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include "copy_reference.hpp"
 #include "voltaic/core/error.hpp"
+#include "voltaic/linalg/blas1.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/solver/simulation.hpp"
 
@@ -83,20 +85,57 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   return out;
 }
 
-/// The profiled run's time per sub-step: seconds, ms per accepted step and fraction of run().
-nlohmann::ordered_json split_of(const Run& x) {
+/// The bytes each sub-step of the profiled run had to move at the least
+/// (FP64 state read and written once; a model, docs/performance.md): per
+/// concentration pass the electrolyte (c_e's two history levels, T, a j in,
+/// c_e out) and the particles (c_s's two levels and the flux in, c_s and the
+/// surface out), plus the unit-flux response once per attempt; per Newton
+/// iteration the inputs (c_e, T, phi, the surface, its slope and flux), the
+/// reaction and its derivative, residual and update, and the 2x2-block
+/// z-line factors written and read (12 values per cell each way); per
+/// thermal update the heat source's inputs and output.
+struct FloorBytes {
+  double concentration, potential, thermal;
+};
+
+FloorBytes floor_bytes(const Run& x, int shells) {
+  const voltaic::SubstepTimes& t = x.substeps;
+  const double n = double(x.cells), p = double(x.particles), s = double(shells);
+  const double pass = 5.0 * n + 3.0 * p * s + 2.0 * p, response = 2.0 * p * s + 2.0 * p;
+  const double newton = 36.0 * n + 4.0 * p, heat = 8.0 * n + p;
+  return {8.0 * (pass * t.concentration_passes + response * t.attempts), 8.0 * newton * t.newton_iterations,
+          8.0 * heat * t.potential_solves};
+}
+
+/// The profiled run's time per sub-step: seconds, ms per accepted step and
+/// fraction of run(); with the device's copy bandwidth, each sub-step's byte
+/// floor (floor_bytes) and the fraction of it the sub-step reaches.
+nlohmann::ordered_json split_of(const Run& x, int shells, double copy_gbps) {
   const voltaic::SubstepTimes& t = x.substeps;
   const double other = x.run_s - t.concentration_s - t.potential_s - t.thermal_s;
+  const FloorBytes floor = floor_bytes(x, shells);
   nlohmann::ordered_json j;
   j["run_s"] = x.run_s;
   j["attempts"] = t.attempts;
+  j["concentration_passes"] = t.concentration_passes;
+  j["potential_solves"] = t.potential_solves;
+  j["newton_iterations"] = t.newton_iterations;
+  j["copy_bandwidth_GBps"] = copy_gbps;
   j["accepted_steps"] = x.accepted;
   const std::pair<const char*, double> parts[] = {
       {"concentration", t.concentration_s}, {"potential", t.potential_s}, {"thermal", t.thermal_s}, {"other", other}};
+  const std::pair<const char*, double> floors[] = {
+      {"concentration", floor.concentration}, {"potential", floor.potential}, {"thermal", floor.thermal}};
   for (const auto& [name, s] : parts) {
     j[name] = {{"s", s},
                {"ms_per_accepted_step", x.accepted > 0 ? 1e3 * s / x.accepted : 0.0},
                {"fraction", x.run_s > 0.0 ? s / x.run_s : 0.0}};
+    for (const auto& [part, bytes] : floors) {
+      if (std::string(part) != name || copy_gbps <= 0.0 || s <= 0.0) continue;
+      j[name]["floor_bytes"] = bytes;
+      j[name]["floor_s"] = bytes / (copy_gbps * 1e9);
+      j[name]["fraction_of_floor"] = bytes / (copy_gbps * 1e9) / s;
+    }
   }
   return j;
 }
@@ -179,7 +218,12 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   r.extra["termination"] = first.termination;
   r.extra["same_steps_every_repeat"] = same_steps;
   if (so.split) {
-    r.extra["substeps"] = split_of(discharge(so, protocol, exec, true));
+    // The device's copy bandwidth beside it (256 MiB), for the byte floors.
+    voltaic::Array<double> block(exec, std::size_t{1} << 25);
+    voltaic::fill(*exec, block.view(), 1.0);
+    add_copy_reference(r, exec, block, TimingOptions{2, 10});
+    r.finish();
+    r.extra["substeps"] = split_of(discharge(so, protocol, exec, true), so.shells, r.copy_bandwidth_gbps);
     r.notes.push_back(
         "substeps: one more discharge, untimed above, with the executor synchronised around each sub-step; "
         "other = run() minus the sub-steps (step control, save/restore, reaction lag, records)");

@@ -34,6 +34,7 @@ bool Simulation::Substep::run(const Pass& pass, std::string& why) {
 // ---- Concentration ----------------------------------------------------------
 
 bool Simulation::ConcentrationSubstep::advance(const Pass& pass, std::string&) {
+  if (sim_.options_.time_substeps) ++sim_.substep_times_.concentration_passes;
   step(pass, true, pass.index == 0);
   return true;
 }
@@ -126,6 +127,10 @@ bool Simulation::PotentialSubstep::solve(const CellDrive& drive, std::string& wh
   Workspace& w = *sim_.w_;
   const ParticleSurface surface{w.c_surf.view(), w.slope.view(), w.flux.view(), w.aj.view()};
   const PotentialReport r = w.potential->solve(drive, surface, w.c_e.view(), w.T.view(), w.phi.view());
+  if (sim_.options_.time_substeps) {
+    ++sim_.substep_times_.potential_solves;
+    sim_.substep_times_.newton_iterations += r.iterations;
+  }
   if (!r.converged) why = "potential step: " + r.reason;
   return r.converged;
 }

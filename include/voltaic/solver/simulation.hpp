@@ -78,6 +78,9 @@ struct SubstepTimes {
   double potential_s = 0.0;      ///< Newton with GMRES-IR, terminal voltage, current
   double thermal_s = 0.0;        ///< heat source and the thermal model (the heat is computed when isothermal too)
   int attempts = 0;              ///< calls of the concentration -> potential -> temperature split
+  int concentration_passes = 0;  ///< concentration sub-steps run (passes of the split)
+  int potential_solves = 0;      ///< Newton solves of the potential step
+  int newton_iterations = 0;     ///< their Newton iterations, summed
 };
 
 struct SimulationOptions {
