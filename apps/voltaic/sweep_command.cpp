@@ -12,7 +12,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "command_support.hpp"
 #include "commands.hpp"
@@ -73,12 +72,6 @@ std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice) {
 void note_ignored_output(const io::OutputConfig& output) {
   if (!output.field_times.empty() || output.field_period > 0.0 || output.checkpoint_period > 0.0)
     std::fprintf(stderr, "voltaic: note: a sweep writes no fields or checkpoints; [output] asks for them\n");
-}
-
-int threads_used(int asked, std::size_t cells) {
-  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int t = asked > 0 ? asked : hardware;
-  return static_cast<int>(std::min<std::size_t>(cells, static_cast<std::size_t>(t)));
 }
 
 void print_summary(const std::vector<BatchCellResult>& results, double wall_s, int threads,
@@ -147,7 +140,7 @@ int sweep_command(const SweepArguments& args) {
   const std::string dir = (fs::path(config.run.output.directory) / kSweepFolder).string();
   std::error_code ec;
   const bool created = !fs::exists(config.run.output.directory, ec);
-  const int threads = threads_used(args.threads, batch->num_cells());
+  const int threads = static_cast<int>(batch->worker_threads());
   std::printf("voltaic sweep %s: %zu cells of %s (%s, %zu parameters) on %d CPU thread%s, output in %s\n",
               args.config.c_str(), batch->num_cells(), config.run.cell_source.c_str(), to_string(config.sweep.method),
               config.sweep.cells.names.size(), threads, threads == 1 ? "" : "s", dir.c_str());

@@ -10,11 +10,13 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
+#include <sstream>
 #include <system_error>
 #include <thread>
 #include <utility>
 
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/memory_estimate.hpp"
 
 namespace voltaic {
 
@@ -64,6 +66,21 @@ BatchCellResult failure(const std::string& why) {
   r.status = BatchCellResult::Status::failed;
   r.termination = one_line(why);
   return r;
+}
+
+/// Refuses a batch whose results and per-thread Simulations cannot fit the
+/// host's memory: one result per cell (with its termination text; the
+/// curves are the observer's to keep or not) and one Simulation per thread.
+void require_batch_memory(std::size_t cells, std::size_t threads, const SimulationOptions& options,
+                          const Executor& exec) {
+  const double per_cell = double(sizeof(BatchCellResult)) + 128.0;
+  const double need = double(cells) * per_cell + double(threads) * simulation_memory_bytes(options);
+  const double have = available_memory_bytes(exec);
+  if (need <= have) return;
+  std::ostringstream why;
+  why << "needs about " << need / double(1 << 20) << " MiB for " << cells << " cells on " << threads << " threads, but "
+      << exec.name() << " has " << have / double(1 << 20) << " MiB available; allowed: fewer cells per batch";
+  throw InsufficientMemory("cells", kWhere, why.str());
 }
 
 }  // namespace
@@ -133,6 +150,12 @@ BatchSimulation::BatchSimulation(const ParameterSet& base, CellParameters cells,
                              "batched cells run on the CPU backend in this version; allowed: a CpuExecutor");
   options_.field_times.clear();  // a batch keeps curves, not fields
   options_.field_period = 0.0;
+  require_batch_memory(num_cells(), worker_threads(), options_, *exec_);
+}
+
+std::size_t BatchSimulation::worker_threads() const {
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  return std::min<std::size_t>(num_cells(), batch_.threads > 0 ? unsigned(batch_.threads) : hardware);
 }
 
 BatchSimulation::~BatchSimulation() = default;
@@ -183,8 +206,7 @@ std::vector<BatchCellResult> BatchSimulation::run(const Experiment& experiment, 
       results[i] = std::move(r);
     }
   };
-  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = std::min<std::size_t>(n, batch_.threads > 0 ? unsigned(batch_.threads) : hardware);
+  const std::size_t threads = worker_threads();
   std::vector<std::thread> workers;
   try {
     for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);

@@ -14,6 +14,7 @@
 #include "voltaic/core/executor.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/memory_estimate.hpp"
 
 namespace voltaic {
 namespace {
@@ -170,6 +171,18 @@ class Failing : public BatchObserver {
 TEST(BatchSimulation, AnObserverErrorReachesTheCaller) {
   Failing failing;
   EXPECT_THROW(run_batch(three_cells(), 2, &failing), std::runtime_error);
+}
+
+TEST(BatchSimulation, RefusesABatchThatCannotFitInMemory) {
+  SimulationOptions huge = coarse();
+  huge.grid.radial_shells = 100'000'000;  // tens of gigabytes per Simulation, one per thread
+  const CellParameters cells{{kThickness}, std::vector<double>(64, 85.2e-6)};
+  try {
+    BatchSimulation b(parameter_sets::chen2020(), cells, huge, CpuExecutor::create(), {64, true});
+    FAIL() << "a batch of 64 threads x tens of gigabytes was accepted";
+  } catch (const InsufficientMemory& e) {
+    EXPECT_NE(std::string(e.what()).find("64 cells on 64 threads"), std::string::npos) << e.what();
+  }
 }
 
 TEST(BatchSimulation, RefusesWhatItCannotRun) {

@@ -93,6 +93,8 @@ class BatchSimulation {
   ///         nearest), no cells, a value count that is not a whole number of
   ///         cells, a grid that is not 1D (nx = ny = 1), or a thread count < 0
   /// @throws BackendUnavailable for an executor the batch cannot use
+  /// @throws InsufficientMemory when one result per cell and one Simulation
+  ///         per worker thread cannot fit the executor's memory
   /// A non-physical value (out of its range, or not valid beside the others)
   /// is not an error here: that cell fails in run() with the reason.
   BatchSimulation(const ParameterSet& base, CellParameters cells, SimulationOptions options,
@@ -108,6 +110,8 @@ class BatchSimulation {
   const CellParameters& cells() const { return cells_; }
   /// The parameters of cell i: the base set with its values, not validated.
   ParameterSet cell_parameters(std::size_t i) const;
+  /// Threads run() uses: BatchOptions::threads (0: every hardware thread), at most one per cell.
+  std::size_t worker_threads() const;
 
  private:
   ParameterSet base_;
