@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
-targets=(config experiment bpx expression drive_cycle checkpoint)
+targets=(config sweep experiment bpx expression drive_cycle checkpoint)
 
 usage() {
   sed -n '4,12p' "$0" | sed 's/^# \{0,1\}//' >&2
