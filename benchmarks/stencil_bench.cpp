@@ -32,12 +32,19 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   add_copy_reference(r, exec, x, opt);
   const std::size_t bytes = 6 * cells * sizeof(T);
   const double flops = 13.0 * double(cells);
-  r.add("StencilOperator::apply (x-y tiled, z-streaming)", "voltaic",
+  r.add("StencilOperator::apply (the kernel it chose on this device)", "voltaic",
         time_repeats(exec, opt, [&] { op.apply(x.const_view(), y.view()); }), bytes, flops);
   r.add("StencilOperator::apply_untiled (plain)", "baseline",
         time_repeats(exec, opt, [&] { op.apply_untiled(x.const_view(), y.view()); }), bytes, flops);
 
   r.extra["grid"] = {o.n, o.n, o.n};
+  const voltaic::StencilKernelChoice choice = voltaic::stencil_kernel_choice(exec->memory_space().device, sizeof(T));
+  if (choice.measured) {  // CUDA, a grid of at least kStencilTuneCells cells
+    r.extra["kernel_choice"] = {{"kernel", choice.kernel == voltaic::StencilKernel::tiled ? "tiled" : "plain"},
+                                {"tiled_ms", 1e3 * choice.tiled_s},
+                                {"plain_ms", 1e3 * choice.plain_s},
+                                {"cells", choice.cells}};
+  }
   r.extra["bytes_per_cell_model"] = 6 * sizeof(T);
   r.extra["flops_per_cell"] = 13;
   const Variant* tiled = r.find_role("voltaic");

@@ -2,9 +2,15 @@
 // once, builds the coefficients on the operator's executor, dispatches applies.
 #include "voltaic/linalg/stencil_operator.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <limits>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/backend_dispatch.hpp"
@@ -164,10 +170,69 @@ void StencilOperator<T>::run_apply(View<const T> x, View<T> y, const T* coupling
                         : cuda::stencil_apply_untiled(detail::as_cuda(*exec_), l, a));
 }
 
+namespace {
+
+/// The choices made in this process, by (device, value bytes).
+struct KernelChoices {
+  std::mutex lock;
+  std::map<std::pair<int, std::size_t>, StencilKernelChoice> by_device;
+};
+
+KernelChoices& kernel_choices() {
+  static KernelChoices choices;
+  return choices;
+}
+
+/// Seconds of the fastest of `reps` calls of `f`, the executor synchronised around each.
+template <class F>
+double best_of(const Executor& exec, int reps, F&& f) {
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < reps; ++i) {
+    exec.synchronize();
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    exec.synchronize();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
+}  // namespace
+
+StencilKernelChoice stencil_kernel_choice(int ordinal, std::size_t value_bytes) {
+  KernelChoices& c = kernel_choices();
+  std::lock_guard<std::mutex> guard(c.lock);
+  const auto it = c.by_device.find({ordinal, value_bytes});
+  return it == c.by_device.end() ? StencilKernelChoice{} : it->second;
+}
+
+template <class T>
+bool StencilOperator<T>::use_tiled(View<const T> x, View<T> y, const T* coupling, const T* other) const {
+  if (exec_->backend() != Backend::cuda) return true;  // one loop on the CPU
+  const int ordinal = exec_->memory_space().device;
+  const StencilKernelChoice known = stencil_kernel_choice(ordinal, sizeof(T));
+  if (known.measured || size() < kStencilTuneCells) return known.kernel == StencilKernel::tiled;
+  // Both kernels give the same bits (tests/linalg/stencil_cuda_vs_cpu_test.cpp),
+  // so the choice changes the time only. The applies write y = A x each time.
+  StencilKernelChoice m;
+  m.measured = true;
+  m.cells = size();
+  for (int round = 0; round < 2; ++round) {  // alternating, so that a clock ramp favours neither
+    const double t = best_of(*exec_, 3, [&] { run_apply(x, y, coupling, other, true); });
+    const double p = best_of(*exec_, 3, [&] { run_apply(x, y, coupling, other, false); });
+    m.tiled_s = round == 0 ? t : std::min(m.tiled_s, t);
+    m.plain_s = round == 0 ? p : std::min(m.plain_s, p);
+  }
+  m.kernel = m.plain_s < m.tiled_s ? StencilKernel::plain : StencilKernel::tiled;
+  KernelChoices& c = kernel_choices();
+  std::lock_guard<std::mutex> guard(c.lock);
+  return c.by_device.emplace(std::make_pair(ordinal, sizeof(T)), m).first->second.kernel == StencilKernel::tiled;
+}
+
 template <class T>
 void StencilOperator<T>::apply(View<const T> x, View<T> y) const {
   check_vectors(x, y, "StencilOperator::apply");
-  run_apply(x, y, nullptr, nullptr, true);
+  run_apply(x, y, nullptr, nullptr, use_tiled(x, y, nullptr, nullptr));
 }
 
 template <class T>
@@ -181,7 +246,7 @@ void StencilOperator<T>::apply_coupled(View<const T> x, View<const T> coupling, 
   check_vectors(x, y, "StencilOperator::apply_coupled");
   require(*exec_, coupling, size(), "StencilOperator::apply_coupled", "coupling");
   require(*exec_, other, size(), "StencilOperator::apply_coupled", "other");
-  run_apply(x, y, coupling.data(), other.data(), true);
+  run_apply(x, y, coupling.data(), other.data(), use_tiled(x, y, coupling.data(), other.data()));
 }
 
 template <class T>

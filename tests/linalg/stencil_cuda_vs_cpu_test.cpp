@@ -130,3 +130,29 @@ TYPED_TEST(StencilCudaVsCpu, ConvertedOperatorsMatch) {
   for (std::size_t i = 0; i < ch.size(); ++i)
     ASSERT_TRUE(test::same_bits(ch[i], gh[i])) << i << "; seed " << this->seed_;
 }
+
+// The first apply of a large grid times both kernels and keeps the faster
+// for the device; what it gives is the CPU's result bit for bit either way.
+TYPED_TEST(StencilCudaVsCpu, TheKernelChosenOnALargeGridGivesTheSameBits) {
+  using T = TypeParam;
+  const auto g =
+      std::make_shared<Grid3D>(128, 130, 1e-3, 1e-3, std::vector<ZRegionSpec>{{"a", 60, 1e-5}, {"b", 70, 2e-5}});
+  ASSERT_GE(g->num_cells(), kStencilTuneCells);
+  auto [oc, og] = this->twin(g, this->random_bc());
+  const std::size_t n = g->num_cells();
+  const auto xv = test::random_vector<T>(n, this->rng_);
+  const auto xc = Array<T>::from_host(this->cpu_, xv), xg = Array<T>::from_host(this->gpu_, xv);
+  Array<T> yc(this->cpu_, n), yg(this->gpu_, n);
+  fill(*this->gpu_, yg.view(), test::poison<T>());
+  oc.apply(xc.view(), yc.view());
+  og.apply(xg.view(), yg.view());
+  const StencilKernelChoice choice = stencil_kernel_choice(this->gpu_->info().ordinal, sizeof(T));
+  EXPECT_TRUE(choice.measured);
+  EXPECT_GT(choice.tiled_s, 0.0);
+  EXPECT_GT(choice.plain_s, 0.0);
+  EXPECT_EQ(choice.kernel, choice.plain_s < choice.tiled_s ? StencilKernel::plain : StencilKernel::tiled);
+  this->expect_same(yc, yg, "chosen kernel's apply");
+  fill(*this->gpu_, yg.view(), test::poison<T>());
+  og.apply(xg.view(), yg.view());  // after the choice
+  this->expect_same(yc, yg, "apply after the choice");
+}

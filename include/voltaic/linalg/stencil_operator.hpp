@@ -34,11 +34,39 @@ enum class FaceMean {
 /// Neumann nothing. add_boundary_terms() adds the matching constants to a
 /// right-hand side, which is otherwise the volume integral V_c f_c.
 ///
-/// apply() runs a CUDA kernel that tiles x-y in shared memory and streams
-/// along z; apply_untiled() is the plain one-thread-per-cell kernel, kept as
-/// the benchmark baseline. On the CPU both are the same loop.
+/// On CUDA, apply() runs one of two kernels that give the same bits: one that
+/// tiles x-y in shared memory and streams along z, or the plain
+/// one-thread-per-cell kernel. Which is faster depends on the device (the
+/// tiled one on an H200, the plain one on an H100: docs/performance.md), so
+/// the first apply of a grid of at least kStencilTuneCells cells on a device
+/// times both and every later apply in the process uses the faster
+/// (stencil_kernel_choice() reports it); smaller grids use the tiled one
+/// until then. apply_untiled() always runs the plain kernel (the benchmark
+/// baseline). On the CPU both are the same loop.
 ///
 /// Memory per apply: reads x, diag, tx, ty, tz once, writes y: 6 values per cell.
+template <class T>
+class StencilOperator;
+
+/// The CUDA kernels of StencilOperator::apply.
+enum class StencilKernel { tiled, plain };
+
+/// Grids from this size on are large enough for the kernels' bandwidth to
+/// show (smaller ones are bound by the launch).
+constexpr std::size_t kStencilTuneCells = std::size_t{1} << 21;
+
+/// What apply() measured on one CUDA device for one precision: each kernel's
+/// best of a few applies [s] on a grid of `cells` cells, and its choice.
+struct StencilKernelChoice {
+  bool measured = false;  ///< false until an apply of at least kStencilTuneCells cells ran
+  StencilKernel kernel = StencilKernel::tiled;
+  double tiled_s = 0.0, plain_s = 0.0;
+  std::size_t cells = 0;
+};
+
+/// The choice for CUDA device `ordinal` and values of `value_bytes` (4 or 8) in this process.
+StencilKernelChoice stencil_kernel_choice(int ordinal, std::size_t value_bytes);
+
 template <class T>
 class StencilOperator final : public LinearOperator<T> {
  public:
@@ -86,6 +114,8 @@ class StencilOperator final : public LinearOperator<T> {
   void check_inputs(View<const T> k, View<const T> d, const char* where) const;
   void check_vectors(View<const T> x, View<T> y, const char* where) const;
   void run_apply(View<const T> x, View<T> y, const T* coupling, const T* other, bool tiled) const;
+  /// apply()'s kernel on this device: measured on the first large enough apply (stencil_kernel_choice()).
+  bool use_tiled(View<const T> x, View<T> y, const T* coupling, const T* other) const;
 
   std::shared_ptr<const Executor> exec_;
   BoundaryConditions bc_;
