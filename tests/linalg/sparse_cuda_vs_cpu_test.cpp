@@ -89,6 +89,15 @@ TYPED_TEST(SparseCudaVsCpu, RaggedMatricesMatchBitwise) {
   }
 }
 
+// Blocks of 256 rows with more entries than the CSR kernel stages in shared
+// memory (3072) take its unstaged path; a long row in a short block does not.
+TYPED_TEST(SparseCudaVsCpu, RowsTooLongToStageMatchBitwise) {
+  for (std::size_t rows : {300u, 5000u}) {
+    const auto host = test::HostCsr<TypeParam>::random(rows, 40, 3500, this->rng_);
+    this->compare_all(host.on(this->cpu_), host.on(this->gpu_), "long rows=" + std::to_string(rows));
+  }
+}
+
 TYPED_TEST(SparseCudaVsCpu, CloneAcrossExecutorsKeepsEveryBit) {
   using T = TypeParam;
   const auto host = test::HostStencil<T>::random(test::make_grid(9, 7, 11), this->rng_);
