@@ -42,6 +42,7 @@ target_options() {
   local max_len
   case "$1" in
     config) max_len=16384 ;;
+    sweep) max_len=16384 ;;
     experiment) max_len=256 ;;
     bpx) max_len=65536 ;;
     expression) max_len=2048 ;;
