@@ -11,12 +11,14 @@ from Python with PyBaMM's habits.
 from . import _core
 from ._core import BackendUnavailable, ConfigError, CudaError
 from ._simulation import Simulation, Solution
+from ._sweep import sweep
 
 __version__ = _core.version()
 
 __all__ = [
     "Simulation",
     "Solution",
+    "sweep",
     "ConfigError",
     "BackendUnavailable",
     "CudaError",
