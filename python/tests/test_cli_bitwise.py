@@ -46,3 +46,14 @@ def test_a_changed_config_is_not_equal(cli, tmp_path):
     csv = cli_timeseries(cli, other.config_text, tmp_path)
     v = sim.solve()["Voltage [V]"]
     assert len(csv) != len(v) or not np.array_equal(csv["Voltage_V"], v)
+
+
+def test_with_field_times_too(cli, tmp_path):
+    """Steps land on the field times: the same ones in both runs."""
+    sim = voltaic.Simulation(experiment=ONE_C, thermal="lumped", backend="cpu")
+    sol = sim.solve(field_times=[0.0, 600.0, 1200.0])
+    text = sim.config_text_with_fields([0.0, 600.0, 1200.0], 0.0)
+    csv = cli_timeseries(cli, text, tmp_path)
+    assert 600.0 in sol["Time [s]"]
+    assert np.array_equal(csv["Voltage_V"], sol["Voltage [V]"])
+    assert len(sol.fields) == 3
