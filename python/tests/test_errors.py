@@ -92,3 +92,20 @@ def test_ctrl_c_interrupts_a_long_solve():
     with pytest.raises(KeyboardInterrupt):
         sim.solve()
     assert time.perf_counter() - start < 5.0
+
+
+def test_ctrl_c_interrupts_a_sweep():
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        voltaic.sweep(
+            parameters={"Negative electrode thickness [m]": [7e-5] * 8},
+            experiment=[
+                ("Discharge at 1C until 2.5 V", "Charge at 1C until 4.2 V")
+            ]
+            * 50,
+            solver={"max_dt": 1.0},
+            threads=2,
+        )
+    assert time.perf_counter() - start < 5.0

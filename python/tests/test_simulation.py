@@ -1,3 +1,5 @@
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -117,3 +119,13 @@ def test_grid_and_fields_shaped_nz_ny_nx():
     assert not np.array_equal(
         c, sol.fields[0]["Electrolyte concentration [mol.m-3]"]
     )
+
+
+def test_a_bpx_file_is_a_parameter_set():
+    bpx = (
+        pathlib.Path(__file__).resolve().parents[2]
+        / "tests/data/bpx/nmc_pouch_cell_BPX_v1.json"
+    )
+    sim = voltaic.Simulation(str(bpx), experiment=["Rest for 1 minute"])
+    assert sim.config.cell_source == str(bpx)
+    assert sim.solve().completed
