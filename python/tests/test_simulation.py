@@ -129,3 +129,17 @@ def test_a_bpx_file_is_a_parameter_set():
     sim = voltaic.Simulation(str(bpx), experiment=["Rest for 1 minute"])
     assert sim.config.cell_source == str(bpx)
     assert sim.solve().completed
+
+
+class Experiment:
+    """A stand-in for pybamm.Experiment: its cycles of step strings."""
+
+    def __init__(self, cycles):
+        self.cycles = cycles
+
+
+def test_a_pybamm_experiment_is_taken_by_its_cycles():
+    steps = ("Discharge at 1C for 1 minute", "Rest for 1 minute")
+    sim = voltaic.Simulation(experiment=Experiment([steps] * 2))
+    assert sim.config.experiment_steps == list(steps)
+    assert sim.config.cycles == 2

@@ -77,14 +77,27 @@ def cell_tables(parameter_set: Any) -> str:
     return text
 
 
+def experiment_items(experiment: Any) -> list:
+    """Steps and tuples of steps, from a string, a list or a
+    pybamm.Experiment (its cycles, each step by its description)."""
+    if isinstance(experiment, str):
+        return [experiment]
+    if type(experiment).__name__ == "Experiment" and hasattr(
+        experiment, "cycles"
+    ):
+        return [
+            tuple(getattr(s, "description", None) or str(s) for s in cycle)
+            for cycle in experiment.cycles
+        ]
+    return list(experiment)
+
+
 def experiment_table(experiment: Any) -> str:
     """[experiment] from PyBaMM's list of steps (strings, or tuples of them:
     a list of one repeated tuple is that many cycles)."""
-    if isinstance(experiment, str):
-        experiment = [experiment]
+    items = experiment_items(experiment)
     steps: Sequence
     cycles = 1
-    items = list(experiment)
     if items and all(isinstance(s, tuple) for s in items):
         if all(s == items[0] for s in items):
             steps, cycles = list(items[0]), len(items)

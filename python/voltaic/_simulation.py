@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from . import _core
-from ._config import run_config_text
+from ._config import experiment_items, run_config_text
 from ._parameters import as_parameter_set
 
 ORIGIN = "voltaic.Simulation"
@@ -125,7 +125,7 @@ class Simulation:
     def __init__(
         self,
         parameter_set: Any = "Chen2020",
-        experiment: Iterable | str = ("Discharge at 1C until 2.5 V",),
+        experiment: Any = ("Discharge at 1C until 2.5 V",),
         grid: Mapping[str, int] | None = None,
         thermal: str = "isothermal",
         backend: str = "auto",
@@ -133,11 +133,7 @@ class Simulation:
     ):
         self._settings = dict(
             parameter_set=as_parameter_set(parameter_set),
-            experiment=(
-                list(experiment)
-                if not isinstance(experiment, str)
-                else [experiment]
-            ),
+            experiment=experiment_items(experiment),
             grid=dict(grid or {}),
             thermal=thermal,
             backend=backend,

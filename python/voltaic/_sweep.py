@@ -3,7 +3,7 @@ experiment on the CPU's threads (voltaic::BatchSimulation)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -17,7 +17,7 @@ ORIGIN = "voltaic.sweep"
 def sweep(
     parameters: Mapping[str, Any],
     parameter_set: Any = "Chen2020",
-    experiment: Iterable | str = ("Discharge at 1C until 2.5 V",),
+    experiment: Any = ("Discharge at 1C until 2.5 V",),
     grid: Mapping[str, int] | None = None,
     thermal: str = "isothermal",
     solver: Mapping[str, Any] | None = None,
@@ -44,7 +44,7 @@ def sweep(
     values = np.column_stack(columns).ravel()  # cell-major
     text = run_config_text(
         as_parameter_set(parameter_set),
-        [experiment] if isinstance(experiment, str) else list(experiment),
+        experiment,
         grid,
         thermal,
         "cpu",
