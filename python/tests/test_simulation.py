@@ -1,0 +1,145 @@
+import pathlib
+
+import numpy as np
+import pytest
+
+import voltaic
+from conftest import ONE_C
+
+
+def test_voltage_is_a_numpy_array_ending_at_the_cut_off(lumped_1c):
+    _, sol = lumped_1c
+    v = sol["Voltage [V]"]
+    assert isinstance(v, np.ndarray) and v.dtype == np.float64
+    assert len(v) == len(sol) > 100
+    assert v[0] > 4.0
+    assert v[-1] == pytest.approx(2.5, abs=1e-6)
+    assert sol.completed
+    assert "cut-off" in sol.termination
+
+
+def test_capacity_and_temperature_match_the_documented_run(lumped_1c):
+    _, sol = lumped_1c  # docs/api.md: 4.9473 A.h, 312.01 K
+    assert sol["Discharge capacity [A.h]"][-1] == pytest.approx(
+        4.9473, abs=1e-3
+    )
+    t = sol["Volume-averaged cell temperature [K]"]
+    assert t[-1] == pytest.approx(312.01, abs=0.05)
+
+
+def test_columns_are_read_only_views(lumped_1c):
+    _, sol = lumped_1c
+    with pytest.raises(ValueError):
+        sol["Voltage [V]"][0] = 0.0
+
+
+def test_variables_are_pybamm_names(lumped_1c):
+    _, sol = lumped_1c
+    assert sol.variables[:2] == ["Time [s]", "Voltage [V]"]
+    assert "Volume-averaged cell temperature [K]" in sol.variables
+
+
+def test_unknown_variable_is_a_value_error(lumped_1c):
+    _, sol = lumped_1c
+    with pytest.raises(ValueError, match="Voltage"):
+        sol["Voltage"]
+
+
+def test_to_csv_reads_back_bitwise(lumped_1c, tmp_path):
+    _, sol = lumped_1c
+    sol.to_csv(tmp_path / "t.csv")
+    data = np.genfromtxt(tmp_path / "t.csv", delimiter=",", names=True)
+    assert np.array_equal(data["Voltage_V"], sol["Voltage [V]"])
+
+
+def test_to_pandas(lumped_1c):
+    pytest.importorskip("pandas")
+    _, sol = lumped_1c
+    df = sol.to_pandas()
+    assert list(df.columns) == sol.variables
+    assert np.array_equal(df["Voltage [V]"].to_numpy(), sol["Voltage [V]"])
+
+
+def test_plot_draws_voltage_and_temperature(lumped_1c):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    _, sol = lumped_1c
+    fig = sol.plot()
+    v_axis, t_axis = fig.axes
+    assert np.array_equal(v_axis.lines[0].get_ydata(), sol["Voltage [V]"])
+    assert t_axis.get_ylabel() == "Volume-averaged cell temperature [K]"
+
+
+def test_overrides_change_the_cell():
+    thin = voltaic.Simulation(
+        {"Negative electrode thickness [m]": 6e-5}, experiment=ONE_C
+    ).solve()
+    base = voltaic.Simulation("Chen2020", experiment=ONE_C).solve()
+    assert (
+        thin["Discharge capacity [A.h]"][-1]
+        < base["Discharge capacity [A.h]"][-1] - 0.3
+    )
+
+
+def test_dict_with_a_parameter_set_key():
+    sim = voltaic.Simulation(
+        {"parameter_set": "Marquis2019", "Current function [A]": 0.5},
+        experiment=["Rest for 1 minute"],
+    )
+    assert sim.config.cell_source == "Marquis2019"
+    assert sim.config.parameter("Current function [A]") == 0.5
+
+
+def test_cycles_from_repeated_tuples():
+    steps = ("Discharge at 1C for 1 minute", "Rest for 1 minute")
+    sim = voltaic.Simulation(experiment=[steps] * 3)
+    assert sim.config.cycles == 3
+    assert sim.config.experiment_steps == list(steps)
+    sol = sim.solve()
+    assert sol["Step"][-1] == 5
+
+
+def test_grid_and_fields_shaped_nz_ny_nx():
+    sim = voltaic.Simulation(
+        experiment=["Discharge at 1C for 2 minutes"],
+        grid=dict(
+            negative_cells=4,
+            separator_cells=3,
+            positive_cells=5,
+            radial_shells=4,
+            nx=2,
+            ny=3,
+        ),
+    )
+    sol = sim.solve(field_times=[0.0, 60.0])
+    assert np.array_equal(sol.field_times, [0.0, 60.0])
+    c = sol.fields[1]["Electrolyte concentration [mol.m-3]"]
+    assert c.shape == (12, 3, 2)
+    assert np.all(c > 0)
+    assert not np.array_equal(
+        c, sol.fields[0]["Electrolyte concentration [mol.m-3]"]
+    )
+
+
+def test_a_bpx_file_is_a_parameter_set():
+    bpx = (
+        pathlib.Path(__file__).resolve().parents[2]
+        / "tests/data/bpx/nmc_pouch_cell_BPX_v1.json"
+    )
+    sim = voltaic.Simulation(str(bpx), experiment=["Rest for 1 minute"])
+    assert sim.config.cell_source == str(bpx)
+    assert sim.solve().completed
+
+
+class Experiment:
+    """A stand-in for pybamm.Experiment: its cycles of step strings."""
+
+    def __init__(self, cycles):
+        self.cycles = cycles
+
+
+def test_a_pybamm_experiment_is_taken_by_its_cycles():
+    steps = ("Discharge at 1C for 1 minute", "Rest for 1 minute")
+    sim = voltaic.Simulation(experiment=Experiment([steps] * 2))
+    assert sim.config.experiment_steps == list(steps)
+    assert sim.config.cycles == 2

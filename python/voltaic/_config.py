@@ -1,0 +1,133 @@
+"""The TOML text of a run config from Python keyword arguments.
+
+A solve from Python reads this text with the same parser as `voltaic run`
+(docs/config.md), so that both make the same run bit for bit and refuse the
+same input with the same message.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import os
+from typing import Any, Iterable, Mapping, Sequence
+
+DEFAULT_PARAMETER_SET = "Chen2020"
+THERMAL_MODELS = ("isothermal", "lumped", "conduction")
+BACKENDS = ("auto", "cpu", "cuda")
+
+
+def toml_value(value: Any) -> str:
+    """One TOML value: a string, a number (repr: round-trips exactly), an array."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        v = float(value)
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
+        items = value.tolist() if hasattr(value, "tolist") else value
+        return "[" + ", ".join(toml_value(v) for v in items) + "]"
+    raise TypeError(
+        f"cannot write {value!r} ({type(value).__name__}) in a config"
+    )
+
+
+def toml_table(name: str, entries: Mapping[str, Any]) -> str:
+    lines = [f"[{name}]"]
+    lines += [f"{toml_value(k)} = {toml_value(v)}" for k, v in entries.items()]
+    return "\n".join(lines) + "\n"
+
+
+def is_bpx_path(value: Any) -> bool:
+    return isinstance(value, (str, os.PathLike)) and str(value).endswith(
+        ".json"
+    )
+
+
+def cell_tables(parameter_set: Any) -> str:
+    """[cell] and [cell.overrides] from a set's name, a BPX path or a dict."""
+    overrides: dict = {}
+    source = parameter_set
+    if isinstance(parameter_set, Mapping):
+        overrides = dict(parameter_set)
+        source = overrides.pop("parameter_set", DEFAULT_PARAMETER_SET)
+    elif parameter_set is None:
+        source = DEFAULT_PARAMETER_SET
+    elif not isinstance(parameter_set, (str, os.PathLike)):
+        raise TypeError(
+            "parameter_set: a set's name ('Chen2020'), a BPX file's path, "
+            f"or a dict of PyBaMM-named values, not {type(parameter_set)}"
+        )
+    if is_bpx_path(source):
+        cell = {"bpx": os.path.abspath(os.fspath(source))}
+    else:
+        cell = {"parameter_set": str(source)}
+    text = toml_table("cell", cell)
+    if overrides:
+        text += toml_table("cell.overrides", overrides)
+    return text
+
+
+def experiment_items(experiment: Any) -> list:
+    """Steps and tuples of steps, from a string, a list or a
+    pybamm.Experiment (its cycles, each step by its description)."""
+    if isinstance(experiment, str):
+        return [experiment]
+    if type(experiment).__name__ == "Experiment" and hasattr(
+        experiment, "cycles"
+    ):
+        return [
+            tuple(getattr(s, "description", None) or str(s) for s in cycle)
+            for cycle in experiment.cycles
+        ]
+    return list(experiment)
+
+
+def experiment_table(experiment: Any) -> str:
+    """[experiment] from PyBaMM's list of steps (strings, or tuples of them:
+    a list of one repeated tuple is that many cycles)."""
+    items = experiment_items(experiment)
+    steps: Sequence
+    cycles = 1
+    if items and all(isinstance(s, tuple) for s in items):
+        if all(s == items[0] for s in items):
+            steps, cycles = list(items[0]), len(items)
+        else:
+            steps = [step for cycle in items for step in cycle]
+    else:
+        steps = [
+            step
+            for s in items
+            for step in (s if isinstance(s, tuple) else (s,))
+        ]
+    return toml_table("experiment", {"steps": list(steps), "cycles": cycles})
+
+
+def run_config_text(
+    parameter_set: Any,
+    experiment: Iterable,
+    grid: Mapping[str, int] | None,
+    thermal: str,
+    backend: str,
+    solver: Mapping[str, Any] | None,
+    output: Mapping[str, Any] | None = None,
+) -> str:
+    """The whole config, as `voltaic run` would read it from a file."""
+    text = cell_tables(parameter_set)
+    if grid:
+        text += toml_table("grid", dict(grid))
+    text += toml_table("thermal", {"model": thermal})
+    text += toml_table("solver", {"backend": backend, **dict(solver or {})})
+    text += experiment_table(experiment)
+    if output:
+        text += toml_table("output", dict(output))
+    return text

@@ -1,0 +1,134 @@
+"""voltaic's C++ library; the voltaic package is its Python API."""
+
+from collections.abc import Sequence
+from typing import Annotated
+
+import numpy
+from numpy.typing import NDArray
+
+
+class ConfigError(ValueError):
+    """A config, parameter or experiment step voltaic refuses."""
+
+class BackendUnavailable(RuntimeError):
+    """A backend that is not built or has no device."""
+
+class CudaError(RuntimeError):
+    """A CUDA call failed."""
+
+class RunConfig:
+    """A run config as `voltaic run` reads it (io::parse_config)."""
+
+    @property
+    def cell_source(self) -> str: ...
+
+    @property
+    def experiment_steps(self) -> list[str]: ...
+
+    @property
+    def cycles(self) -> int: ...
+
+    @property
+    def grid(self) -> list[int]:
+        """negative_cells, separator_cells, positive_cells, radial_shells, nx, ny"""
+
+    def parameter(self, name: str) -> float:
+        """A parameter of the cell by PyBaMM name, overrides applied."""
+
+def parse_config(toml_text: str, origin: str, base_dir: str = '.') -> RunConfig:
+    """
+    Reads and checks a run config's TOML text; raises ConfigError naming the key.
+    """
+
+class RunResult:
+    """A Simulation run's Solution and the executor it ran on."""
+
+    def column(self, name: str) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]:
+        """A time-series column as a read-only NumPy view (no copy)."""
+
+    @property
+    def rows(self) -> int: ...
+
+    @property
+    def completed(self) -> bool: ...
+
+    @property
+    def termination(self) -> str: ...
+
+    @property
+    def steps_taken(self) -> int: ...
+
+    @property
+    def steps_rejected(self) -> int: ...
+
+    @property
+    def executor(self) -> str: ...
+
+    @property
+    def fields(self) -> list:
+        """
+        (time, {name: per-cell values}) at each field time, read-only NumPy views (no copy).
+        """
+
+def variable_names() -> list[str]:
+    """The time-series columns of a Solution, in order."""
+
+def solve(config: RunConfig) -> RunResult:
+    """Runs the config as `voltaic run` does, without writing files."""
+
+class BatchCellResult:
+    """What one cell of a sweep did."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def termination(self) -> str: ...
+
+    @property
+    def discharge_capacity_ah(self) -> float: ...
+
+    @property
+    def discharge_energy_wh(self) -> float: ...
+
+    @property
+    def final_voltage(self) -> float: ...
+
+    @property
+    def max_temperature(self) -> float: ...
+
+    @property
+    def simulated_time(self) -> float: ...
+
+    @property
+    def steps_taken(self) -> int: ...
+
+    @property
+    def steps_rejected(self) -> int: ...
+
+    @property
+    def time(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
+
+    @property
+    def voltage(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
+
+    @property
+    def current(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
+
+    @property
+    def temperature(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
+
+def sweep(config: RunConfig, names: Sequence[str], values: Sequence[float], threads: int = 0) -> list[BatchCellResult]:
+    """
+    Runs one cell per row of values (cell-major, one value per name) through BatchSimulation on the CPU.
+    """
+
+def version() -> str: ...
+
+def cuda_backend_built() -> bool: ...
+
+def cuda_device_count() -> int: ...
+
+def parameter_names() -> list[str]: ...
+
+def function_names() -> list[str]: ...

@@ -1,0 +1,168 @@
+"""Simulation and Solution: one cell through an experiment, PyBaMM's way."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from . import _core
+from ._config import experiment_items, run_config_text
+from ._parameters import as_parameter_set
+
+ORIGIN = "voltaic.Simulation"
+
+
+class Solution:
+    """A run's time series by PyBaMM's names (`sol["Voltage [V]"]`) and the
+    fields at the asked times, as read-only NumPy arrays viewing the C++
+    Solution (no copy)."""
+
+    def __init__(self, result: _core.RunResult, grid_shape: tuple):
+        self._result = result
+        self._grid_shape = grid_shape  # (nz, ny, nx)
+        self._fields: list | None = None
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self._result.column(name)
+
+    @property
+    def variables(self) -> list[str]:
+        return list(_core.variable_names())
+
+    @property
+    def completed(self) -> bool:
+        """False when a step failed or was infeasible (the rows so far kept)."""
+        return self._result.completed
+
+    @property
+    def termination(self) -> str:
+        return self._result.termination
+
+    @property
+    def steps_taken(self) -> int:
+        return self._result.steps_taken
+
+    @property
+    def steps_rejected(self) -> int:
+        return self._result.steps_rejected
+
+    @property
+    def executor(self) -> str:
+        return self._result.executor
+
+    @property
+    def field_times(self) -> np.ndarray:
+        return np.array([t for t, _ in self._result.fields])
+
+    @property
+    def fields(self) -> list[dict[str, np.ndarray]]:
+        """One dict per field time; per-cell fields shaped (nz, ny, nx),
+        the particle surface concentration one value per particle."""
+        if self._fields is None:
+            cells = int(np.prod(self._grid_shape))
+            self._fields = [
+                {
+                    name: v.reshape(self._grid_shape) if v.size == cells else v
+                    for name, v in frame.items()
+                }
+                for _, frame in self._result.fields
+            ]
+        return self._fields
+
+    def __len__(self) -> int:
+        return self._result.rows
+
+    def to_pandas(self):
+        """The time series as a pandas DataFrame (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame({name: self[name] for name in self.variables})
+
+    def to_csv(self, path: str | os.PathLike) -> None:
+        """The time series as CSV, "%.17g" as timeseries.csv of the CLI."""
+        names = self.variables
+        data = np.column_stack([self[n] for n in names])
+        np.savetxt(
+            path,
+            data,
+            fmt="%.17g",
+            delimiter=",",
+            header=",".join(names),
+            comments="",
+        )
+
+    def plot(self, show: bool = False):
+        """Voltage and temperature against time (matplotlib); the figure."""
+        import matplotlib.pyplot as plt
+
+        fig, (ax_v, ax_t) = plt.subplots(2, 1, sharex=True, figsize=(7, 6))
+        t = self["Time [s]"]
+        ax_v.plot(t, self["Voltage [V]"])
+        ax_v.set_ylabel("Voltage [V]")
+        ax_t.plot(t, self["Volume-averaged cell temperature [K]"])
+        ax_t.set_ylabel("Volume-averaged cell temperature [K]")
+        ax_t.set_xlabel("Time [s]")
+        fig.tight_layout()
+        if show:
+            plt.show()
+        return fig
+
+    def __repr__(self) -> str:
+        state = "completed" if self.completed else "stopped early"
+        return (
+            f"<voltaic.Solution {len(self)} rows, {state}: {self.termination}>"
+        )
+
+
+class Simulation:
+    """A cell, an experiment, a grid and a thermal model, as PyBaMM sets
+    them up. The keyword arguments become the TOML of a run config
+    (`config_text`), read and checked here by the parser `voltaic run` uses:
+    a bad value raises ConfigError (a ValueError) naming the key."""
+
+    def __init__(
+        self,
+        parameter_set: Any = "Chen2020",
+        experiment: Any = ("Discharge at 1C until 2.5 V",),
+        grid: Mapping[str, int] | None = None,
+        thermal: str = "isothermal",
+        backend: str = "auto",
+        solver: Mapping[str, Any] | None = None,
+    ):
+        self._settings = dict(
+            parameter_set=as_parameter_set(parameter_set),
+            experiment=experiment_items(experiment),
+            grid=dict(grid or {}),
+            thermal=thermal,
+            backend=backend,
+            solver=dict(solver or {}),
+        )
+        self.config_text = run_config_text(**self._settings)
+        self.config = _core.parse_config(self.config_text, ORIGIN)
+
+    def config_text_with_fields(
+        self, field_times: Sequence[float] | None, field_period: float
+    ) -> str:
+        output: dict = {}
+        if field_times is not None and len(field_times):
+            output["field_times"] = [float(t) for t in field_times]
+        if field_period:
+            output["field_period"] = float(field_period)
+        return run_config_text(**self._settings, output=output)
+
+    def solve(
+        self,
+        field_times: Sequence[float] | None = None,
+        field_period: float = 0.0,
+    ) -> Solution:
+        """Runs the experiment from the start. A run that stops early does
+        not raise (`completed` False, `termination` says why); Ctrl-C raises
+        KeyboardInterrupt at the next time step."""
+        config = self.config
+        if field_times is not None or field_period:
+            text = self.config_text_with_fields(field_times, field_period)
+            config = _core.parse_config(text, ORIGIN)
+        neg, sep, pos, _, nx, ny = config.grid
+        return Solution(_core.solve(config), (neg + sep + pos, ny, nx))

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the Python package (python/) into a virtual environment under build/
+# and runs its tests (python/tests) with pytest. The build tree is
+# build/python, so a rebuild is incremental; the voltaic command is built
+# from the same tree for the check that a Python solve is the CLI's run bit
+# for bit. Arguments go to pytest.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv="$root/build/python-venv"
+
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q scikit-build-core nanobind numpy pytest pandas matplotlib
+# Without build isolation the same build tools are found each time: incremental.
+"$venv/bin/pip" install -q --no-build-isolation "$root/python"
+cmake --build "$root/build/python" --target voltaic_cli
+export VOLTAIC_CLI="$root/build/python/voltaic/apps/voltaic"
+export MPLBACKEND=Agg
+cd "$root/python/tests"
+"$venv/bin/python" -m pytest -q "$@"
