@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib python3-numpy python3-h5py  # tools/plot.py, tools/roofline.py and their tests
+  python3-dev python3-venv  # the Python package (pip install ./python) and its tests
 )
 if [ "${1:-}" = --fuzz ]; then
   packages+=(clang libclang-rt-dev)  # libclang-rt-dev: libFuzzer and the sanitizer runtimes
