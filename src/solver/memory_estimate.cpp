@@ -1,10 +1,12 @@
 #include "voltaic/solver/memory_estimate.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -24,23 +26,37 @@ constexpr double kPerShell = 7.0;
 constexpr double kPerParticle = 24.0;
 constexpr double kFixedBytes = 1 << 20;
 
+/// The text of a small system file ("" when it cannot be read), by POSIX
+/// read: no iostream, so no C++ locale. A process can hold a broken global
+/// locale (seen when a Python test runner loaded another libstdc++ first),
+/// and a memory check must not crash on it.
+std::string read_system_file(const char* path) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0 && text.size() < (1u << 20);)
+    text.append(buffer, static_cast<std::size_t>(n));
+  ::close(fd);
+  return text;
+}
+
 double read_meminfo_available() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  double kib = 0.0;
-  std::string unit;
-  while (in >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024.0;
-  return std::numeric_limits<double>::infinity();
+  const std::string text = read_system_file("/proc/meminfo");
+  const std::size_t at = text.find("MemAvailable:");
+  if (at == std::string::npos) return std::numeric_limits<double>::infinity();
+  char* end = nullptr;
+  const double kib = std::strtod(text.c_str() + at + 13, &end);
+  return end == text.c_str() + at + 13 ? std::numeric_limits<double>::infinity() : kib * 1024.0;
 }
 
 /// What the cgroup (v2, else v1) limit leaves, infinity without a limit.
 double cgroup_left() {
   const auto number = [](const char* path) {
-    std::ifstream in(path);
-    std::string text;
-    if (!(in >> text) || text == "max") return std::numeric_limits<double>::infinity();
-    return std::strtod(text.c_str(), nullptr);
+    const std::string text = read_system_file(path);
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    return end == text.c_str() ? std::numeric_limits<double>::infinity() : v;  // "max", or no file
   };
   double limit = number("/sys/fs/cgroup/memory.max"), used = number("/sys/fs/cgroup/memory.current");
   if (std::isinf(limit)) {
