@@ -162,21 +162,30 @@ def text_attribute(value):
     return str(value).rstrip("\x00")
 
 
+def open_voltaic_h5(path, expected_format, what):
+    """An HDF5 file of voltaic's, open for reading, whose root attribute
+    "format" is `expected_format`; InputError otherwise."""
+    import h5py
+
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise InputError(f"{path}: cannot be read as HDF5 ({one_line(e)})") from None
+    fmt = text_attribute(f.attrs["format"]) if "format" in f.attrs else None
+    if fmt != expected_format:
+        f.close()
+        found = "no 'format' attribute" if fmt is None else f"format '{fmt}'"
+        raise InputError(f"{path}: {found}; expected format '{expected_format}' ({what})")
+    return f
+
+
 def read_fields(path, key, frame):
     """The grid, times and one field of a fields.h5. For a 1D cell every frame
     is read; otherwise only `frame` (an index, negative counts from the end)."""
     import h5py
     import numpy as np
 
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        raise InputError(f"{path}: cannot be read as HDF5 ({one_line(e)})") from None
-    with f:
-        fmt = text_attribute(f.attrs["format"]) if "format" in f.attrs else None
-        if fmt != FIELDS_FORMAT:
-            found = "no 'format' attribute" if fmt is None else f"format '{fmt}'"
-            raise InputError(f"{path}: {found}; expected format '{FIELDS_FORMAT}' (a voltaic fields file)")
+    with open_voltaic_h5(path, FIELDS_FORMAT, "a voltaic fields file") as f:
         dims = []
         for a in ("nx", "ny", "nz"):
             if a not in f.attrs:
@@ -359,15 +368,7 @@ def read_sweep(path, chosen, max_cells):
     import h5py
     import numpy as np
 
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        raise InputError(f"{path}: cannot be read as HDF5 ({one_line(e)})") from None
-    with f:
-        fmt = text_attribute(f.attrs["format"]) if "format" in f.attrs else None
-        if fmt != SWEEP_FORMAT:
-            found = "no 'format' attribute" if fmt is None else f"format '{fmt}'"
-            raise InputError(f"{path}: {found}; expected format '{SWEEP_FORMAT}' (a voltaic sweep file)")
+    with open_voltaic_h5(path, SWEEP_FORMAT, "a voltaic sweep file") as f:
         for name in ("parameters", "status", "start", "count", "curves/time", "curves/voltage", "curves/current"):
             if name not in f or not isinstance(f[name], h5py.Dataset):
                 raise InputError(f"{path}: dataset '{name}' is missing")

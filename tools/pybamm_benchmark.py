@@ -46,14 +46,18 @@ where the meaning is the same (``setup_s``, ``total_s``, ``accepted_steps``,
 """
 
 import argparse
-import json
 import os
 import shlex
 import statistics
 import sys
 import time
 
-from pybamm_common import host_cpu_name, import_pybamm, package_version
+from pybamm_common import (
+    host_cpu_name,
+    import_pybamm,
+    package_version,
+    print_report,
+)
 
 PARAMETER_SET = "Chen2020"
 CUTOFF_V = 2.5
@@ -366,13 +370,7 @@ def main():
         f"  discharge capacity: {report['discharge_capacity_Ah']!r} A.h at t = {report['final_time_s']:.3f} s "
         f"({report['termination']})"
     )
-    for note in report["notes"]:
-        print(f"  note: {note}")
-    line = json.dumps(report)
-    print(line)
-    if args.json:
-        with open(args.json, "a") as f:
-            f.write(line + "\n")
+    print_report(report, args.json)
 
 
 if __name__ == "__main__":

@@ -36,3 +36,17 @@ def host_cpu_name():
     except OSError:
         pass
     return "unknown"
+
+
+def print_report(report, json_path):
+    """The report's notes, then the report as one JSON line on stdout (the
+    last line, for scripts), also appended to `json_path` when given."""
+    import json
+
+    for note in report["notes"]:
+        print(f"  note: {note}")
+    line = json.dumps(report)
+    print(line)
+    if json_path:
+        with open(json_path, "a") as f:
+            f.write(line + "\n")

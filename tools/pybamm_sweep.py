@@ -115,6 +115,7 @@ from pybamm_common import (  # noqa: E402
     host_cpu_name,
     import_pybamm,
     package_version,
+    print_report,
 )
 
 SCRIPT = "pybamm_sweep.py"
@@ -591,13 +592,7 @@ def rate_mode(pybamm, np, args):
             f"{v['name'][:39]:<40}{v['cells_per_s']:9.2f}"
             f"{1e3 * v['median_cell_s']:11.1f}{v['setup_s']:10.2f}{dv:>19}"
         )
-    for note in report["notes"]:
-        print(f"  note: {note}")
-    line = json.dumps(report)
-    print(line)
-    if args.json:
-        with open(args.json, "a") as f:
-            f.write(line + "\n")
+    print_report(report, args.json)
 
 
 # --cells ---------------------------------------------------------------------

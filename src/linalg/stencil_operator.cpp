@@ -209,8 +209,10 @@ StencilKernelChoice stencil_kernel_choice(int ordinal, std::size_t value_bytes) 
 template <class T>
 bool StencilOperator<T>::use_tiled(View<const T> x, View<T> y, const T* coupling, const T* other) const {
   if (exec_->backend() != Backend::cuda) return true;  // one loop on the CPU
+  if (chosen_tiled_ >= 0) return chosen_tiled_ == 1;   // the device's choice, looked up once
   const int ordinal = exec_->memory_space().device;
   const StencilKernelChoice known = stencil_kernel_choice(ordinal, sizeof(T));
+  if (known.measured) chosen_tiled_ = known.kernel == StencilKernel::tiled ? 1 : 0;
   if (known.measured || size() < kStencilTuneCells) return known.kernel == StencilKernel::tiled;
   // Both kernels give the same bits (tests/linalg/stencil_cuda_vs_cpu_test.cpp),
   // so the choice changes the time only. The applies write y = A x each time.
@@ -226,7 +228,10 @@ bool StencilOperator<T>::use_tiled(View<const T> x, View<T> y, const T* coupling
   m.kernel = m.plain_s < m.tiled_s ? StencilKernel::plain : StencilKernel::tiled;
   KernelChoices& c = kernel_choices();
   std::lock_guard<std::mutex> guard(c.lock);
-  return c.by_device.emplace(std::make_pair(ordinal, sizeof(T)), m).first->second.kernel == StencilKernel::tiled;
+  const bool tiled =
+      c.by_device.emplace(std::make_pair(ordinal, sizeof(T)), m).first->second.kernel == StencilKernel::tiled;
+  chosen_tiled_ = tiled ? 1 : 0;
+  return tiled;
 }
 
 template <class T>

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "io/error_corpus.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/model/parameter_sets.hpp"
@@ -49,18 +50,7 @@ std::string error_of(const std::string& text) {
 const std::string kCell = "[cell]\nparameter_set = \"Chen2020\"\n";
 const std::string kExperiment = "[experiment]\nsteps = [\"Discharge at 1C until 2.5 V\"]\n";
 
-/// expected.txt: file -> substring of its error.
-std::vector<std::pair<std::string, std::string>> expected_errors() {
-  std::vector<std::pair<std::string, std::string>> rows;
-  std::istringstream in(read(kBad / "expected.txt"));
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const std::size_t tab = line.find('\t');
-    EXPECT_NE(tab, std::string::npos) << line;
-    if (tab != std::string::npos) rows.emplace_back(line.substr(0, tab), line.substr(tab + 1));
-  }
-  return rows;
-}
+std::vector<std::pair<std::string, std::string>> expected_errors() { return voltaic::test::read_expected_errors(kBad); }
 
 /// Every path under `dir`, to see that loading a config creates nothing.
 std::set<std::string> tree(const fs::path& dir) {
@@ -241,16 +231,7 @@ TEST(ConfigCorpus, EveryMalformedConfigGivesItsOneLineError) {
   }
 }
 
-TEST(ConfigCorpus, EveryFileOfTheCorpusIsListed) {
-  std::set<std::string> listed;
-  for (const auto& row : expected_errors()) listed.insert(row.first);
-  for (const auto& entry : fs::directory_iterator(kBad)) {
-    if (entry.path().extension() == ".toml") {
-      EXPECT_EQ(listed.count(entry.path().filename().string()), 1u) << entry;
-    }
-  }
-  for (const std::string& f : listed) EXPECT_TRUE(fs::exists(kBad / f)) << f;
-}
+TEST(ConfigCorpus, EveryFileOfTheCorpusIsListed) { voltaic::test::expect_every_file_listed(kBad, expected_errors()); }
 
 TEST(ConfigCorpus, ABpxPathIsRelativeToTheConfigsDirectory) {
   try {

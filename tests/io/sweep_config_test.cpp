@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/csv_text.hpp"
+#include "io/error_corpus.hpp"
 #include "io/sweep_sampling.hpp"
 #include "io/sweep_table.hpp"
 #include "voltaic/core/error.hpp"
@@ -57,22 +58,7 @@ std::string error_of(const std::string& sweep) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-/// expected.txt: file -> substring of its error, "DIR/" standing for the corpus's directory.
-std::vector<std::pair<std::string, std::string>> expected_errors() {
-  std::vector<std::pair<std::string, std::string>> rows;
-  std::istringstream in(read(kBad / "expected.txt"));
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const std::size_t tab = line.find('\t');
-    EXPECT_NE(tab, std::string::npos) << line;
-    if (tab == std::string::npos) continue;
-    std::string expected = line.substr(tab + 1);
-    for (std::size_t at; (at = expected.find("DIR/")) != std::string::npos;)
-      expected.replace(at, 4, kBad.string() + "/");
-    rows.emplace_back(line.substr(0, tab), expected);
-  }
-  return rows;
-}
+std::vector<std::pair<std::string, std::string>> expected_errors() { return voltaic::test::read_expected_errors(kBad); }
 
 /// `n` values 1, 2, ..., n as a TOML array.
 std::string values_list(int n) {
@@ -209,14 +195,7 @@ TEST(SweepConfigCorpus, EveryMalformedSweepGivesItsOneLineError) {
 }
 
 TEST(SweepConfigCorpus, EveryFileOfTheCorpusIsListed) {
-  std::set<std::string> listed;
-  for (const auto& row : expected_errors()) listed.insert(row.first);
-  for (const auto& entry : fs::directory_iterator(kBad)) {
-    if (entry.path().extension() == ".toml") {
-      EXPECT_EQ(listed.count(entry.path().filename().string()), 1u) << entry;
-    }
-  }
-  for (const std::string& f : listed) EXPECT_TRUE(fs::exists(kBad / f)) << f;
+  voltaic::test::expect_every_file_listed(kBad, expected_errors());
 }
 
 TEST(SweepConfigErrors, AGridOverTheCapNamesItsCount) {

@@ -121,8 +121,9 @@ class StencilOperator final : public LinearOperator<T> {
   BoundaryConditions bc_;
   FaceMean mean_ = FaceMean::harmonic;
   StencilCoefficients<T> coefficients_;
-  Array<T> boundary_rhs_;  ///< the constants add_boundary_terms() adds
-  Array<T> dz_;            ///< layer widths in the executor's memory, for the kernels
+  Array<T> boundary_rhs_;          ///< the constants add_boundary_terms() adds
+  Array<T> dz_;                    ///< layer widths in the executor's memory, for the kernels
+  mutable int chosen_tiled_ = -1;  ///< apply()'s kernel once the device's choice is known: 1 tiled, 0 plain
 };
 
 /// Two unknowns per cell (phi_s and phi_e of the potential step), stored
