@@ -145,12 +145,17 @@ BatchSimulation::BatchSimulation(const ParameterSet& base, CellParameters cells,
     throw InvalidArgument("BatchOptions::threads", kWhere,
                           "is " + std::to_string(batch_.threads) + "; allowed: >= 0 (0: every hardware thread)");
   if (!exec_) throw InvalidArgument("executor", kWhere, "is null");
-  if (exec_->backend() != Backend::cpu)
+  if (exec_->backend() != Backend::cpu && batch_.engine == BatchEngine::simulation)
     throw BackendUnavailable("backend " + exec_->name(), kWhere,
-                             "batched cells run on the CPU backend in this version; allowed: a CpuExecutor");
+                             "the simulation engine runs on the CPU; allowed on CUDA: the cell program");
   options_.field_times.clear();  // a batch keeps curves, not fields
   options_.field_period = 0.0;
-  require_batch_memory(num_cells(), worker_threads(), options_, *exec_);
+  if (engine() == BatchEngine::simulation) require_batch_memory(num_cells(), worker_threads(), options_, *exec_);
+}
+
+BatchEngine BatchSimulation::engine() const {
+  if (batch_.engine != BatchEngine::automatic) return batch_.engine;
+  return exec_->backend() == Backend::cpu ? BatchEngine::simulation : BatchEngine::cell_program;
 }
 
 std::size_t BatchSimulation::worker_threads() const {
@@ -185,6 +190,12 @@ BatchCellResult run_cell(const ParameterSet& p, const SimulationOptions& options
 }  // namespace
 
 std::vector<BatchCellResult> BatchSimulation::run(const Experiment& experiment, BatchObserver* observer) {
+  return engine() == BatchEngine::simulation ? run_simulations(experiment, observer)
+                                             : run_cell_program(experiment, observer);
+}
+
+std::vector<BatchCellResult> BatchSimulation::run_simulations(const Experiment& experiment,
+                                                              BatchObserver* observer) {
   const std::size_t n = num_cells();
   std::vector<BatchCellResult> results(n);
   BatchRun run;

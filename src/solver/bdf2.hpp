@@ -17,6 +17,8 @@
 // local error = factor (y_num - predictor) with the factor below
 // (2/11 for BDF2 at constant steps, as in the textbooks).
 
+#include "voltaic/core/macros.hpp"
+
 namespace voltaic::bdf {
 
 struct Formula {
@@ -24,7 +26,7 @@ struct Formula {
   double a0, a1, beta;
 };
 
-inline Formula formula(int order, double h, double h1) {
+VOLTAIC_HD inline Formula formula(int order, double h, double h1) {
   if (order < 2) return {1, 1.0, 0.0, 1.0};
   const double w = h / h1, d = 1.0 + 2.0 * w;
   return {2, (1.0 + w) * (1.0 + w) / d, -w * w / d, (1.0 + w) / d};
@@ -35,7 +37,7 @@ struct Estimate {
   double l0, l1, l2, factor;
 };
 
-inline Estimate estimate(int order, double h, double h1, double h2) {
+VOLTAIC_HD inline Estimate estimate(int order, double h, double h1, double h2) {
   if (order < 2) return {(h + h1) / h1, -h / h1, 0.0, h / (2.0 * h + h1)};
   const double w = h / h1;
   const double k = (1.0 + w) * (1.0 + w) / (w * (1.0 + 2.0 * w)) * h * h * h / 6.0;

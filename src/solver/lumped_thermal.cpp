@@ -23,6 +23,21 @@ LumpedThermal::LumpedThermal(double heat_capacity, double cooling, double ambien
   require(std::isfinite(ambient) && ambient > 0, "ambient temperature [K]", ambient, "finite and > 0");
 }
 
+double lumped_heat_capacity(const ParameterSet& p) {
+  const auto rc = [](double rho, double cp, double l) { return rho * cp * l; };
+  const auto& n = p.negative_electrode;
+  const auto& s = p.separator;
+  const auto& q = p.positive_electrode;
+  const auto& nc = p.negative_current_collector;
+  const auto& pc = p.positive_current_collector;
+  const double sum =
+      rc(nc.density, nc.specific_heat_capacity, nc.thickness) + rc(n.density, n.specific_heat_capacity, n.thickness) +
+      rc(s.density, s.specific_heat_capacity, s.thickness) + rc(q.density, q.specific_heat_capacity, q.thickness) +
+      rc(pc.density, pc.specific_heat_capacity, pc.thickness);
+  const double length = nc.thickness + n.thickness + s.thickness + q.thickness + pc.thickness;
+  return sum / length * p.thermal.cell_volume;
+}
+
 double LumpedThermal::step(double temperature, double heat, double dt) const {
   require(std::isfinite(dt) && dt > 0, "dt [s]", dt, "finite and > 0");
   require(std::isfinite(temperature) && temperature > 0, "temperature [K]", temperature, "finite and > 0");

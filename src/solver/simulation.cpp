@@ -21,27 +21,6 @@
 
 namespace voltaic {
 
-namespace {
-
-/// rho c_p of the whole cell, thickness-weighted over collectors, electrodes
-/// and separator (PyBaMM's lumped model), times the cell volume [J/K].
-double lumped_heat_capacity(const ParameterSet& p) {
-  const auto rc = [](double rho, double cp, double l) { return rho * cp * l; };
-  const auto& n = p.negative_electrode;
-  const auto& s = p.separator;
-  const auto& q = p.positive_electrode;
-  const auto& nc = p.negative_current_collector;
-  const auto& pc = p.positive_current_collector;
-  const double sum =
-      rc(nc.density, nc.specific_heat_capacity, nc.thickness) + rc(n.density, n.specific_heat_capacity, n.thickness) +
-      rc(s.density, s.specific_heat_capacity, s.thickness) + rc(q.density, q.specific_heat_capacity, q.thickness) +
-      rc(pc.density, pc.specific_heat_capacity, pc.thickness);
-  const double length = nc.thickness + n.thickness + s.thickness + q.thickness + pc.thickness;
-  return sum / length * p.thermal.cell_volume;
-}
-
-}  // namespace
-
 std::string Simulation::describe_step(const ExperimentStep& step, std::size_t index) {
   return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
 }

@@ -10,6 +10,7 @@ target_sources(voltaic PRIVATE
   solver/anderson_mixing.cpp
   solver/simulation.cpp
   solver/batch_simulation.cpp
+  solver/cell_program_batch.cpp
   solver/solver_options.cpp
   solver/simulation_steps.cpp
   solver/simulation_substeps.cpp
@@ -24,5 +25,6 @@ target_sources(voltaic PRIVATE
   cpu/particle.cpp
 )
 if(VOLTAIC_HAS_CUDA)
-  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/particle.cu ${PROJECT_SOURCE_DIR}/kernels/dfn.cu)
+  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/particle.cu ${PROJECT_SOURCE_DIR}/kernels/dfn.cu
+    ${PROJECT_SOURCE_DIR}/kernels/cell_program.cu)
 endif()

@@ -18,5 +18,6 @@ target_sources(voltaic_tests PRIVATE
   solver/memory_estimate_test.cpp
   solver/failure_cause_test.cpp
   solver/batch_simulation_test.cpp
+  solver/cell_program_test.cpp
   solver/batch_pybamm_test.cpp
 )

@@ -76,23 +76,39 @@ class BatchObserver {
   virtual std::string stop_reason() { return {}; }
 };
 
+/// How a batch runs its cells.
+enum class BatchEngine {
+  automatic,     ///< simulation on the CPU, cell_program on CUDA
+  simulation,    ///< each cell an ordinary Simulation (CPU only)
+  cell_program,  ///< the batch cell program: every cell one thread of one kernel on CUDA (one worker on the CPU)
+};
+
 struct BatchOptions {
-  /// CPU worker threads; 0: one per hardware thread. Each cell's result is
+  /// CPU worker threads (and the threads that build the cells' constants for
+  /// the cell program); 0: one per hardware thread. Each cell's result is
   /// bitwise the same for every count.
   int threads = 0;
   /// Keep each cell's curves in the returned results (an observer sees them either way).
   bool keep_curves = true;
+  BatchEngine engine = BatchEngine::automatic;
 };
 
 /// N independent 1D cells on one executor. On the CPU the cells are spread
 /// over worker threads (std::thread, a shared queue of cell indices), each
 /// cell an ordinary Simulation: a batched cell is bitwise the cell run alone.
+/// On CUDA every cell is one thread of one kernel that runs Simulation's
+/// algorithm for a 1D cell from start to end (the batch cell program,
+/// src/solver/cell_program.hpp): no cell reads another's data, so a batched
+/// cell is bitwise that cell run alone by the program; the host looks once
+/// per 64 rows of each cell. The program runs current, rest and voltage
+/// steps (no power steps or drive cycles).
 class BatchSimulation {
  public:
   /// @throws InvalidArgument for a name that is not a parameter (naming the
   ///         nearest), no cells, a value count that is not a whole number of
   ///         cells, a grid that is not 1D (nx = ny = 1), or a thread count < 0
-  /// @throws BackendUnavailable for an executor the batch cannot use
+  /// @throws BackendUnavailable for an executor the batch cannot use (the
+  ///         simulation engine on CUDA)
   /// @throws InsufficientMemory when one result per cell and one Simulation
   ///         per worker thread cannot fit the executor's memory
   /// A non-physical value (out of its range, or not valid beside the others)
@@ -104,6 +120,8 @@ class BatchSimulation {
   BatchSimulation& operator=(const BatchSimulation&) = delete;
 
   /// Runs every cell through `experiment`; the results are in cell order.
+  /// @throws InvalidArgument for a step the engine cannot run (the cell
+  ///         program: a power step or a drive cycle)
   std::vector<BatchCellResult> run(const Experiment& experiment, BatchObserver* observer = nullptr);
 
   std::size_t num_cells() const { return cells_.num_cells(); }
@@ -114,6 +132,14 @@ class BatchSimulation {
   std::size_t worker_threads() const;
 
  private:
+  struct ProgramRun;
+  BatchEngine engine() const;
+  std::vector<BatchCellResult> run_simulations(const Experiment& experiment, BatchObserver* observer);
+  std::vector<BatchCellResult> run_cell_program(const Experiment& experiment, BatchObserver* observer);
+  void run_program_on_cpu(ProgramRun& run, const std::vector<std::size_t>& cells);
+  void run_program_on_cuda(ProgramRun& run, const std::vector<std::size_t>& cells);
+  void report(ProgramRun& run, std::size_t index);
+
   ParameterSet base_;
   CellParameters cells_;
   SimulationOptions options_;

@@ -10,7 +10,13 @@
 /// hA the cooling conductance [W/K] (h times the cooled area), Q the total heat
 /// generated [W].
 
+#include "voltaic/model/parameter_set.hpp"
+
 namespace voltaic {
+
+/// C of a parameter set [J/K]: rho c_p thickness-weighted over collectors,
+/// electrodes and separator, times the cell volume (PyBaMM's lumped model).
+double lumped_heat_capacity(const ParameterSet& p);
 
 class LumpedThermal {
  public:

@@ -107,8 +107,10 @@ class ParticleDiffusion {
   const std::vector<double>& faces() const { return faces_; }
   const std::vector<double>& centres() const { return centres_; }
 
- private:
+  /// The shell mesh in the executor's memory, for kernels (particle_point.hpp).
   particle::ShellMesh<T> mesh() const;
+
+ private:
   void run_step(View<T> c_s, View<const T> flux, View<const T> diffusivity, View<const T> source, bool has_source, T dt,
                 int stream);
   void check_stream(int stream, const char* where) const;

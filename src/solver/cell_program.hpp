@@ -1,0 +1,801 @@
+#pragma once
+// The batch cell program: one 1D cell's whole integration, written once as
+// VOLTAIC_HD code that a CPU worker thread and one CUDA thread per cell run
+// alike. It is Simulation's algorithm for a 1D cell (simulation.cpp,
+// simulation_steps.cpp, simulation_substeps.cpp, potential_step.cpp):
+// particles implicit in the potential step, the concentration -> potential
+// -> temperature passes with Anderson-mixed c_e, variable-step BDF2 with the
+// predictor error test, cut-and-retry, Illinois event location. Its solves
+// are the exact column solves Simulation takes in 1D, on the same point
+// functions (dfn_point.hpp, stencil_point.hpp, particle_point.hpp, the
+// z-line factorisations), so no cell's arithmetic ever reads another's: a
+// cell's result does not depend on the batch around it.
+//
+// Differences from Simulation, each at rounding level: sums (dot products,
+// norms) are plain sequential sums per cell, not the library's blocked
+// deterministic reductions. Not supported (refused by the host side): power
+// steps, drive cycles, 3D conduction, field output, checkpoints.
+
+#include <cmath>
+#include <cstddef>
+
+#include "linalg/block_zline_ops.hpp"
+#include "linalg/preconditioner_ops.hpp"
+#include "solver/bdf2.hpp"
+#include "solver/cell_program_data.hpp"
+#include "solver/dfn_point.hpp"
+#include "voltaic/linalg/blas1_ops.hpp"
+#include "voltaic/linalg/stencil_point.hpp"
+
+namespace voltaic::program {
+
+/// One cell's run: settings, constants, clock and slab.
+class CellRun {
+ public:
+  VOLTAIC_HD CellRun(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab)
+      : s_(s), c_(c), k_(k), slab_(slab), n_(static_cast<std::size_t>(s.n)), np_(static_cast<std::size_t>(s.P)) {}
+
+  /// Sets the initial state (Simulation's constructor).
+  VOLTAIC_HD void initialise();
+  /// Runs until the cell finishes or its row buffer holds rows_per_call rows.
+  VOLTAIC_HD void advance();
+
+ private:
+  struct Pass {
+    double a0, a1, dt;
+    int index;
+  };
+
+  VOLTAIC_HD double* at(std::size_t offset) const { return slab_ + offset; }
+  /// Level i of a 3-level (c_e, c_surf) or 2-level (c_s, phi, aj) array.
+  VOLTAIC_HD double* level3(std::size_t base, std::size_t size, int i) const {
+    return slab_ + base + static_cast<std::size_t>((i + k_.rotation3) % 3) * size;
+  }
+  VOLTAIC_HD double* level2(std::size_t base, std::size_t size, int i) const {
+    return slab_ + base + static_cast<std::size_t>((i + k_.rotation2) % 2) * size;
+  }
+  /// The step's drive: [V] for a hold, else [A] (as Simulation::drive_of).
+  VOLTAIC_HD double drive(const ProgramStep& step) const {
+    return step.voltage_control || !step.c_rate ? step.value : step.value * c_.nominal_capacity;
+  }
+  VOLTAIC_HD double until_current(const ProgramStep& step) const {
+    return fabs(step.until_c_rate ? step.until_current * c_.nominal_capacity : step.until_current);
+  }
+  VOLTAIC_HD const ProgramStep& current_step() const {
+    return s_.steps[static_cast<std::size_t>(k_.step % s_.cycle_size)];
+  }
+
+  // Vector helpers (sequential, per cell).
+  VOLTAIC_HD static void copy(const double* x, double* y, std::size_t m) {
+    for (std::size_t i = 0; i < m; ++i) y[i] = x[i];
+  }
+  VOLTAIC_HD static void fill(double* y, double v, std::size_t m) {
+    for (std::size_t i = 0; i < m; ++i) y[i] = v;
+  }
+  VOLTAIC_HD static void axpby(double a, const double* x, double b, double* y, std::size_t m) {
+    const ops::Axpby<double> op{a, b};
+    for (std::size_t i = 0; i < m; ++i) y[i] = op(x[i], y[i]);
+  }
+  VOLTAIC_HD static void axpy(double a, const double* x, double* y, std::size_t m) {
+    const ops::Axpy<double> op{a};
+    for (std::size_t i = 0; i < m; ++i) y[i] = op(x[i], y[i]);
+  }
+  VOLTAIC_HD static double dot(const double* x, const double* y, std::size_t m) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < m; ++i) sum = fp::fma(x[i], y[i], sum);
+    return sum;
+  }
+  /// max |x|, NaN when any x is NaN.
+  VOLTAIC_HD static double max_abs(const double* x, std::size_t m) {
+    double largest = 0.0;
+    bool nan = false;
+    for (std::size_t i = 0; i < m; ++i) {
+      const double a = fabs(x[i]);
+      if (a != a) nan = true;
+      largest = fmax(largest, a);
+    }
+    return nan ? NAN : largest;
+  }
+  VOLTAIC_HD static bool above(const double* x, double floor, std::size_t m) {
+    for (std::size_t i = 0; i < m; ++i)
+      if (!(x[i] > floor)) return false;
+    return true;
+  }
+  /// The formula's start a0 y_n + a1 y_{n-1} into y.
+  VOLTAIC_HD static void start(const Pass& p, const double* y0, const double* y1, double* y, std::size_t m) {
+    copy(y0, y, m);
+    if (p.a1 != 0.0) axpby(p.a1, y1, p.a0, y, m);
+  }
+
+  // The sub-steps.
+  VOLTAIC_HD void particle_step(double* c, const double* flux, double dt);
+  VOLTAIC_HD void particle_surface(const double* c, const double* flux, double* out);
+  VOLTAIC_HD bool concentration(const Pass& p, bool linearised_sink, bool response);
+  VOLTAIC_HD bool concentration_finish(const Pass& p);
+  VOLTAIC_HD void stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi, bool arithmetic,
+                          double* diag, double* tz) const;
+  VOLTAIC_HD void apply(const double* diag, const double* tz, const double* x, double* y) const;
+  VOLTAIC_HD bool potential(const ProgramStep& step);
+  VOLTAIC_HD bool newton(const dfn::Drive& drive);
+  VOLTAIC_HD void heat(const ProgramStep& step);
+  VOLTAIC_HD void thermal_update(const Pass& p);
+  VOLTAIC_HD void mix();
+
+  // The integrator.
+  VOLTAIC_HD bool attempt(double h, const ProgramStep& step);
+  VOLTAIC_HD double split_change() const;
+  VOLTAIC_HD double local_error(double h) const;
+  VOLTAIC_HD double event_margin(const ProgramStep& step) const;
+  VOLTAIC_HD bool locate_event(const ProgramStep& step, double& h, double margin_before);
+  VOLTAIC_HD bool consistent_start(const ProgramStep& step);
+  VOLTAIC_HD void save();
+  VOLTAIC_HD void restore();
+  VOLTAIC_HD void accept(double h);
+  VOLTAIC_HD void record();
+  VOLTAIC_HD bool start_step();
+  VOLTAIC_HD bool step_once(bool& step_ended);
+  VOLTAIC_HD double depletion_floor() const { return -s_.atol * c_.ce0; }
+  VOLTAIC_HD void fail(Failure f, double value = 0.0) {
+    k_.failure = f;
+    k_.failure_value = value;
+  }
+
+  const ProgramSettings& s_;
+  const CellConstants& c_;
+  ProgramClock& k_;
+  double* slab_;
+  std::size_t n_, np_;
+};
+
+// ---- Initial state ----------------------------------------------------------
+
+VOLTAIC_HD inline void CellRun::initialise() {
+  const SlabOffsets& o = s_.o;
+  const CellMap& m = c_.k.map;
+  double* cs = at(o.c_s);
+  for (std::size_t q = 0; q < np_; ++q) {
+    const double c0 = m.region_of(m.cell_of_particle(q)) == CellRegion::negative ? c_.cs0_negative : c_.cs0_positive;
+    for (int i = 0; i < s_.R; ++i) cs[static_cast<std::size_t>(i) * np_ + q] = c0;
+  }
+  fill(at(o.c_e), c_.ce0, n_);
+  fill(at(o.T), c_.T0, n_);
+  fill(at(o.aj), 0.0, n_);
+  fill(at(o.flux), 0.0, np_);
+  fill(at(o.ds), c_.ds0, np_);
+  k_ = ProgramClock{};
+  k_.lumped_t = c_.T0;
+  for (double& t : k_.lumped_history) t = c_.T0;
+  k_.max_temperature = c_.T0;
+  particle_surface(at(o.c_s), at(o.flux), at(o.c_surf));
+  // PotentialStep::initial_guess: the mean OCPs of the two electrodes.
+  double mean[2] = {0.0, 0.0};
+  double count[2] = {0.0, 0.0};
+  const double* surf = at(o.c_surf);
+  for (std::size_t p = 0; p < np_; ++p) {
+    const int e = m.region(m.cell_of_particle(p)) / 2;
+    mean[e] += surf[p];
+    count[e] += 1.0;
+  }
+  double u[2];
+  for (int e = 0; e < 2; ++e)
+    u[e] = material::open_circuit_potential(c_.k.electrode[e], mean[e] / count[e] / c_.k.electrode[e].maximum_concentration,
+                                            c_.T0, c_.k.reference_temperature);
+  double* phi = at(o.phi);
+  for (std::size_t c = 0; c < n_; ++c) {
+    phi[c] = m.region_of(c) == CellRegion::positive ? u[1] - u[0] : 0.0;
+    phi[n_ + c] = -u[0];
+  }
+  fill(at(o.pot_aj), 0.0, n_);
+}
+
+// ---- Particles --------------------------------------------------------------
+
+VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, double dt) {
+  const particle::StepArgs<double> a{c,       at(s_.o.particle_work), flux, at(s_.o.ds), nullptr,
+                                     at(s_.o.radius), dt,              np_,  false};
+  for (std::size_t p = 0; p < np_; ++p) particle::step_particle(s_.mesh, a, p);
+}
+
+VOLTAIC_HD inline void CellRun::particle_surface(const double* c, const double* flux, double* out) {
+  const std::size_t last = static_cast<std::size_t>(s_.R - 1) * np_;
+  const double *ds = at(s_.o.ds), *radius = at(s_.o.radius);
+  for (std::size_t p = 0; p < np_; ++p)
+    out[p] = particle::surface_value(s_.surface, s_.mesh, c[last + p], c[last - np_ + p], flux[p], ds[p], radius[p]);
+}
+
+// ---- Concentration ----------------------------------------------------------
+
+/// A 1D stencil's diagonal and couplings (StencilOperator's coefficients):
+/// faces of the column, insulated x-y faces, z faces Dirichlet 0 or insulated.
+VOLTAIC_HD inline void CellRun::stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi,
+                                        bool arithmetic, double* diag, double* tz) const {
+  stencil::FaceCondition<double> bc[6];
+  for (auto& f : bc) f = {1, 0.0, 0.0};
+  if (dirichlet_lo) bc[4] = {0, 0.0, 0.0};
+  if (dirichlet_hi) bc[5] = {0, 0.0, 0.0};
+  const double* dz = at(s_.o.dz);
+  for (int z = 0; z < s_.n; ++z) {
+    const stencil::CellCoefficients<double> cc =
+        stencil::cell_coefficients(0, 0, z, 1, 1, s_.n, c_.dx, c_.dy, dz, kc, d, bc, arithmetic);
+    diag[z] = cc.diag;
+    tz[z] = cc.tz;
+  }
+}
+
+VOLTAIC_HD inline void CellRun::apply(const double* diag, const double* tz, const double* x, double* y) const {
+  for (std::size_t c = 0; c < n_; ++c) {
+    const double up = c + 1 < n_ ? x[c + 1] : x[c], down = c > 0 ? x[c - 1] : x[c];
+    const double t_up = c + 1 < n_ ? tz[c] : 0.0, t_down = c > 0 ? tz[c - 1] : 0.0;
+    y[c] = stencil::apply_point(diag[c], x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], t_up, up, t_down, down);
+  }
+}
+
+VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sink, bool response) {
+  const SlabOffsets& o = s_.o;
+  const DfnConstants& k = c_.k;
+  double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
+  double *c_e = at(o.c_e), *de = at(o.de), *iterate = at(o.iterate), *sigma = at(o.sigma), *cap = at(o.capacity);
+  const dfn::ConcentrationInputs inputs{k, aj, T, source, flux, ds};
+  for (std::size_t c = 0; c < n_; ++c) inputs(c);
+  const dfn::ElectrolyteProperties props{k, c_e, T, de, nullptr, nullptr};
+  for (std::size_t c = 0; c < n_; ++c) props(c);
+  if (response) {
+    double* unit = at(o.unit_c_s);
+    fill(unit, 0.0, np_ * static_cast<std::size_t>(s_.R));
+    particle_step(unit, at(o.ones), p.dt);
+    particle_surface(unit, at(o.ones), at(o.slope));
+  }
+  copy(c_e, iterate, n_);
+  start(p, level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1), c_e, n_);
+  const dfn::ElectrolyteSink sink{at(o.porosity), iterate, c_e, p.dt, linearised_sink, source, sigma, cap};
+  for (std::size_t c = 0; c < n_; ++c) sink(c);
+  // DiffusionStep: (V C / dt) u - div(D grad u) = V (C / dt u_old + s), by the exact column solve.
+  double *mass = at(o.work), *diag = at(o.el_diag), *tz = at(o.el_tz), *rhs = at(o.el_rhs);
+  const ops::Scale<double> per_dt{1.0 / p.dt};
+  for (std::size_t c = 0; c < n_; ++c) mass[c] = per_dt(cap[c]);
+  stencil(de, mass, false, false, false, diag, tz);
+  const double* volume = at(o.volume);
+  for (std::size_t c = 0; c < n_; ++c) rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
+  if (precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), 0, 1, s_.n) >= 0) {
+    fail(Failure::linear);
+    return false;
+  }
+  precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, 0, 1, s_.n);
+  const dfn::SinkFlux sink_flux{k, sigma, c_e, iterate, flux};
+  for (std::size_t c = 0; c < n_; ++c) sink_flux(c);
+  double* cs = at(o.c_s);
+  start(p, level2(o.c_s_levels, np_ * s_.R, 0), level2(o.c_s_levels, np_ * s_.R, 1), cs, np_ * s_.R);
+  particle_step(cs, flux, p.dt);
+  particle_surface(cs, flux, at(o.c_surf));
+  return true;
+}
+
+VOLTAIC_HD inline bool CellRun::concentration_finish(const Pass& p) {
+  if (max_abs(at(s_.o.sigma), n_) == 0.0) return true;  // the sink was not linearised
+  if (!concentration(p, false, false)) return false;
+  if (!above(at(s_.o.c_e), depletion_floor(), n_)) return concentration(p, true, false);
+  return true;
+}
+
+// ---- Potential --------------------------------------------------------------
+
+VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step) {
+  const SlabOffsets& o = s_.o;
+  dfn::Drive d;
+  d.voltage_control = step.voltage_control;
+  d.current_density = step.voltage_control ? 0.0 : drive(step) / c_.area;
+  d.voltage = step.voltage_control ? drive(step) : 0.0;
+  copy(at(o.aj), at(o.pot_aj), n_);  // the reaction's guess (ParticleSurface::reaction)
+  if (!newton(d)) return false;
+  const double* phi = at(o.phi);
+  if (step.voltage_control) {
+    k_.voltage = drive(step);
+    k_.current = dot(at(o.pot_aj), at(o.negative_volume), n_);
+  } else {
+    const double i = drive(step) / c_.area;
+    k_.voltage = phi[n_ - 1] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
+    k_.current = drive(step);
+  }
+  copy(at(o.pot_aj), at(o.aj), n_);
+  copy(at(o.pot_surface), at(o.c_surf), np_);
+  return true;
+}
+
+VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
+  const SlabOffsets& o = s_.o;
+  const DfnConstants& k = c_.k;
+  double *c_e = at(o.c_e), *T = at(o.T), *phi = at(o.phi), *kappa = at(o.kappa), *kappa_d = at(o.kappa_d);
+  double *d_logc = at(o.d_logc), *aj = at(o.pot_aj), *adj = at(o.adj), *surface = at(o.pot_surface);
+  double *residual = at(o.residual), *update = at(o.update);
+  const double *c_surf = at(o.c_surf), *slope = at(o.slope), *flux = at(o.flux);
+  const dfn::ElectrolyteProperties props{k, c_e, T, nullptr, kappa, kappa_d};
+  for (std::size_t c = 0; c < n_; ++c) props(c);
+  fill(d_logc, 0.0, n_);
+  stencil(kappa, d_logc, false, false, s_.kappa_arithmetic, at(o.kap_diag), at(o.kap_tz));
+  stencil(kappa_d, d_logc, false, false, s_.kappa_arithmetic, at(o.kd_diag), at(o.kd_tz));
+  stencil(at(o.solid_sigma), at(o.separator_one), true, drive.voltage_control, false, at(o.sig_diag),
+          at(o.sig_tz));
+  copy(c_e, at(o.c_e_seen), n_);
+  const double zero = 0.0;
+  const dfn::DiffusionPotential dp{n_, 1, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
+  for (std::size_t c = 0; c < n_; ++c) dp(c);
+  const dfn::ReactionCurrent reaction{k, phi, phi + n_, c_e, T, c_surf, slope, flux, aj, adj, surface};
+  const dfn::NewtonSystem system{k,        drive,   at(o.s_phi), at(o.e_phi), d_logc, aj,         adj,
+                                 residual, at(o.d_s), at(o.d_e),   at(o.c01),   at(o.c10)};
+  double last_update = 0.0;
+  for (int it = 0;; ++it) {
+    for (std::size_t c = 0; c < n_; ++c) reaction(c);
+    apply(at(o.sig_diag), at(o.sig_tz), phi, at(o.s_phi));
+    apply(at(o.kap_diag), at(o.kap_tz), phi + n_, at(o.e_phi));
+    for (std::size_t c = 0; c < n_; ++c) system(c);
+    if (it == s_.max_newton) {
+      fail(Failure::newton, last_update);
+      return false;
+    }
+    // The Jacobian: the two stencils with the reaction's diagonals, coupled per cell.
+    stencil(at(o.solid_sigma), at(o.d_s), true, drive.voltage_control, false, at(o.j0_diag), at(o.j0_tz));
+    stencil(kappa, at(o.d_e), false, false, s_.kappa_arithmetic, at(o.j1_diag), at(o.j1_tz));
+    const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.j0_tz),
+                                               at(o.j1_tz),   at(o.c01),     at(o.c10)};
+    if (precond::factor_block_column(in, at(o.factors), 0, 1, s_.n) >= 0) {
+      fail(Failure::linear);
+      return false;
+    }
+    const ops::Scale<double> negate{-1.0};
+    for (std::size_t i = 0; i < 2 * n_; ++i) residual[i] = negate(residual[i]);
+    precond::solve_block_column(at(o.factors), residual, update, 0, 1, s_.n);
+    const double largest = max_abs(update, 2 * n_);
+    if (!(largest - largest == 0.0)) {
+      fail(Failure::newton_update);
+      return false;
+    }
+    const bool damped = largest > s_.max_update;
+    if (damped) {
+      const ops::Scale<double> damp{s_.max_update / largest};
+      for (std::size_t i = 0; i < 2 * n_; ++i) update[i] = damp(update[i]);
+    }
+    axpy(1.0, update, phi, 2 * n_);
+    const double rate = it > 0 ? fmin(1.0, largest / last_update) : 1.0;
+    last_update = largest;
+    if (!damped && largest * rate <= s_.newton_tolerance) {
+      const dfn::LinearisedReaction finish{k, update, adj, c_surf, slope, flux, aj, surface};
+      for (std::size_t c = 0; c < n_; ++c) finish(c);
+      return true;
+    }
+  }
+}
+
+// ---- Thermal ----------------------------------------------------------------
+
+VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step) {
+  const SlabOffsets& o = s_.o;
+  dfn::Drive d;
+  d.voltage_control = step.voltage_control;
+  d.current_density = step.voltage_control ? 0.0 : k_.current / c_.area;
+  d.voltage = step.voltage_control ? drive(step) : 0.0;
+  const double zero = 0.0;
+  const double* phi = at(o.phi);
+  const dfn::HeatSource h{c_.k,
+                          d,
+                          1,
+                          1,
+                          dfn::Couplings{&zero, &zero, at(o.sig_tz)},
+                          dfn::Couplings{&zero, &zero, at(o.kap_tz)},
+                          dfn::Couplings{&zero, &zero, at(o.kd_tz)},
+                          phi,
+                          phi + n_,
+                          at(o.c_e_seen),
+                          at(o.pot_aj),
+                          at(o.c_surf),
+                          at(o.T),
+                          at(o.q)};
+  for (std::size_t c = 0; c < n_; ++c) h(c);
+  k_.heat_w = dot(at(o.q), at(o.volume), n_) + k_.current * k_.current * c_.foils / c_.area;
+}
+
+VOLTAIC_HD inline void CellRun::thermal_update(const Pass& p) {
+  if (!s_.lumped) return;
+  // LumpedThermal::step
+  const double t = p.a0 * k_.lumped_history[0] + p.a1 * k_.lumped_history[1];
+  const double cap = c_.lumped_capacity / p.dt;
+  k_.lumped_t = (cap * t + k_.heat_w + c_.lumped_cooling * c_.ambient) / (cap + c_.lumped_cooling);
+  fill(at(s_.o.T), k_.lumped_t, n_);
+}
+
+// ---- Anderson mixing of c_e (anderson_mixing.cpp) ------------------------------
+
+/// next c_e from the pass's input x (c_e_pass) and output g (c_e), into work.
+VOLTAIC_HD inline void CellRun::mix() {
+  const SlabOffsets& o = s_.o;
+  const double *x = at(o.c_e_pass), *g = at(o.c_e);
+  double *f = at(o.mix_f), *f_last = at(o.mix_f_last), *g_last = at(o.mix_g_last), *next = at(o.work);
+  copy(g, f, n_);
+  axpy(-1.0, x, f, n_);
+  if (k_.mix_count > 0) {
+    const int slot = (k_.mix_count - 1) % kMixingDepth;
+    double *df = at(o.mix_df) + static_cast<std::size_t>(slot) * n_, *dg = at(o.mix_dg) + slot * n_;
+    copy(f, df, n_);
+    axpy(-1.0, f_last, df, n_);
+    copy(g, dg, n_);
+    axpy(-1.0, g_last, dg, n_);
+  }
+  copy(f, f_last, n_);
+  copy(g, g_last, n_);
+  copy(g, next, n_);
+  const int m = k_.mix_count < kMixingDepth ? k_.mix_count : kMixingDepth;
+  ++k_.mix_count;
+  if (m == 0) return;
+  double a[kMixingDepth * kMixingDepth], b[kMixingDepth];
+  for (int i = 0; i < m; ++i) {
+    const double* di = at(o.mix_df) + static_cast<std::size_t>(i) * n_;
+    b[i] = dot(di, f, n_);
+    for (int j = 0; j <= i; ++j) a[i * m + j] = a[j * m + i] = dot(di, at(o.mix_df) + j * n_, n_);
+  }
+  // Cholesky with a relative Tikhonov shift; no usable history: start again.
+  double trace = 0.0;
+  for (int i = 0; i < m; ++i) trace += a[i * m + i];
+  if (!(trace > 0.0) || !(trace - trace == 0.0)) {
+    k_.mix_count = 1;
+    return;
+  }
+  for (int i = 0; i < m; ++i) a[i * m + i] += 1e-12 * trace;
+  for (int j = 0; j < m; ++j) {
+    double d = a[j * m + j];
+    for (int q = 0; q < j; ++q) d -= a[j * m + q] * a[j * m + q];
+    if (!(d > 0.0)) {
+      k_.mix_count = 1;
+      return;
+    }
+    d = sqrt(d);
+    a[j * m + j] = d;
+    for (int i = j + 1; i < m; ++i) {
+      double t = a[i * m + j];
+      for (int q = 0; q < j; ++q) t -= a[i * m + q] * a[j * m + q];
+      a[i * m + j] = t / d;
+    }
+  }
+  for (int i = 0; i < m; ++i) {
+    for (int q = 0; q < i; ++q) b[i] -= a[i * m + q] * b[q];
+    b[i] /= a[i * m + i];
+  }
+  for (int i = m - 1; i >= 0; --i) {
+    for (int q = i + 1; q < m; ++q) b[i] -= a[q * m + i] * b[q];
+    b[i] /= a[i * m + i];
+  }
+  for (int i = 0; i < m; ++i) axpy(-b[i], at(o.mix_dg) + static_cast<std::size_t>(i) * n_, next, n_);
+}
+
+// ---- One attempt --------------------------------------------------------------
+
+VOLTAIC_HD inline double CellRun::split_change() const {
+  const SlabOffsets& o = s_.o;
+  const auto change = [&](const double* now, const double* before, double scale) {
+    double sum = 0.0;
+    for (std::size_t c = 0; c < n_; ++c) {
+      const double e = (now[c] - before[c]) / (s_.rtol * fabs(now[c]) + s_.atol * scale);
+      sum = fp::fma(e, e, sum);
+    }
+    return sqrt(sum / double(n_));
+  };
+  double d = change(at(o.c_e), at(o.c_e_pass), c_.ce0);
+  if (s_.lumped) d = fmax(d, change(at(o.T), at(o.T_pass), 1.0));
+  return d;
+}
+
+VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
+  const SlabOffsets& o = s_.o;
+  // start_attempt: the formula, and the first pass's reaction and potentials extrapolated.
+  bdf::Formula f = bdf::formula(k_.history >= 3 && h <= 2.4 * k_.h1 ? 2 : 1, h, k_.h1);
+  if (f.order == 2) {
+    double* w = at(o.work);
+    copy(level3(o.c_e_levels, n_, 0), w, n_);
+    axpby(f.a1, level3(o.c_e_levels, n_, 1), f.a0, w, n_);
+    if (!above(w, 0.0, n_)) f = bdf::formula(1, h, k_.h1);
+  }
+  k_.last_order = f.order;
+  if (k_.history >= 2) {
+    const double w1 = h / k_.h1;
+    copy(level2(o.aj_levels, n_, 0), at(o.aj), n_);
+    axpby(-w1, level2(o.aj_levels, n_, 1), 1.0 + w1, at(o.aj), n_);
+    copy(level2(o.phi_levels, 2 * n_, 0), at(o.phi), 2 * n_);
+    axpby(-w1, level2(o.phi_levels, 2 * n_, 1), 1.0 + w1, at(o.phi), 2 * n_);
+  }
+  Pass p{f.a0, f.a1, f.beta * h, 0};
+  double previous_change = 0.0;
+  double smallest = INFINITY;
+  const double* c_e = at(o.c_e);
+  for (std::size_t c = 0; c < n_; ++c) smallest = fmin(smallest, fabs(c_e[c]));
+  const bool rate_test = smallest > 0.1 * c_.ce0;
+  for (;; ++p.index) {
+    if (!concentration(p, true, p.index == 0)) return false;
+    if (p.index > 0) {
+      const double change = split_change();
+      if (!(change - change == 0.0)) {
+        fail(Failure::split_nonfinite);
+        return false;
+      }
+      if (p.index > 1) k_.split_rate = fmin(change / previous_change, 1.0);
+      previous_change = change;
+      const double r = k_.split_rate;
+      if (change <= 0.2 || (rate_test && r < 0.5 && change * r / (1.0 - r) <= 0.2)) {
+        if (!concentration_finish(p)) return false;
+        break;
+      }
+      if (p.index == s_.max_split) {
+        fail(Failure::split, change);
+        return false;
+      }
+      mix();
+      if (above(at(o.work), 0.0, n_)) {
+        copy(at(o.work), at(o.c_e), n_);
+      } else {
+        k_.mix_count = 0;
+      }
+    } else {
+      k_.mix_count = 0;
+    }
+    copy(at(o.c_e), at(o.c_e_pass), n_);
+    copy(at(o.T), at(o.T_pass), n_);
+    if (!potential(step)) return false;
+    heat(step);
+    thermal_update(p);
+  }
+  const auto finite = [](double x) { return x - x == 0.0; };
+  if (!finite(k_.voltage) || !finite(k_.current) || !finite(k_.heat_w)) {
+    fail(Failure::terminal);
+    return false;
+  }
+  if (!above(at(o.c_e), depletion_floor(), n_)) {
+    fail(Failure::depletion);
+    return false;
+  }
+  return true;
+}
+
+VOLTAIC_HD inline double CellRun::local_error(double h) const {
+  if (k_.history < 2) return -1.0;
+  const SlabOffsets& o = s_.o;
+  const int order = k_.last_order;
+  const bdf::Estimate e = bdf::estimate(order, h, k_.h1, k_.h2);
+  const auto norm = [&](const double* y, const double* y0, const double* y1, const double* y2, std::size_t m,
+                        double scale) {
+    const double atol = s_.atol * scale;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < m; ++i) {  // dfn::LocalError
+      const double predicted = e.l0 * y0[i] + e.l1 * y1[i] + e.l2 * y2[i];
+      const double x = e.factor * (y[i] - predicted) / (s_.rtol * fabs(y[i]) + atol);
+      sum = fp::fma(x, x, sum);
+    }
+    return sqrt(sum / double(m));
+  };
+  const auto scalar = [&](const double* past, double y, double scale) {
+    const double predicted = e.l0 * past[0] + e.l1 * past[1] + e.l2 * past[2];
+    return fabs(e.factor * (y - predicted)) / (s_.rtol * fabs(y) + s_.atol * scale);
+  };
+  const int back = order >= 2 ? 2 : 1;
+  double error = norm(at(o.c_e), level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1),
+                      level3(o.c_e_levels, n_, back), n_, c_.ce0);
+  error = fmax(error, norm(at(o.c_surf), level3(o.c_surf_levels, np_, 0), level3(o.c_surf_levels, np_, 1),
+                           level3(o.c_surf_levels, np_, back), np_, c_.c_max));
+  error = fmax(error, scalar(k_.voltage_history, k_.voltage, 1.0));
+  if (s_.lumped) error = fmax(error, scalar(k_.lumped_history, k_.lumped_t, 1.0));
+  constexpr double kFraction = 0.5;  // Simulation::local_error's
+  return error - error == 0.0 ? error / kFraction : INFINITY;
+}
+
+VOLTAIC_HD inline void CellRun::save() {
+  const SlabOffsets& o = s_.o;
+  copy(at(o.c_s), level2(o.c_s_levels, np_ * s_.R, 0), np_ * s_.R);
+  copy(at(o.c_e), level3(o.c_e_levels, n_, 0), n_);
+  copy(at(o.c_surf), level3(o.c_surf_levels, np_, 0), np_);
+  copy(at(o.phi), level2(o.phi_levels, 2 * n_, 0), 2 * n_);
+  copy(at(o.aj), level2(o.aj_levels, n_, 0), n_);
+  k_.lumped_history[0] = k_.lumped_t;
+  k_.voltage_history[0] = k_.voltage;
+  k_.saved[0] = k_.current;
+  k_.saved[1] = k_.heat_w;
+}
+
+VOLTAIC_HD inline void CellRun::restore() {
+  const SlabOffsets& o = s_.o;
+  copy(level2(o.c_s_levels, np_ * s_.R, 0), at(o.c_s), np_ * s_.R);
+  copy(level3(o.c_e_levels, n_, 0), at(o.c_e), n_);
+  copy(level3(o.c_surf_levels, np_, 0), at(o.c_surf), np_);
+  copy(level2(o.phi_levels, 2 * n_, 0), at(o.phi), 2 * n_);
+  copy(level2(o.aj_levels, n_, 0), at(o.aj), n_);
+  k_.lumped_t = k_.lumped_history[0];
+  fill(at(o.T), k_.lumped_t, n_);  // T is the lumped temperature everywhere (or the initial one)
+  k_.voltage = k_.voltage_history[0];
+  k_.current = k_.saved[0];
+  k_.heat_w = k_.saved[1];
+}
+
+VOLTAIC_HD inline void CellRun::accept(double h) {
+  k_.rotation3 = (k_.rotation3 + 2) % 3;  // level i <- level i - 1
+  k_.rotation2 = (k_.rotation2 + 1) % 2;
+  k_.lumped_history[2] = k_.lumped_history[1];
+  k_.lumped_history[1] = k_.lumped_history[0];
+  k_.voltage_history[2] = k_.voltage_history[1];
+  k_.voltage_history[1] = k_.voltage_history[0];
+  k_.h2 = k_.h1;
+  k_.h1 = h;
+  k_.history = k_.history + 1 < 3 ? k_.history + 1 : 3;
+}
+
+VOLTAIC_HD inline void CellRun::record() {
+  if (k_.rows < s_.rows_per_call) {
+    double* row = at(s_.o.rows) + static_cast<std::size_t>(k_.rows) * kRowValues;
+    row[0] = k_.time;
+    row[1] = k_.voltage;
+    row[2] = k_.current;
+    row[3] = k_.lumped_t;
+  }
+  ++k_.rows;
+  k_.max_temperature = fmax(k_.max_temperature, k_.lumped_t);
+}
+
+// ---- Events and the step driver (simulation_steps.cpp) -------------------------
+
+VOLTAIC_HD inline double CellRun::event_margin(const ProgramStep& step) const {
+  double margin = INFINITY;
+  if (!step.voltage_control && drive(step) != 0.0) {
+    const bool discharge = drive(step) > 0.0;
+    const double limit = discharge ? c_.lower_cutoff : c_.upper_cutoff;
+    margin = discharge ? k_.voltage - limit : limit - k_.voltage;
+    if (step.has_until_voltage) {
+      const double v = step.until_voltage;
+      margin = fmin(margin, discharge ? k_.voltage - v : v - k_.voltage);
+    }
+  }
+  if (step.has_until_current) margin = fmin(margin, fabs(k_.current) - until_current(step));
+  return margin;
+}
+
+VOLTAIC_HD inline bool CellRun::locate_event(const ProgramStep& step, double& h, double margin_before) {
+  const double tolerance = s_.event_tolerance;
+  double a = 0.0, ga = margin_before, b = h, gb = event_margin(step);
+  int side = 0;
+  for (int it = 0; it < 60 && gb < -tolerance; ++it) {
+    double m = b - gb * (b - a) / (gb - ga);
+    m = fmin(fmax(m, a + 1e-3 * (b - a)), b - 1e-3 * (b - a));
+    restore();
+    ++k_.steps_rejected;
+    if (!attempt(m, step)) return false;
+    const double gm = event_margin(step);
+    if (gm > tolerance) {
+      a = m;
+      ga = gm;
+      if (side == -1) gb *= 0.5;
+      side = -1;
+    } else {
+      b = m;
+      gb = gm;
+      if (side == 1) ga *= 0.5;
+      side = 1;
+      if (gm >= -tolerance) break;
+    }
+    if (b - a <= 1e-12 * fmax(1.0, b)) break;
+  }
+  if (side == -1) {
+    restore();
+    if (!attempt(b, step)) return false;
+  }
+  h = b;
+  return true;
+}
+
+VOLTAIC_HD inline bool CellRun::consistent_start(const ProgramStep& step) {
+  fill(at(s_.o.slope), 0.0, np_);  // the surface is held where the particles are
+  if (!potential(step)) return false;
+  heat(step);
+  k_.history = 1;
+  return true;
+}
+
+/// A fresh experiment step: its consistent start, first row and feasibility.
+/// False when the cell ends here.
+VOLTAIC_HD inline bool CellRun::start_step() {
+  const ProgramStep& step = current_step();
+  if (!consistent_start(step)) {
+    k_.ending = Ending::failed_step;
+    return false;
+  }
+  record();
+  if (step.has_until_voltage && !step.voltage_control && drive(step) != 0.0) {
+    const bool discharge = drive(step) > 0.0;
+    if (discharge ? k_.voltage <= step.until_voltage : k_.voltage >= step.until_voltage) {
+      k_.ending = Ending::infeasible_voltage;
+      return false;
+    }
+  }
+  if (!(event_margin(step) > 0.0)) {
+    k_.ending = Ending::infeasible_cutoff;
+    return false;
+  }
+  k_.elapsed = 0.0;
+  k_.dt = s_.initial_dt;
+  k_.h1 = k_.h2 = 0.0;
+  k_.history = 1;
+  k_.step_started = true;
+  return true;
+}
+
+/// A step-size factor rounded down to a power of 2^(1/16) (simulation_steps.cpp).
+VOLTAIC_HD inline double quantised(double factor) { return exp2(floor(16.0 * log2(factor)) / 16.0); }
+
+/// One accepted time step of the present experiment step (or its end).
+VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
+  const ProgramStep& step = current_step();
+  step_ended = false;
+  if (step.has_duration && k_.elapsed >= step.duration * (1.0 - 1e-12)) {
+    k_.ended_by_event = false;
+    step_ended = true;
+    return true;
+  }
+  const double proposed = fmin(k_.dt, s_.max_dt);
+  double h = proposed;
+  if (step.has_duration) h = fmin(h, step.duration - k_.elapsed);
+  const bool clipped = h < proposed;
+  const double v_before = k_.voltage, i_before = k_.current, margin_before = event_margin(step);
+  save();
+  double error = -1.0;
+  for (int retries = 0;; ++retries) {
+    if (!attempt(h, step)) {
+      restore();
+      ++k_.steps_rejected;
+      if (retries >= s_.max_retries || h / 4.0 < s_.min_dt) return false;
+      h /= 4.0;
+      continue;
+    }
+    error = local_error(h);
+    if (error <= 1.0) break;
+    restore();
+    ++k_.steps_rejected;
+    const double cut = quantised(fmin(fmax(0.9 * pow(error, -1.0 / (k_.last_order + 1)), 0.1), 0.9));
+    if (retries >= s_.max_retries || h * cut < s_.min_dt) {
+      fail(Failure::local_error, error);
+      return false;
+    }
+    h *= cut;
+  }
+  const bool event = event_margin(step) <= 0.0;
+  if (event && !locate_event(step, h, margin_before)) return false;
+  k_.capacity_ah += 0.5 * (i_before + k_.current) * h / 3600.0;
+  k_.energy_wh += 0.5 * (i_before * v_before + k_.current * k_.voltage) * h / 3600.0;
+  k_.time += h;
+  k_.elapsed += h;
+  ++k_.steps_taken;
+  const double growth =
+      error < 0.0 ? s_.max_growth
+                  : quantised(fmin(fmax(0.9 * pow(fmax(error, 1e-10), -1.0 / (k_.last_order + 1)), 0.2), s_.max_growth));
+  k_.dt = clipped ? fmax(proposed, h * growth) : h * growth;
+  accept(h);
+  record();
+  step_ended = event;
+  k_.ended_by_event = event;
+  return true;
+}
+
+VOLTAIC_HD inline void CellRun::advance() {
+  while (k_.ending == Ending::running && k_.rows < s_.rows_per_call) {
+    if (k_.step >= s_.total_steps) {
+      k_.ending = Ending::completed;
+      return;
+    }
+    if (!k_.step_started) {
+      if (!start_step()) return;
+      continue;
+    }
+    bool ended = false;
+    if (!step_once(ended)) {
+      k_.ending = Ending::failed_step;
+      return;
+    }
+    if (ended) {
+      k_.step_started = false;
+      ++k_.step;
+    }
+  }
+}
+
+}  // namespace voltaic::program

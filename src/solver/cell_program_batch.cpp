@@ -1,0 +1,554 @@
+// BatchSimulation's cell-program engine: every cell runs cell_program.hpp's
+// CellRun, one CUDA thread per cell (all cells of a wave in one kernel per
+// call, the host looking once per call) or one CPU worker thread per cell at a
+// time. The host builds each cell's constants from its own ParameterSet (a
+// CPU CellLayout, which validates it), drains the cells' row buffers between
+// calls and words how each cell ended as Simulation does.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include "core/backend_dispatch.hpp"
+#include "solver/cell_program.hpp"
+#include "solver/cell_program_launch.hpp"
+#include "solver/failure_cause.hpp"
+#include "voltaic/core/array.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
+#include "voltaic/solver/lumped_thermal.hpp"
+#include "voltaic/solver/memory_estimate.hpp"
+#include "voltaic/solver/particle_step.hpp"
+
+namespace voltaic {
+
+namespace {
+
+using program::CellConstants;
+using program::ProgramClock;
+using program::ProgramSettings;
+using program::ProgramStep;
+
+constexpr const char* kWhere = "BatchSimulation";
+/// Rows a cell may add per call before the host drains its buffer.
+constexpr int kRowsPerCall = 64;
+
+std::string describe_step(const ExperimentStep& step, long long index) {
+  return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
+}
+
+/// The experiment as the program runs it; refuses what it cannot run.
+std::vector<ProgramStep> compile_experiment(const Experiment& experiment) {
+  std::vector<ProgramStep> steps;
+  for (std::size_t i = 0; i < experiment.cycle().size(); ++i) {
+    const ExperimentStep& s = experiment.cycle()[i];
+    if (s.drive_cycle || s.mode == StepMode::power) {
+      throw InvalidArgument(describe_step(s, static_cast<long long>(i)), kWhere,
+                            std::string("is a ") + (s.drive_cycle ? "drive cycle" : "power step") +
+                                ", which the batch cell program does not run; allowed there: current, rest and "
+                                "voltage steps (or the Simulation engine on the CPU)");
+    }
+    ProgramStep p;
+    p.voltage_control = s.mode == StepMode::voltage;
+    if (s.mode == StepMode::voltage) p.value = s.voltage_v;
+    if (s.mode == StepMode::current) {
+      p.value = s.current.value;
+      p.c_rate = s.current.c_rate;
+    }
+    if (s.until_voltage_v) {
+      p.has_until_voltage = true;
+      p.until_voltage = *s.until_voltage_v;
+    }
+    if (s.until_current) {
+      p.has_until_current = true;
+      p.until_current = s.until_current->value;
+      p.until_c_rate = s.until_current->c_rate;
+    }
+    if (s.duration_s) {
+      p.has_duration = true;
+      p.duration = *s.duration_s;
+    }
+    steps.push_back(p);
+  }
+  return steps;
+}
+
+/// Lays the arrays of one cell out in its slab: the constant arrays first
+/// (the host writes them), then the state and the work arrays.
+program::SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R) {
+  program::SlabOffsets o{};
+  std::size_t end = 0;
+  const auto take = [&](std::size_t& at, std::size_t size) {
+    at = end;
+    end += size;
+  };
+  for (std::size_t* a : {&o.volume, &o.porosity, &o.solid_sigma, &o.dz, &o.negative_volume, &o.separator_one})
+    take(*a, n);
+  take(o.radius, P);
+  take(o.ones, P);
+  take(o.c_s, R * P);
+  take(o.c_s_levels, 2 * R * P);
+  take(o.c_e, n);
+  take(o.c_e_levels, 3 * n);
+  take(o.c_surf, P);
+  take(o.c_surf_levels, 3 * P);
+  take(o.phi, 2 * n);
+  take(o.phi_levels, 4 * n);
+  take(o.aj, n);
+  take(o.aj_levels, 2 * n);
+  for (std::size_t* a : {&o.T, &o.T_pass, &o.c_e_pass, &o.iterate, &o.source, &o.de, &o.sigma, &o.capacity, &o.q,
+                         &o.work})
+    take(*a, n);
+  take(o.unit_c_s, R * P);
+  take(o.particle_work, (R - 1) * P);
+  for (std::size_t* a : {&o.flux, &o.ds, &o.slope, &o.pot_surface}) take(*a, P);
+  for (std::size_t* a : {&o.pot_aj, &o.adj, &o.kappa, &o.kappa_d, &o.d_logc, &o.s_phi, &o.e_phi, &o.c_e_seen})
+    take(*a, n);
+  take(o.residual, 2 * n);
+  take(o.update, 2 * n);
+  for (std::size_t* a : {&o.d_s, &o.d_e, &o.c01, &o.c10, &o.sig_diag, &o.sig_tz, &o.kap_diag, &o.kap_tz, &o.kd_diag,
+                         &o.kd_tz, &o.j0_diag, &o.j0_tz, &o.j1_diag, &o.j1_tz})
+    take(*a, n);
+  take(o.factors, 6 * n);
+  for (std::size_t* a : {&o.el_diag, &o.el_tz, &o.el_rhs, &o.el_lower, &o.el_inverse, &o.el_upper, &o.mix_f,
+                         &o.mix_f_last, &o.mix_g_last})
+    take(*a, n);
+  take(o.mix_df, program::kMixingDepth * n);
+  take(o.mix_dg, program::kMixingDepth * n);
+  take(o.rows, static_cast<std::size_t>(kRowsPerCall) * program::kRowValues);
+  o.total = end;
+  return o;
+}
+
+/// Doubles of a slab the host writes: the constant arrays.
+std::size_t constant_doubles(const program::SlabOffsets& o) { return o.c_s; }
+
+/// Points the custom functions of `k` from data at `from` to the same data at `to`.
+void rebase_functions(DfnConstants& k, const double* from, const double* to) {
+  CustomFunction* handles[] = {&k.electrode[0].ocp_function,         &k.electrode[0].entropic_function,
+                               &k.electrode[1].ocp_function,         &k.electrode[1].entropic_function,
+                               &k.electrolyte.conductivity_function, &k.electrolyte.diffusivity_function};
+  for (CustomFunction* f : handles)
+    if (f->data != nullptr) f->data = to + (f->data - from);
+}
+
+/// The constants of one cell and its slab's constant arrays (`statics`,
+/// constant_doubles() values). Throws voltaic::Error for a non-physical set.
+CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& options,
+                             const program::SlabOffsets& o, const std::vector<double>& functions,
+                             const double* function_copy, double* statics) {
+  if (p.custom_function_data() != functions)
+    throw InvalidArgument("custom material functions", kWhere,
+                          "differ between the cells; allowed with the cell program: the same functions for all");
+  const CellLayout layout(p, options.grid, CpuExecutor::create());
+  const DfnConstants& host = layout.host_constants();
+  const std::size_t n = layout.num_cells(), P = layout.num_particles();
+  const auto put = [&](std::size_t at, const Array<double>& a) {
+    const std::vector<double> v = a.to_host();
+    std::copy(v.begin(), v.end(), statics + at);
+  };
+  put(o.volume, layout.volumes());
+  put(o.porosity, layout.porosity());
+  put(o.solid_sigma, layout.solid_conductivity());
+  put(o.negative_volume, layout.negative_volumes());
+  put(o.radius, layout.particle_radii());
+  const std::vector<double>& dz = layout.grid()->dz();
+  std::copy(dz.begin(), dz.end(), statics + o.dz);
+  for (std::size_t c = 0; c < n; ++c) statics[o.separator_one + c] = host.map.in_separator(c) ? 1.0 : 0.0;
+  std::fill(statics + o.ones, statics + o.ones + P, 1.0);
+
+  CellConstants c;
+  c.k = host;
+  c.k.map.volume = nullptr;  // set where the slab lies
+  if (!functions.empty()) rebase_functions(c.k, p.custom_function_data().data(), function_copy);
+  c.dx = layout.grid()->dx();
+  c.dy = layout.grid()->dy();
+  c.area = layout.electrode_area();
+  c.nominal_capacity = p.electrical.nominal_capacity;
+  c.lower_cutoff = p.electrical.lower_voltage_cutoff;
+  c.upper_cutoff = p.electrical.upper_voltage_cutoff;
+  c.lumped_capacity = lumped_heat_capacity(p);
+  c.lumped_cooling = p.thermal.heat_transfer_coefficient * p.thermal.cooling_surface_area;
+  c.ambient = p.thermal.ambient_temperature;
+  LumpedThermal(c.lumped_capacity, c.lumped_cooling, c.ambient);  // validates them as Simulation does
+  c.foils = p.negative_current_collector.thickness / p.negative_current_collector.conductivity +
+            p.positive_current_collector.thickness / p.positive_current_collector.conductivity;
+  c.ce0 = p.electrolyte.initial_concentration;
+  c.T0 = p.thermal.initial_temperature;
+  c.cs0_negative = p.negative_electrode.initial_concentration;
+  c.cs0_positive = p.positive_electrode.initial_concentration;
+  c.ds0 = p.negative_electrode.diffusivity;
+  c.c_max = std::max(p.negative_electrode.maximum_concentration, p.positive_electrode.maximum_concentration);
+  return c;
+}
+
+std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
+  std::ostringstream m;
+  switch (k.failure) {
+    case program::Failure::newton:
+      m << "potential step: Newton did not converge in " << s.max_newton << " iterations (last update "
+        << k.failure_value << " V, tolerance " << s.newton_tolerance << " V)";
+      break;
+    case program::Failure::newton_update:
+      m << "potential step: the Newton update is not finite (linear solve: direct block-tridiagonal solve)";
+      break;
+    case program::Failure::linear:
+      m << "a column solve met a pivot that is not finite and positive (a state outside the model's domain)";
+      break;
+    case program::Failure::split:
+      m << "the concentration/potential/temperature split did not converge in " << s.max_split
+        << " passes (last change " << k.failure_value << " of the error tolerance)";
+      break;
+    case program::Failure::split_nonfinite:
+      m << "the step produced a non-finite electrolyte concentration or temperature";
+      break;
+    case program::Failure::terminal: m << "the step produced a non-finite voltage, current or heat"; break;
+    case program::Failure::depletion:
+      m << "the electrolyte concentration fell below zero (depletion: the step is too long)";
+      break;
+    case program::Failure::local_error:
+      m << "the local error stays " << k.failure_value << " times the tolerance at the smallest step";
+      break;
+    default: m << "the step failed"; break;
+  }
+  return m.str();
+}
+
+/// One cell's run on the host side: its setup and the rows drained so far.
+struct CellRecord {
+  CellConstants constants{};
+  std::string error;  ///< why the cell could not be built ("" when it was)
+  std::size_t rows = 0;
+  BatchCellResult result;
+  bool reported = false;
+};
+
+}  // namespace
+
+/// The state of one run of the cell program.
+struct BatchSimulation::ProgramRun {
+  ProgramSettings settings{};
+  std::vector<ProgramStep> steps;
+  const Experiment* experiment = nullptr;
+  std::vector<double> functions;  ///< the base set's custom function data
+  std::vector<CellRecord> cells;
+  std::vector<double> statics;  ///< constant_doubles() per cell, cell-major
+  BatchObserver* observer = nullptr;
+  bool keep_curves = true;
+  std::mutex lock;
+  std::string stop_why;
+  bool stopping = false;
+  std::exception_ptr observer_error;
+
+  std::string stop_reason() {
+    std::lock_guard<std::mutex> guard(lock);
+    if (!stopping && observer) {
+      std::string why = observer->stop_reason();
+      if (!why.empty()) {
+        stop_why = std::move(why);
+        stopping = true;
+      }
+    }
+    return stopping ? stop_why : std::string();
+  }
+};
+
+namespace {
+
+/// Appends up to `rows` rows of a cell's buffer to its result.
+void drain(CellRecord& r, const double* buffer, int rows, bool keep) {
+  const int kept = std::min(rows, kRowsPerCall);
+  r.rows += static_cast<std::size_t>(kept);
+  if (!keep) return;
+  for (int i = 0; i < kept; ++i) {
+    const double* row = buffer + static_cast<std::size_t>(i) * program::kRowValues;
+    r.result.time.push_back(row[0]);
+    r.result.voltage.push_back(row[1]);
+    r.result.current.push_back(row[2]);
+    r.result.temperature.push_back(row[3]);
+  }
+}
+
+/// Words a finished (or interrupted) cell's result as Simulation would.
+/// `slab` is the cell's slab on the host (for the physical cause of a failed
+/// step), or null.
+void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, const Experiment& experiment,
+            const ParameterSet& parameters, const SimulationOptions& options, const double* slab,
+            bool interrupted) {
+  BatchCellResult& out = r.result;
+  out.steps_taken = k.steps_taken;
+  out.steps_rejected = k.steps_rejected;
+  const auto step_of = [&](long long i) -> const ExperimentStep& {
+    return experiment.cycle()[static_cast<std::size_t>(i % s.cycle_size)];
+  };
+  using program::Ending;
+  if (k.ending == Ending::completed) {
+    out.status = BatchCellResult::Status::completed;
+    const long long last = s.total_steps - 1;
+    out.termination = describe_step(step_of(last), last) +
+                      (k.ended_by_event ? " ended by a cut-off event" : " ended after its duration");
+  } else if (k.ending == Ending::running) {
+    out.status = interrupted ? BatchCellResult::Status::interrupted : BatchCellResult::Status::not_run;
+  } else {
+    out.status = BatchCellResult::Status::stopped;
+    const ExperimentStep& step = step_of(k.step);
+    std::ostringstream m;
+    if (k.ending == Ending::infeasible_voltage) {
+      const bool discharge = step.mode == StepMode::current && step.current.value > 0.0;
+      m << describe_step(step, k.step) << " is infeasible: it " << (discharge ? "discharges" : "charges")
+        << " until " << *step.until_voltage_v << " V, but the voltage at its start is already " << k.voltage
+        << " V";
+    } else if (k.ending == Ending::infeasible_cutoff) {
+      m << describe_step(step, k.step) << " is infeasible: a cut-off is already reached at its start (voltage "
+        << k.voltage << " V, current " << k.current << " A)";
+    } else {
+      const std::string reason = failure_text(k, s);
+      std::string cause;
+      if (slab) {
+        try {
+          const CellLayout layout(parameters, options.grid, CpuExecutor::create());
+          const program::SlabOffsets& o = s.o;
+          cause = physical_limit(std::vector<double>(slab + o.c_e, slab + o.c_e + s.n),
+                                 std::vector<double>(slab + o.c_surf, slab + o.c_surf + s.P), layout);
+        } catch (const Error&) {
+        }
+      }
+      m << describe_step(step, k.step) << " failed at t = " << k.time
+        << " s: " << (cause.empty() ? reason : cause + " (the solver: " + reason + ")");
+    }
+    out.termination = m.str();
+  }
+  if (r.rows == 0) return;
+  out.discharge_capacity_ah = k.capacity_ah;
+  out.discharge_energy_wh = k.energy_wh;
+  out.final_voltage = k.voltage;
+  out.simulated_time = k.time;
+  out.max_temperature = k.max_temperature;
+}
+
+}  // namespace
+
+namespace {
+
+/// Runs f(i) for i in [0, count) on `threads` threads (the caller one of them).
+template <class F>
+void parallel_for(std::size_t count, std::size_t threads, const F& f) {
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < count; i = next++) f(i);
+  };
+  std::vector<std::thread> workers;
+  try {
+    for (std::size_t t = 1; t < std::min(threads, count); ++t) workers.emplace_back(work);
+  } catch (const std::system_error&) {  // fewer threads: the ones started share the work
+  }
+  work();
+  for (std::thread& w : workers) w.join();
+}
+
+}  // namespace
+
+void BatchSimulation::report(ProgramRun& run, std::size_t index) {
+  CellRecord& r = run.cells[index];
+  if (r.reported) return;
+  r.reported = true;
+  std::lock_guard<std::mutex> guard(run.lock);
+  if (run.observer && !run.observer_error) {
+    try {
+      run.observer->on_cell(index, r.result);
+    } catch (...) {
+      run.observer_error = std::current_exception();
+      run.stop_why = "the observer failed";
+      run.stopping = true;
+    }
+  }
+  if (!run.keep_curves) r.result.time = r.result.voltage = r.result.current = r.result.temperature = {};
+}
+
+void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std::size_t>& cells) {
+  const ProgramSettings& s = run.settings;
+  const std::size_t statics = constant_doubles(s.o);
+  const bool keep = run.keep_curves || run.observer;
+  parallel_for(cells.size(), worker_threads(), [&](std::size_t j) {
+    const std::size_t i = cells[j];
+    CellRecord& r = run.cells[i];
+    if (!run.stop_reason().empty()) {
+      report(run, i);  // not run
+      return;
+    }
+    std::vector<double> slab(s.o.total, 0.0);
+    std::copy(run.statics.begin() + i * statics, run.statics.begin() + (i + 1) * statics, slab.begin());
+    CellConstants c = r.constants;
+    c.k.map.volume = slab.data() + s.o.volume;
+    ProgramClock k;
+    program::CellRun cell(s, c, k, slab.data());
+    cell.initialise();
+    bool interrupted = false;
+    while (k.ending == program::Ending::running) {
+      k.rows = 0;
+      cell.advance();
+      drain(r, slab.data() + s.o.rows, k.rows, keep);
+      if (k.ending == program::Ending::running && !run.stop_reason().empty()) {
+        interrupted = true;
+        break;
+      }
+    }
+    finish(r, k, s, *run.experiment, cell_parameters(i), options_, slab.data(), interrupted);
+    report(run, i);
+  });
+}
+
+void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
+                                          [[maybe_unused]] const std::vector<std::size_t>& cells) {
+#if VOLTAIC_HAS_CUDA
+  const CudaExecutor& cuda = detail::as_cuda(*exec_);
+  const ProgramSettings& s = run.settings;
+  const std::size_t statics = constant_doubles(s.o);
+  const bool keep = run.keep_curves || run.observer;
+  const double per_cell = double(s.o.total * sizeof(double) + sizeof(CellConstants) + sizeof(ProgramClock));
+  const auto fit = static_cast<std::size_t>(0.8 * available_memory_bytes(*exec_) / per_cell);
+  if (fit == 0) throw InsufficientMemory("cells", kWhere, "not one cell's arrays fit the device's free memory");
+  const std::size_t wave = std::min(cells.size(), fit);
+  Array<double> slabs(exec_, wave * s.o.total);
+  Array<CellConstants> constants(exec_, wave);
+  Array<ProgramClock> clocks(exec_, wave);
+  Array<ProgramClock> host_clocks = Array<ProgramClock>::pinned(exec_, wave);
+  Array<double> host_statics = Array<double>::pinned(exec_, wave * statics);
+  Array<double> host_rows = Array<double>::pinned(exec_, keep ? wave * kRowsPerCall * program::kRowValues : 0);
+  std::vector<CellConstants> staged(wave);
+  std::vector<double> slab(s.o.total);
+  bool stopped = false;
+  for (std::size_t first = 0; first < cells.size(); first += wave) {
+    const std::size_t count = std::min(wave, cells.size() - first);
+    if (stopped) {
+      for (std::size_t j = 0; j < count; ++j) report(run, cells[first + j]);  // not run
+      continue;
+    }
+    for (std::size_t j = 0; j < count; ++j) {
+      const std::size_t i = cells[first + j];
+      staged[j] = run.cells[i].constants;
+      staged[j].k.map.volume = slabs.data() + j * s.o.total + s.o.volume;
+      std::copy(run.statics.begin() + i * statics, run.statics.begin() + (i + 1) * statics,
+                host_statics.data() + j * statics);
+    }
+    exec_->copy(constants.data(), constants.space(), staged.data(), MemorySpace::host(),
+                count * sizeof(CellConstants));
+    const cuda::ProgramCells device{constants.data(), clocks.data(), slabs.data(), count};
+    cuda::cell_program_upload(cuda, host_statics.data(), statics, s.o.total, device);
+    cuda::cell_program_initialise(cuda, s, device);
+    for (std::size_t running = count; running > 0 && !stopped;) {
+      cuda::cell_program_advance(cuda, s, device);
+      exec_->copy(host_clocks.data(), MemorySpace::host(), clocks.data(), clocks.space(),
+                  count * sizeof(ProgramClock));
+      if (keep) cuda::cell_program_rows(cuda, device, s.o.rows, s.o.total, kRowsPerCall, host_rows.data());
+      stopped = !run.stop_reason().empty();
+      running = 0;
+      for (std::size_t j = 0; j < count; ++j) {
+        const std::size_t i = cells[first + j];
+        CellRecord& r = run.cells[i];
+        const ProgramClock& k = host_clocks.data()[j];
+        if (r.reported) continue;
+        drain(r, host_rows.data() + j * kRowsPerCall * program::kRowValues, k.rows, keep);
+        if (k.ending == program::Ending::running && !stopped) {
+          ++running;
+          continue;
+        }
+        const double* cell_slab = nullptr;
+        if (k.ending == program::Ending::failed_step) {
+          exec_->copy(slab.data(), MemorySpace::host(), slabs.data() + j * s.o.total, slabs.space(),
+                      s.o.total * sizeof(double));
+          cell_slab = slab.data();
+        }
+        finish(r, k, s, *run.experiment, cell_parameters(i), options_, cell_slab, stopped);
+        report(run, i);
+      }
+    }
+  }
+#endif
+}
+
+std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment& experiment,
+                                                               BatchObserver* observer) {
+  ProgramRun run;
+  run.experiment = &experiment;
+  run.steps = compile_experiment(experiment);
+  run.observer = observer;
+  run.keep_curves = batch_.keep_curves;
+  const CellGridSpec& g = options_.grid;
+  const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
+  const auto P = static_cast<std::size_t>(g.negative_cells + g.positive_cells);
+  const auto R = static_cast<std::size_t>(g.radial_shells);
+  ProgramSettings& s = run.settings;
+  s.n = static_cast<int>(n);
+  s.P = static_cast<int>(P);
+  s.R = static_cast<int>(R);
+  s.o = slab_offsets(n, P, R);
+  s.surface = options_.surface;
+  s.kappa_arithmetic = options_.potential.electrolyte_face_mean == FaceMean::arithmetic;
+  s.lumped = options_.thermal == ThermalModel::lumped;
+  const StepControl& sc = options_.steps;
+  s.initial_dt = sc.initial_dt;
+  s.min_dt = sc.min_dt;
+  s.max_dt = sc.max_dt;
+  s.rtol = sc.relative_tolerance;
+  s.atol = sc.absolute_tolerance;
+  s.max_growth = sc.max_growth;
+  s.event_tolerance = sc.event_tolerance;
+  s.max_retries = sc.max_retries;
+  s.max_split = sc.max_split_iterations;
+  s.newton_tolerance = options_.potential.tolerance;
+  s.max_update = options_.potential.max_update;
+  s.max_newton = options_.potential.max_iterations;
+  s.cycle_size = static_cast<int>(run.steps.size());
+  s.total_steps = static_cast<long long>(experiment.total_steps());
+  s.rows_per_call = kRowsPerCall;
+  // The unit-sphere shell mesh, the steps and the custom functions, in the executor's memory.
+  ParticleOptions po;
+  po.surface = options_.surface;
+  const ParticleDiffusion<double> shells(exec_, g.radial_shells, Array<double>::from_host(exec_, {1.0}).view(), po);
+  s.mesh = shells.mesh();
+  const Array<ProgramStep> steps = Array<ProgramStep>::from_host(exec_, run.steps);
+  s.steps = steps.data();
+  run.functions = base_.custom_function_data();
+  const Array<double> functions = Array<double>::from_host(exec_, run.functions);
+
+  // Each cell's constants from its own parameters (which they validate), on every core.
+  const std::size_t count = num_cells(), statics = constant_doubles(s.o);
+  run.cells.resize(count);
+  run.statics.resize(count * statics);
+  parallel_for(count, worker_threads(), [&](std::size_t i) {
+    CellRecord& r = run.cells[i];
+    try {
+      r.constants = cell_constants(cell_parameters(i), options_, s.o, run.functions, functions.data(),
+                                   run.statics.data() + i * statics);
+    } catch (const Error& e) {
+      r.error = one_line(e.what_failed() + ": " + e.why());
+    } catch (const std::bad_alloc&) {
+      r.error = "out of memory";
+    }
+  });
+  std::vector<std::size_t> good;
+  for (std::size_t i = 0; i < count; ++i) {
+    CellRecord& r = run.cells[i];
+    if (r.error.empty()) {
+      good.push_back(i);
+      continue;
+    }
+    r.result.status = BatchCellResult::Status::failed;
+    r.result.termination = r.error;
+    report(run, i);
+  }
+  if (exec_->backend() == Backend::cpu)
+    run_program_on_cpu(run, good);
+  else
+    run_program_on_cuda(run, good);
+  if (run.observer_error) std::rethrow_exception(run.observer_error);
+  std::vector<BatchCellResult> results(count);
+  for (std::size_t i = 0; i < count; ++i) results[i] = std::move(run.cells[i].result);
+  return results;
+}
+
+}  // namespace voltaic

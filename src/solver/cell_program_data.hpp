@@ -1,0 +1,134 @@
+#pragma once
+// The data of the batch cell program (cell_program.hpp): what every cell
+// shares (ProgramSettings), what each cell's parameters make of it
+// (CellConstants), its clock (ProgramClock) and where its arrays lie in its
+// slab (SlabOffsets). All trivially copyable, for kernels.
+
+#include <cstddef>
+
+#include "voltaic/solver/cell_layout.hpp"
+#include "voltaic/solver/particle_point.hpp"
+
+namespace voltaic::program {
+
+/// One experiment step as the program runs it (current, rest or voltage).
+struct ProgramStep {
+  bool voltage_control = false;
+  double value = 0.0;   ///< [V] for a hold; [A] or a C-rate (c_rate) for a current (rest: 0)
+  bool c_rate = false;  ///< value (and until_current when until_c_rate) per nominal capacity per hour
+  double until_voltage = 0.0;  ///< [V], when has_until_voltage
+  double until_current = 0.0;  ///< [A] or a C-rate, when has_until_current
+  bool until_c_rate = false;
+  double duration = 0.0;  ///< [s], when has_duration
+  bool has_until_voltage = false, has_until_current = false, has_duration = false;
+};
+
+/// Where each array of a cell lies in its slab (offsets in doubles). n cells
+/// through the thickness, P particles, R shells.
+struct SlabOffsets {
+  // Constant per cell.
+  std::size_t volume, porosity, solid_sigma, dz, negative_volume, separator_one, radius, ones;
+  // State with its past levels (level i of an array of m values at base + i m).
+  std::size_t c_s, c_s_levels;        ///< R P; 2 levels
+  std::size_t c_e, c_e_levels;        ///< n; 3 levels
+  std::size_t c_surf, c_surf_levels;  ///< P; 3 levels
+  std::size_t phi, phi_levels;        ///< 2n; 2 levels
+  std::size_t aj, aj_levels;          ///< n; 2 levels
+  // Work.
+  std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
+  std::size_t unit_c_s, particle_work;                                           ///< R P, (R - 1) P
+  std::size_t flux, ds, slope;                                                    ///< P each
+  std::size_t pot_aj, adj, pot_surface, kappa, kappa_d, d_logc, s_phi, e_phi, c_e_seen;
+  std::size_t residual, update;                        ///< 2n each
+  std::size_t d_s, d_e, c01, c10;                      ///< n each
+  std::size_t sig_diag, sig_tz, kap_diag, kap_tz;      ///< n each: phi_s and phi_e stencils
+  std::size_t kd_diag, kd_tz, j0_diag, j0_tz, j1_diag, j1_tz;
+  std::size_t factors;                                 ///< 6n: block z-line factors
+  std::size_t el_diag, el_tz, el_rhs, el_lower, el_inverse, el_upper;  ///< n each: electrolyte solve
+  std::size_t mix_f, mix_f_last, mix_g_last, mix_df, mix_dg;           ///< n, n, n, depth n, depth n
+  std::size_t rows;                                                     ///< row buffer: rows_per_call x 4
+  std::size_t total;                                                    ///< doubles per cell
+};
+
+/// Anderson mixing depth of the split's passes (Simulation's).
+inline constexpr int kMixingDepth = 4;
+/// Values per row in the row buffer: time, voltage, current, temperature.
+inline constexpr int kRowValues = 4;
+
+/// What every cell of a batch shares.
+struct ProgramSettings {
+  int n = 0, P = 0, R = 0;
+  SlabOffsets o{};
+  particle::ShellMesh<double> mesh{};  ///< in the program's memory
+  SurfaceMethod surface = SurfaceMethod::linear_extrapolation;
+  bool kappa_arithmetic = false;  ///< FaceMean::arithmetic for the electrolyte conductivity
+  bool lumped = false;            ///< else isothermal
+  // StepControl
+  double initial_dt = 0, min_dt = 0, max_dt = 0, rtol = 0, atol = 0, max_growth = 0, event_tolerance = 0;
+  int max_retries = 0, max_split = 0;
+  // PotentialOptions
+  double newton_tolerance = 0, max_update = 0;
+  int max_newton = 0;
+  const ProgramStep* steps = nullptr;  ///< one cycle, in the program's memory
+  int cycle_size = 0;
+  long long total_steps = 0;
+  int rows_per_call = 0;  ///< a call returns when a cell's row buffer is full
+};
+
+/// The constants of one cell's parameters.
+struct CellConstants {
+  DfnConstants k;  ///< map.volume points into the cell's slab
+  double dx = 0, dy = 0, area = 0;
+  double nominal_capacity = 0, lower_cutoff = 0, upper_cutoff = 0;
+  double lumped_capacity = 0, lumped_cooling = 0, ambient = 0;  ///< [J/K], hA [W/K], [K]
+  double foils = 0;                                             ///< sum of L / sigma of the collector foils
+  double ce0 = 0, T0 = 0, cs0_negative = 0, cs0_positive = 0, ds0 = 0, c_max = 0;
+};
+
+/// Why a cell stopped or finished (the host words it, program_results.cpp).
+enum class Ending : int {
+  running = 0,
+  completed,           ///< every experiment step ran to its end
+  failed_step,         ///< a step failed after its retries (Failure says why)
+  infeasible_voltage,  ///< a step starts at or past its "until" voltage
+  infeasible_cutoff,   ///< a step starts at or past a cut-off
+};
+
+/// Why an attempt failed.
+enum class Failure : int {
+  none = 0,
+  newton,           ///< Newton did not converge in max_newton iterations
+  newton_update,    ///< the Newton update is not finite
+  linear,           ///< a pivot of a column solve is not positive (a state outside the model)
+  split,            ///< the passes did not settle in max_split
+  split_nonfinite,  ///< a pass produced a non-finite c_e or T
+  terminal,         ///< a non-finite voltage, current or heat
+  depletion,        ///< c_e below the depletion floor
+  local_error,      ///< the local error stays above tolerance at the smallest step
+  event,            ///< locating a cut-off failed
+};
+
+/// One cell's clock: where it is in the experiment, its step-size controller
+/// and its terminal quantities. Kept between calls.
+struct ProgramClock {
+  Ending ending = Ending::running;
+  Failure failure = Failure::none;
+  double failure_value = 0.0;  ///< the local error, or the last Newton update [V]
+  long long step = 0;          ///< experiment step index (over all cycles)
+  bool step_started = false;
+  double elapsed = 0, dt = 0, h1 = 0, h2 = 0;
+  int history = 1;
+  double time = 0, capacity_ah = 0, energy_wh = 0, voltage = 0, current = 0, heat_w = 0, lumped_t = 0;
+  double lumped_history[3] = {0, 0, 0}, voltage_history[3] = {0, 0, 0}, saved[2] = {0, 0};
+  int last_order = 1;
+  double split_rate = 1.0;
+  int steps_taken = 0, steps_rejected = 0;
+  double max_temperature = 0;
+  int rows = 0;        ///< rows in the buffer since the host last drained it
+  int rotation3 = 0;   ///< level rotation of the 3-level arrays
+  int rotation2 = 0;   ///< and of the 2-level ones
+  int mix_count = 0;   ///< Anderson history
+  bool ended_by_event = false;  ///< how the last experiment step ended (else by its duration)
+};
+
+}  // namespace voltaic::program

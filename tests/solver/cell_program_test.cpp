@@ -1,0 +1,78 @@
+// The batch cell program (src/solver/cell_program.hpp) against Simulation on
+// the CPU: the same algorithm, so the same steps and the same curves to
+// rounding; a batched cell bitwise the cell run alone by the program.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "voltaic/core/error.hpp"
+#include "voltaic/core/executor.hpp"
+#include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
+
+namespace voltaic {
+namespace {
+
+using Status = BatchCellResult::Status;
+
+const char* const kThickness = "Negative electrode thickness [m]";
+const char* const kAmbient = "Ambient temperature [K]";
+
+SimulationOptions options(ThermalModel thermal) {
+  SimulationOptions o;
+  o.grid = {8, 6, 8, 8, 1, 1};
+  o.thermal = thermal;
+  return o;
+}
+
+std::vector<BatchCellResult> run(const CellParameters& cells, const SimulationOptions& o, const Experiment& e,
+                                 BatchEngine engine, int threads = 2) {
+  BatchOptions b;
+  b.threads = threads;
+  b.engine = engine;
+  BatchSimulation batch(parameter_sets::chen2020(), cells, o, CpuExecutor::create(), b);
+  return batch.run(e);
+}
+
+double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0.0;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
+  return d;
+}
+
+void expect_close(const BatchCellResult& program, const BatchCellResult& sim, double volts) {
+  EXPECT_EQ(program.status, sim.status) << program.termination;
+  EXPECT_EQ(program.termination, sim.termination);
+  EXPECT_EQ(program.steps_taken, sim.steps_taken);
+  EXPECT_EQ(program.steps_rejected, sim.steps_rejected);
+  ASSERT_EQ(program.voltage.size(), sim.voltage.size());
+  EXPECT_LE(max_difference(program.voltage, sim.voltage), volts);
+  EXPECT_LE(max_difference(program.time, sim.time), 1e-6);
+  EXPECT_LE(max_difference(program.temperature, sim.temperature), 1e-6);
+  EXPECT_NEAR(program.discharge_capacity_ah, sim.discharge_capacity_ah, 1e-9);
+}
+
+TEST(CellProgram, EqualsSimulationForACcCvCycle) {
+  const CellParameters cells{{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 288.15, 95e-6, 308.15}};
+  const Experiment e({"Discharge at 1C until 3.3 V", "Rest for 5 minutes", "Charge at 1C until 4.1 V",
+                      "Hold at 4.1 V until C/5"});
+  for (ThermalModel t : {ThermalModel::isothermal, ThermalModel::lumped}) {
+    const auto program = run(cells, options(t), e, BatchEngine::cell_program);
+    const auto sim = run(cells, options(t), e, BatchEngine::simulation);
+    for (std::size_t i = 0; i < sim.size(); ++i) {
+      SCOPED_TRACE("cell " + std::to_string(i));
+      expect_close(program[i], sim[i], 1e-9);
+      std::printf("%zu %d %d %s | %zu rows dV %.3g cap %.9f %.9f\n", i, program[i].steps_taken, sim[i].steps_taken,
+                  program[i].termination.c_str(), program[i].voltage.size(),
+                  max_difference(program[i].voltage, sim[i].voltage), program[i].discharge_capacity_ah,
+                  sim[i].discharge_capacity_ah);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace voltaic
