@@ -13,8 +13,7 @@ namespace {
 
 constexpr int kBlock = 64;
 
-__global__ void __launch_bounds__(kBlock)
-    initialise_kernel(program::ProgramSettings s, ProgramCells cells) {
+__global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSettings s, ProgramCells cells) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= cells.count) return;
   program::CellRun(s, cells.constants[i], cells.clocks[i], cells.slabs + i * s.o.total).initialise();
@@ -38,8 +37,7 @@ void cell_program_upload(const CudaExecutor& exec, const double* host, std::size
   if (cells.count == 0 || per_cell == 0) return;
   exec.activate();
   VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(cells.slabs, slab * sizeof(double), host, per_cell * sizeof(double),
-                                       per_cell * sizeof(double), cells.count, cudaMemcpyHostToDevice,
-                                       exec.stream(0)));
+                                       per_cell * sizeof(double), cells.count, cudaMemcpyHostToDevice, exec.stream(0)));
 }
 
 void cell_program_rows(const CudaExecutor& exec, const ProgramCells& cells, std::size_t offset, std::size_t slab,

@@ -194,8 +194,7 @@ std::vector<BatchCellResult> BatchSimulation::run(const Experiment& experiment, 
                                              : run_cell_program(experiment, observer);
 }
 
-std::vector<BatchCellResult> BatchSimulation::run_simulations(const Experiment& experiment,
-                                                              BatchObserver* observer) {
+std::vector<BatchCellResult> BatchSimulation::run_simulations(const Experiment& experiment, BatchObserver* observer) {
   const std::size_t n = num_cells();
   std::vector<BatchCellResult> results(n);
   BatchRun run;

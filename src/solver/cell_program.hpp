@@ -178,8 +178,9 @@ VOLTAIC_HD inline void CellRun::initialise() {
   }
   double u[2];
   for (int e = 0; e < 2; ++e)
-    u[e] = material::open_circuit_potential(c_.k.electrode[e], mean[e] / count[e] / c_.k.electrode[e].maximum_concentration,
-                                            c_.T0, c_.k.reference_temperature);
+    u[e] = material::open_circuit_potential(c_.k.electrode[e],
+                                            mean[e] / count[e] / c_.k.electrode[e].maximum_concentration, c_.T0,
+                                            c_.k.reference_temperature);
   double* phi = at(o.phi);
   for (std::size_t c = 0; c < n_; ++c) {
     phi[c] = m.region_of(c) == CellRegion::positive ? u[1] - u[0] : 0.0;
@@ -191,8 +192,8 @@ VOLTAIC_HD inline void CellRun::initialise() {
 // ---- Particles --------------------------------------------------------------
 
 VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, double dt) {
-  const particle::StepArgs<double> a{c,       at(s_.o.particle_work), flux, at(s_.o.ds), nullptr,
-                                     at(s_.o.radius), dt,              np_,  false};
+  const particle::StepArgs<double> a{c,    at(s_.o.particle_work), flux, at(s_.o.ds), nullptr, at(s_.o.radius), dt, np_,
+                                     false};
   for (std::size_t p = 0; p < np_; ++p) particle::step_particle(s_.mesh, a, p);
 }
 
@@ -313,15 +314,14 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   fill(d_logc, 0.0, n_);
   stencil(kappa, d_logc, false, false, s_.kappa_arithmetic, at(o.kap_diag), at(o.kap_tz));
   stencil(kappa_d, d_logc, false, false, s_.kappa_arithmetic, at(o.kd_diag), at(o.kd_tz));
-  stencil(at(o.solid_sigma), at(o.separator_one), true, drive.voltage_control, false, at(o.sig_diag),
-          at(o.sig_tz));
+  stencil(at(o.solid_sigma), at(o.separator_one), true, drive.voltage_control, false, at(o.sig_diag), at(o.sig_tz));
   copy(c_e, at(o.c_e_seen), n_);
   const double zero = 0.0;
   const dfn::DiffusionPotential dp{n_, 1, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
   for (std::size_t c = 0; c < n_; ++c) dp(c);
   const dfn::ReactionCurrent reaction{k, phi, phi + n_, c_e, T, c_surf, slope, flux, aj, adj, surface};
-  const dfn::NewtonSystem system{k,        drive,   at(o.s_phi), at(o.e_phi), d_logc, aj,         adj,
-                                 residual, at(o.d_s), at(o.d_e),   at(o.c01),   at(o.c10)};
+  const dfn::NewtonSystem system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
+                                 adj, residual, at(o.d_s),   at(o.d_e),   at(o.c01), at(o.c10)};
   double last_update = 0.0;
   for (int it = 0;; ++it) {
     for (std::size_t c = 0; c < n_; ++c) reaction(c);
@@ -766,8 +766,9 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   k_.elapsed += h;
   ++k_.steps_taken;
   const double growth =
-      error < 0.0 ? s_.max_growth
-                  : quantised(fmin(fmax(0.9 * pow(fmax(error, 1e-10), -1.0 / (k_.last_order + 1)), 0.2), s_.max_growth));
+      error < 0.0
+          ? s_.max_growth
+          : quantised(fmin(fmax(0.9 * pow(fmax(error, 1e-10), -1.0 / (k_.last_order + 1)), 0.2), s_.max_growth));
   k_.dt = clipped ? fmax(proposed, h * growth) : h * growth;
   accept(h);
   record();

@@ -99,8 +99,8 @@ program::SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R) {
   take(o.phi_levels, 4 * n);
   take(o.aj, n);
   take(o.aj_levels, 2 * n);
-  for (std::size_t* a : {&o.T, &o.T_pass, &o.c_e_pass, &o.iterate, &o.source, &o.de, &o.sigma, &o.capacity, &o.q,
-                         &o.work})
+  for (std::size_t* a :
+       {&o.T, &o.T_pass, &o.c_e_pass, &o.iterate, &o.source, &o.de, &o.sigma, &o.capacity, &o.q, &o.work})
     take(*a, n);
   take(o.unit_c_s, R * P);
   take(o.particle_work, (R - 1) * P);
@@ -137,9 +137,8 @@ void rebase_functions(DfnConstants& k, const double* from, const double* to) {
 
 /// The constants of one cell and its slab's constant arrays (`statics`,
 /// constant_doubles() values). Throws voltaic::Error for a non-physical set.
-CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& options,
-                             const program::SlabOffsets& o, const std::vector<double>& functions,
-                             const double* function_copy, double* statics) {
+CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& options, const program::SlabOffsets& o,
+                             const std::vector<double>& functions, const double* function_copy, double* statics) {
   if (p.custom_function_data() != functions)
     throw InvalidArgument("custom material functions", kWhere,
                           "differ between the cells; allowed with the cell program: the same functions for all");
@@ -276,8 +275,7 @@ void drain(CellRecord& r, const double* buffer, int rows, bool keep) {
 /// `slab` is the cell's slab on the host (for the physical cause of a failed
 /// step), or null.
 void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, const Experiment& experiment,
-            const ParameterSet& parameters, const SimulationOptions& options, const double* slab,
-            bool interrupted) {
+            const ParameterSet& parameters, const SimulationOptions& options, const double* slab, bool interrupted) {
   BatchCellResult& out = r.result;
   out.steps_taken = k.steps_taken;
   out.steps_rejected = k.steps_rejected;
@@ -298,9 +296,8 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     std::ostringstream m;
     if (k.ending == Ending::infeasible_voltage) {
       const bool discharge = step.mode == StepMode::current && step.current.value > 0.0;
-      m << describe_step(step, k.step) << " is infeasible: it " << (discharge ? "discharges" : "charges")
-        << " until " << *step.until_voltage_v << " V, but the voltage at its start is already " << k.voltage
-        << " V";
+      m << describe_step(step, k.step) << " is infeasible: it " << (discharge ? "discharges" : "charges") << " until "
+        << *step.until_voltage_v << " V, but the voltage at its start is already " << k.voltage << " V";
     } else if (k.ending == Ending::infeasible_cutoff) {
       m << describe_step(step, k.step) << " is infeasible: a cut-off is already reached at its start (voltage "
         << k.voltage << " V, current " << k.current << " A)";
@@ -434,15 +431,13 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
       std::copy(run.statics.begin() + i * statics, run.statics.begin() + (i + 1) * statics,
                 host_statics.data() + j * statics);
     }
-    exec_->copy(constants.data(), constants.space(), staged.data(), MemorySpace::host(),
-                count * sizeof(CellConstants));
+    exec_->copy(constants.data(), constants.space(), staged.data(), MemorySpace::host(), count * sizeof(CellConstants));
     const cuda::ProgramCells device{constants.data(), clocks.data(), slabs.data(), count};
     cuda::cell_program_upload(cuda, host_statics.data(), statics, s.o.total, device);
     cuda::cell_program_initialise(cuda, s, device);
     for (std::size_t running = count; running > 0 && !stopped;) {
       cuda::cell_program_advance(cuda, s, device);
-      exec_->copy(host_clocks.data(), MemorySpace::host(), clocks.data(), clocks.space(),
-                  count * sizeof(ProgramClock));
+      exec_->copy(host_clocks.data(), MemorySpace::host(), clocks.data(), clocks.space(), count * sizeof(ProgramClock));
       if (keep) cuda::cell_program_rows(cuda, device, s.o.rows, s.o.total, kRowsPerCall, host_rows.data());
       stopped = !run.stop_reason().empty();
       running = 0;
@@ -470,8 +465,7 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
 #endif
 }
 
-std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment& experiment,
-                                                               BatchObserver* observer) {
+std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment& experiment, BatchObserver* observer) {
   ProgramRun run;
   run.experiment = &experiment;
   run.steps = compile_experiment(experiment);

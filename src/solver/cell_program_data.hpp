@@ -14,8 +14,8 @@ namespace voltaic::program {
 /// One experiment step as the program runs it (current, rest or voltage).
 struct ProgramStep {
   bool voltage_control = false;
-  double value = 0.0;   ///< [V] for a hold; [A] or a C-rate (c_rate) for a current (rest: 0)
-  bool c_rate = false;  ///< value (and until_current when until_c_rate) per nominal capacity per hour
+  double value = 0.0;          ///< [V] for a hold; [A] or a C-rate (c_rate) for a current (rest: 0)
+  bool c_rate = false;         ///< value (and until_current when until_c_rate) per nominal capacity per hour
   double until_voltage = 0.0;  ///< [V], when has_until_voltage
   double until_current = 0.0;  ///< [A] or a C-rate, when has_until_current
   bool until_c_rate = false;
@@ -36,18 +36,18 @@ struct SlabOffsets {
   std::size_t aj, aj_levels;          ///< n; 2 levels
   // Work.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
-  std::size_t unit_c_s, particle_work;                                           ///< R P, (R - 1) P
-  std::size_t flux, ds, slope;                                                    ///< P each
+  std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
+  std::size_t flux, ds, slope;                                                     ///< P each
   std::size_t pot_aj, adj, pot_surface, kappa, kappa_d, d_logc, s_phi, e_phi, c_e_seen;
-  std::size_t residual, update;                        ///< 2n each
-  std::size_t d_s, d_e, c01, c10;                      ///< n each
-  std::size_t sig_diag, sig_tz, kap_diag, kap_tz;      ///< n each: phi_s and phi_e stencils
+  std::size_t residual, update;                    ///< 2n each
+  std::size_t d_s, d_e, c01, c10;                  ///< n each
+  std::size_t sig_diag, sig_tz, kap_diag, kap_tz;  ///< n each: phi_s and phi_e stencils
   std::size_t kd_diag, kd_tz, j0_diag, j0_tz, j1_diag, j1_tz;
-  std::size_t factors;                                 ///< 6n: block z-line factors
+  std::size_t factors;                                                 ///< 6n: block z-line factors
   std::size_t el_diag, el_tz, el_rhs, el_lower, el_inverse, el_upper;  ///< n each: electrolyte solve
   std::size_t mix_f, mix_f_last, mix_g_last, mix_df, mix_dg;           ///< n, n, n, depth n, depth n
-  std::size_t rows;                                                     ///< row buffer: rows_per_call x 4
-  std::size_t total;                                                    ///< doubles per cell
+  std::size_t rows;                                                    ///< row buffer: rows_per_call x 4
+  std::size_t total;                                                   ///< doubles per cell
 };
 
 /// Anderson mixing depth of the split's passes (Simulation's).
@@ -124,10 +124,10 @@ struct ProgramClock {
   double split_rate = 1.0;
   int steps_taken = 0, steps_rejected = 0;
   double max_temperature = 0;
-  int rows = 0;        ///< rows in the buffer since the host last drained it
-  int rotation3 = 0;   ///< level rotation of the 3-level arrays
-  int rotation2 = 0;   ///< and of the 2-level ones
-  int mix_count = 0;   ///< Anderson history
+  int rows = 0;                 ///< rows in the buffer since the host last drained it
+  int rotation3 = 0;            ///< level rotation of the 3-level arrays
+  int rotation2 = 0;            ///< and of the 2-level ones
+  int mix_count = 0;            ///< Anderson history
   bool ended_by_event = false;  ///< how the last experiment step ended (else by its duration)
 };
 

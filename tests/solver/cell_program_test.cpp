@@ -58,8 +58,8 @@ void expect_close(const BatchCellResult& program, const BatchCellResult& sim, do
 
 TEST(CellProgram, EqualsSimulationForACcCvCycle) {
   const CellParameters cells{{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 288.15, 95e-6, 308.15}};
-  const Experiment e({"Discharge at 1C until 3.3 V", "Rest for 5 minutes", "Charge at 1C until 4.1 V",
-                      "Hold at 4.1 V until C/5"});
+  const Experiment e(
+      {"Discharge at 1C until 3.3 V", "Rest for 5 minutes", "Charge at 1C until 4.1 V", "Hold at 4.1 V until C/5"});
   for (ThermalModel t : {ThermalModel::isothermal, ThermalModel::lumped}) {
     const auto program = run(cells, options(t), e, BatchEngine::cell_program);
     const auto sim = run(cells, options(t), e, BatchEngine::simulation);
