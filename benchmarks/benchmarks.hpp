@@ -42,6 +42,7 @@ struct SweepBenchOptions {
   int cells_per_region = 20;  ///< z-cells per region (PyBaMM's mesh)
   int shells = 20;            ///< radial shells per particle
   std::string thermal = "lumped";
+  int baseline_cells = 2000;  ///< on CUDA: the first cells also run on the CPU, every core (the baseline)
   std::string json_file;     ///< --json FILE: the table, and one JSON line appended to FILE
   bool json_stdout = false;  ///< --json without a file
 };

@@ -126,8 +126,13 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
 /// The options of sweep: the batch's size and thread counts, --json [FILE].
 void add_sweep_options(CLI::App& cmd, BenchOptions& o) {
   voltaic_bench::SweepBenchOptions& s = o.sweep;
-  cmd.add_option("--backend", o.backend, "cpu (batched cells run on the CPU backend in this version)")
-      ->check(CLI::IsMember({"cpu", "auto"}))
+  cmd.add_option("--backend", o.backend,
+                 "cpu (a Simulation per cell on worker threads) or cuda (the cell program, one thread per cell)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
+  cmd.add_option("--baseline-cells", s.baseline_cells,
+                 "on cuda: the first cells also run on the CPU backend with every core, timed beside")
+      ->check(CLI::Range(0, 100000000))
       ->capture_default_str();
   cmd.add_option("--cells", s.cells, "Latin-hypercube samples")->check(CLI::Range(1, 100000000))->capture_default_str();
   cmd.add_option("--threads", s.threads, "thread counts to run in turn (default: 1 and every hardware thread)")

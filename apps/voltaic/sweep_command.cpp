@@ -60,13 +60,14 @@ class SweepObserver : public BatchObserver {
   std::vector<BatchCellResult> rows_;
 };
 
-/// The sweep runs on the CPU backend in this version: a CUDA choice is refused, auto takes the CPU.
-std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice) {
-  if (choice == io::BackendChoice::cuda) {
-    throw BackendUnavailable("backend cuda", "voltaic sweep",
-                             "batched cells run on the CPU backend in this version; allowed: cpu or auto");
-  }
-  return make_executor(io::BackendChoice::cpu, "voltaic sweep");
+/// cuda: the cell program on the GPU (one thread per cell); auto: the GPU
+/// where one is visible and the experiment has only current, rest and
+/// voltage steps (what the cell program runs), else the CPU.
+std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice, const Experiment& experiment) {
+  bool program = true;
+  for (const ExperimentStep& s : experiment.cycle()) program = program && s.mode != StepMode::power && !s.drive_cycle;
+  if (choice == io::BackendChoice::automatic && !program) choice = io::BackendChoice::cpu;
+  return make_executor(choice, "voltaic sweep");
 }
 
 void note_ignored_output(const io::OutputConfig& output) {
@@ -119,10 +120,10 @@ int sweep_command(const SweepArguments& args) {
     if (args.backend == "cpu") config.run.backend = io::BackendChoice::cpu;
     if (args.backend == "cuda") config.run.backend = io::BackendChoice::cuda;
     if (args.backend == "auto") config.run.backend = io::BackendChoice::automatic;
-    const std::shared_ptr<const Executor> exec = sweep_executor(config.run.backend);
+    experiment.emplace(config.run.experiment());
+    const std::shared_ptr<const Executor> exec = sweep_executor(config.run.backend, *experiment);
     batch = std::make_unique<BatchSimulation>(config.run.parameters, config.sweep.cells, config.run.simulation, exec,
                                               BatchOptions{args.threads, false});
-    experiment.emplace(config.run.experiment());
     io::check_output_directory(config.run.output.directory);
   } catch (const CudaError& e) {
     report("error", e);

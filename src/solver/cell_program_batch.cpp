@@ -465,6 +465,14 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
 #endif
 }
 
+std::size_t BatchSimulation::cell_program_bytes() const {
+  const CellGridSpec& g = options_.grid;
+  const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
+  const auto P = static_cast<std::size_t>(g.negative_cells + g.positive_cells);
+  return slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells)).total * sizeof(double) +
+         sizeof(CellConstants) + sizeof(ProgramClock);
+}
+
 std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment& experiment, BatchObserver* observer) {
   ProgramRun run;
   run.experiment = &experiment;

@@ -128,6 +128,9 @@ class BatchSimulation {
   const CellParameters& cells() const { return cells_; }
   /// The parameters of cell i: the base set with its values, not validated.
   ParameterSet cell_parameters(std::size_t i) const;
+  /// Memory of one cell in flight in the cell program [bytes]: its arrays,
+  /// constants and clock (on CUDA every cell of a wave holds this).
+  std::size_t cell_program_bytes() const;
   /// Threads run() uses: BatchOptions::threads (0: every hardware thread), at most one per cell.
   std::size_t worker_threads() const;
 

@@ -1,0 +1,100 @@
+// The batch cell program on CUDA: against the CPU (the same algorithm, CUDA's
+// exp and pow a few ulp from glibc's), and every batched cell bitwise the
+// same cell run alone by the program on the GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "test_support.hpp"
+#include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
+
+namespace voltaic {
+namespace {
+
+using Status = BatchCellResult::Status;
+
+const char* const kThickness = "Negative electrode thickness [m]";
+const char* const kRadius = "Positive particle radius [m]";
+
+SimulationOptions options() {
+  SimulationOptions o;
+  o.grid = {10, 6, 10, 10, 1, 1};
+  o.thermal = ThermalModel::lumped;
+  o.steps.event_tolerance = 1e-10;  // both backends locate their cut-offs far inside 1e-8 V
+  return o;
+}
+
+const Experiment& cycle() {
+  static const Experiment e({"Discharge at 2C until 3.0 V", "Rest for 10 minutes", "Charge at 1C until 4.1 V",
+                             "Hold at 4.1 V until C/10"});
+  return e;
+}
+
+CellParameters cells(std::size_t count) {
+  CellParameters c{{kThickness, kRadius}, {}};
+  for (std::size_t i = 0; i < count; ++i) {
+    c.values.push_back(85.2e-6 * (0.8 + 0.4 * double(i) / double(count)));
+    c.values.push_back(5.22e-6 * (1.2 - 0.4 * double((i * 7) % count) / double(count)));
+  }
+  return c;
+}
+
+std::vector<BatchCellResult> run(const CellParameters& c, std::shared_ptr<const Executor> exec) {
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
+  return BatchSimulation(parameter_sets::chen2020(), c, options(), std::move(exec), b).run(cycle());
+}
+
+TEST(CellProgramCuda, MatchesTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  const CellParameters c = cells(6);
+  const auto a = run(c, CpuExecutor::create()), b = run(c, gpu);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE("cell " + std::to_string(i));
+    ASSERT_EQ(a[i].status, Status::completed) << a[i].termination;
+    EXPECT_EQ(b[i].status, a[i].status) << b[i].termination;
+    EXPECT_EQ(b[i].termination, a[i].termination);
+    ASSERT_EQ(b[i].voltage.size(), a[i].voltage.size());
+    double worst = 0.0;
+    for (std::size_t r = 0; r < a[i].voltage.size(); ++r) {
+      EXPECT_NEAR(b[i].time[r], a[i].time[r], 1e-8 * a[i].time[r] + 1e-9) << "row " << r;
+      worst = std::max(worst, std::fabs(b[i].voltage[r] - a[i].voltage[r]));
+    }
+    EXPECT_LE(worst, 1e-8);
+    EXPECT_NEAR(b[i].discharge_capacity_ah, a[i].discharge_capacity_ah, 1e-9);
+  }
+}
+
+TEST(CellProgramCuda, EveryBatchedCellIsTheCellRunAlone) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
+  const CellParameters c = cells(70);  // more than one block of threads
+  const auto batch = run(c, gpu);
+  for (std::size_t i : {std::size_t{0}, std::size_t{33}, std::size_t{69}}) {
+    const CellParameters one{c.names, {c.value(i, 0), c.value(i, 1)}};
+    const auto alone = run(one, gpu);
+    EXPECT_EQ(batch[i].voltage, alone[0].voltage) << "cell " << i;  // exact
+    EXPECT_EQ(batch[i].time, alone[0].time) << "cell " << i;
+    EXPECT_EQ(batch[i].steps_taken, alone[0].steps_taken);
+  }
+}
+
+TEST(CellProgramCuda, ABadCellIsReportedAndTheOthersRun) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
+  CellParameters c = cells(3);
+  c.values[2] = -1.0;  // cell 1: a negative thickness
+  const auto r = run(c, gpu);
+  EXPECT_EQ(r[0].status, Status::completed) << r[0].termination;
+  EXPECT_EQ(r[1].status, Status::failed);
+  EXPECT_NE(r[1].termination.find("thickness"), std::string::npos) << r[1].termination;
+  EXPECT_EQ(r[2].status, Status::completed) << r[2].termination;
+}
+
+}  // namespace
+}  // namespace voltaic
