@@ -1,5 +1,6 @@
 // CUDA side of the batch cell program: one thread per cell, each running the
-// same VOLTAIC_HD CellRun as a CPU worker thread (src/solver/cell_program.hpp).
+// same VOLTAIC_HD CellRun as a CPU worker thread (src/solver/cell_program.hpp),
+// on arrays with the cell index fastest, so a warp's loads are coalesced.
 // A cell never reads another cell's slab, so its result does not depend on
 // the batch size or on which thread or block runs it.
 #include "core/cuda_check.hpp"
@@ -16,36 +17,35 @@ constexpr int kBlock = 64;
 __global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSettings s, ProgramCells cells) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= cells.count) return;
-  program::CellRun(s, cells.constants[i], cells.clocks[i], cells.slabs + i * s.o.total).initialise();
+  program::ProgramClock k;
+  const program::CellConstants c = cells.constants[i];
+  program::CellRun(s, c, k, cells.slabs, cells.count, i).initialise();
+  cells.clocks[i] = k;
 }
 
 __global__ void __launch_bounds__(kBlock) advance_kernel(program::ProgramSettings s, ProgramCells cells) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= cells.count) return;
-  program::ProgramClock& k = cells.clocks[i];
+  // The clock and the constants in local memory (interleaved between the
+  // threads by the hardware, so coalesced), the arrays cell-fastest.
+  program::ProgramClock k = cells.clocks[i];
   k.rows = 0;
-  if (k.ending != program::Ending::running) return;
-  program::CellRun(s, cells.constants[i], k, cells.slabs + i * s.o.total).advance();
+  if (k.ending == program::Ending::running) {
+    const program::CellConstants c = cells.constants[i];
+    program::CellRun(s, c, k, cells.slabs, cells.count, i).advance();
+  }
+  cells.clocks[i] = k;
 }
 
 unsigned blocks_for(std::size_t count) { return static_cast<unsigned>((count + kBlock - 1) / kBlock); }
 
 }  // namespace
 
-void cell_program_upload(const CudaExecutor& exec, const double* host, std::size_t per_cell, std::size_t slab,
-                         const ProgramCells& cells) {
-  if (cells.count == 0 || per_cell == 0) return;
+void cell_program_column(const CudaExecutor& exec, const double* first, std::size_t stride, std::size_t count,
+                         double* host) {
+  if (count == 0) return;
   exec.activate();
-  VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(cells.slabs, slab * sizeof(double), host, per_cell * sizeof(double),
-                                       per_cell * sizeof(double), cells.count, cudaMemcpyHostToDevice, exec.stream(0)));
-}
-
-void cell_program_rows(const CudaExecutor& exec, const ProgramCells& cells, std::size_t offset, std::size_t slab,
-                       int rows, double* host) {
-  if (cells.count == 0) return;
-  exec.activate();
-  const std::size_t width = static_cast<std::size_t>(rows) * program::kRowValues * sizeof(double);
-  VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(host, width, cells.slabs + offset, slab * sizeof(double), width, cells.count,
+  VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(host, sizeof(double), first, stride * sizeof(double), sizeof(double), count,
                                        cudaMemcpyDeviceToHost, exec.stream(0)));
   VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(exec.stream(0)));
 }

@@ -32,8 +32,19 @@ namespace voltaic::program {
 /// One cell's run: settings, constants, clock and slab.
 class CellRun {
  public:
-  VOLTAIC_HD CellRun(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab)
-      : s_(s), c_(c), k_(k), slab_(slab), n_(static_cast<std::size_t>(s.n)), np_(static_cast<std::size_t>(s.P)) {}
+  /// `base`: the arrays of `stride` cells side by side (element e of this
+  /// cell's array at offset o is base[(o + e) stride + cell]); a CPU worker
+  /// runs one cell with stride 1, a CUDA thread cell `cell` of its wave.
+  VOLTAIC_HD CellRun(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* base,
+                     std::size_t stride, std::size_t cell)
+      : s_(s),
+        c_(c),
+        k_(k),
+        base_(base),
+        N_(stride),
+        b_(cell),
+        n_(static_cast<std::size_t>(s.n)),
+        np_(static_cast<std::size_t>(s.P)) {}
 
   /// Sets the initial state (Simulation's constructor).
   VOLTAIC_HD void initialise();
@@ -46,13 +57,16 @@ class CellRun {
     int index;
   };
 
-  VOLTAIC_HD double* at(std::size_t offset) const { return slab_ + offset; }
+  /// The array at `offset` (cell 0's element 0): index it with ix().
+  VOLTAIC_HD double* at(std::size_t offset) const { return base_ + offset * N_; }
+  /// The index of this cell's element e in an array.
+  VOLTAIC_HD std::size_t ix(std::size_t e) const { return e * N_ + b_; }
   /// Level i of a 3-level (c_e, c_surf) or 2-level (c_s, phi, aj) array.
   VOLTAIC_HD double* level3(std::size_t base, std::size_t size, int i) const {
-    return slab_ + base + static_cast<std::size_t>((i + k_.rotation3) % 3) * size;
+    return at(base + static_cast<std::size_t>((i + k_.rotation3) % 3) * size);
   }
   VOLTAIC_HD double* level2(std::size_t base, std::size_t size, int i) const {
-    return slab_ + base + static_cast<std::size_t>((i + k_.rotation2) % 2) * size;
+    return at(base + static_cast<std::size_t>((i + k_.rotation2) % 2) * size);
   }
   /// The step's drive: [V] for a hold, else [A] (as Simulation::drive_of).
   VOLTAIC_HD double drive(const ProgramStep& step) const {
@@ -65,44 +79,49 @@ class CellRun {
     return s_.steps[static_cast<std::size_t>(k_.step % s_.cycle_size)];
   }
 
-  // Vector helpers (sequential, per cell).
-  VOLTAIC_HD static void copy(const double* x, double* y, std::size_t m) {
-    for (std::size_t i = 0; i < m; ++i) y[i] = x[i];
+  // Vector helpers over this cell's elements (sequential).
+  VOLTAIC_HD void copy(const double* x, double* y, std::size_t m) const {
+    for (std::size_t i = 0; i < m; ++i) y[ix(i)] = x[ix(i)];
   }
-  VOLTAIC_HD static void fill(double* y, double v, std::size_t m) {
-    for (std::size_t i = 0; i < m; ++i) y[i] = v;
+  VOLTAIC_HD void fill(double* y, double v, std::size_t m) const {
+    for (std::size_t i = 0; i < m; ++i) y[ix(i)] = v;
   }
-  VOLTAIC_HD static void axpby(double a, const double* x, double b, double* y, std::size_t m) {
+  VOLTAIC_HD void axpby(double a, const double* x, double b, double* y, std::size_t m) const {
     const ops::Axpby<double> op{a, b};
-    for (std::size_t i = 0; i < m; ++i) y[i] = op(x[i], y[i]);
+    for (std::size_t i = 0; i < m; ++i) y[ix(i)] = op(x[ix(i)], y[ix(i)]);
   }
-  VOLTAIC_HD static void axpy(double a, const double* x, double* y, std::size_t m) {
+  VOLTAIC_HD void axpy(double a, const double* x, double* y, std::size_t m) const {
     const ops::Axpy<double> op{a};
-    for (std::size_t i = 0; i < m; ++i) y[i] = op(x[i], y[i]);
+    for (std::size_t i = 0; i < m; ++i) y[ix(i)] = op(x[ix(i)], y[ix(i)]);
   }
-  VOLTAIC_HD static double dot(const double* x, const double* y, std::size_t m) {
+  VOLTAIC_HD double dot(const double* x, const double* y, std::size_t m) const {
     double sum = 0.0;
-    for (std::size_t i = 0; i < m; ++i) sum = fp::fma(x[i], y[i], sum);
+    for (std::size_t i = 0; i < m; ++i) sum = fp::fma(x[ix(i)], y[ix(i)], sum);
     return sum;
   }
   /// max |x|, NaN when any x is NaN.
-  VOLTAIC_HD static double max_abs(const double* x, std::size_t m) {
+  VOLTAIC_HD double max_abs(const double* x, std::size_t m) const {
     double largest = 0.0;
     bool nan = false;
     for (std::size_t i = 0; i < m; ++i) {
-      const double a = fabs(x[i]);
+      const double a = fabs(x[ix(i)]);
       if (a != a) nan = true;
       largest = fmax(largest, a);
     }
     return nan ? NAN : largest;
   }
-  VOLTAIC_HD static bool above(const double* x, double floor, std::size_t m) {
+  VOLTAIC_HD bool above(const double* x, double floor, std::size_t m) const {
     for (std::size_t i = 0; i < m; ++i)
-      if (!(x[i] > floor)) return false;
+      if (!(x[ix(i)] > floor)) return false;
     return true;
   }
+  /// Runs a dfn_point.hpp functor on this cell's n elements.
+  template <class F>
+  VOLTAIC_HD void each(const F& f) const {
+    for (std::size_t c = 0; c < n_; ++c) f(ix(c));
+  }
   /// The formula's start a0 y_n + a1 y_{n-1} into y.
-  VOLTAIC_HD static void start(const Pass& p, const double* y0, const double* y1, double* y, std::size_t m) {
+  VOLTAIC_HD void start(const Pass& p, const double* y0, const double* y1, double* y, std::size_t m) {
     copy(y0, y, m);
     if (p.a1 != 0.0) axpby(p.a1, y1, p.a0, y, m);
   }
@@ -143,7 +162,8 @@ class CellRun {
   const ProgramSettings& s_;
   const CellConstants& c_;
   ProgramClock& k_;
-  double* slab_;
+  double* base_;
+  std::size_t N_, b_;
   std::size_t n_, np_;
 };
 
@@ -154,8 +174,9 @@ VOLTAIC_HD inline void CellRun::initialise() {
   const CellMap& m = c_.k.map;
   double* cs = at(o.c_s);
   for (std::size_t q = 0; q < np_; ++q) {
-    const double c0 = m.region_of(m.cell_of_particle(q)) == CellRegion::negative ? c_.cs0_negative : c_.cs0_positive;
-    for (int i = 0; i < s_.R; ++i) cs[static_cast<std::size_t>(i) * np_ + q] = c0;
+    const double c0 =
+        m.region_of(m.cell_of_particle(ix(q))) == CellRegion::negative ? c_.cs0_negative : c_.cs0_positive;
+    for (int i = 0; i < s_.R; ++i) cs[ix(static_cast<std::size_t>(i) * np_ + q)] = c0;
   }
   fill(at(o.c_e), c_.ce0, n_);
   fill(at(o.T), c_.T0, n_);
@@ -172,8 +193,8 @@ VOLTAIC_HD inline void CellRun::initialise() {
   double count[2] = {0.0, 0.0};
   const double* surf = at(o.c_surf);
   for (std::size_t p = 0; p < np_; ++p) {
-    const int e = m.region(m.cell_of_particle(p)) / 2;
-    mean[e] += surf[p];
+    const int e = m.region(m.cell_of_particle(ix(p))) / 2;
+    mean[e] += surf[ix(p)];
     count[e] += 1.0;
   }
   double u[2];
@@ -183,8 +204,8 @@ VOLTAIC_HD inline void CellRun::initialise() {
                                             c_.k.reference_temperature);
   double* phi = at(o.phi);
   for (std::size_t c = 0; c < n_; ++c) {
-    phi[c] = m.region_of(c) == CellRegion::positive ? u[1] - u[0] : 0.0;
-    phi[n_ + c] = -u[0];
+    phi[ix(c)] = m.region_of(ix(c)) == CellRegion::positive ? u[1] - u[0] : 0.0;
+    phi[ix(n_ + c)] = -u[0];
   }
   fill(at(o.pot_aj), 0.0, n_);
 }
@@ -192,41 +213,57 @@ VOLTAIC_HD inline void CellRun::initialise() {
 // ---- Particles --------------------------------------------------------------
 
 VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, double dt) {
-  const particle::StepArgs<double> a{c,    at(s_.o.particle_work), flux, at(s_.o.ds), nullptr, at(s_.o.radius), dt, np_,
-                                     false};
-  for (std::size_t p = 0; p < np_; ++p) particle::step_particle(s_.mesh, a, p);
+  // Particle p of this cell is particle ix(p) of np_ N_ side by side: step_particle's stride.
+  const particle::StepArgs<double> a{
+      c, at(s_.o.particle_work), flux, at(s_.o.ds), nullptr, at(s_.o.radius), dt, np_ * N_, false};
+  for (std::size_t p = 0; p < np_; ++p) particle::step_particle(s_.mesh, a, ix(p));
 }
 
 VOLTAIC_HD inline void CellRun::particle_surface(const double* c, const double* flux, double* out) {
-  const std::size_t last = static_cast<std::size_t>(s_.R - 1) * np_;
+  const std::size_t stride = np_ * N_, last = static_cast<std::size_t>(s_.R - 1) * stride;
   const double *ds = at(s_.o.ds), *radius = at(s_.o.radius);
-  for (std::size_t p = 0; p < np_; ++p)
-    out[p] = particle::surface_value(s_.surface, s_.mesh, c[last + p], c[last - np_ + p], flux[p], ds[p], radius[p]);
+  for (std::size_t p = 0; p < np_; ++p) {
+    const std::size_t q = ix(p);
+    out[q] = particle::surface_value(s_.surface, s_.mesh, c[last + q], c[last - stride + q], flux[q], ds[q], radius[q]);
+  }
 }
 
 // ---- Concentration ----------------------------------------------------------
 
-/// A 1D stencil's diagonal and couplings (StencilOperator's coefficients):
-/// faces of the column, insulated x-y faces, z faces Dirichlet 0 or insulated.
+/// A 1D stencil's diagonal and couplings, as StencilOperator's
+/// cell_coefficients() rounds them for a 1 x 1 x n grid: insulated x-y faces,
+/// z faces Dirichlet 0 or insulated.
 VOLTAIC_HD inline void CellRun::stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi,
                                         bool arithmetic, double* diag, double* tz) const {
-  stencil::FaceCondition<double> bc[6];
-  for (auto& f : bc) f = {1, 0.0, 0.0};
-  if (dirichlet_lo) bc[4] = {0, 0.0, 0.0};
-  if (dirichlet_hi) bc[5] = {0, 0.0, 0.0};
+  const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
   const double* dz = at(s_.o.dz);
-  for (int z = 0; z < s_.n; ++z) {
-    const stencil::CellCoefficients<double> cc =
-        stencil::cell_coefficients(0, 0, z, 1, 1, s_.n, c_.dx, c_.dy, dz, kc, d, bc, arithmetic);
-    diag[z] = cc.diag;
-    tz[z] = cc.tz;
+  const double area = fp::mul(c_.dx, c_.dy);
+  for (std::size_t z = 0; z < n_; ++z) {
+    const std::size_t c = ix(z);
+    const double h = dz[c], kk = kc[c];
+    double out = fp::mul(fp::mul(area, h), d[c]), rhs = 0.0, t = 0.0;
+    if (z > 0) {
+      out = fp::add(out, stencil::face_transmissibility(arithmetic, area, dz[c - N_], kc[c - N_], h, kk));
+    } else if (dirichlet_lo) {
+      stencil::add_boundary_face(dirichlet, area, h, kk, out, rhs);
+    }
+    if (z + 1 < n_) {
+      t = stencil::face_transmissibility(arithmetic, area, h, kk, dz[c + N_], kc[c + N_]);
+      out = fp::add(out, t);
+    } else if (dirichlet_hi) {
+      stencil::add_boundary_face(dirichlet, area, h, kk, out, rhs);
+    }
+    diag[c] = out;
+    tz[c] = t;
   }
 }
 
 VOLTAIC_HD inline void CellRun::apply(const double* diag, const double* tz, const double* x, double* y) const {
-  for (std::size_t c = 0; c < n_; ++c) {
-    const double up = c + 1 < n_ ? x[c + 1] : x[c], down = c > 0 ? x[c - 1] : x[c];
-    const double t_up = c + 1 < n_ ? tz[c] : 0.0, t_down = c > 0 ? tz[c - 1] : 0.0;
+  for (std::size_t z = 0; z < n_; ++z) {
+    const std::size_t c = ix(z);
+    const bool top = z + 1 == n_, bottom = z == 0;
+    const double up = top ? x[c] : x[c + N_], down = bottom ? x[c] : x[c - N_];
+    const double t_up = top ? 0.0 : tz[c], t_down = bottom ? 0.0 : tz[c - N_];
     y[c] = stencil::apply_point(diag[c], x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], t_up, up, t_down, down);
   }
 }
@@ -237,9 +274,9 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
   double *c_e = at(o.c_e), *de = at(o.de), *iterate = at(o.iterate), *sigma = at(o.sigma), *cap = at(o.capacity);
   const dfn::ConcentrationInputs inputs{k, aj, T, source, flux, ds};
-  for (std::size_t c = 0; c < n_; ++c) inputs(c);
+  each(inputs);
   const dfn::ElectrolyteProperties props{k, c_e, T, de, nullptr, nullptr};
-  for (std::size_t c = 0; c < n_; ++c) props(c);
+  each(props);
   if (response) {
     double* unit = at(o.unit_c_s);
     fill(unit, 0.0, np_ * static_cast<std::size_t>(s_.R));
@@ -249,21 +286,24 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   copy(c_e, iterate, n_);
   start(p, level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1), c_e, n_);
   const dfn::ElectrolyteSink sink{at(o.porosity), iterate, c_e, p.dt, linearised_sink, source, sigma, cap};
-  for (std::size_t c = 0; c < n_; ++c) sink(c);
+  each(sink);
   // DiffusionStep: (V C / dt) u - div(D grad u) = V (C / dt u_old + s), by the exact column solve.
   double *mass = at(o.work), *diag = at(o.el_diag), *tz = at(o.el_tz), *rhs = at(o.el_rhs);
   const ops::Scale<double> per_dt{1.0 / p.dt};
-  for (std::size_t c = 0; c < n_; ++c) mass[c] = per_dt(cap[c]);
+  for (std::size_t e = 0; e < n_; ++e) mass[ix(e)] = per_dt(cap[ix(e)]);
   stencil(de, mass, false, false, false, diag, tz);
   const double* volume = at(o.volume);
-  for (std::size_t c = 0; c < n_; ++c) rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
-  if (precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), 0, 1, s_.n) >= 0) {
+  for (std::size_t e = 0; e < n_; ++e) {
+    const std::size_t c = ix(e);
+    rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
+  }
+  if (precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), b_, N_, s_.n) >= 0) {
     fail(Failure::linear);
     return false;
   }
-  precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, 0, 1, s_.n);
+  precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, b_, N_, s_.n);
   const dfn::SinkFlux sink_flux{k, sigma, c_e, iterate, flux};
-  for (std::size_t c = 0; c < n_; ++c) sink_flux(c);
+  each(sink_flux);
   double* cs = at(o.c_s);
   start(p, level2(o.c_s_levels, np_ * s_.R, 0), level2(o.c_s_levels, np_ * s_.R, 1), cs, np_ * s_.R);
   particle_step(cs, flux, p.dt);
@@ -294,7 +334,7 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step) {
     k_.current = dot(at(o.pot_aj), at(o.negative_volume), n_);
   } else {
     const double i = drive(step) / c_.area;
-    k_.voltage = phi[n_ - 1] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
+    k_.voltage = phi[ix(n_ - 1)] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
     k_.current = drive(step);
   }
   copy(at(o.pot_aj), at(o.aj), n_);
@@ -310,24 +350,24 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   double *residual = at(o.residual), *update = at(o.update);
   const double *c_surf = at(o.c_surf), *slope = at(o.slope), *flux = at(o.flux);
   const dfn::ElectrolyteProperties props{k, c_e, T, nullptr, kappa, kappa_d};
-  for (std::size_t c = 0; c < n_; ++c) props(c);
+  each(props);
   fill(d_logc, 0.0, n_);
   stencil(kappa, d_logc, false, false, s_.kappa_arithmetic, at(o.kap_diag), at(o.kap_tz));
   stencil(kappa_d, d_logc, false, false, s_.kappa_arithmetic, at(o.kd_diag), at(o.kd_tz));
   stencil(at(o.solid_sigma), at(o.separator_one), true, drive.voltage_control, false, at(o.sig_diag), at(o.sig_tz));
   copy(c_e, at(o.c_e_seen), n_);
   const double zero = 0.0;
-  const dfn::DiffusionPotential dp{n_, 1, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
-  for (std::size_t c = 0; c < n_; ++c) dp(c);
-  const dfn::ReactionCurrent reaction{k, phi, phi + n_, c_e, T, c_surf, slope, flux, aj, adj, surface};
+  const dfn::DiffusionPotential dp{n_ * N_, N_, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
+  each(dp);
+  const dfn::ReactionCurrent reaction{k, phi, phi + n_ * N_, c_e, T, c_surf, slope, flux, aj, adj, surface};
   const dfn::NewtonSystem system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
                                  adj, residual, at(o.d_s),   at(o.d_e),   at(o.c01), at(o.c10)};
   double last_update = 0.0;
   for (int it = 0;; ++it) {
-    for (std::size_t c = 0; c < n_; ++c) reaction(c);
+    each(reaction);
     apply(at(o.sig_diag), at(o.sig_tz), phi, at(o.s_phi));
-    apply(at(o.kap_diag), at(o.kap_tz), phi + n_, at(o.e_phi));
-    for (std::size_t c = 0; c < n_; ++c) system(c);
+    apply(at(o.kap_diag), at(o.kap_tz), phi + n_ * N_, at(o.e_phi));
+    each(system);
     if (it == s_.max_newton) {
       fail(Failure::newton, last_update);
       return false;
@@ -337,13 +377,13 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     stencil(kappa, at(o.d_e), false, false, s_.kappa_arithmetic, at(o.j1_diag), at(o.j1_tz));
     const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.j0_tz),
                                                at(o.j1_tz),   at(o.c01),     at(o.c10)};
-    if (precond::factor_block_column(in, at(o.factors), 0, 1, s_.n) >= 0) {
+    if (precond::factor_block_column(in, at(o.factors), b_, N_, s_.n) >= 0) {
       fail(Failure::linear);
       return false;
     }
     const ops::Scale<double> negate{-1.0};
-    for (std::size_t i = 0; i < 2 * n_; ++i) residual[i] = negate(residual[i]);
-    precond::solve_block_column(at(o.factors), residual, update, 0, 1, s_.n);
+    for (std::size_t i = 0; i < 2 * n_; ++i) residual[ix(i)] = negate(residual[ix(i)]);
+    precond::solve_block_column(at(o.factors), residual, update, b_, N_, s_.n);
     const double largest = max_abs(update, 2 * n_);
     if (!(largest - largest == 0.0)) {
       fail(Failure::newton_update);
@@ -352,14 +392,14 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     const bool damped = largest > s_.max_update;
     if (damped) {
       const ops::Scale<double> damp{s_.max_update / largest};
-      for (std::size_t i = 0; i < 2 * n_; ++i) update[i] = damp(update[i]);
+      for (std::size_t i = 0; i < 2 * n_; ++i) update[ix(i)] = damp(update[ix(i)]);
     }
     axpy(1.0, update, phi, 2 * n_);
     const double rate = it > 0 ? fmin(1.0, largest / last_update) : 1.0;
     last_update = largest;
     if (!damped && largest * rate <= s_.newton_tolerance) {
       const dfn::LinearisedReaction finish{k, update, adj, c_surf, slope, flux, aj, surface};
-      for (std::size_t c = 0; c < n_; ++c) finish(c);
+      each(finish);
       return true;
     }
   }
@@ -383,13 +423,13 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step) {
                           dfn::Couplings{&zero, &zero, at(o.kap_tz)},
                           dfn::Couplings{&zero, &zero, at(o.kd_tz)},
                           phi,
-                          phi + n_,
+                          phi + n_ * N_,
                           at(o.c_e_seen),
                           at(o.pot_aj),
                           at(o.c_surf),
                           at(o.T),
                           at(o.q)};
-  for (std::size_t c = 0; c < n_; ++c) h(c);
+  each(h);
   k_.heat_w = dot(at(o.q), at(o.volume), n_) + k_.current * k_.current * c_.foils / c_.area;
 }
 
@@ -413,7 +453,7 @@ VOLTAIC_HD inline void CellRun::mix() {
   axpy(-1.0, x, f, n_);
   if (k_.mix_count > 0) {
     const int slot = (k_.mix_count - 1) % kMixingDepth;
-    double *df = at(o.mix_df) + static_cast<std::size_t>(slot) * n_, *dg = at(o.mix_dg) + slot * n_;
+    double *df = at(o.mix_df + static_cast<std::size_t>(slot) * n_), *dg = at(o.mix_dg + slot * n_);
     copy(f, df, n_);
     axpy(-1.0, f_last, df, n_);
     copy(g, dg, n_);
@@ -427,9 +467,9 @@ VOLTAIC_HD inline void CellRun::mix() {
   if (m == 0) return;
   double a[kMixingDepth * kMixingDepth], b[kMixingDepth];
   for (int i = 0; i < m; ++i) {
-    const double* di = at(o.mix_df) + static_cast<std::size_t>(i) * n_;
+    const double* di = at(o.mix_df + static_cast<std::size_t>(i) * n_);
     b[i] = dot(di, f, n_);
-    for (int j = 0; j <= i; ++j) a[i * m + j] = a[j * m + i] = dot(di, at(o.mix_df) + j * n_, n_);
+    for (int j = 0; j <= i; ++j) a[i * m + j] = a[j * m + i] = dot(di, at(o.mix_df + j * n_), n_);
   }
   // Cholesky with a relative Tikhonov shift; no usable history: start again.
   double trace = 0.0;
@@ -462,7 +502,7 @@ VOLTAIC_HD inline void CellRun::mix() {
     for (int q = i + 1; q < m; ++q) b[i] -= a[q * m + i] * b[q];
     b[i] /= a[i * m + i];
   }
-  for (int i = 0; i < m; ++i) axpy(-b[i], at(o.mix_dg) + static_cast<std::size_t>(i) * n_, next, n_);
+  for (int i = 0; i < m; ++i) axpy(-b[i], at(o.mix_dg + static_cast<std::size_t>(i) * n_), next, n_);
 }
 
 // ---- One attempt --------------------------------------------------------------
@@ -472,7 +512,8 @@ VOLTAIC_HD inline double CellRun::split_change() const {
   const auto change = [&](const double* now, const double* before, double scale) {
     double sum = 0.0;
     for (std::size_t c = 0; c < n_; ++c) {
-      const double e = (now[c] - before[c]) / (s_.rtol * fabs(now[c]) + s_.atol * scale);
+      const std::size_t i = ix(c);
+      const double e = (now[i] - before[i]) / (s_.rtol * fabs(now[i]) + s_.atol * scale);
       sum = fp::fma(e, e, sum);
     }
     return sqrt(sum / double(n_));
@@ -504,7 +545,7 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   double previous_change = 0.0;
   double smallest = INFINITY;
   const double* c_e = at(o.c_e);
-  for (std::size_t c = 0; c < n_; ++c) smallest = fmin(smallest, fabs(c_e[c]));
+  for (std::size_t c = 0; c < n_; ++c) smallest = fmin(smallest, fabs(c_e[ix(c)]));
   const bool rate_test = smallest > 0.1 * c_.ce0;
   for (;; ++p.index) {
     if (!concentration(p, true, p.index == 0)) return false;
@@ -561,7 +602,8 @@ VOLTAIC_HD inline double CellRun::local_error(double h) const {
                         double scale) {
     const double atol = s_.atol * scale;
     double sum = 0.0;
-    for (std::size_t i = 0; i < m; ++i) {  // dfn::LocalError
+    for (std::size_t j = 0; j < m; ++j) {  // dfn::LocalError
+      const std::size_t i = ix(j);
       const double predicted = e.l0 * y0[i] + e.l1 * y1[i] + e.l2 * y2[i];
       const double x = e.factor * (y[i] - predicted) / (s_.rtol * fabs(y[i]) + atol);
       sum = fp::fma(x, x, sum);
@@ -624,11 +666,9 @@ VOLTAIC_HD inline void CellRun::accept(double h) {
 
 VOLTAIC_HD inline void CellRun::record() {
   if (k_.rows < s_.rows_per_call) {
-    double* row = at(s_.o.rows) + static_cast<std::size_t>(k_.rows) * kRowValues;
-    row[0] = k_.time;
-    row[1] = k_.voltage;
-    row[2] = k_.current;
-    row[3] = k_.lumped_t;
+    const std::size_t row = s_.o.rows + static_cast<std::size_t>(k_.rows) * kRowValues;
+    const double values[kRowValues] = {k_.time, k_.voltage, k_.current, k_.lumped_t};
+    for (int v = 0; v < kRowValues; ++v) at(row + v)[b_] = values[v];
   }
   ++k_.rows;
   k_.max_temperature = fmax(k_.max_temperature, k_.lumped_t);

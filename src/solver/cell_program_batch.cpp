@@ -257,25 +257,25 @@ struct BatchSimulation::ProgramRun {
 
 namespace {
 
-/// Appends up to `rows` rows of a cell's buffer to its result.
-void drain(CellRecord& r, const double* buffer, int rows, bool keep) {
+/// Appends up to `rows` rows of a cell's row buffer to its result: value v
+/// of row r at buffer[(r kRowValues + v) stride].
+void drain(CellRecord& r, const double* buffer, std::size_t stride, int rows, bool keep) {
   const int kept = std::min(rows, kRowsPerCall);
   r.rows += static_cast<std::size_t>(kept);
   if (!keep) return;
-  for (int i = 0; i < kept; ++i) {
-    const double* row = buffer + static_cast<std::size_t>(i) * program::kRowValues;
-    r.result.time.push_back(row[0]);
-    r.result.voltage.push_back(row[1]);
-    r.result.current.push_back(row[2]);
-    r.result.temperature.push_back(row[3]);
-  }
+  std::vector<double>* out[program::kRowValues] = {&r.result.time, &r.result.voltage, &r.result.current,
+                                                   &r.result.temperature};
+  for (int i = 0; i < kept; ++i)
+    for (int v = 0; v < program::kRowValues; ++v)
+      out[v]->push_back(buffer[(static_cast<std::size_t>(i) * program::kRowValues + v) * stride]);
 }
 
 /// Words a finished (or interrupted) cell's result as Simulation would.
-/// `slab` is the cell's slab on the host (for the physical cause of a failed
-/// step), or null.
+/// `c_e` and `c_surf`: the cell's state (for the physical cause of a failed
+/// step), or empty.
 void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, const Experiment& experiment,
-            const ParameterSet& parameters, const SimulationOptions& options, const double* slab, bool interrupted) {
+            const ParameterSet& parameters, const SimulationOptions& options, const std::vector<double>& c_e,
+            const std::vector<double>& c_surf, bool interrupted) {
   BatchCellResult& out = r.result;
   out.steps_taken = k.steps_taken;
   out.steps_rejected = k.steps_rejected;
@@ -304,12 +304,9 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     } else {
       const std::string reason = failure_text(k, s);
       std::string cause;
-      if (slab) {
+      if (!c_e.empty()) {
         try {
-          const CellLayout layout(parameters, options.grid, CpuExecutor::create());
-          const program::SlabOffsets& o = s.o;
-          cause = physical_limit(std::vector<double>(slab + o.c_e, slab + o.c_e + s.n),
-                                 std::vector<double>(slab + o.c_surf, slab + o.c_surf + s.P), layout);
+          cause = physical_limit(c_e, c_surf, CellLayout(parameters, options.grid, CpuExecutor::create()));
         } catch (const Error&) {
         }
       }
@@ -381,19 +378,23 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
     CellConstants c = r.constants;
     c.k.map.volume = slab.data() + s.o.volume;
     ProgramClock k;
-    program::CellRun cell(s, c, k, slab.data());
+    program::CellRun cell(s, c, k, slab.data(), 1, 0);
     cell.initialise();
     bool interrupted = false;
     while (k.ending == program::Ending::running) {
       k.rows = 0;
       cell.advance();
-      drain(r, slab.data() + s.o.rows, k.rows, keep);
+      drain(r, slab.data() + s.o.rows, 1, k.rows, keep);
       if (k.ending == program::Ending::running && !run.stop_reason().empty()) {
         interrupted = true;
         break;
       }
     }
-    finish(r, k, s, *run.experiment, cell_parameters(i), options_, slab.data(), interrupted);
+    const auto state = [&](std::size_t at, int m) {
+      return std::vector<double>(slab.begin() + at, slab.begin() + at + m);
+    };
+    finish(r, k, s, *run.experiment, cell_parameters(i), options_, state(s.o.c_e, s.n), state(s.o.c_surf, s.P),
+           interrupted);
     report(run, i);
   });
 }
@@ -414,9 +415,9 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
   Array<ProgramClock> clocks(exec_, wave);
   Array<ProgramClock> host_clocks = Array<ProgramClock>::pinned(exec_, wave);
   Array<double> host_statics = Array<double>::pinned(exec_, wave * statics);
-  Array<double> host_rows = Array<double>::pinned(exec_, keep ? wave * kRowsPerCall * program::kRowValues : 0);
+  const std::size_t row_doubles = static_cast<std::size_t>(kRowsPerCall) * program::kRowValues;
+  Array<double> host_rows = Array<double>::pinned(exec_, keep ? wave * row_doubles : 0);
   std::vector<CellConstants> staged(wave);
-  std::vector<double> slab(s.o.total);
   bool stopped = false;
   for (std::size_t first = 0; first < cells.size(); first += wave) {
     const std::size_t count = std::min(wave, cells.size() - first);
@@ -424,21 +425,28 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
       for (std::size_t j = 0; j < count; ++j) report(run, cells[first + j]);  // not run
       continue;
     }
+    // The wave's cells side by side: the maps of count cells, the constant arrays interleaved.
     for (std::size_t j = 0; j < count; ++j) {
       const std::size_t i = cells[first + j];
-      staged[j] = run.cells[i].constants;
-      staged[j].k.map.volume = slabs.data() + j * s.o.total + s.o.volume;
-      std::copy(run.statics.begin() + i * statics, run.statics.begin() + (i + 1) * statics,
-                host_statics.data() + j * statics);
+      CellMap& m = (staged[j] = run.cells[i].constants).k.map;
+      m.cells *= count;
+      m.layer *= count;
+      m.negative_end *= count;
+      m.positive_begin *= count;
+      m.volume = slabs.data() + s.o.volume * count;
+      for (std::size_t e = 0; e < statics; ++e) host_statics.data()[e * count + j] = run.statics[i * statics + e];
     }
     exec_->copy(constants.data(), constants.space(), staged.data(), MemorySpace::host(), count * sizeof(CellConstants));
+    exec_->copy(slabs.data(), slabs.space(), host_statics.data(), MemorySpace::host(),
+                count * statics * sizeof(double));
     const cuda::ProgramCells device{constants.data(), clocks.data(), slabs.data(), count};
-    cuda::cell_program_upload(cuda, host_statics.data(), statics, s.o.total, device);
     cuda::cell_program_initialise(cuda, s, device);
     for (std::size_t running = count; running > 0 && !stopped;) {
       cuda::cell_program_advance(cuda, s, device);
       exec_->copy(host_clocks.data(), MemorySpace::host(), clocks.data(), clocks.space(), count * sizeof(ProgramClock));
-      if (keep) cuda::cell_program_rows(cuda, device, s.o.rows, s.o.total, kRowsPerCall, host_rows.data());
+      if (keep)
+        exec_->copy(host_rows.data(), MemorySpace::host(), slabs.data() + s.o.rows * count, slabs.space(),
+                    count * row_doubles * sizeof(double));
       stopped = !run.stop_reason().empty();
       running = 0;
       for (std::size_t j = 0; j < count; ++j) {
@@ -446,18 +454,19 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
         CellRecord& r = run.cells[i];
         const ProgramClock& k = host_clocks.data()[j];
         if (r.reported) continue;
-        drain(r, host_rows.data() + j * kRowsPerCall * program::kRowValues, k.rows, keep);
+        drain(r, host_rows.data() + j, count, k.rows, keep);
         if (k.ending == program::Ending::running && !stopped) {
           ++running;
           continue;
         }
-        const double* cell_slab = nullptr;
-        if (k.ending == program::Ending::failed_step) {
-          exec_->copy(slab.data(), MemorySpace::host(), slabs.data() + j * s.o.total, slabs.space(),
-                      s.o.total * sizeof(double));
-          cell_slab = slab.data();
+        std::vector<double> c_e, c_surf;
+        if (k.ending == program::Ending::failed_step) {  // its state, for the physical cause
+          c_e.resize(s.n);
+          c_surf.resize(s.P);
+          cuda::cell_program_column(cuda, slabs.data() + s.o.c_e * count + j, count, c_e.size(), c_e.data());
+          cuda::cell_program_column(cuda, slabs.data() + s.o.c_surf * count + j, count, c_surf.size(), c_surf.data());
         }
-        finish(r, k, s, *run.experiment, cell_parameters(i), options_, cell_slab, stopped);
+        finish(r, k, s, *run.experiment, cell_parameters(i), options_, c_e, c_surf, stopped);
         report(run, i);
       }
     }
@@ -469,8 +478,8 @@ std::size_t BatchSimulation::cell_program_bytes() const {
   const CellGridSpec& g = options_.grid;
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
   const auto P = static_cast<std::size_t>(g.negative_cells + g.positive_cells);
-  return slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells)).total * sizeof(double) +
-         sizeof(CellConstants) + sizeof(ProgramClock);
+  return slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells)).total * sizeof(double) + sizeof(CellConstants) +
+         sizeof(ProgramClock);
 }
 
 std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment& experiment, BatchObserver* observer) {

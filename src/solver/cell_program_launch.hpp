@@ -12,22 +12,20 @@ class CudaExecutor;
 
 namespace voltaic::cuda {
 
-/// The arrays of `count` cells in device memory: cell i's constants, clock and slab.
+/// The arrays of `count` cells in device memory: cell i's constants and
+/// clock, and the cells' arrays side by side (element e of cell i's array at
+/// offset o at slabs[(o + e) count + i]).
 struct ProgramCells {
   const program::CellConstants* constants;
   program::ProgramClock* clocks;
-  double* slabs;  ///< settings.o.total doubles per cell
+  double* slabs;  ///< settings.o.total x count doubles
   std::size_t count;
 };
 
-/// Copies `per_cell` doubles per cell from `host` (cell-major) to the start
-/// of each cell's slab (`slab` doubles apart).
-void cell_program_upload(const CudaExecutor& exec, const double* host, std::size_t per_cell, std::size_t slab,
-                         const ProgramCells& cells);
-/// Copies each cell's row buffer (`rows` values from `offset` in its slab) to
-/// `host`, cell-major; waits for the copy.
-void cell_program_rows(const CudaExecutor& exec, const ProgramCells& cells, std::size_t offset, std::size_t slab,
-                       int rows, double* host);
+/// Copies `count` values `stride` doubles apart from device memory at
+/// `first` to `host`; waits for the copy.
+void cell_program_column(const CudaExecutor& exec, const double* first, std::size_t stride, std::size_t count,
+                         double* host);
 /// Sets every cell's initial state (CellRun::initialise) on stream 0.
 void cell_program_initialise(const CudaExecutor& exec, const program::ProgramSettings& settings,
                              const ProgramCells& cells);
