@@ -273,9 +273,9 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   const DfnConstants& k = c_.k;
   double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
   double *c_e = at(o.c_e), *de = at(o.de), *iterate = at(o.iterate), *sigma = at(o.sigma), *cap = at(o.capacity);
-  const dfn::ConcentrationInputs inputs{k, aj, T, source, flux, ds};
+  const dfn::ConcentrationInputsT<const DfnConstants&> inputs{k, aj, T, source, flux, ds};
   each(inputs);
-  const dfn::ElectrolyteProperties props{k, c_e, T, de, nullptr, nullptr};
+  const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr};
   each(props);
   if (response) {
     double* unit = at(o.unit_c_s);
@@ -302,7 +302,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
     return false;
   }
   precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, b_, N_, s_.n);
-  const dfn::SinkFlux sink_flux{k, sigma, c_e, iterate, flux};
+  const dfn::SinkFluxT<const DfnConstants&> sink_flux{k, sigma, c_e, iterate, flux};
   each(sink_flux);
   double* cs = at(o.c_s);
   start(p, level2(o.c_s_levels, np_ * s_.R, 0), level2(o.c_s_levels, np_ * s_.R, 1), cs, np_ * s_.R);
@@ -349,7 +349,7 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   double *d_logc = at(o.d_logc), *aj = at(o.pot_aj), *adj = at(o.adj), *surface = at(o.pot_surface);
   double *residual = at(o.residual), *update = at(o.update);
   const double *c_surf = at(o.c_surf), *slope = at(o.slope), *flux = at(o.flux);
-  const dfn::ElectrolyteProperties props{k, c_e, T, nullptr, kappa, kappa_d};
+  const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, nullptr, kappa, kappa_d};
   each(props);
   fill(d_logc, 0.0, n_);
   stencil(kappa, d_logc, false, false, s_.kappa_arithmetic, at(o.kap_diag), at(o.kap_tz));
@@ -359,9 +359,10 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   const double zero = 0.0;
   const dfn::DiffusionPotential dp{n_ * N_, N_, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
   each(dp);
-  const dfn::ReactionCurrent reaction{k, phi, phi + n_ * N_, c_e, T, c_surf, slope, flux, aj, adj, surface};
-  const dfn::NewtonSystem system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
-                                 adj, residual, at(o.d_s),   at(o.d_e),   at(o.c01), at(o.c10)};
+  const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,    phi, phi + n_ * N_, c_e,    T, c_surf, slope,
+                                                            flux, aj,  adj,           surface};
+  const dfn::NewtonSystemT<const DfnConstants&> system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
+                                                       adj, residual, at(o.d_s),   at(o.d_e),   at(o.c01), at(o.c10)};
   double last_update = 0.0;
   for (int it = 0;; ++it) {
     each(reaction);
@@ -398,7 +399,7 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     const double rate = it > 0 ? fmin(1.0, largest / last_update) : 1.0;
     last_update = largest;
     if (!damped && largest * rate <= s_.newton_tolerance) {
-      const dfn::LinearisedReaction finish{k, update, adj, c_surf, slope, flux, aj, surface};
+      const dfn::LinearisedReactionT<const DfnConstants&> finish{k, update, adj, c_surf, slope, flux, aj, surface};
       each(finish);
       return true;
     }
@@ -415,20 +416,20 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step) {
   d.voltage = step.voltage_control ? drive(step) : 0.0;
   const double zero = 0.0;
   const double* phi = at(o.phi);
-  const dfn::HeatSource h{c_.k,
-                          d,
-                          1,
-                          1,
-                          dfn::Couplings{&zero, &zero, at(o.sig_tz)},
-                          dfn::Couplings{&zero, &zero, at(o.kap_tz)},
-                          dfn::Couplings{&zero, &zero, at(o.kd_tz)},
-                          phi,
-                          phi + n_ * N_,
-                          at(o.c_e_seen),
-                          at(o.pot_aj),
-                          at(o.c_surf),
-                          at(o.T),
-                          at(o.q)};
+  const dfn::HeatSourceT<const DfnConstants&> h{c_.k,
+                                                d,
+                                                1,
+                                                1,
+                                                dfn::Couplings{&zero, &zero, at(o.sig_tz)},
+                                                dfn::Couplings{&zero, &zero, at(o.kap_tz)},
+                                                dfn::Couplings{&zero, &zero, at(o.kd_tz)},
+                                                phi,
+                                                phi + n_ * N_,
+                                                at(o.c_e_seen),
+                                                at(o.pot_aj),
+                                                at(o.c_surf),
+                                                at(o.T),
+                                                at(o.q)};
   each(h);
   k_.heat_w = dot(at(o.q), at(o.volume), n_) + k_.current * k_.current * c_.foils / c_.area;
 }

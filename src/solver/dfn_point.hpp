@@ -44,8 +44,11 @@ VOLTAIC_HD inline double half_cell_conductance(double area, double sigma, double
 /// kappa and the diffusion-potential coefficient kappa_eff 2 (1 - t+) TDF R T / F.
 /// A null output is not computed (the electrolyte step needs only the
 /// diffusivity, the potential step only the others).
-struct ElectrolyteProperties {
-  DfnConstants k;
+/// K: DfnConstants (by value, for kernels) or const DfnConstants& (the batch
+/// cell program, whose constants stay where they are).
+template <class K = DfnConstants>
+struct ElectrolytePropertiesT {
+  K k;
   const double *c_e, *T;
   double *diffusivity, *kappa, *kappa_d;
 
@@ -63,6 +66,7 @@ struct ElectrolyteProperties {
                  kGasConstant * t / kFaraday;
   }
 };
+using ElectrolyteProperties = ElectrolytePropertiesT<>;
 
 /// Volumetric reaction current a j [A/m^3] and a dj/d(phi_s - phi_e) per cell
 /// (0 in the separator). With `slope` and `flux` set, the surface
@@ -70,8 +74,11 @@ struct ElectrolyteProperties {
 /// (kinetics::SurfaceResponse) and `surface` receives c_surf(j); aj is also
 /// the guess of that per-particle solve, and a particle without an admissible
 /// root gets a j of NaN (the solve then fails and the step is cut).
-struct ReactionCurrent {
-  DfnConstants k;
+/// K: DfnConstants (by value, for kernels) or const DfnConstants& (the batch
+/// cell program, whose constants stay where they are).
+template <class K = DfnConstants>
+struct ReactionCurrentT {
+  K k;
   const double *phi_s, *phi_e, *c_e, *T, *c_surf;
   const double *slope, *flux;  ///< null: c_surf is fixed
   double *aj, *adj, *surface;  ///< surface: null unless slope is set
@@ -103,6 +110,7 @@ struct ReactionCurrent {
     adj[c] = a * fmax(x.dj, 0.0);
   }
 };
+using ReactionCurrent = ReactionCurrentT<>;
 
 /// The reaction after a Newton update that ends the solve, to first order in
 /// the update: a j += a dj (d phi_s - d phi_e) with the Jacobian's own a dj,
@@ -110,8 +118,11 @@ struct ReactionCurrent {
 /// direct solve), and the surface c_surf(j) follows (it is linear in j).
 /// Spares the evaluation at the final iterate, whose change is second order
 /// in an update the convergence test has found small.
-struct LinearisedReaction {
-  DfnConstants k;
+/// K: DfnConstants (by value, for kernels) or const DfnConstants& (the batch
+/// cell program, whose constants stay where they are).
+template <class K = DfnConstants>
+struct LinearisedReactionT {
+  K k;
   const double *update, *adj;          ///< update: 2 cells values (phi_s, then phi_e)
   const double *value, *slope, *flux;  ///< the ParticleSurface; slope null: the surface is fixed
   double *aj, *surface;
@@ -125,6 +136,7 @@ struct LinearisedReaction {
     surface[p] = value[p] + slope[p] * (aj[c] / (a * kFaraday) - flux[p]);
   }
 };
+using LinearisedReaction = LinearisedReactionT<>;
 
 /// Newton residual and Jacobian of the charge balances, per cell c:
 ///
@@ -135,8 +147,11 @@ struct LinearisedReaction {
 /// potential (their products already in s_phi, e_phi, d_logc); separator rows
 /// of phi_s are phi_s = 0 (diagonal 1). Jacobian: per-volume diagonals a dj
 /// (1 for the separator's phi_s) and couplings -V a dj.
-struct NewtonSystem {
-  DfnConstants k;
+/// K: DfnConstants (by value, for kernels) or const DfnConstants& (the batch
+/// cell program, whose constants stay where they are).
+template <class K = DfnConstants>
+struct NewtonSystemT {
+  K k;
   Drive drive;
   const double *s_phi, *e_phi, *d_logc, *aj, *adj;
   double *residual, *d_s, *d_e, *c01, *c10;
@@ -160,6 +175,7 @@ struct NewtonSystem {
     c10[c] = -v * adj[c];
   }
 };
+using NewtonSystem = NewtonSystemT<>;
 
 /// The electrolyte step's reaction sink taken proportional to c_e (a
 /// Patankar-type linearisation, s = sigma c_e with sigma = s_k / c_k, s_k the
@@ -193,8 +209,11 @@ struct ElectrolyteSink {
 /// The particles' flux for the sink the electrolyte step applied: j / F
 /// changed by sigma (u - c_k) / ((1 - t+) a), so that particles and
 /// electrolyte exchange the same lithium (conserved to rounding).
-struct SinkFlux {
-  DfnConstants k;
+/// K: DfnConstants (by value, for kernels) or const DfnConstants& (the batch
+/// cell program, whose constants stay where they are).
+template <class K = DfnConstants>
+struct SinkFluxT {
+  K k;
   const double *sigma, *c_e, *iterate;
   double* flux;
   VOLTAIC_HD void operator()(std::size_t c) const {
@@ -204,6 +223,7 @@ struct SinkFlux {
         sigma[c] * (c_e[c] - iterate[c]) / ((1.0 - k.electrolyte.transference_number) * k.region[r].surface_area);
   }
 };
+using SinkFlux = SinkFluxT<>;
 
 /// Neighbour couplings of one stencil (StencilCoefficients' tx, ty, tz).
 struct Couplings {
@@ -236,8 +256,11 @@ struct DiffusionPotential {
 
 /// The sub-step inputs that follow from a j: the electrolyte source (1 - t+)
 /// a j / F per cell, and per particle the molar flux out of it j / F and D_s(T).
-struct ConcentrationInputs {
-  DfnConstants k;
+/// K: DfnConstants (by value, for kernels) or const DfnConstants& (the batch
+/// cell program, whose constants stay where they are).
+template <class K = DfnConstants>
+struct ConcentrationInputsT {
+  K k;
   const double *aj, *T;
   double *source, *flux, *diffusivity;
 
@@ -250,14 +273,18 @@ struct ConcentrationInputs {
     diffusivity[p] = material::particle_diffusivity(k.electrode_of(r), 0.0, T[c]);
   }
 };
+using ConcentrationInputs = ConcentrationInputsT<>;
 
 /// Heat generated per unit volume [W/m^3], per cell: ohmic heat in the solid
 /// and the electrolyte as the discrete dissipation of each face (the face
 /// current times the potential drop across it, half to each neighbour, so the
 /// sum over cells is exactly the discrete energy balance), irreversible
 /// reaction heat a j eta and reversible heat a j T dU/dT.
-struct HeatSource {
-  DfnConstants k;
+/// K: DfnConstants (by value, for kernels) or const DfnConstants& (the batch
+/// cell program, whose constants stay where they are).
+template <class K = DfnConstants>
+struct HeatSourceT {
+  K k;
   Drive drive;
   int nx, ny;
   Couplings sigma, kappa, kappa_d;
@@ -304,6 +331,7 @@ struct HeatSource {
     q[c] = w / k.map.volume[c] + reaction;
   }
 };
+using HeatSource = HeatSourceT<>;
 
 }  // namespace voltaic::dfn
 
