@@ -23,6 +23,8 @@ __global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSett
   cells.clocks[i] = k;
 }
 
+// No minimum of blocks per SM: capping the registers at 128 for twice the
+// occupancy made the sweep 21 % slower (docs/performance.md).
 __global__ void __launch_bounds__(kBlock) advance_kernel(program::ProgramSettings s, ProgramCells cells) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= cells.count) return;

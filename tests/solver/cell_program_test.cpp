@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "voltaic/core/error.hpp"
@@ -66,10 +65,6 @@ TEST(CellProgram, EqualsSimulationForACcCvCycle) {
     for (std::size_t i = 0; i < sim.size(); ++i) {
       SCOPED_TRACE("cell " + std::to_string(i));
       expect_close(program[i], sim[i], 1e-9);
-      std::printf("%zu %d %d %s | %zu rows dV %.3g cap %.9f %.9f\n", i, program[i].steps_taken, sim[i].steps_taken,
-                  program[i].termination.c_str(), program[i].voltage.size(),
-                  max_difference(program[i].voltage, sim[i].voltage), program[i].discharge_capacity_ah,
-                  sim[i].discharge_capacity_ah);
     }
   }
 }
