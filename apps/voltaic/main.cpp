@@ -28,7 +28,9 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("config", sweep.config, "The config file with a [sweep] section (docs/config.md)")->required();
   sweep_cmd->add_option("--output,-o", sweep.output,
                         "Output directory (default: the config's [output] directory); the files go in its sweep/");
-  sweep_cmd->add_option("--backend,-b", sweep.backend, "Where to run (default: the config's [solver] backend)")
+  sweep_cmd
+      ->add_option("--backend,-b", sweep.backend,
+                   "Where to run (default: the config's [solver] backend; cuda and auto with a GPU: the cell program)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   sweep_cmd->add_option("--threads,-j", sweep.threads, "CPU worker threads (default 0: every hardware thread)")
       ->check(CLI::Range(0, 4096));

@@ -75,7 +75,7 @@ void note_ignored_output(const io::OutputConfig& output) {
     std::fprintf(stderr, "voltaic: note: a sweep writes no fields or checkpoints; [output] asks for them\n");
 }
 
-void print_summary(const std::vector<BatchCellResult>& results, double wall_s, int threads,
+void print_summary(const std::vector<BatchCellResult>& results, double wall_s, const std::string& where,
                    const std::vector<std::string>& files) {
   std::size_t count[5] = {};
   for (const BatchCellResult& r : results) ++count[static_cast<int>(r.status)];
@@ -86,8 +86,8 @@ void print_summary(const std::vector<BatchCellResult>& results, double wall_s, i
     if (count[static_cast<int>(s)] > 0)
       std::printf("  %-28s %zu\n", (std::string("cells ") + to_string(s)).c_str(), count[static_cast<int>(s)]);
   }
-  std::printf("  %-28s %.3f s, %.4g cells/s on %d CPU thread%s\n", "wall time", wall_s,
-              wall_s > 0.0 ? double(ran) / wall_s : 0.0, threads, threads == 1 ? "" : "s");
+  std::printf("  %-28s %.3f s, %.4g cells/s %s\n", "wall time", wall_s, wall_s > 0.0 ? double(ran) / wall_s : 0.0,
+              where.c_str());
   for (const std::string& f : files) std::printf("  %-28s %s\n", "wrote", f.c_str());
 }
 
@@ -142,9 +142,12 @@ int sweep_command(const SweepArguments& args) {
   std::error_code ec;
   const bool created = !fs::exists(config.run.output.directory, ec);
   const int threads = static_cast<int>(batch->worker_threads());
-  std::printf("voltaic sweep %s: %zu cells of %s (%s, %zu parameters) on %d CPU thread%s, output in %s\n",
-              args.config.c_str(), batch->num_cells(), config.run.cell_source.c_str(), to_string(config.sweep.method),
-              config.sweep.cells.names.size(), threads, threads == 1 ? "" : "s", dir.c_str());
+  const std::string where = batch->executor()->backend() == Backend::cpu
+                                ? "on " + std::to_string(threads) + " CPU thread" + (threads == 1 ? "" : "s")
+                                : "on " + batch->executor()->name() + " (the cell program, one thread per cell)";
+  std::printf("voltaic sweep %s: %zu cells of %s (%s, %zu parameters) %s, output in %s\n", args.config.c_str(),
+              batch->num_cells(), config.run.cell_source.c_str(), to_string(config.sweep.method),
+              config.sweep.cells.names.size(), where.c_str(), dir.c_str());
   std::fflush(stdout);
   std::unique_ptr<io::SweepOutput> output;
   try {
@@ -177,7 +180,7 @@ int sweep_command(const SweepArguments& args) {
     return kInternalError;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  print_summary(results, wall, threads, output->files());
+  print_summary(results, wall, where, output->files());
   std::fflush(stdout);
   if (const int signal = stop_signal()) {
     std::fprintf(stderr, "voltaic: interrupted by %s; the cells that finished are in %s\n", signal_name(signal),

@@ -126,6 +126,7 @@ class BatchSimulation {
 
   std::size_t num_cells() const { return cells_.num_cells(); }
   const CellParameters& cells() const { return cells_; }
+  const std::shared_ptr<const Executor>& executor() const { return exec_; }
   /// The parameters of cell i: the base set with its values, not validated.
   ParameterSet cell_parameters(std::size_t i) const;
   /// Memory of one cell in flight in the cell program [bytes]: its arrays,
