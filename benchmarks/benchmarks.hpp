@@ -43,8 +43,8 @@ struct SweepBenchOptions {
   int shells = 20;            ///< radial shells per particle
   std::string thermal = "lumped";
   int baseline_cells = 2000;  ///< on CUDA: the first cells also run on the CPU, every core (the baseline)
-  std::string json_file;     ///< --json FILE: the table, and one JSON line appended to FILE
-  bool json_stdout = false;  ///< --json without a file
+  std::string json_file;      ///< --json FILE: the table, and one JSON line appended to FILE
+  bool json_stdout = false;   ///< --json without a file
 };
 
 /// What the command line asked for.

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "voltaic/core/error.hpp"
+#include "voltaic/core/executor.hpp"
 #include "voltaic/io/sweep_config.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
 #include "voltaic/solver/memory_estimate.hpp"
-#include "voltaic/core/executor.hpp"
 
 namespace voltaic_bench {
 
@@ -101,12 +101,9 @@ void run_sweep_cuda(BenchReport& r, const BenchOptions& o, const std::shared_ptr
     }
   }
   const double bytes = double(gpu.cell_program_bytes());
-  r.extra["gpu"] = {{"wall_s", wall},
-                    {"cells_per_s", double(results.size()) / wall},
-                    {"completed", completed},
-                    {"mean_accepted_steps", double(steps) / double(results.size())},
-                    {"bytes_per_cell", bytes},
-                    {"cells_in_80_GB", std::floor(80e9 / bytes)}};
+  r.extra["gpu"] = {{"wall_s", wall},          {"cells_per_s", double(results.size()) / wall},
+                    {"completed", completed},  {"mean_accepted_steps", double(steps) / double(results.size())},
+                    {"bytes_per_cell", bytes}, {"cells_in_80_GB", std::floor(80e9 / bytes)}};
   r.extra["cpu_baseline"] = {{"cells", nb},
                              {"threads", cores},
                              {"wall_s", cpu_wall},

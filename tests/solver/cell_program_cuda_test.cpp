@@ -29,8 +29,8 @@ SimulationOptions options() {
 }
 
 const Experiment& cycle() {
-  static const Experiment e({"Discharge at 2C until 3.0 V", "Rest for 10 minutes", "Charge at 1C until 4.1 V",
-                             "Hold at 4.1 V until C/10"});
+  static const Experiment e(
+      {"Discharge at 2C until 3.0 V", "Rest for 10 minutes", "Charge at 1C until 4.1 V", "Hold at 4.1 V until C/10"});
   return e;
 }
 
