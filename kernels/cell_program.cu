@@ -1,6 +1,8 @@
-// CUDA side of the batch cell program: one thread per cell, each running the
-// same VOLTAIC_HD CellRun as a CPU worker thread (src/solver/cell_program.hpp),
-// on arrays with the cell index fastest, so a warp's loads are coalesced.
+// CUDA side of the batch cell program: one warp per cell, its 32 lanes
+// sharing each loop of the same VOLTAIC_HD CellRun a CPU worker thread runs
+// alone (src/solver/cell_program.hpp); the cell's arrays are contiguous, so
+// the lanes' loads coalesce, and the warp never diverges on the cell's own
+// control flow (every lane takes the same decisions).
 // A cell never reads another cell's slab, so its result does not depend on
 // the batch size or on which thread or block runs it.
 #include "core/cuda_check.hpp"
@@ -13,41 +15,50 @@ namespace voltaic::cuda {
 namespace {
 
 constexpr int kBlock = 64;
+constexpr int kLanes = 32;  ///< a warp per cell
+constexpr int kCellsPerBlock = kBlock / kLanes;
 
 __global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSettings s, ProgramCells cells) {
-  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= cells.count) return;
+  const std::size_t i = std::size_t(blockIdx.x) * kCellsPerBlock + threadIdx.x / kLanes;
+  const int lane = static_cast<int>(threadIdx.x % kLanes);
+  if (i >= cells.count) return;  // the whole warp
   program::ProgramClock k;
-  const program::CellConstants c = cells.constants[i];
-  program::CellRun(s, c, k, cells.slabs, cells.count, i).initialise();
-  cells.clocks[i] = k;
+  program::CellRun(s, cells.constants[i], k, cells.slabs + i * s.o.total, lane, kLanes).initialise();
+  if (lane == 0) cells.clocks[i] = k;
 }
 
-// No minimum of blocks per SM: capping the registers at 128 for twice the
-// occupancy made the sweep 21 % slower (docs/performance.md).
 __global__ void __launch_bounds__(kBlock) advance_kernel(program::ProgramSettings s, ProgramCells cells) {
-  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t i = std::size_t(blockIdx.x) * kCellsPerBlock + threadIdx.x / kLanes;
+  const int lane = static_cast<int>(threadIdx.x % kLanes);
   if (i >= cells.count) return;
-  // The clock and the constants in local memory (interleaved between the
-  // threads by the hardware, so coalesced), the arrays cell-fastest.
+  // Every lane its own copy of the clock; they stay equal (CellRun).
   program::ProgramClock k = cells.clocks[i];
   k.rows = 0;
-  if (k.ending == program::Ending::running) {
-    const program::CellConstants c = cells.constants[i];
-    program::CellRun(s, c, k, cells.slabs, cells.count, i).advance();
-  }
-  cells.clocks[i] = k;
+  if (k.ending == program::Ending::running)
+    program::CellRun(s, cells.constants[i], k, cells.slabs + i * s.o.total, lane, kLanes).advance();
+  __syncwarp();
+  if (lane == 0) cells.clocks[i] = k;
 }
 
-unsigned blocks_for(std::size_t count) { return static_cast<unsigned>((count + kBlock - 1) / kBlock); }
+unsigned blocks_for(std::size_t count) { return static_cast<unsigned>((count + kCellsPerBlock - 1) / kCellsPerBlock); }
 
 }  // namespace
 
-void cell_program_column(const CudaExecutor& exec, const double* first, std::size_t stride, std::size_t count,
-                         double* host) {
-  if (count == 0) return;
+void cell_program_upload(const CudaExecutor& exec, const double* host, std::size_t per_cell, const ProgramCells& cells,
+                         std::size_t slab) {
+  if (cells.count == 0 || per_cell == 0) return;
   exec.activate();
-  VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(host, sizeof(double), first, stride * sizeof(double), sizeof(double), count,
+  VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(cells.slabs, slab * sizeof(double), host, per_cell * sizeof(double),
+                                       per_cell * sizeof(double), cells.count, cudaMemcpyHostToDevice, exec.stream(0)));
+  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(exec.stream(0)));
+}
+
+void cell_program_gather(const CudaExecutor& exec, const ProgramCells& cells, std::size_t offset, std::size_t values,
+                         std::size_t slab, double* host) {
+  if (cells.count == 0 || values == 0) return;
+  exec.activate();
+  const std::size_t width = values * sizeof(double);
+  VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(host, width, cells.slabs + offset, slab * sizeof(double), width, cells.count,
                                        cudaMemcpyDeviceToHost, exec.stream(0)));
   VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(exec.stream(0)));
 }

@@ -32,17 +32,18 @@ namespace voltaic::program {
 /// One cell's run: settings, constants, clock and slab.
 class CellRun {
  public:
-  /// `base`: the arrays of `stride` cells side by side (element e of this
-  /// cell's array at offset o is base[(o + e) stride + cell]); a CPU worker
-  /// runs one cell with stride 1, a CUDA thread cell `cell` of its wave.
-  VOLTAIC_HD CellRun(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* base,
-                     std::size_t stride, std::size_t cell)
+  /// `slab`: this cell's arrays (SlabOffsets). `lanes` threads run the cell
+  /// together, this one as `lane`: one on a CPU worker, a warp of 32 on CUDA,
+  /// each holding its own copy of the clock (they stay equal: every decision
+  /// is taken from values all lanes share).
+  VOLTAIC_HD CellRun(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab, int lane = 0,
+                     int lanes = 1)
       : s_(s),
         c_(c),
         k_(k),
-        base_(base),
-        N_(stride),
-        b_(cell),
+        base_(slab),
+        lane_(static_cast<std::size_t>(lane)),
+        lanes_(static_cast<std::size_t>(lanes)),
         n_(static_cast<std::size_t>(s.n)),
         np_(static_cast<std::size_t>(s.P)) {}
 
@@ -57,10 +58,48 @@ class CellRun {
     int index;
   };
 
-  /// The array at `offset` (cell 0's element 0): index it with ix().
-  VOLTAIC_HD double* at(std::size_t offset) const { return base_ + offset * N_; }
-  /// The index of this cell's element e in an array.
-  VOLTAIC_HD std::size_t ix(std::size_t e) const { return e * N_ + b_; }
+  VOLTAIC_HD double* at(std::size_t offset) const { return base_ + offset; }
+
+  // The lanes of the cell: loops share the elements out (i = lane_, lane_ +
+  // lanes_, ...) and end with sync(); sums and maxima are butterflies, which
+  // give every lane the same bits (a + b = b + a); serial parts run on lane 0.
+  VOLTAIC_HD void sync() const {
+#if defined(__CUDA_ARCH__)
+    if (lanes_ > 1) __syncwarp();
+#endif
+  }
+  VOLTAIC_HD double reduce_sum(double x) const {
+#if defined(__CUDA_ARCH__)
+    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x += __shfl_xor_sync(0xffffffffu, x, d);
+#endif
+    return x;
+  }
+  VOLTAIC_HD double reduce_max(double x) const {
+#if defined(__CUDA_ARCH__)
+    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x = fmax(x, __shfl_xor_sync(0xffffffffu, x, d));
+#endif
+    return x;
+  }
+  VOLTAIC_HD double reduce_min(double x) const {
+#if defined(__CUDA_ARCH__)
+    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x = fmin(x, __shfl_xor_sync(0xffffffffu, x, d));
+#endif
+    return x;
+  }
+  VOLTAIC_HD bool all_lanes(bool b) const {
+#if defined(__CUDA_ARCH__)
+    if (lanes_ > 1) return __all_sync(0xffffffffu, b) != 0;
+#endif
+    return b;
+  }
+  /// Lane 0's value, on every lane (after a serial part).
+  VOLTAIC_HD bool from_lane0(bool b) const {
+#if defined(__CUDA_ARCH__)
+    if (lanes_ > 1) b = __shfl_sync(0xffffffffu, static_cast<int>(b), 0) != 0;
+#endif
+    sync();
+    return b;
+  }
   /// Level i of a 3-level (c_e, c_surf) or 2-level (c_s, phi, aj) array.
   VOLTAIC_HD double* level3(std::size_t base, std::size_t size, int i) const {
     return at(base + static_cast<std::size_t>((i + k_.rotation3) % 3) * size);
@@ -79,46 +118,51 @@ class CellRun {
     return s_.steps[static_cast<std::size_t>(k_.step % s_.cycle_size)];
   }
 
-  // Vector helpers over this cell's elements (sequential).
+  // Vector helpers over this cell's elements.
   VOLTAIC_HD void copy(const double* x, double* y, std::size_t m) const {
-    for (std::size_t i = 0; i < m; ++i) y[ix(i)] = x[ix(i)];
+    for (std::size_t i = lane_; i < m; i += lanes_) y[i] = x[i];
+    sync();
   }
   VOLTAIC_HD void fill(double* y, double v, std::size_t m) const {
-    for (std::size_t i = 0; i < m; ++i) y[ix(i)] = v;
+    for (std::size_t i = lane_; i < m; i += lanes_) y[i] = v;
+    sync();
   }
   VOLTAIC_HD void axpby(double a, const double* x, double b, double* y, std::size_t m) const {
     const ops::Axpby<double> op{a, b};
-    for (std::size_t i = 0; i < m; ++i) y[ix(i)] = op(x[ix(i)], y[ix(i)]);
+    for (std::size_t i = lane_; i < m; i += lanes_) y[i] = op(x[i], y[i]);
+    sync();
   }
   VOLTAIC_HD void axpy(double a, const double* x, double* y, std::size_t m) const {
     const ops::Axpy<double> op{a};
-    for (std::size_t i = 0; i < m; ++i) y[ix(i)] = op(x[ix(i)], y[ix(i)]);
+    for (std::size_t i = lane_; i < m; i += lanes_) y[i] = op(x[i], y[i]);
+    sync();
   }
   VOLTAIC_HD double dot(const double* x, const double* y, std::size_t m) const {
-    double sum = 0.0;
-    for (std::size_t i = 0; i < m; ++i) sum = fp::fma(x[ix(i)], y[ix(i)], sum);
-    return sum;
+    double partial = 0.0;
+    for (std::size_t i = lane_; i < m; i += lanes_) partial = fp::fma(x[i], y[i], partial);
+    return reduce_sum(partial);
   }
   /// max |x|, NaN when any x is NaN.
   VOLTAIC_HD double max_abs(const double* x, std::size_t m) const {
-    double largest = 0.0;
+    double top = 0.0;
     bool nan = false;
-    for (std::size_t i = 0; i < m; ++i) {
-      const double a = fabs(x[ix(i)]);
+    for (std::size_t i = lane_; i < m; i += lanes_) {
+      const double a = fabs(x[i]);
       if (a != a) nan = true;
-      largest = fmax(largest, a);
+      top = fmax(top, a);
     }
-    return nan ? NAN : largest;
+    return all_lanes(!nan) ? reduce_max(top) : NAN;
   }
   VOLTAIC_HD bool above(const double* x, double floor, std::size_t m) const {
-    for (std::size_t i = 0; i < m; ++i)
-      if (!(x[ix(i)] > floor)) return false;
-    return true;
+    bool ok = true;
+    for (std::size_t i = lane_; i < m; i += lanes_) ok = ok && x[i] > floor;
+    return all_lanes(ok);
   }
   /// Runs a dfn_point.hpp functor on this cell's n elements.
   template <class F>
   VOLTAIC_HD void each(const F& f) const {
-    for (std::size_t c = 0; c < n_; ++c) f(ix(c));
+    for (std::size_t c = lane_; c < n_; c += lanes_) f(c);
+    sync();
   }
   /// The formula's start a0 y_n + a1 y_{n-1} into y.
   VOLTAIC_HD void start(const Pass& p, const double* y0, const double* y1, double* y, std::size_t m) {
@@ -163,7 +207,7 @@ class CellRun {
   const CellConstants& c_;
   ProgramClock& k_;
   double* base_;
-  std::size_t N_, b_;
+  std::size_t lane_, lanes_;
   std::size_t n_, np_;
 };
 
@@ -173,11 +217,11 @@ VOLTAIC_HD inline void CellRun::initialise() {
   const SlabOffsets& o = s_.o;
   const CellMap& m = c_.k.map;
   double* cs = at(o.c_s);
-  for (std::size_t q = 0; q < np_; ++q) {
-    const double c0 =
-        m.region_of(m.cell_of_particle(ix(q))) == CellRegion::negative ? c_.cs0_negative : c_.cs0_positive;
-    for (int i = 0; i < s_.R; ++i) cs[ix(static_cast<std::size_t>(i) * np_ + q)] = c0;
+  for (std::size_t q = lane_; q < np_; q += lanes_) {
+    const double c0 = m.region_of(m.cell_of_particle(q)) == CellRegion::negative ? c_.cs0_negative : c_.cs0_positive;
+    for (int i = 0; i < s_.R; ++i) cs[static_cast<std::size_t>(i) * np_ + q] = c0;
   }
+  sync();
   fill(at(o.c_e), c_.ce0, n_);
   fill(at(o.T), c_.T0, n_);
   fill(at(o.aj), 0.0, n_);
@@ -192,10 +236,14 @@ VOLTAIC_HD inline void CellRun::initialise() {
   double mean[2] = {0.0, 0.0};
   double count[2] = {0.0, 0.0};
   const double* surf = at(o.c_surf);
-  for (std::size_t p = 0; p < np_; ++p) {
-    const int e = m.region(m.cell_of_particle(ix(p))) / 2;
-    mean[e] += surf[ix(p)];
+  for (std::size_t p = lane_; p < np_; p += lanes_) {
+    const int e = m.region(m.cell_of_particle(p)) / 2;
+    mean[e] += surf[p];
     count[e] += 1.0;
+  }
+  for (int e = 0; e < 2; ++e) {
+    mean[e] = reduce_sum(mean[e]);
+    count[e] = reduce_sum(count[e]);
   }
   double u[2];
   for (int e = 0; e < 2; ++e)
@@ -203,29 +251,29 @@ VOLTAIC_HD inline void CellRun::initialise() {
                                             mean[e] / count[e] / c_.k.electrode[e].maximum_concentration, c_.T0,
                                             c_.k.reference_temperature);
   double* phi = at(o.phi);
-  for (std::size_t c = 0; c < n_; ++c) {
-    phi[ix(c)] = m.region_of(ix(c)) == CellRegion::positive ? u[1] - u[0] : 0.0;
-    phi[ix(n_ + c)] = -u[0];
+  for (std::size_t c = lane_; c < n_; c += lanes_) {
+    phi[c] = m.region_of(c) == CellRegion::positive ? u[1] - u[0] : 0.0;
+    phi[n_ + c] = -u[0];
   }
+  sync();
   fill(at(o.pot_aj), 0.0, n_);
 }
 
 // ---- Particles --------------------------------------------------------------
 
 VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, double dt) {
-  // Particle p of this cell is particle ix(p) of np_ N_ side by side: step_particle's stride.
-  const particle::StepArgs<double> a{
-      c, at(s_.o.particle_work), flux, at(s_.o.ds), nullptr, at(s_.o.radius), dt, np_ * N_, false};
-  for (std::size_t p = 0; p < np_; ++p) particle::step_particle(s_.mesh, a, ix(p));
+  const particle::StepArgs<double> a{c,    at(s_.o.particle_work), flux, at(s_.o.ds), nullptr, at(s_.o.radius), dt, np_,
+                                     false};
+  for (std::size_t p = lane_; p < np_; p += lanes_) particle::step_particle(s_.mesh, a, p);
+  sync();
 }
 
 VOLTAIC_HD inline void CellRun::particle_surface(const double* c, const double* flux, double* out) {
-  const std::size_t stride = np_ * N_, last = static_cast<std::size_t>(s_.R - 1) * stride;
+  const std::size_t stride = np_, last = static_cast<std::size_t>(s_.R - 1) * stride;
   const double *ds = at(s_.o.ds), *radius = at(s_.o.radius);
-  for (std::size_t p = 0; p < np_; ++p) {
-    const std::size_t q = ix(p);
+  for (std::size_t q = lane_; q < np_; q += lanes_)
     out[q] = particle::surface_value(s_.surface, s_.mesh, c[last + q], c[last - stride + q], flux[q], ds[q], radius[q]);
-  }
+  sync();
 }
 
 // ---- Concentration ----------------------------------------------------------
@@ -238,17 +286,17 @@ VOLTAIC_HD inline void CellRun::stencil(const double* kc, const double* d, bool 
   const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
   const double* dz = at(s_.o.dz);
   const double area = fp::mul(c_.dx, c_.dy);
-  for (std::size_t z = 0; z < n_; ++z) {
-    const std::size_t c = ix(z);
+  for (std::size_t z = lane_; z < n_; z += lanes_) {
+    const std::size_t c = z;
     const double h = dz[c], kk = kc[c];
     double out = fp::mul(fp::mul(area, h), d[c]), rhs = 0.0, t = 0.0;
     if (z > 0) {
-      out = fp::add(out, stencil::face_transmissibility(arithmetic, area, dz[c - N_], kc[c - N_], h, kk));
+      out = fp::add(out, stencil::face_transmissibility(arithmetic, area, dz[c - 1], kc[c - 1], h, kk));
     } else if (dirichlet_lo) {
       stencil::add_boundary_face(dirichlet, area, h, kk, out, rhs);
     }
     if (z + 1 < n_) {
-      t = stencil::face_transmissibility(arithmetic, area, h, kk, dz[c + N_], kc[c + N_]);
+      t = stencil::face_transmissibility(arithmetic, area, h, kk, dz[c + 1], kc[c + 1]);
       out = fp::add(out, t);
     } else if (dirichlet_hi) {
       stencil::add_boundary_face(dirichlet, area, h, kk, out, rhs);
@@ -256,16 +304,18 @@ VOLTAIC_HD inline void CellRun::stencil(const double* kc, const double* d, bool 
     diag[c] = out;
     tz[c] = t;
   }
+  sync();
 }
 
 VOLTAIC_HD inline void CellRun::apply(const double* diag, const double* tz, const double* x, double* y) const {
-  for (std::size_t z = 0; z < n_; ++z) {
-    const std::size_t c = ix(z);
+  for (std::size_t z = lane_; z < n_; z += lanes_) {
+    const std::size_t c = z;
     const bool top = z + 1 == n_, bottom = z == 0;
-    const double up = top ? x[c] : x[c + N_], down = bottom ? x[c] : x[c - N_];
-    const double t_up = top ? 0.0 : tz[c], t_down = bottom ? 0.0 : tz[c - N_];
+    const double up = top ? x[c] : x[c + 1], down = bottom ? x[c] : x[c - 1];
+    const double t_up = top ? 0.0 : tz[c], t_down = bottom ? 0.0 : tz[c - 1];
     y[c] = stencil::apply_point(diag[c], x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], t_up, up, t_down, down);
   }
+  sync();
 }
 
 VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sink, bool response) {
@@ -290,18 +340,22 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   // DiffusionStep: (V C / dt) u - div(D grad u) = V (C / dt u_old + s), by the exact column solve.
   double *mass = at(o.work), *diag = at(o.el_diag), *tz = at(o.el_tz), *rhs = at(o.el_rhs);
   const ops::Scale<double> per_dt{1.0 / p.dt};
-  for (std::size_t e = 0; e < n_; ++e) mass[ix(e)] = per_dt(cap[ix(e)]);
+  for (std::size_t e = lane_; e < n_; e += lanes_) mass[e] = per_dt(cap[e]);
+  sync();
   stencil(de, mass, false, false, false, diag, tz);
   const double* volume = at(o.volume);
-  for (std::size_t e = 0; e < n_; ++e) {
-    const std::size_t c = ix(e);
+  for (std::size_t c = lane_; c < n_; c += lanes_)
     rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
+  sync();
+  bool solved = true;
+  if (lane_ == 0) {  // the column's Thomas sweep is serial
+    solved = precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), 0, 1, s_.n) < 0;
+    if (solved) precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, 0, 1, s_.n);
   }
-  if (precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), b_, N_, s_.n) >= 0) {
+  if (!from_lane0(solved)) {
     fail(Failure::linear);
     return false;
   }
-  precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, b_, N_, s_.n);
   const dfn::SinkFluxT<const DfnConstants&> sink_flux{k, sigma, c_e, iterate, flux};
   each(sink_flux);
   double* cs = at(o.c_s);
@@ -334,7 +388,7 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step) {
     k_.current = dot(at(o.pot_aj), at(o.negative_volume), n_);
   } else {
     const double i = drive(step) / c_.area;
-    k_.voltage = phi[ix(n_ - 1)] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
+    k_.voltage = phi[n_ - 1] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
     k_.current = drive(step);
   }
   copy(at(o.pot_aj), at(o.aj), n_);
@@ -357,17 +411,17 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   stencil(at(o.solid_sigma), at(o.separator_one), true, drive.voltage_control, false, at(o.sig_diag), at(o.sig_tz));
   copy(c_e, at(o.c_e_seen), n_);
   const double zero = 0.0;
-  const dfn::DiffusionPotential dp{n_ * N_, N_, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
+  const dfn::DiffusionPotential dp{n_, 1, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
   each(dp);
-  const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,    phi, phi + n_ * N_, c_e,    T, c_surf, slope,
-                                                            flux, aj,  adj,           surface};
+  const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,     phi,  phi + n_, c_e, T,      c_surf,
+                                                            slope, flux, aj,       adj, surface};
   const dfn::NewtonSystemT<const DfnConstants&> system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
                                                        adj, residual, at(o.d_s),   at(o.d_e),   at(o.c01), at(o.c10)};
   double last_update = 0.0;
   for (int it = 0;; ++it) {
     each(reaction);
     apply(at(o.sig_diag), at(o.sig_tz), phi, at(o.s_phi));
-    apply(at(o.kap_diag), at(o.kap_tz), phi + n_ * N_, at(o.e_phi));
+    apply(at(o.kap_diag), at(o.kap_tz), phi + n_, at(o.e_phi));
     each(system);
     if (it == s_.max_newton) {
       fail(Failure::newton, last_update);
@@ -378,13 +432,17 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     stencil(kappa, at(o.d_e), false, false, s_.kappa_arithmetic, at(o.j1_diag), at(o.j1_tz));
     const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.j0_tz),
                                                at(o.j1_tz),   at(o.c01),     at(o.c10)};
-    if (precond::factor_block_column(in, at(o.factors), b_, N_, s_.n) >= 0) {
+    bool solved = true;
+    if (lane_ == 0) {  // block Thomas on the column: serial
+      solved = precond::factor_block_column(in, at(o.factors), 0, 1, s_.n) < 0;
+      const ops::Scale<double> negate{-1.0};
+      for (std::size_t i = 0; i < 2 * n_; ++i) residual[i] = negate(residual[i]);
+      if (solved) precond::solve_block_column(at(o.factors), residual, update, 0, 1, s_.n);
+    }
+    if (!from_lane0(solved)) {
       fail(Failure::linear);
       return false;
     }
-    const ops::Scale<double> negate{-1.0};
-    for (std::size_t i = 0; i < 2 * n_; ++i) residual[ix(i)] = negate(residual[ix(i)]);
-    precond::solve_block_column(at(o.factors), residual, update, b_, N_, s_.n);
     const double largest = max_abs(update, 2 * n_);
     if (!(largest - largest == 0.0)) {
       fail(Failure::newton_update);
@@ -393,7 +451,8 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     const bool damped = largest > s_.max_update;
     if (damped) {
       const ops::Scale<double> damp{s_.max_update / largest};
-      for (std::size_t i = 0; i < 2 * n_; ++i) update[ix(i)] = damp(update[ix(i)]);
+      for (std::size_t i = lane_; i < 2 * n_; i += lanes_) update[i] = damp(update[i]);
+      sync();
     }
     axpy(1.0, update, phi, 2 * n_);
     const double rate = it > 0 ? fmin(1.0, largest / last_update) : 1.0;
@@ -424,7 +483,7 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step) {
                                                 dfn::Couplings{&zero, &zero, at(o.kap_tz)},
                                                 dfn::Couplings{&zero, &zero, at(o.kd_tz)},
                                                 phi,
-                                                phi + n_ * N_,
+                                                phi + n_,
                                                 at(o.c_e_seen),
                                                 at(o.pot_aj),
                                                 at(o.c_surf),
@@ -511,13 +570,12 @@ VOLTAIC_HD inline void CellRun::mix() {
 VOLTAIC_HD inline double CellRun::split_change() const {
   const SlabOffsets& o = s_.o;
   const auto change = [&](const double* now, const double* before, double scale) {
-    double sum = 0.0;
-    for (std::size_t c = 0; c < n_; ++c) {
-      const std::size_t i = ix(c);
+    double squares = 0.0;
+    for (std::size_t i = lane_; i < n_; i += lanes_) {
       const double e = (now[i] - before[i]) / (s_.rtol * fabs(now[i]) + s_.atol * scale);
-      sum = fp::fma(e, e, sum);
+      squares = fp::fma(e, e, squares);
     }
-    return sqrt(sum / double(n_));
+    return sqrt(reduce_sum(squares) / double(n_));
   };
   double d = change(at(o.c_e), at(o.c_e_pass), c_.ce0);
   if (s_.lumped) d = fmax(d, change(at(o.T), at(o.T_pass), 1.0));
@@ -544,10 +602,10 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   }
   Pass p{f.a0, f.a1, f.beta * h, 0};
   double previous_change = 0.0;
-  double smallest = INFINITY;
+  double least = INFINITY;
   const double* c_e = at(o.c_e);
-  for (std::size_t c = 0; c < n_; ++c) smallest = fmin(smallest, fabs(c_e[ix(c)]));
-  const bool rate_test = smallest > 0.1 * c_.ce0;
+  for (std::size_t c = lane_; c < n_; c += lanes_) least = fmin(least, fabs(c_e[c]));
+  const bool rate_test = reduce_min(least) > 0.1 * c_.ce0;
   for (;; ++p.index) {
     if (!concentration(p, true, p.index == 0)) return false;
     if (p.index > 0) {
@@ -602,14 +660,13 @@ VOLTAIC_HD inline double CellRun::local_error(double h) const {
   const auto norm = [&](const double* y, const double* y0, const double* y1, const double* y2, std::size_t m,
                         double scale) {
     const double atol = s_.atol * scale;
-    double sum = 0.0;
-    for (std::size_t j = 0; j < m; ++j) {  // dfn::LocalError
-      const std::size_t i = ix(j);
+    double squares = 0.0;
+    for (std::size_t i = lane_; i < m; i += lanes_) {  // dfn::LocalError
       const double predicted = e.l0 * y0[i] + e.l1 * y1[i] + e.l2 * y2[i];
       const double x = e.factor * (y[i] - predicted) / (s_.rtol * fabs(y[i]) + atol);
-      sum = fp::fma(x, x, sum);
+      squares = fp::fma(x, x, squares);
     }
-    return sqrt(sum / double(m));
+    return sqrt(reduce_sum(squares) / double(m));
   };
   const auto scalar = [&](const double* past, double y, double scale) {
     const double predicted = e.l0 * past[0] + e.l1 * past[1] + e.l2 * past[2];
@@ -669,7 +726,8 @@ VOLTAIC_HD inline void CellRun::record() {
   if (k_.rows < s_.rows_per_call) {
     const std::size_t row = s_.o.rows + static_cast<std::size_t>(k_.rows) * kRowValues;
     const double values[kRowValues] = {k_.time, k_.voltage, k_.current, k_.lumped_t};
-    for (int v = 0; v < kRowValues; ++v) at(row + v)[b_] = values[v];
+    if (lane_ == 0)
+      for (int v = 0; v < kRowValues; ++v) at(row + v)[0] = values[v];
   }
   ++k_.rows;
   k_.max_temperature = fmax(k_.max_temperature, k_.lumped_t);

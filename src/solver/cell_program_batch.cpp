@@ -1,6 +1,6 @@
 // BatchSimulation's cell-program engine: every cell runs cell_program.hpp's
-// CellRun, one CUDA thread per cell (all cells of a wave in one kernel per
-// call, the host looking once per call) or one CPU worker thread per cell at a
+// CellRun, one CUDA warp per cell (all cells of a wave in one kernel per call,
+// the host looking once per call) or one CPU worker thread per cell at a
 // time. The host builds each cell's constants from its own ParameterSet (a
 // CPU CellLayout, which validates it), drains the cells' row buffers between
 // calls and words how each cell ended as Simulation does.
@@ -378,7 +378,7 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
     CellConstants c = r.constants;
     c.k.map.volume = slab.data() + s.o.volume;
     ProgramClock k;
-    program::CellRun cell(s, c, k, slab.data(), 1, 0);
+    program::CellRun cell(s, c, k, slab.data());
     cell.initialise();
     bool interrupted = false;
     while (k.ending == program::Ending::running) {
@@ -425,28 +425,23 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
       for (std::size_t j = 0; j < count; ++j) report(run, cells[first + j]);  // not run
       continue;
     }
-    // The wave's cells side by side: the maps of count cells, the constant arrays interleaved.
     for (std::size_t j = 0; j < count; ++j) {
       const std::size_t i = cells[first + j];
-      CellMap& m = (staged[j] = run.cells[i].constants).k.map;
-      m.cells *= count;
-      m.layer *= count;
-      m.negative_end *= count;
-      m.positive_begin *= count;
-      m.volume = slabs.data() + s.o.volume * count;
-      for (std::size_t e = 0; e < statics; ++e) host_statics.data()[e * count + j] = run.statics[i * statics + e];
+      staged[j] = run.cells[i].constants;
+      staged[j].k.map.volume = slabs.data() + j * s.o.total + s.o.volume;
     }
     exec_->copy(constants.data(), constants.space(), staged.data(), MemorySpace::host(), count * sizeof(CellConstants));
-    exec_->copy(slabs.data(), slabs.space(), host_statics.data(), MemorySpace::host(),
-                count * statics * sizeof(double));
     const cuda::ProgramCells device{constants.data(), clocks.data(), slabs.data(), count};
+    for (std::size_t j = 0; j < count; ++j) {
+      const double* from = run.statics.data() + cells[first + j] * statics;
+      std::copy(from, from + statics, host_statics.data() + j * statics);
+    }
+    cuda::cell_program_upload(cuda, host_statics.data(), statics, device, s.o.total);
     cuda::cell_program_initialise(cuda, s, device);
     for (std::size_t running = count; running > 0 && !stopped;) {
       cuda::cell_program_advance(cuda, s, device);
       exec_->copy(host_clocks.data(), MemorySpace::host(), clocks.data(), clocks.space(), count * sizeof(ProgramClock));
-      if (keep)
-        exec_->copy(host_rows.data(), MemorySpace::host(), slabs.data() + s.o.rows * count, slabs.space(),
-                    count * row_doubles * sizeof(double));
+      if (keep) cuda::cell_program_gather(cuda, device, s.o.rows, row_doubles, s.o.total, host_rows.data());
       stopped = !run.stop_reason().empty();
       running = 0;
       for (std::size_t j = 0; j < count; ++j) {
@@ -454,7 +449,7 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
         CellRecord& r = run.cells[i];
         const ProgramClock& k = host_clocks.data()[j];
         if (r.reported) continue;
-        drain(r, host_rows.data() + j, count, k.rows, keep);
+        drain(r, host_rows.data() + j * row_doubles, 1, k.rows, keep);
         if (k.ending == program::Ending::running && !stopped) {
           ++running;
           continue;

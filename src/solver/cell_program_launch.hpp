@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA side of the batch cell program (kernels/cell_program.cu): one
-// thread per cell, each running cell_program.hpp's CellRun on its own slab.
+// warp per cell, running cell_program.hpp's CellRun on the cell's own slab.
 
 #include <cstddef>
 
@@ -12,20 +12,23 @@ class CudaExecutor;
 
 namespace voltaic::cuda {
 
-/// The arrays of `count` cells in device memory: cell i's constants and
-/// clock, and the cells' arrays side by side (element e of cell i's array at
-/// offset o at slabs[(o + e) count + i]).
+/// The arrays of `count` cells in device memory: cell i's constants, clock
+/// and slab (settings.o.total doubles from slabs + i total).
 struct ProgramCells {
   const program::CellConstants* constants;
   program::ProgramClock* clocks;
-  double* slabs;  ///< settings.o.total x count doubles
+  double* slabs;
   std::size_t count;
 };
 
-/// Copies `count` values `stride` doubles apart from device memory at
-/// `first` to `host`; waits for the copy.
-void cell_program_column(const CudaExecutor& exec, const double* first, std::size_t stride, std::size_t count,
-                         double* host);
+/// Copies `per_cell` doubles per cell from `host` (cell-major) to the start
+/// of each cell's slab (`slab` doubles apart); waits for the copy.
+void cell_program_upload(const CudaExecutor& exec, const double* host, std::size_t per_cell, const ProgramCells& cells,
+                         std::size_t slab);
+/// Copies `values` doubles from `offset` in each cell's slab to `host`,
+/// cell-major; waits for the copy.
+void cell_program_gather(const CudaExecutor& exec, const ProgramCells& cells, std::size_t offset, std::size_t values,
+                         std::size_t slab, double* host);
 /// Sets every cell's initial state (CellRun::initialise) on stream 0.
 void cell_program_initialise(const CudaExecutor& exec, const program::ProgramSettings& settings,
                              const ProgramCells& cells);
