@@ -458,8 +458,10 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
         if (k.ending == program::Ending::failed_step) {  // its state, for the physical cause
           c_e.resize(s.n);
           c_surf.resize(s.P);
-          cuda::cell_program_column(cuda, slabs.data() + s.o.c_e * count + j, count, c_e.size(), c_e.data());
-          cuda::cell_program_column(cuda, slabs.data() + s.o.c_surf * count + j, count, c_surf.size(), c_surf.data());
+          const double* slab = slabs.data() + j * s.o.total;
+          exec_->copy(c_e.data(), MemorySpace::host(), slab + s.o.c_e, slabs.space(), c_e.size() * sizeof(double));
+          exec_->copy(c_surf.data(), MemorySpace::host(), slab + s.o.c_surf, slabs.space(),
+                      c_surf.size() * sizeof(double));
         }
         finish(r, k, s, *run.experiment, cell_parameters(i), options_, c_e, c_surf, stopped);
         report(run, i);
