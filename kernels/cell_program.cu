@@ -17,6 +17,8 @@ namespace {
 constexpr int kBlock = 64;
 constexpr int kLanes = 32;  ///< a warp per cell
 constexpr int kCellsPerBlock = kBlock / kLanes;
+/// Blocks per SM the register budget must allow: 128 registers, 16 warps per SM.
+constexpr int kMinBlocks = 8;
 
 __global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSettings s, ProgramCells cells) {
   const std::size_t i = std::size_t(blockIdx.x) * kCellsPerBlock + threadIdx.x / kLanes;
@@ -27,7 +29,7 @@ __global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSett
   if (lane == 0) cells.clocks[i] = k;
 }
 
-__global__ void __launch_bounds__(kBlock) advance_kernel(program::ProgramSettings s, ProgramCells cells) {
+__global__ void __launch_bounds__(kBlock, kMinBlocks) advance_kernel(program::ProgramSettings s, ProgramCells cells) {
   const std::size_t i = std::size_t(blockIdx.x) * kCellsPerBlock + threadIdx.x / kLanes;
   const int lane = static_cast<int>(threadIdx.x % kLanes);
   if (i >= cells.count) return;
