@@ -64,9 +64,15 @@ class SweepObserver : public BatchObserver {
 /// where one is visible and the experiment has only current, rest and
 /// voltage steps (what the cell program runs), else the CPU.
 std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice, const Experiment& experiment) {
-  bool program = true;
-  for (const ExperimentStep& s : experiment.cycle()) program = program && s.mode != StepMode::power && !s.drive_cycle;
-  if (choice == io::BackendChoice::automatic && !program) choice = io::BackendChoice::cpu;
+  const ExperimentStep* unsupported = nullptr;
+  for (const ExperimentStep& s : experiment.cycle())
+    if (!unsupported && (s.mode == StepMode::power || s.drive_cycle)) unsupported = &s;
+  if (choice == io::BackendChoice::cuda && unsupported) {
+    throw BackendUnavailable("backend cuda", "voltaic sweep",
+                             "the GPU's cell program runs current, rest and voltage steps, and step \"" +
+                                 unsupported->text + "\" is a power step or a drive cycle; allowed: --backend cpu");
+  }
+  if (choice == io::BackendChoice::automatic && unsupported) choice = io::BackendChoice::cpu;
   return make_executor(choice, "voltaic sweep");
 }
 
