@@ -96,5 +96,29 @@ TEST(CellProgramCuda, ABadCellIsReportedAndTheOthersRun) {
   EXPECT_EQ(r[2].status, Status::completed) << r[2].termination;
 }
 
+/// Asks the batch to stop at its second poll.
+class StopSecond : public BatchObserver {
+ public:
+  std::string stop_reason() override { return ++polls_ >= 2 ? "stop requested" : ""; }
+
+ private:
+  int polls_ = 0;
+};
+
+TEST(CellProgramCuda, AStopInterruptsEveryRunningCellAndKeepsItsRows) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
+  BatchSimulation batch(parameter_sets::chen2020(), cells(5), options(), gpu, b);
+  StopSecond observer;  // polled after each call: the cells have 128 rows when it stops them
+  const auto r = batch.run(cycle(), &observer);
+  for (const BatchCellResult& c : r) {
+    EXPECT_EQ(c.status, Status::interrupted) << c.termination;
+    EXPECT_EQ(c.voltage.size(), 128u);
+    for (double v : c.voltage) EXPECT_TRUE(std::isfinite(v));
+  }
+}
+
 }  // namespace
 }  // namespace voltaic

@@ -55,6 +55,31 @@ void expect_close(const BatchCellResult& program, const BatchCellResult& sim, do
   EXPECT_NEAR(program.discharge_capacity_ah, sim.discharge_capacity_ah, 1e-9);
 }
 
+/// Asks the batch to stop at its `after`-th poll.
+class StopAt : public BatchObserver {
+ public:
+  explicit StopAt(int after) : after_(after) {}
+  std::string stop_reason() override { return ++polls_ >= after_ ? "stop requested" : ""; }
+
+ private:
+  int after_, polls_ = 0;
+};
+
+TEST(CellProgram, AStopKeepsTheRowsOfTheRunningCellAndLeavesTheRestNotRun) {
+  BatchOptions b;
+  b.threads = 1;
+  b.engine = BatchEngine::cell_program;
+  const CellParameters cells{{kThickness}, {85.2e-6, 70e-6, 95e-6}};
+  BatchSimulation batch(parameter_sets::chen2020(), cells, options(ThermalModel::lumped), CpuExecutor::create(), b);
+  StopAt observer(2);  // the first poll lets cell 0 start, the second comes after its first 64 rows
+  const auto r = batch.run(Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}), &observer);
+  EXPECT_EQ(r[0].status, Status::interrupted);
+  EXPECT_EQ(r[0].voltage.size(), 64u);
+  for (double v : r[0].voltage) EXPECT_TRUE(std::isfinite(v));
+  EXPECT_EQ(r[1].status, Status::not_run);
+  EXPECT_EQ(r[2].status, Status::not_run);
+}
+
 TEST(CellProgram, EqualsSimulationForACcCvCycle) {
   const CellParameters cells{{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 288.15, 95e-6, 308.15}};
   const Experiment e(
