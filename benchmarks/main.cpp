@@ -127,7 +127,7 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
 void add_sweep_options(CLI::App& cmd, BenchOptions& o) {
   voltaic_bench::SweepBenchOptions& s = o.sweep;
   cmd.add_option("--backend", o.backend,
-                 "cpu (a Simulation per cell on worker threads) or cuda (the cell program, one thread per cell)")
+                 "cpu (a Simulation per cell on worker threads) or cuda (the cell program, one warp per cell)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   cmd.add_option("--baseline-cells", s.baseline_cells,

@@ -60,7 +60,7 @@ class SweepObserver : public BatchObserver {
   std::vector<BatchCellResult> rows_;
 };
 
-/// cuda: the cell program on the GPU (one thread per cell); auto: the GPU
+/// cuda: the cell program on the GPU (one warp per cell); auto: the GPU
 /// where one is visible and the experiment has only current, rest and
 /// voltage steps (what the cell program runs), else the CPU.
 std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice, const Experiment& experiment) {
@@ -150,7 +150,7 @@ int sweep_command(const SweepArguments& args) {
   const int threads = static_cast<int>(batch->worker_threads());
   const std::string where = batch->executor()->backend() == Backend::cpu
                                 ? "on " + std::to_string(threads) + " CPU thread" + (threads == 1 ? "" : "s")
-                                : "on " + batch->executor()->name() + " (the cell program, one thread per cell)";
+                                : "on " + batch->executor()->name() + " (the cell program, one warp per cell)";
   std::printf("voltaic sweep %s: %zu cells of %s (%s, %zu parameters) %s, output in %s\n", args.config.c_str(),
               batch->num_cells(), config.run.cell_source.c_str(), to_string(config.sweep.method),
               config.sweep.cells.names.size(), where.c_str(), dir.c_str());

@@ -1,7 +1,7 @@
 #pragma once
 // The batch cell program: one 1D cell's whole integration, written once as
-// VOLTAIC_HD code that a CPU worker thread and one CUDA thread per cell run
-// alike. It is Simulation's algorithm for a 1D cell (simulation.cpp,
+// VOLTAIC_HD code that a CPU worker thread (one lane) and a CUDA warp (32
+// lanes sharing every loop) run alike. It is Simulation's algorithm for a 1D cell (simulation.cpp,
 // simulation_steps.cpp, simulation_substeps.cpp, potential_step.cpp):
 // particles implicit in the potential step, the concentration -> potential
 // -> temperature passes with Anderson-mixed c_e, variable-step BDF2 with the
@@ -11,9 +11,9 @@
 // z-line factorisations), so no cell's arithmetic ever reads another's: a
 // cell's result does not depend on the batch around it.
 //
-// Differences from Simulation, each at rounding level: sums (dot products,
-// norms) are plain sequential sums per cell, not the library's blocked
-// deterministic reductions. Not supported (refused by the host side): power
+// On one lane (the CPU) it equals Simulation bit for bit (test); on a warp
+// its sums are butterflies, so the GPU differs from the CPU at rounding
+// level (and by CUDA's exp and pow). Not supported (refused by the host side): power
 // steps, drive cycles, 3D conduction, field output, checkpoints.
 
 #include <cmath>

@@ -257,9 +257,8 @@ struct BatchSimulation::ProgramRun {
 
 namespace {
 
-/// Appends up to `rows` rows of a cell's row buffer to its result: value v
-/// of row r at buffer[(r kRowValues + v) stride].
-void drain(CellRecord& r, const double* buffer, std::size_t stride, int rows, bool keep) {
+/// Appends up to `rows` rows of a cell's row buffer (kRowValues per row) to its result.
+void drain(CellRecord& r, const double* buffer, int rows, bool keep) {
   const int kept = std::min(rows, kRowsPerCall);
   r.rows += static_cast<std::size_t>(kept);
   if (!keep) return;
@@ -267,7 +266,7 @@ void drain(CellRecord& r, const double* buffer, std::size_t stride, int rows, bo
                                                    &r.result.temperature};
   for (int i = 0; i < kept; ++i)
     for (int v = 0; v < program::kRowValues; ++v)
-      out[v]->push_back(buffer[(static_cast<std::size_t>(i) * program::kRowValues + v) * stride]);
+      out[v]->push_back(buffer[static_cast<std::size_t>(i) * program::kRowValues + v]);
 }
 
 /// Words a finished (or interrupted) cell's result as Simulation would.
@@ -384,7 +383,7 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
     while (k.ending == program::Ending::running) {
       k.rows = 0;
       cell.advance();
-      drain(r, slab.data() + s.o.rows, 1, k.rows, keep);
+      drain(r, slab.data() + s.o.rows, k.rows, keep);
       if (k.ending == program::Ending::running && !run.stop_reason().empty()) {
         interrupted = true;
         break;
@@ -449,7 +448,7 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
         CellRecord& r = run.cells[i];
         const ProgramClock& k = host_clocks.data()[j];
         if (r.reported) continue;
-        drain(r, host_rows.data() + j * row_doubles, 1, k.rows, keep);
+        drain(r, host_rows.data() + j * row_doubles, k.rows, keep);
         if (k.ending == program::Ending::running && !stopped) {
           ++running;
           continue;

@@ -80,7 +80,7 @@ class BatchObserver {
 enum class BatchEngine {
   automatic,     ///< simulation on the CPU, cell_program on CUDA
   simulation,    ///< each cell an ordinary Simulation (CPU only)
-  cell_program,  ///< the batch cell program: every cell one thread of one kernel on CUDA (one worker on the CPU)
+  cell_program,  ///< the batch cell program: a warp per cell in one kernel on CUDA (a worker thread on the CPU)
 };
 
 struct BatchOptions {
@@ -96,7 +96,7 @@ struct BatchOptions {
 /// N independent 1D cells on one executor. On the CPU the cells are spread
 /// over worker threads (std::thread, a shared queue of cell indices), each
 /// cell an ordinary Simulation: a batched cell is bitwise the cell run alone.
-/// On CUDA every cell is one thread of one kernel that runs Simulation's
+/// On CUDA every cell is one warp of one kernel that runs Simulation's
 /// algorithm for a 1D cell from start to end (the batch cell program,
 /// src/solver/cell_program.hpp): no cell reads another's data, so a batched
 /// cell is bitwise that cell run alone by the program; the host looks once
