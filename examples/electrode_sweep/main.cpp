@@ -1,11 +1,13 @@
 // Electrode design with the batch API: the cells of a config's [sweep] run as
-// one BatchSimulation on every CPU core; the program prints each design's
+// one BatchSimulation, on the GPU where one is visible (a warp per cell, the
+// batch cell program), else on every CPU core; the program prints each design's
 // capacity and energy, names the design with the most energy, and leaves
 // summary.csv and curves.h5 as `voltaic sweep` does.
 //
 //   voltaic-electrode-sweep [CONFIG.toml] [OUTPUT_DIR]
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,12 @@ int main(int argc, char** argv) {
     const std::string dir = (argc > 2 ? argv[2] : config.run.output.directory) + std::string("/sweep");
     const voltaic::CellParameters& cells = config.sweep.cells;
 
-    voltaic::BatchSimulation batch(config.run.parameters, cells, config.run.simulation, voltaic::CpuExecutor::create());
+    const std::shared_ptr<const voltaic::Executor> exec =
+        voltaic::CudaExecutor::device_count() > 0
+            ? std::shared_ptr<const voltaic::Executor>(voltaic::CudaExecutor::create())
+            : voltaic::CpuExecutor::create();
+    voltaic::BatchSimulation batch(config.run.parameters, cells, config.run.simulation, exec);
+    std::printf("%zu cells on %s\n", batch.num_cells(), exec->name().c_str());
     voltaic::io::SweepOutput output(
         dir, cells, voltaic::io::sweep_output_info(config));  // streams each cell's curves as it finishes
     const std::vector<voltaic::BatchCellResult> results = batch.run(config.run.experiment(), &output);
