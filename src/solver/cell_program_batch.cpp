@@ -297,9 +297,14 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
       const bool discharge = step.mode == StepMode::current && step.current.value > 0.0;
       m << describe_step(step, k.step) << " is infeasible: it " << (discharge ? "discharges" : "charges") << " until "
         << *step.until_voltage_v << " V, but the voltage at its start is already " << k.voltage << " V";
-    } else if (k.ending == Ending::infeasible_cutoff) {
+    } else if (k.ending == Ending::infeasible_cutoff) {  // Simulation::infeasibility's words
+      const ElectricalParameters& e = parameters.electrical;
       m << describe_step(step, k.step) << " is infeasible: a cut-off is already reached at its start (voltage "
-        << k.voltage << " V, current " << k.current << " A)";
+        << k.voltage << " V, current " << k.current << " A; the cell's voltage cut-offs " << e.lower_voltage_cutoff
+        << " V and " << e.upper_voltage_cutoff << " V";
+      if (step.until_current)
+        m << ", the step's current limit " << step.until_current->amperes(e.nominal_capacity) << " A";
+      m << ")";
     } else {
       const std::string reason = failure_text(k, s);
       std::string cause;

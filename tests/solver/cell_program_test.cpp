@@ -94,5 +94,37 @@ TEST(CellProgram, EqualsSimulationForACcCvCycle) {
   }
 }
 
+TEST(CellProgram, WordsAnInfeasibleStepAsSimulationDoes) {
+  const CellParameters cells{{kThickness}, {85.2e-6}};
+  for (const char* step : {"Charge at 1C until 3.0 V", "Hold at 4.0 V until 100 A"}) {
+    const Experiment e({step});
+    const auto program = run(cells, options(ThermalModel::lumped), e, BatchEngine::cell_program);
+    const auto sim = run(cells, options(ThermalModel::lumped), e, BatchEngine::simulation);
+    EXPECT_EQ(program[0].status, Status::stopped) << program[0].termination;
+    EXPECT_EQ(program[0].termination, sim[0].termination);
+    EXPECT_EQ(program[0].voltage, sim[0].voltage);
+  }
+}
+
+TEST(CellProgram, WordsAFailedStepAsSimulationDoes) {
+  SimulationOptions o = options(ThermalModel::isothermal);
+  o.potential.max_iterations = 1;  // Newton cannot converge
+  const CellParameters cells{{kThickness}, {85.2e-6}};
+  const Experiment e({"Discharge at 1C until 3.0 V"});
+  const auto program = run(cells, o, e, BatchEngine::cell_program);
+  const auto sim = run(cells, o, e, BatchEngine::simulation);
+  EXPECT_EQ(program[0].status, Status::stopped);
+  EXPECT_NE(program[0].termination.find("Newton did not converge in 1 iterations"), std::string::npos)
+      << program[0].termination;
+  EXPECT_EQ(program[0].termination, sim[0].termination);
+}
+
+TEST(CellProgram, RefusesPowerStepsAndDriveCycles) {
+  const CellParameters cells{{kThickness}, {85.2e-6}};
+  EXPECT_THROW(run(cells, options(ThermalModel::lumped), Experiment({"Discharge at 10 W until 3.0 V"}),
+                   BatchEngine::cell_program),
+               InvalidArgument);
+}
+
 }  // namespace
 }  // namespace voltaic
