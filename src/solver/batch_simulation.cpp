@@ -15,6 +15,7 @@
 #include <thread>
 #include <utility>
 
+#include "solver/batch_run.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/memory_estimate.hpp"
 
@@ -84,30 +85,6 @@ void require_batch_memory(std::size_t cells, std::size_t threads, const Simulati
 }
 
 }  // namespace
-
-/// The shared state of one run(): the next cell to start, the observer's
-/// lock, and why the batch stops.
-struct BatchRun {
-  BatchObserver* observer = nullptr;
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stopping{false};
-  std::mutex lock;  // the observer's calls and the fields below
-  std::string stop_why;
-  std::exception_ptr observer_error;
-
-  /// The batch's stop reason (asking the observer, under the lock), or "".
-  std::string stop_reason() {
-    std::lock_guard<std::mutex> guard(lock);
-    if (!stopping && observer) {
-      std::string why = observer->stop_reason();
-      if (!why.empty()) {
-        stop_why = std::move(why);
-        stopping = true;
-      }
-    }
-    return stopping ? stop_why : std::string();
-  }
-};
 
 namespace {
 
@@ -202,16 +179,7 @@ std::vector<BatchCellResult> BatchSimulation::run_simulations(const Experiment& 
   const auto work = [&] {
     for (std::size_t i = run.next++; i < n && run.stop_reason().empty(); i = run.next++) {
       BatchCellResult r = run_cell(cell_parameters(i), options_, exec_, experiment, run);
-      std::lock_guard<std::mutex> guard(run.lock);
-      if (observer && !run.observer_error) {
-        try {
-          observer->on_cell(i, r);
-        } catch (...) {
-          run.observer_error = std::current_exception();
-          run.stop_why = "the observer failed";
-          run.stopping = true;
-        }
-      }
+      run.on_cell(i, r);
       if (!batch_.keep_curves) r.time = r.voltage = r.current = r.temperature = {};
       results[i] = std::move(r);
     }

@@ -17,6 +17,8 @@
 // local error = factor (y_num - predictor) with the factor below
 // (2/11 for BDF2 at constant steps, as in the textbooks).
 
+#include <cmath>
+
 #include "voltaic/core/macros.hpp"
 
 namespace voltaic::bdf {
@@ -45,5 +47,11 @@ VOLTAIC_HD inline Estimate estimate(int order, double h, double h1, double h2) {
   return {(h + h1) * (h + h1 + h2) / (h1 * (h1 + h2)), -h * (h + h1 + h2) / (h1 * h2), h * (h + h1) / ((h1 + h2) * h2),
           k / (k + d)};
 }
+
+/// A step-size factor rounded down to a power of 2^(1/16): the error
+/// estimate differs between backends (and thread counts) by rounding, and an
+/// unrounded factor would carry that into every later step size; rounded,
+/// both runs take the same steps unless an estimate sits on a boundary.
+VOLTAIC_HD inline double quantised(double factor) { return exp2(floor(16.0 * log2(factor)) / 16.0); }
 
 }  // namespace voltaic::bdf

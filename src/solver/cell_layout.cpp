@@ -41,16 +41,15 @@ RegionConstants separator_constants(const SeparatorParameters& s) {
   return r;
 }
 
-/// Points the custom functions of `k` from data at `from` to the same data at `to`.
-void rebase_functions(DfnConstants& k, const double* from, const double* to) {
+}  // namespace
+
+void rebase_custom_functions(DfnConstants& k, const double* from, const double* to) {
   CustomFunction* handles[] = {&k.electrode[0].ocp_function,         &k.electrode[0].entropic_function,
                                &k.electrode[1].ocp_function,         &k.electrode[1].entropic_function,
                                &k.electrolyte.conductivity_function, &k.electrolyte.diffusivity_function};
   for (CustomFunction* f : handles)
     if (f->data != nullptr) f->data = to + (f->data - from);
 }
-
-}  // namespace
 
 CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec)
     : parameters_(parameters), spec_(spec), exec_(std::move(exec)) {
@@ -132,7 +131,7 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
   const std::vector<double>& functions = p.custom_function_data();
   if (exec_->memory_space() != MemorySpace::host() && !functions.empty()) {
     function_data_ = Array<double>::from_host(exec_, functions);
-    rebase_functions(k, functions.data(), function_data_.data());
+    rebase_custom_functions(k, functions.data(), function_data_.data());
   }
 }
 

@@ -819,9 +819,6 @@ VOLTAIC_HD inline bool CellRun::start_step() {
   return true;
 }
 
-/// A step-size factor rounded down to a power of 2^(1/16) (simulation_steps.cpp).
-VOLTAIC_HD inline double quantised(double factor) { return exp2(floor(16.0 * log2(factor)) / 16.0); }
-
 /// One accepted time step of the present experiment step (or its end).
 VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   const ProgramStep& step = current_step();
@@ -850,7 +847,7 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
     if (error <= 1.0) break;
     restore();
     ++k_.steps_rejected;
-    const double cut = quantised(fmin(fmax(0.9 * pow(error, -1.0 / (k_.last_order + 1)), 0.1), 0.9));
+    const double cut = bdf::quantised(fmin(fmax(0.9 * pow(error, -1.0 / (k_.last_order + 1)), 0.1), 0.9));
     if (retries >= s_.max_retries || h * cut < s_.min_dt) {
       fail(Failure::local_error, error);
       return false;
@@ -867,7 +864,7 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   const double growth =
       error < 0.0
           ? s_.max_growth
-          : quantised(fmin(fmax(0.9 * pow(fmax(error, 1e-10), -1.0 / (k_.last_order + 1)), 0.2), s_.max_growth));
+          : bdf::quantised(fmin(fmax(0.9 * pow(fmax(error, 1e-10), -1.0 / (k_.last_order + 1)), 0.2), s_.max_growth));
   k_.dt = clipped ? fmax(proposed, h * growth) : h * growth;
   accept(h);
   record();

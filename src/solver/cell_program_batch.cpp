@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "core/backend_dispatch.hpp"
+#include "solver/batch_run.hpp"
 #include "solver/cell_program.hpp"
 #include "solver/cell_program_launch.hpp"
 #include "solver/failure_cause.hpp"
@@ -126,15 +127,6 @@ program::SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R) {
 /// Doubles of a slab the host writes: the constant arrays.
 std::size_t constant_doubles(const program::SlabOffsets& o) { return o.c_s; }
 
-/// Points the custom functions of `k` from data at `from` to the same data at `to`.
-void rebase_functions(DfnConstants& k, const double* from, const double* to) {
-  CustomFunction* handles[] = {&k.electrode[0].ocp_function,         &k.electrode[0].entropic_function,
-                               &k.electrode[1].ocp_function,         &k.electrode[1].entropic_function,
-                               &k.electrolyte.conductivity_function, &k.electrolyte.diffusivity_function};
-  for (CustomFunction* f : handles)
-    if (f->data != nullptr) f->data = to + (f->data - from);
-}
-
 /// The constants of one cell and its slab's constant arrays (`statics`,
 /// constant_doubles() values). Throws voltaic::Error for a non-physical set.
 CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& options, const program::SlabOffsets& o,
@@ -162,7 +154,7 @@ CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& opt
   CellConstants c;
   c.k = host;
   c.k.map.volume = nullptr;  // set where the slab lies
-  if (!functions.empty()) rebase_functions(c.k, p.custom_function_data().data(), function_copy);
+  if (!functions.empty()) rebase_custom_functions(c.k, p.custom_function_data().data(), function_copy);
   c.dx = layout.grid()->dx();
   c.dy = layout.grid()->dy();
   c.area = layout.electrode_area();
@@ -228,31 +220,14 @@ struct CellRecord {
 }  // namespace
 
 /// The state of one run of the cell program.
-struct BatchSimulation::ProgramRun {
+struct BatchSimulation::ProgramRun : BatchRun {
   ProgramSettings settings{};
   std::vector<ProgramStep> steps;
   const Experiment* experiment = nullptr;
   std::vector<double> functions;  ///< the base set's custom function data
   std::vector<CellRecord> cells;
   std::vector<double> statics;  ///< constant_doubles() per cell, cell-major
-  BatchObserver* observer = nullptr;
   bool keep_curves = true;
-  std::mutex lock;
-  std::string stop_why;
-  bool stopping = false;
-  std::exception_ptr observer_error;
-
-  std::string stop_reason() {
-    std::lock_guard<std::mutex> guard(lock);
-    if (!stopping && observer) {
-      std::string why = observer->stop_reason();
-      if (!why.empty()) {
-        stop_why = std::move(why);
-        stopping = true;
-      }
-    }
-    return stopping ? stop_why : std::string();
-  }
 };
 
 namespace {
@@ -353,16 +328,7 @@ void BatchSimulation::report(ProgramRun& run, std::size_t index) {
   CellRecord& r = run.cells[index];
   if (r.reported) return;
   r.reported = true;
-  std::lock_guard<std::mutex> guard(run.lock);
-  if (run.observer && !run.observer_error) {
-    try {
-      run.observer->on_cell(index, r.result);
-    } catch (...) {
-      run.observer_error = std::current_exception();
-      run.stop_why = "the observer failed";
-      run.stopping = true;
-    }
-  }
+  run.on_cell(index, r.result);
   if (!run.keep_curves) r.result.time = r.result.voltage = r.result.current = r.result.temperature = {};
 }
 

@@ -7,21 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "solver/bdf2.hpp"
 #include "solver/failure_cause.hpp"
 #include "solver/simulation_run.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
-
-namespace {
-
-/// A step-size factor rounded down to a power of 2^(1/16): the error
-/// estimate differs between backends (and thread counts) by rounding, and an
-/// unrounded factor would carry that into every later step size; rounded,
-/// both runs take the same steps unless an estimate sits on a boundary.
-double quantised(double factor) { return std::exp2(std::floor(16.0 * std::log2(factor)) / 16.0); }
-
-}  // namespace
 
 double Simulation::event_margin(const ExperimentStep& step, const StepDrive& drive) const {
   const CellClock& k = clock();
@@ -165,7 +156,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       restore();
       ++solution.steps_rejected;
       const int order = k.last_order;
-      const double cut = quantised(std::clamp(0.9 * std::pow(error, -1.0 / (order + 1)), 0.1, 0.9));
+      const double cut = bdf::quantised(std::clamp(0.9 * std::pow(error, -1.0 / (order + 1)), 0.1, 0.9));
       if (retries >= sc.max_retries || h * cut < sc.min_dt) {
         std::ostringstream m;
         m << "the local error stays " << error << " times the tolerance at dt = " << h << " s";
@@ -181,10 +172,10 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     c.elapsed += h;
     ++solution.steps_taken;
     const int order = k.last_order;
-    const double growth =
-        error < 0.0
-            ? sc.max_growth
-            : quantised(std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / (order + 1)), 0.2, sc.max_growth));
+    const double growth = error < 0.0
+                              ? sc.max_growth
+                              : bdf::quantised(std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / (order + 1)),
+                                                          0.2, sc.max_growth));
     c.dt = clipped ? std::max(proposed, h * growth) : h * growth;
     accept(h);
     record(solution, static_cast<int>(index));

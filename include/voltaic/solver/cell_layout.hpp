@@ -93,6 +93,11 @@ struct DfnConstants {
 
 static_assert(std::is_trivially_copyable_v<DfnConstants>, "kernels take DfnConstants by value");
 
+/// Points the custom material functions of `k` from their data at `from` (a
+/// ParameterSet's custom_function_data()) to the same data copied to `to`
+/// (device memory, or another set's store).
+void rebase_custom_functions(DfnConstants& k, const double* from, const double* to);
+
 /// The discretised cell on one executor.
 class CellLayout {
  public:

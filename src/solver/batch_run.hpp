@@ -1,0 +1,53 @@
+#pragma once
+// The shared state of one BatchSimulation::run, whichever engine runs the
+// cells (batch_simulation.cpp, cell_program_batch.cpp): the next cell to
+// start, the observer's lock, and why the batch stops.
+
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "voltaic/solver/batch_simulation.hpp"
+
+namespace voltaic {
+
+struct BatchRun {
+  BatchObserver* observer = nullptr;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stopping{false};
+  std::mutex lock;  // the observer's calls and the fields below
+  std::string stop_why;
+  std::exception_ptr observer_error;
+
+  /// The batch's stop reason (asking the observer, under the lock), or "".
+  std::string stop_reason() {
+    std::lock_guard<std::mutex> guard(lock);
+    if (!stopping && observer) {
+      std::string why = observer->stop_reason();
+      if (!why.empty()) {
+        stop_why = std::move(why);
+        stopping = true;
+      }
+    }
+    return stopping ? stop_why : std::string();
+  }
+
+  /// Hands a finished cell to the observer, under the lock; an exception
+  /// from it stops the batch and is kept for the caller.
+  void on_cell(std::size_t index, const BatchCellResult& result) {
+    std::lock_guard<std::mutex> guard(lock);
+    if (!observer || observer_error) return;
+    try {
+      observer->on_cell(index, result);
+    } catch (...) {
+      observer_error = std::current_exception();
+      stop_why = "the observer failed";
+      stopping = true;
+    }
+  }
+};
+
+}  // namespace voltaic
