@@ -13,8 +13,8 @@ ParameterSet marquis2019() {
   p.cell.electrodes_in_parallel = 1.0;
   p.cell.cells_in_series = 1.0;
 
-  p.negative_current_collector = {2.5e-05, 59600000.0, 8954.0, 385.0, 401.0};
-  p.positive_current_collector = {2.5e-05, 35500000.0, 2707.0, 897.0, 237.0};
+  p.negative_current_collector = {2.5e-05, 59600000.0, 8954.0, 385.0, 401.0, 0.04, 0.06, 0.137};
+  p.positive_current_collector = {2.5e-05, 35500000.0, 2707.0, 897.0, 237.0, 0.04, 0.147, 0.137};
 
   ElectrodeParameters& n = p.negative_electrode;
   n.thickness = 0.0001;

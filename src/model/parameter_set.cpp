@@ -103,6 +103,7 @@ void check_electrolyte_model(ElectrolyteModel m, const std::string& name) {
 void ParameterSet::validate() const {
   for (const ParameterInfo& info : parameter_table()) {
     const double v = info.get(*this);
+    if (info.optional && std::isnan(v)) continue;  // unset
     if (!info.allowed.contains(v)) {
       const std::string range = info.allowed.to_string();
       throw InvalidArgument(info.name, kWhere,

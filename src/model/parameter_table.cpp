@@ -62,6 +62,14 @@ void add_collector(std::vector<ParameterInfo>& t, const std::string& Side) {
                &field<G, &C::specific_heat_capacity>});
   t.push_back({n + "thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity " + d, kThermalConductivity,
                &field<G, &C::thermal_conductivity>});
+  const std::string tab = Side + " tab ";
+  const std::string of_tab = " of the " + std::string(Side == "Negative" ? "negative" : "positive") +
+                             " tab on an edge of the electrode plane (potential-pair collectors; may be unset)";
+  t.push_back({tab + "width [m]", "m", "Width" + of_tab, kPositive, &field<G, &C::tab_width>, true});
+  t.push_back({tab + "centre y-coordinate [m]", "m", "Centre along the electrode width" + of_tab, kNonNegative,
+               &field<G, &C::tab_centre_y>, true});
+  t.push_back({tab + "centre z-coordinate [m]", "m", "Centre along the electrode height" + of_tab, kNonNegative,
+               &field<G, &C::tab_centre_z>, true});
 }
 
 template <auto G>

@@ -68,6 +68,12 @@ struct CurrentCollectorParameters {
   double density = kUnsetParameter;                 ///< [kg/m^3]
   double specific_heat_capacity = kUnsetParameter;  ///< [J/(kg K)]
   double thermal_conductivity = kUnsetParameter;    ///< [W/(m K)]
+  /// The foil's tab, as PyBaMM places it on an edge of the electrode plane
+  /// (y along the width, z along the height). Optional: unset (NaN) unless
+  /// the set has tabs; only the potential-pair collectors need them.
+  double tab_width = kUnsetParameter;     ///< "... tab width [m]"
+  double tab_centre_y = kUnsetParameter;  ///< "... tab centre y-coordinate [m]"
+  double tab_centre_z = kUnsetParameter;  ///< "... tab centre z-coordinate [m]"
 };
 
 /// One porous electrode ("Negative electrode ..." / "Positive electrode ...").

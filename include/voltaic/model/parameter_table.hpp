@@ -31,6 +31,8 @@ struct ParameterInfo {
   std::string description;  ///< one line
   Interval allowed;         ///< checked by ParameterSet::validate()
   double& (*field)(ParameterSet&);
+  /// May be unset (NaN): a set without it is valid, and what needs it says so.
+  bool optional = false;
 
   double get(const ParameterSet& p) const { return field(const_cast<ParameterSet&>(p)); }
   void set(ParameterSet& p, double value) const { field(p) = value; }
