@@ -604,8 +604,8 @@ meshes as above); the nodes talk only through the two foils:
   positive electrode's solid current at x = L is set to i_bcc:
   -sigma_eff,p d(phi_s,p)/dx = i_bcc (Neumann). phi_cp is not a separate
   unknown: it is defined as the positive electrode's solid potential at
-  x = L (the finite-volume boundary value, extrapolated from the last
-  cells). So yes: phi_s equals the collector potential at both collector
+  x = L (PyBaMM's finite-volume boundary value: linear extrapolation from
+  the last two cell centres, not using the Neumann condition). So yes: phi_s equals the collector potential at both collector
   boundaries, imposed at x = 0 and by definition at x = L.
 - Sign: i_bcc > 0 on discharge. It is the current per unit collector area
   that leaves the positive electrode into the positive foil (equally, that

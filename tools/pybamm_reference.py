@@ -1271,7 +1271,10 @@ Written by `tools/pybamm_reference.py`; do not edit these files by hand,
 rerun the command instead. PyBaMM's code is not in this repository: the
 script only calls PyBaMM's public API. The folder `sweep/` (five random
 cells of a parameter sweep, issue 11) is written by `tools/pybamm_sweep.py`
-instead; `sweep/README.md` gives its commands.
+instead; `sweep/README.md` gives its commands. The folder `pouch/`
+(Marquis2019 with 2+1D potential-pair current collectors, for the
+pouch-cell mode) is written by `tools/pybamm_pouch_reference.py`;
+`pouch/README.md` says how.
 
 - PyBaMM: `pybamm.__version__` = **{pybamm_version}** (pybammsolvers
   {pybammsolvers_version}, casadi {casadi_version}, numpy {numpy_version},
