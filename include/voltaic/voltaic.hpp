@@ -16,6 +16,8 @@
 #include "voltaic/linalg/csr_matrix.hpp"
 #include "voltaic/linalg/ell_matrix.hpp"
 #include "voltaic/linalg/krylov.hpp"
+#include "voltaic/linalg/plane_multigrid.hpp"
+#include "voltaic/linalg/plane_system.hpp"
 #include "voltaic/linalg/preconditioner.hpp"
 #include "voltaic/linalg/solver.hpp"
 #include "voltaic/linalg/stencil_operator.hpp"

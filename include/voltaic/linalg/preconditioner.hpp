@@ -2,7 +2,8 @@
 /// @file preconditioner.hpp
 /// @brief Preconditioners M ~ A: z = M^{-1} r. Jacobi, z-line Jacobi (one
 /// tridiagonal solve per (i, j) column along z), and its 2x2-block variant for
-/// two-field operators. The interface leaves room for geometric multigrid.
+/// two-field operators. Geometric multigrid for the two-foil in-plane system
+/// is PlaneMultigrid (plane_multigrid.hpp).
 
 #include <memory>
 

@@ -1,0 +1,279 @@
+// CUDA kernels of PlaneOperator and PlaneMultigrid: one thread per cell (per
+// coarse cell for the restriction and the block sums; per cell of one colour
+// for a red-black half-sweep), running the same cell operations as the CPU
+// loops (src/linalg/plane_ops.hpp), so both backends round identically. A
+// half-sweep reads only the other colour, so threads never race. The
+// coarsest level's dense LU and solve run on one thread (at most 32
+// unknowns): no host round trip inside a V-cycle.
+#include <cstdint>
+
+#include "core/cuda_check.hpp"
+#include "linalg/plane_kernels.hpp"
+#include "voltaic/core/executor.hpp"
+
+namespace voltaic::cuda {
+
+namespace {
+
+constexpr int kTileX = 32;
+constexpr int kTileY = 8;
+
+dim3 tiles(int nx, int ny) { return dim3((nx + kTileX - 1) / kTileX, (ny + kTileY - 1) / kTileY); }
+
+__device__ __forceinline__ void report_bad(unsigned long long* first_bad, unsigned long long index) {
+  atomicMin(first_bad, index);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kTileX* kTileY)
+    apply_kernel(plane::Level<T> l, const T* __restrict__ x, T* __restrict__ y) {
+  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
+  if (i >= l.nx || j >= l.ny) return;
+  const std::size_t n = l.cells(), c = static_cast<std::size_t>(i) + static_cast<std::size_t>(l.nx) * j;
+  const plane::Pair<T> v = plane::apply_cell(l, i, j, x);
+  y[c] = v.v0;
+  y[n + c] = v.v1;
+}
+
+template <class T>
+__global__ void first_bad_block_kernel(const T* b00, const T* b01, const T* b10, const T* b11, std::size_t n,
+                                       unsigned long long* first_bad) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; c < n; c += stride) {
+    const T v[4] = {b00[c], b01[c], b10[c], b11[c]};
+    for (int m = 0; m < 4; ++m) {
+      if (!plane::finite(v[m])) report_bad(first_bad, m * n + c);
+    }
+  }
+}
+
+template <class T>
+__global__ void sum_blocks_kernel(plane::Level<T> fine, plane::Transfer<T> t, int coarse_nx, int coarse_ny,
+                                  T* __restrict__ coarse_blocks) {
+  const int ci = blockIdx.x * kTileX + threadIdx.x, cj = blockIdx.y * kTileY + threadIdx.y;
+  if (ci >= coarse_nx || cj >= coarse_ny) return;
+  const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
+  plane::sum_blocks(fine, t, ci, cj, coarse_nx, cells, coarse_blocks);
+}
+
+template <class T>
+__global__ void invert_blocks_kernel(plane::Level<T> l, T* __restrict__ inverse, unsigned long long* first_bad) {
+  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
+  if (i >= l.nx || j >= l.ny) return;
+  if (!plane::invert_block(l, i, j, inverse)) {
+    report_bad(first_bad, static_cast<std::size_t>(i) + static_cast<std::size_t>(l.nx) * j);
+  }
+}
+
+template <class T>
+__global__ void dense_factor_kernel(plane::Level<T> l, T* lu, int* pivot, unsigned long long* first_bad) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  const std::int64_t bad = plane::dense_factor(l, lu, pivot);
+  if (bad >= 0) *first_bad = static_cast<unsigned long long>(bad);
+}
+
+template <class T>
+__global__ void dense_solve_kernel(const T* lu, const int* pivot, int m, const T* r, T* z) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  plane::dense_solve(lu, pivot, m, r, z);
+}
+
+/// Thread (h, j) owns cell i = 2 h + ((j + colour) & 1) of row j. z is read
+/// at the other colour's cells and written at this colour's: not __restrict__.
+template <class T>
+__global__ void __launch_bounds__(kTileX* kTileY)
+    smooth_kernel(plane::Level<T> l, const T* __restrict__ inverse, const T* __restrict__ r, T* z, int colour) {
+  const int h = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
+  const int i = 2 * h + ((j + colour) & 1);
+  if (i >= l.nx || j >= l.ny) return;
+  plane::smooth_cell(l, inverse, r, z, i, j, false);
+}
+
+/// The first half-sweep from z = 0: this colour's cells get M^{-1} r, the other's 0.
+template <class T>
+__global__ void __launch_bounds__(kTileX* kTileY)
+    smooth_from_zero_kernel(plane::Level<T> l, const T* __restrict__ inverse, const T* __restrict__ r,
+                            T* __restrict__ z, int colour) {
+  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
+  if (i >= l.nx || j >= l.ny) return;
+  if (((i + j) & 1) == colour) {
+    plane::smooth_cell(l, inverse, r, z, i, j, true);
+  } else {
+    const std::size_t n = l.cells(), c = static_cast<std::size_t>(i) + static_cast<std::size_t>(l.nx) * j;
+    z[c] = T(0);
+    z[n + c] = T(0);
+  }
+}
+
+template <class T>
+__global__ void restrict_kernel(plane::Level<T> fine, plane::Transfer<T> t, const T* __restrict__ r,
+                                const T* __restrict__ z, int coarse_nx, int coarse_ny, T* __restrict__ r_coarse) {
+  const int ci = blockIdx.x * kTileX + threadIdx.x, cj = blockIdx.y * kTileY + threadIdx.y;
+  if (ci >= coarse_nx || cj >= coarse_ny) return;
+  const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
+  plane::restrict_residual(fine, t, r, z, ci, cj, coarse_nx, cells, r_coarse);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kTileX* kTileY)
+    residual_kernel(plane::Level<T> l, const T* __restrict__ r, const T* __restrict__ z, T* __restrict__ res) {
+  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
+  if (i >= l.nx || j >= l.ny) return;
+  plane::residual_cell(l, i, j, r, z, res);
+}
+
+template <class T>
+__global__ void restrict_transpose_kernel(plane::Transfer<T> t, int fine_nx, int fine_ny, const T* __restrict__ res,
+                                          int coarse_nx, int coarse_ny, T* __restrict__ r_coarse) {
+  const int ci = blockIdx.x * kTileX + threadIdx.x, cj = blockIdx.y * kTileY + threadIdx.y;
+  if (ci >= coarse_nx || cj >= coarse_ny) return;
+  const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
+  plane::restrict_transpose(t, fine_nx, fine_ny, res, ci, cj, coarse_nx, cells, r_coarse);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kTileX* kTileY)
+    prolong_kernel(plane::Transfer<T> t, int fine_nx, int fine_ny, const T* __restrict__ e, int coarse_nx,
+                   int coarse_ny, T* __restrict__ z) {
+  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
+  if (i >= fine_nx || j >= fine_ny) return;
+  const std::size_t fine_cells = static_cast<std::size_t>(fine_nx) * static_cast<std::size_t>(fine_ny);
+  const std::size_t coarse_cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
+  plane::prolong_add(t, i, j, fine_nx, fine_ny, fine_cells, e, coarse_nx, coarse_cells, z);
+}
+
+}  // namespace
+
+template <class T>
+void plane_apply(const CudaExecutor& exec, const plane::Level<T>& l, const T* x, T* y) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  apply_kernel<T><<<tiles(l.nx, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, x, y);
+  VOLTAIC_LAUNCH_CHECK(s, apply_kernel);
+}
+
+template <class T>
+long long plane_first_bad_block(const CudaExecutor& exec, const T* b00, const T* b01, const T* b10, const T* b11,
+                                std::size_t n) {
+  if (n == 0) return -1;
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  auto* first = static_cast<unsigned long long*>(exec.scratch(sizeof(unsigned long long)));
+  VOLTAIC_CUDA_CHECK(cudaMemsetAsync(first, 0xff, sizeof(unsigned long long), s));
+  const unsigned blocks = static_cast<unsigned>((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
+  first_bad_block_kernel<T><<<blocks, 256, 0, s>>>(b00, b01, b10, b11, n, first);
+  VOLTAIC_LAUNCH_CHECK(s, first_bad_block_kernel);
+  unsigned long long host = 0;
+  exec.copy(&host, MemorySpace::host(), first, exec.memory_space(), sizeof(host));
+  return host == plane::kNoneBad ? -1 : static_cast<long long>(host);
+}
+
+template <class T>
+void plane_sum_blocks(const CudaExecutor& exec, const plane::Level<T>& fine, const plane::Transfer<T>& t, int coarse_nx,
+                      int coarse_ny, T* coarse_blocks) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  sum_blocks_kernel<T>
+      <<<tiles(coarse_nx, coarse_ny), dim3(kTileX, kTileY), 0, s>>>(fine, t, coarse_nx, coarse_ny, coarse_blocks);
+  VOLTAIC_LAUNCH_CHECK(s, sum_blocks_kernel);
+}
+
+template <class T>
+void plane_invert_blocks(const CudaExecutor& exec, const plane::Level<T>& l, T* inverse,
+                         unsigned long long* first_bad) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  invert_blocks_kernel<T><<<tiles(l.nx, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, inverse, first_bad);
+  VOLTAIC_LAUNCH_CHECK(s, invert_blocks_kernel);
+}
+
+template <class T>
+void plane_dense_factor(const CudaExecutor& exec, const plane::Level<T>& l, T* lu, int* pivot,
+                        unsigned long long* first_bad) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  dense_factor_kernel<T><<<1, 1, 0, s>>>(l, lu, pivot, first_bad);
+  VOLTAIC_LAUNCH_CHECK(s, dense_factor_kernel);
+}
+
+template <class T>
+void plane_dense_solve(const CudaExecutor& exec, const T* lu, const int* pivot, int m, const T* r, T* z) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  dense_solve_kernel<T><<<1, 1, 0, s>>>(lu, pivot, m, r, z);
+  VOLTAIC_LAUNCH_CHECK(s, dense_solve_kernel);
+}
+
+template <class T>
+void plane_smooth(const CudaExecutor& exec, const plane::Level<T>& l, const T* inverse, const T* r, T* z, int colour,
+                  bool from_zero) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  if (from_zero) {
+    smooth_from_zero_kernel<T><<<tiles(l.nx, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, inverse, r, z, colour);
+    VOLTAIC_LAUNCH_CHECK(s, smooth_from_zero_kernel);
+  } else {
+    smooth_kernel<T><<<tiles((l.nx + 1) / 2, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, inverse, r, z, colour);
+    VOLTAIC_LAUNCH_CHECK(s, smooth_kernel);
+  }
+}
+
+template <class T>
+void plane_restrict_residual(const CudaExecutor& exec, const plane::Level<T>& fine, const plane::Transfer<T>& t,
+                             const T* r, const T* z, int coarse_nx, int coarse_ny, T* r_coarse) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  restrict_kernel<T>
+      <<<tiles(coarse_nx, coarse_ny), dim3(kTileX, kTileY), 0, s>>>(fine, t, r, z, coarse_nx, coarse_ny, r_coarse);
+  VOLTAIC_LAUNCH_CHECK(s, restrict_kernel);
+}
+
+template <class T>
+void plane_residual(const CudaExecutor& exec, const plane::Level<T>& l, const T* r, const T* z, T* res) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  residual_kernel<T><<<tiles(l.nx, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, r, z, res);
+  VOLTAIC_LAUNCH_CHECK(s, residual_kernel);
+}
+
+template <class T>
+void plane_restrict_transpose(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny,
+                              const T* res, int coarse_nx, int coarse_ny, T* r_coarse) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  restrict_transpose_kernel<T><<<tiles(coarse_nx, coarse_ny), dim3(kTileX, kTileY), 0, s>>>(
+      t, fine_nx, fine_ny, res, coarse_nx, coarse_ny, r_coarse);
+  VOLTAIC_LAUNCH_CHECK(s, restrict_transpose_kernel);
+}
+
+template <class T>
+void plane_prolong_add(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e,
+                       int coarse_nx, int coarse_ny, T* z) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  prolong_kernel<T>
+      <<<tiles(fine_nx, fine_ny), dim3(kTileX, kTileY), 0, s>>>(t, fine_nx, fine_ny, e, coarse_nx, coarse_ny, z);
+  VOLTAIC_LAUNCH_CHECK(s, prolong_kernel);
+}
+
+#define VOLTAIC_INSTANTIATE(T)                                                                                        \
+  template void plane_apply<T>(const CudaExecutor&, const plane::Level<T>&, const T*, T*);                            \
+  template long long plane_first_bad_block<T>(const CudaExecutor&, const T*, const T*, const T*, const T*,            \
+                                              std::size_t);                                                           \
+  template void plane_sum_blocks<T>(const CudaExecutor&, const plane::Level<T>&, const plane::Transfer<T>&, int, int, \
+                                    T*);                                                                              \
+  template void plane_invert_blocks<T>(const CudaExecutor&, const plane::Level<T>&, T*, unsigned long long*);         \
+  template void plane_dense_factor<T>(const CudaExecutor&, const plane::Level<T>&, T*, int*, unsigned long long*);    \
+  template void plane_dense_solve<T>(const CudaExecutor&, const T*, const int*, int, const T*, T*);                   \
+  template void plane_smooth<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*, int, bool);      \
+  template void plane_restrict_residual<T>(const CudaExecutor&, const plane::Level<T>&, const plane::Transfer<T>&,    \
+                                           const T*, const T*, int, int, T*);                                         \
+  template void plane_residual<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*);               \
+  template void plane_restrict_transpose<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int,  \
+                                            int, T*);                                                                 \
+  template void plane_prolong_add<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int, int, T*);
+VOLTAIC_INSTANTIATE(float)
+VOLTAIC_INSTANTIATE(double)
+#undef VOLTAIC_INSTANTIATE
+
+}  // namespace voltaic::cuda

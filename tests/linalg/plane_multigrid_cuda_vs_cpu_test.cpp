@@ -1,0 +1,164 @@
+// PlaneOperator and PlaneMultigrid on CUDA against the CPU backend, on random
+// problems of odd and even, thin and square grids, outputs NaN-poisoned: the
+// operator apply, one V-cycle (after construction and after update()), the
+// same bits on repeated applies, the same rejected cell, and whole CG solves.
+// Both backends run the same cell operations with explicit rounding, so they
+// are expected to agree bit for bit; the tests demand agreement to 1e-12
+// (double) and 1e-5 (float) relative to the largest value, and print whether
+// the bits agree.
+#include <gtest/gtest.h>
+
+#include "plane_test_support.hpp"
+#include "voltaic/linalg/krylov.hpp"
+
+using namespace voltaic;
+
+template <class T>
+class PlaneCudaVsCpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    gpu_ = test::cuda_executor();
+    if (!gpu_) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+    seed_ = test::fresh_seed();
+    rng_.seed(seed_);
+  }
+  static double tolerance() { return std::is_same_v<T, float> ? 1e-5 : 1e-12; }
+  static std::vector<std::pair<int, int>> shapes() {
+    return {{37, 19}, {64, 64}, {1, 33}, {33, 1}, {4, 3}, {130, 70}, {5, 200}};
+  }
+  /// out = f(in) on both executors, `in` random, out poisoned first; compared.
+  template <class F>
+  void expect_same(std::size_t n, F&& run, const std::string& what) {
+    const auto in = test::random_vector<T>(n, rng_);
+    std::vector<std::vector<T>> out;
+    for (const std::shared_ptr<const Executor>& e : executors()) {
+      const Array<T> x = Array<T>::from_host(e, in);
+      Array<T> y = Array<T>::from_host(e, std::vector<T>(n, test::poison<T>()));
+      run(e == cpu_ ? 0 : 1, x.view(), y.view());
+      out.push_back(y.to_host());
+    }
+    compare(out[0], out[1], what);
+  }
+  void compare(const std::vector<T>& c, const std::vector<T>& g, const std::string& what) {
+    ASSERT_EQ(c.size(), g.size());
+    const double scale = test::max_abs_of(c);
+    bool bitwise = true;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      ASSERT_FALSE(std::isnan(g[i])) << what << " left element " << i << " unwritten; seed " << seed_;
+      ASSERT_LE(std::abs(double(c[i]) - double(g[i])), tolerance() * scale)
+          << what << " element " << i << ": cpu " << c[i] << " cuda " << g[i] << "; seed " << seed_;
+      bitwise = bitwise && test::same_bits(c[i], g[i]);
+    }
+    std::printf("%s: %s\n", what.c_str(), bitwise ? "bit for bit" : "within the tolerance, not bit for bit");
+  }
+  std::vector<std::shared_ptr<const Executor>> executors() const { return {cpu_, gpu_}; }
+
+  std::shared_ptr<const Executor> cpu_ = CpuExecutor::create();
+  std::shared_ptr<const Executor> gpu_;
+  std::uint64_t seed_ = 0;
+  std::mt19937_64 rng_;
+};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(PlaneCudaVsCpu, Precisions);
+
+TYPED_TEST(PlaneCudaVsCpu, OperatorApplyMatches) {
+  using T = TypeParam;
+  for (auto [nx, ny] : this->shapes()) {
+    const test::PlaneProblem p = test::random_plane_problem(nx, ny, this->rng_, nx % 2 == 1);
+    const PlaneOperator<T> ops[2] = {test::make_plane_operator<T>(p, this->cpu_),
+                                     test::make_plane_operator<T>(p, this->gpu_)};
+    this->expect_same(
+        ops[0].size(), [&](int b, View<const T> x, View<T> y) { ops[b].apply(x, y); },
+        "apply " + std::to_string(nx) + "x" + std::to_string(ny));
+  }
+}
+
+TYPED_TEST(PlaneCudaVsCpu, VCycleMatchesAfterConstructionAndUpdate) {
+  using T = TypeParam;
+  for (auto [nx, ny] : this->shapes()) {
+    const std::string shape = std::to_string(nx) + "x" + std::to_string(ny);
+    const test::PlaneProblem p = test::random_plane_problem(nx, ny, this->rng_, ny % 2 == 0);
+    std::vector<PlaneOperator<T>> ops;
+    for (const auto& e : this->executors()) ops.push_back(test::make_plane_operator<T>(p, e));
+    std::vector<PlaneMultigrid<T>> mgs;
+    mgs.reserve(2);
+    for (const auto& op : ops) mgs.emplace_back(op);
+    this->expect_same(
+        ops[0].size(), [&](int b, View<const T> in, View<T> out) { mgs[b].apply(in, out); }, "V-cycle " + shape);
+
+    // Repeated applies on the device give the same bits.
+    const auto r = test::random_vector<T>(ops[0].size(), this->rng_);
+    const Array<T> rg = Array<T>::from_host(this->gpu_, r);
+    Array<T> z1(this->gpu_, r.size()), z2(this->gpu_, r.size());
+    mgs[1].apply(rg.view(), z1.view());
+    mgs[1].apply(rg.view(), z2.view());
+    const auto h1 = z1.to_host(), h2 = z2.to_host();
+    for (std::size_t i = 0; i < h1.size(); ++i) ASSERT_TRUE(test::same_bits(h1[i], h2[i])) << shape << " " << i;
+
+    // New blocks through the operators, then update(): still the same V-cycle on both.
+    const test::PlaneProblem q = test::random_plane_problem(nx, ny, this->rng_);
+    for (int b = 0; b < 2; ++b) {
+      const test::PlaneArrays<T> qa(q, this->executors()[b]);
+      ops[b].update_blocks(qa.blocks[0].view(), qa.blocks[1].view(), qa.blocks[2].view(), qa.blocks[3].view());
+      mgs[b].update(ops[b]);
+    }
+    this->expect_same(
+        ops[0].size(), [&](int b, View<const T> in, View<T> out) { mgs[b].apply(in, out); },
+        "updated V-cycle " + shape);
+  }
+}
+
+TYPED_TEST(PlaneCudaVsCpu, TheSameBadInputIsReported) {
+  using T = TypeParam;
+  test::PlaneProblem p = test::random_plane_problem(37, 19, this->rng_);
+  p.blocks[3][400] = std::numeric_limits<double>::infinity();
+  p.blocks[1][100] = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::string> messages;
+  for (const auto& e : this->executors()) {
+    try {
+      test::make_plane_operator<T>(p, e);
+      messages.push_back("accepted");
+    } catch (const InvalidArgument& err) {
+      messages.push_back(err.what());
+    }
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_NE(messages[0].find("b01"), std::string::npos) << messages[0];
+
+  // A block that is not positive definite, found on the device as on the host.
+  test::PlaneProblem q = test::random_plane_problem(37, 19, this->rng_);
+  q.blocks[3][500] = -1e7;
+  q.blocks[0][600] = -1e7;
+  messages.clear();
+  for (const auto& e : this->executors()) {
+    try {
+      PlaneMultigrid<T>{test::make_plane_operator<T>(q, e)};
+      messages.push_back("accepted");
+    } catch (const InvalidArgument& err) {
+      messages.push_back(err.what());
+    }
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_NE(messages[0].find("(19, 13)"), std::string::npos) << messages[0];  // cell 500 of 37 columns
+}
+
+TYPED_TEST(PlaneCudaVsCpu, CgRunsTheSameIterations) {
+  using T = TypeParam;
+  const test::PlaneProblem p = test::pouch_problem(96, 80, 0.12, 0.1);
+  const auto b = test::random_vector<T>(2 * p.grid.num_cells(), this->rng_);
+  SolverOptions o;
+  o.relative_tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-10;
+  std::vector<SolveReport> reports;
+  std::vector<std::vector<T>> x;
+  for (const auto& e : this->executors()) {
+    auto a = std::make_shared<PlaneOperator<T>>(test::make_plane_operator<T>(p, e));
+    auto m = std::make_shared<PlaneMultigrid<T>>(*a);
+    Array<T> xa = Array<T>::from_host(e, std::vector<T>(b.size(), T(0)));
+    reports.push_back(CgSolver<T>(a, m, o).solve(Array<T>::from_host(e, b).view(), xa.view()));
+    x.push_back(xa.to_host());
+  }
+  EXPECT_TRUE(reports[0].converged) << reports[0].summary();
+  EXPECT_TRUE(reports[1].converged) << reports[1].summary();
+  EXPECT_NEAR(reports[0].iterations, reports[1].iterations, 1);
+  this->compare(x[0], x[1], "CG solution");
+}
