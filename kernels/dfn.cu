@@ -3,6 +3,7 @@
 // structure-of-arrays with the cell index innermost. The functors run the
 // same VOLTAIC_HD code as the CPU loops.
 #include "core/cuda_check.hpp"
+#include "solver/collector_point.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
 #include "voltaic/core/executor.hpp"
@@ -43,5 +44,12 @@ template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::D
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ElectrolyteSink&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::SinkFlux&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ParticlesToCells&);
+// The potential-pair collectors (collector_point.hpp).
+template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::FaceCoupling<double>&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::SchurForward<double>&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::SchurBack<double>&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::SchurBlocks&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::FoilResidual&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::FoilJoule&);
 
 }  // namespace voltaic::cuda

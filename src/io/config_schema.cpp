@@ -23,7 +23,8 @@ std::vector<std::string> solver_keys() {
 const std::vector<SectionSchema>& config_schema() {
   static const std::vector<SectionSchema> schema = {
       {"cell", {"parameter_set", "bpx", kOverridesKey}},
-      {"grid", {"negative_cells", "separator_cells", "positive_cells", "radial_shells", "nx", "ny"}},
+      {"grid",
+       {"negative_cells", "separator_cells", "positive_cells", "radial_shells", "nx", "ny", "current_collector"}},
       {"thermal", {"model", "ambient_temperature", "initial_temperature", "heat_transfer_coefficient"}},
       {"solver", solver_keys()},
       {"experiment", {"steps", "cycles", "drive_cycles"}},

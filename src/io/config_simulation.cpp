@@ -31,6 +31,8 @@ void read_grid(const ConfigSection& g, CellGridSpec& spec) {
   read(g.integer("radial_shells", kAtLeastTwo), spec.radial_shells);
   read(g.integer("nx", kAtLeastOne), spec.nx);
   read(g.integer("ny", kAtLeastOne), spec.ny);
+  if (const auto c = g.choice("current_collector", {"uniform", "potential pair"}))
+    spec.collectors = *c == "uniform" ? CurrentCollectorModel::uniform : CurrentCollectorModel::potential_pair;
 }
 
 void read_thermal_model(const ConfigSection& t, ThermalModel& model) {

@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "solver/collector_tabs.hpp"
 #include "voltaic/core/error.hpp"
+#include "voltaic/model/parameter_table.hpp"
 
 namespace voltaic {
 
@@ -51,6 +53,31 @@ void rebase_custom_functions(DfnConstants& k, const double* from, const double* 
     if (f->data != nullptr) f->data = to + (f->data - from);
 }
 
+const char* to_string(CurrentCollectorModel m) {
+  return m == CurrentCollectorModel::potential_pair ? "potential pair" : "uniform";
+}
+
+namespace {
+
+/// The potential pair models one electrode pair's foils: its plane is the
+/// electrode's height by its width, and both tabs must sit on its edges.
+void check_collectors(const ParameterSet& p, const CellGridSpec& spec) {
+  if (p.cell.electrodes_in_parallel != 1.0)
+    throw InvalidArgument("Number of electrodes connected in parallel to make a cell", "CellLayout",
+                          "= " + format_parameter_value(p.cell.electrodes_in_parallel) +
+                              " with the potential-pair current collectors; allowed: 1 (the collectors model one "
+                              "electrode pair's foils)");
+  for (const CurrentCollectorParameters* c : {&p.negative_current_collector, &p.positive_current_collector}) {
+    const std::string side = c == &p.negative_current_collector ? "Negative" : "Positive";
+    if (!(c->thickness > 0.0))
+      throw InvalidArgument(side + " current collector thickness [m]", "CellLayout",
+                            "= 0 with the potential-pair current collectors; allowed: > 0 (a foil that conducts)");
+    (void)tab_coverage(*c, side, p.cell.electrode_height, p.cell.electrode_width, spec.nx, spec.ny);
+  }
+}
+
+}  // namespace
+
 CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec)
     : parameters_(parameters), spec_(spec), exec_(std::move(exec)) {
   if (!exec_) throw InvalidArgument("executor", "CellLayout", "must not be null");
@@ -62,6 +89,7 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
   check_count(spec.nx, 1, "nx");
   check_count(spec.ny, 1, "ny");
   const ParameterSet& p = parameters_;
+  if (spec.collectors == CurrentCollectorModel::potential_pair) check_collectors(p, spec);
   // In-plane: the electrode height along x, the width (times the electrodes
   // in parallel) along y, so nx ny dx dy is the electrode area.
   const double dx = p.cell.electrode_height / spec.nx;

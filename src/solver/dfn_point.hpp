@@ -20,6 +20,12 @@ struct Drive {
   bool voltage_control = false;
   double current_density = 0.0;  ///< outward, i.e. discharge > 0 [A/m^2] (current control)
   double voltage = 0.0;          ///< terminal voltage [V] (voltage control)
+  /// With current-collector foils (potential pair): the potential of the
+  /// negative and positive foil over each column (nx ny values each). Both
+  /// faces are then Dirichlet faces at these values and the drive above acts
+  /// on the foils' tabs instead (collector_coupling.hpp).
+  const double* foil_negative = nullptr;
+  const double* foil_positive = nullptr;
 };
 
 /// [mol/m^3]: the electrolyte transport functions are evaluated at
@@ -160,12 +166,20 @@ struct NewtonSystemT {
     const std::size_t n = k.map.cells;
     const double v = k.map.volume[c];
     double f_s = s_phi[c] + v * aj[c];
-    if (c >= n - k.map.layer) {
+    const std::size_t layer = k.map.layer;
+    if (c >= n - layer) {
       // The positive collector face: outward current, or the Dirichlet value's
       // share of G (phi_c - V) (the operator's diagonal holds G phi_c).
       const double g =
           half_cell_conductance(k.map.face_area, k.of(CellRegion::positive).solid_conductivity, k.last_layer_dz);
-      f_s += drive.voltage_control ? -g * drive.voltage : k.map.face_area * drive.current_density;
+      if (drive.foil_positive)
+        f_s -= g * drive.foil_positive[c - (n - layer)];
+      else
+        f_s += drive.voltage_control ? -g * drive.voltage : k.map.face_area * drive.current_density;
+    }
+    if (c < layer && drive.foil_negative) {  // the negative face, at the foil's potential (else 0)
+      f_s -= half_cell_conductance(k.map.face_area, k.of(CellRegion::negative).solid_conductivity, k.first_layer_dz) *
+             drive.foil_negative[c];
     }
     residual[c] = f_s;
     residual[n + c] = e_phi[c] - d_logc[c] - v * aj[c];
@@ -309,14 +323,17 @@ struct HeatSourceT {
     if (c + layer < n) w += face(c, c + layer, sigma.tz[c], kappa.tz[c], kappa_d.tz[c]);
     if (kz > 0) w += face(c, c - layer, sigma.tz[c - layer], kappa.tz[c - layer], kappa_d.tz[c - layer]);
     const double area = k.map.face_area;
-    if (kz == 0) {  // the negative collector face, phi_s = 0
+    if (kz == 0) {  // the negative collector face, phi_s = 0 (or the foil's potential)
       const double g = half_cell_conductance(area, k.of(CellRegion::negative).solid_conductivity, k.first_layer_dz);
-      w += g * phi_s[c] * phi_s[c];
+      const double drop = phi_s[c] - (drive.foil_negative ? drive.foil_negative[c] : 0.0);
+      w += g * drop * drop;
     }
     if (c >= n - layer) {  // the positive collector face
       const double sig = k.of(CellRegion::positive).solid_conductivity;
       const double g = half_cell_conductance(area, sig, k.last_layer_dz);
-      const double drop = drive.voltage_control ? phi_s[c] - drive.voltage : drive.current_density * area / g;
+      const double drop = drive.foil_positive     ? phi_s[c] - drive.foil_positive[c - (n - layer)]
+                          : drive.voltage_control ? phi_s[c] - drive.voltage
+                                                  : drive.current_density * area / g;
       w += g * drop * drop;
     }
     const int r = k.map.region(c);

@@ -24,6 +24,7 @@ constexpr double kPerCell = 290.0;
 constexpr double kConduction = 25.0;
 constexpr double kPerShell = 7.0;
 constexpr double kPerParticle = 24.0;
+constexpr double kPerColumnWithFoils = 200.0;  // 2 foils x (GMRES(40) basis in both precisions, levels)
 constexpr double kFixedBytes = 1 << 20;
 
 /// The text of a small system file ("" when it cannot be read), by POSIX
@@ -87,7 +88,10 @@ double simulation_memory_bytes(const SimulationOptions& options) {
   const double cells = columns * (double(g.negative_cells) + g.separator_cells + g.positive_cells);
   const double particles = columns * (double(g.negative_cells) + g.positive_cells);
   const double per_cell = kPerCell + (options.thermal == ThermalModel::conduction ? kConduction : 0.0);
-  return 8.0 * (per_cell * cells + kPerShell * particles * g.radial_shells + kPerParticle * particles) + kFixedBytes;
+  // The potential-pair foils: unknowns, GMRES basis and multigrid levels per column.
+  const double foils = g.collectors == CurrentCollectorModel::potential_pair ? kPerColumnWithFoils * columns : 0.0;
+  return 8.0 * (per_cell * cells + kPerShell * particles * g.radial_shells + kPerParticle * particles + foils) +
+         kFixedBytes;
 }
 
 double available_memory_bytes(const Executor& exec) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "linalg/solver_support.hpp"
+#include "solver/collector_system.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
 #include "voltaic/core/error.hpp"
@@ -25,6 +26,7 @@ struct PotentialStep::System {
   std::shared_ptr<BlockZLinePreconditioner<double>> m64;
   std::shared_ptr<BlockZLinePreconditioner<float>> m32;
   std::unique_ptr<GmresIrSolver> solver;
+  std::unique_ptr<CollectorSystem> collectors;  ///< with the potential-pair collectors
 };
 
 namespace {
@@ -37,11 +39,18 @@ Array<double> region_values(const CellLayout& layout, CellRegion region, double 
   return Array<double>::from_host(layout.executor(), v);
 }
 
-dfn::Drive kernel_drive(const CellDrive& d, double area) {
+/// The kernels' drive; with foils (phi holding them after the cells' 2 n
+/// values) the faces are held at the foils' potentials.
+dfn::Drive kernel_drive(const CellDrive& d, double area, const CellLayout& layout, const double* phi = nullptr) {
   dfn::Drive k;
   k.voltage_control = d.mode == CellDrive::Mode::voltage;
   k.current_density = k.voltage_control ? 0.0 : d.value / area;
   k.voltage = k.voltage_control ? d.value : 0.0;
+  if (phi && layout.spec().collectors == CurrentCollectorModel::potential_pair) {
+    const std::size_t n = layout.num_cells(), layer = layout.constants().map.layer;
+    k.foil_negative = phi + 2 * n;
+    k.foil_positive = phi + 2 * n + layer;
+  }
   return k;
 }
 
@@ -65,12 +74,20 @@ PotentialStep::PotentialStep(std::shared_ptr<const CellLayout> layout, Potential
        {&kappa_, &kappa_d_, &c_e_, &aj_, &adj_, &s_phi_, &e_phi_, &d_logc_, &d_s_, &d_e_, &c01_, &c10_})
     *a = Array<double>(exec, n);
   surface_ = Array<double>(exec, layout_->num_particles());
-  residual_ = Array<double>(exec, 2 * n);
-  update_ = Array<double>(exec, 2 * n);
+  residual_ = Array<double>(exec, unknowns());
+  update_ = Array<double>(exec, unknowns());
   fill(*exec, aj_.view(), 0.0);
 }
 
 PotentialStep::~PotentialStep() = default;
+
+bool PotentialStep::has_collectors() const {
+  return layout_->spec().collectors == CurrentCollectorModel::potential_pair;
+}
+
+std::size_t PotentialStep::unknowns() const {
+  return 2 * layout_->num_cells() + (has_collectors() ? 2 * layout_->constants().map.layer : 0);
+}
 
 PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
   auto& slot = systems_[mode == CellDrive::Mode::voltage ? 1 : 0];
@@ -80,8 +97,11 @@ PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
   const auto& grid = l.grid();
   BoundaryConditions solid;  // insulated but for the collector faces
   solid[static_cast<int>(Face::z_lo)] = BoundaryCondition::dirichlet(0.0);
-  solid[static_cast<int>(Face::z_hi)] =
-      mode == CellDrive::Mode::voltage ? BoundaryCondition::dirichlet(0.0) : BoundaryCondition::insulated();
+  // The positive face is held at V under voltage control, and at the foil's
+  // potential with the potential-pair collectors (which carry the drive).
+  solid[static_cast<int>(Face::z_hi)] = mode == CellDrive::Mode::voltage || has_collectors()
+                                            ? BoundaryCondition::dirichlet(0.0)
+                                            : BoundaryCondition::insulated();
   const BoundaryConditions insulated{};
   const Array<double> separator_one = region_values(l, CellRegion::separator, 1.0, 0.0);
   const Array<double> zero = region_values(l, CellRegion::separator, 0.0, 0.0);
@@ -114,7 +134,10 @@ PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
   s->j32 = std::make_shared<TwoFieldStencilOperator<float>>(s->j64->converted<float>());
   s->m64 = std::make_shared<BlockZLinePreconditioner<double>>(*s->j64);
   s->m32 = std::make_shared<BlockZLinePreconditioner<float>>(*s->j32);
-  s->solver = std::make_unique<GmresIrSolver>(s->j64, s->m64, s->j32, s->m32, options_.linear);
+  if (has_collectors())
+    s->collectors = std::make_unique<CollectorSystem>(l, mode, s->j64, s->m64, options_.linear);
+  else
+    s->solver = std::make_unique<GmresIrSolver>(s->j64, s->m64, s->j32, s->m32, options_.linear);
   slot = std::move(s);
   return *slot;
 }
@@ -133,10 +156,11 @@ void PotentialStep::evaluate(System& s, const CellDrive& drive, const ParticleSu
                            aj_.data(), adj_.data(), follows ? surface_.data() : nullptr});
   s.sigma->apply(phi_s, s_phi_.view());
   s.kappa->apply(phi_e, e_phi_.view());
-  dfn::for_each_index(
-      exec, 0, n,
-      dfn::NewtonSystem{k, kernel_drive(drive, layout_->electrode_area()), s_phi_.data(), e_phi_.data(), d_logc_.data(),
-                        aj_.data(), adj_.data(), residual_.data(), d_s_.data(), d_e_.data(), c01_.data(), c10_.data()});
+  dfn::for_each_index(exec, 0, n,
+                      dfn::NewtonSystem{k, kernel_drive(drive, layout_->electrode_area(), *layout_, phi.data()),
+                                        s_phi_.data(), e_phi_.data(), d_logc_.data(), aj_.data(), adj_.data(),
+                                        residual_.data(), d_s_.data(), d_e_.data(), c01_.data(), c10_.data()});
+  if (s.collectors) s.collectors->residual(drive, phi, residual_.view());
 }
 
 PotentialReport PotentialStep::solve(const CellDrive& drive, View<const double> c_surf, View<const double> c_e,
@@ -161,10 +185,10 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
   }
   detail::require_vector(exec, c_e, n, "PotentialStep::solve", "c_e");
   detail::require_vector(exec, T, n, "PotentialStep::solve", "T");
-  detail::require_vector(exec, phi, 2 * n, "PotentialStep::solve", "phi");
+  detail::require_vector(exec, phi, unknowns(), "PotentialStep::solve", "phi");
   System& s = system(drive.mode);
   const Grid3D& grid = *layout_->grid();
-  const bool direct = grid.nx() == 1 && grid.ny() == 1;
+  const bool direct = grid.nx() == 1 && grid.ny() == 1 && !s.collectors;
   PotentialReport report;
   try {
     dfn::for_each_index(exec, 0, n,
@@ -231,10 +255,16 @@ void PotentialStep::newton_update(System& s, bool direct, PotentialReport& repor
     summary = "direct block-tridiagonal solve";
     return;
   }
-  s.j32->assign_converted(*s.j64);
-  s.m32->update(*s.j32);
   fill(exec, update_.view(), 0.0);
-  const SolveReport linear = s.solver->solve(residual_.view(), update_.view());
+  SolveReport linear;
+  if (s.collectors) {  // FP64 GMRES (collector_system.hpp says why)
+    s.collectors->update();
+    linear = s.collectors->solve(residual_.view(), update_.view());
+  } else {
+    s.j32->assign_converted(*s.j64);
+    s.m32->update(*s.j32);
+    linear = s.solver->solve(residual_.view(), update_.view());
+  }
   report.linear_iterations += linear.inner_iterations;
   report.switched_to_fp64 = report.switched_to_fp64 || linear.switched_to_fp64;
   summary = linear.summary();
@@ -251,7 +281,7 @@ void PotentialStep::finish_linearised(const ParticleSurface& surface) {
 void PotentialStep::initial_guess(View<const double> c_surf, View<const double> T, View<double> phi) const {
   const auto& exec = layout_->executor();
   const std::size_t n = layout_->num_cells();
-  detail::require_vector(*exec, phi, 2 * n, "PotentialStep::initial_guess", "phi");
+  detail::require_vector(*exec, phi, unknowns(), "PotentialStep::initial_guess", "phi");
   std::vector<double> cs(c_surf.size());
   double t0 = 0.0;
   exec->copy(cs.data(), MemorySpace::host(), c_surf.data(), c_surf.space(), cs.size() * sizeof(double));
@@ -270,16 +300,22 @@ void PotentialStep::initial_guess(View<const double> c_surf, View<const double> 
   for (int e = 0; e < 2; ++e)
     u[e] = material::open_circuit_potential(k.electrode[e], mean[e] / count[e] / k.electrode[e].maximum_concentration,
                                             t0, k.reference_temperature);
-  std::vector<double> guess(2 * n);
+  std::vector<double> guess(unknowns());
   for (std::size_t c = 0; c < n; ++c) {
     guess[c] = k.map.region_of(c) == CellRegion::positive ? u[1] - u[0] : 0.0;
     guess[n + c] = -u[0];
   }
+  for (std::size_t f = 2 * n + k.map.layer; f < guess.size(); ++f) guess[f] = u[1] - u[0];  // the positive foil
   exec->copy(phi.data(), phi.space(), guess.data(), MemorySpace::host(), guess.size() * sizeof(double));
 }
 
 double PotentialStep::terminal_voltage(const CellDrive& drive, View<const double> phi) const {
   if (drive.mode == CellDrive::Mode::voltage) return drive.value;
+  if (has_collectors()) {
+    const auto& slot = systems_[0];
+    if (!slot) throw InvalidArgument("terminal_voltage", "PotentialStep", "needs a solve under current control first");
+    return slot->collectors->terminal_voltage(drive, phi);
+  }
   const auto& exec = *layout_->executor();
   const std::size_t n = layout_->num_cells();
   const DfnConstants& k = layout_->constants();
@@ -303,9 +339,20 @@ void PotentialStep::heat_source(const CellDrive& drive, View<const double> phi, 
   const Grid3D& g = *layout_->grid();
   dfn::for_each_index(
       exec, 0, n,
-      dfn::HeatSource{layout_->constants(), kernel_drive(drive, layout_->electrode_area()), g.nx(), g.ny(),
-                      couplings(*slot->sigma), couplings(*slot->kappa), couplings(*slot->kappa_d), phi.data(),
-                      phi.data() + n, c_e_.data(), aj_.data(), c_surf.data(), T.data(), q.data()});
+      dfn::HeatSource{layout_->constants(), kernel_drive(drive, layout_->electrode_area(), *layout_, phi.data()),
+                      g.nx(), g.ny(), couplings(*slot->sigma), couplings(*slot->kappa), couplings(*slot->kappa_d),
+                      phi.data(), phi.data() + n, c_e_.data(), aj_.data(), c_surf.data(), T.data(), q.data()});
+}
+
+double PotentialStep::foil_heat(const CellDrive& drive, View<const double> phi) const {
+  const auto& slot = systems_[drive.mode == CellDrive::Mode::voltage ? 1 : 0];
+  if (!slot) throw InvalidArgument("foil_heat", "PotentialStep::foil_heat", "needs a solve in this drive mode first");
+  if (slot->collectors) return slot->collectors->foil_heat(drive, phi);
+  const ParameterSet& p = layout_->parameters();
+  const double foils = p.negative_current_collector.thickness / p.negative_current_collector.conductivity +
+                       p.positive_current_collector.thickness / p.positive_current_collector.conductivity;
+  const double i = drive.mode == CellDrive::Mode::voltage ? current() : drive.value;
+  return i * i * foils / layout_->electrode_area();
 }
 
 }  // namespace voltaic

@@ -59,7 +59,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   for (Array<double>* a : {&w.c_surf, &w.flux, &w.ds, &w.lithium, &w.unit_flux, &w.slope}) *a = Array<double>(e, np);
   w.c_s = Array<double>(e, nr * np);
   w.unit_c_s = Array<double>(e, nr * np);
-  w.phi = Array<double>(e, 2 * n);
+  w.phi = Array<double>(e, w.potential->unknowns());
   fill(*e, w.unit_flux.view(), 1.0);
   w.mixing = std::make_unique<AndersonMixing>(e, n, 4);
   w.flags = Array<double>(e, std::max(n, nr * np));

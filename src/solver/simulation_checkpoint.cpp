@@ -51,6 +51,7 @@ std::string Simulation::setup_fingerprint() const {
   const CellGridSpec& g = options_.grid;
   f << "grid " << g.negative_cells << " " << g.separator_cells << " " << g.positive_cells << " " << g.radial_shells
     << " " << g.nx << " " << g.ny << "\n";
+  if (g.collectors != CurrentCollectorModel::uniform) f << "collectors " << to_string(g.collectors) << "\n";
   f << "thermal " << static_cast<int>(options_.thermal) << "\n";
   f << "steps" << option_values(options_, SolverOption::Group::steps) << "\n";
   f << "surface " << static_cast<int>(options_.surface) << "\n";

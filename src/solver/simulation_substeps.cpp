@@ -130,6 +130,7 @@ bool Simulation::PotentialSubstep::solve(const CellDrive& drive, std::string& wh
   if (sim_.options_.time_substeps) {
     ++sim_.substep_times_.potential_solves;
     sim_.substep_times_.newton_iterations += r.iterations;
+    sim_.substep_times_.linear_iterations += r.linear_iterations;
   }
   if (!r.converged) why = "potential step: " + r.reason;
   return r.converged;
@@ -239,11 +240,8 @@ void Simulation::ThermalSubstep::heat(const Pass& pass) {
   const CellDrive drive = pass.drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(pass.drive.value)
                                                                       : CellDrive::current(k.current);
   w.potential->heat_source(drive, w.phi.view(), w.c_surf.view(), w.T.view(), w.q.view());
-  const ParameterSet& p = l.parameters();
-  // Ohmic heat of the two collector foils, i^2 L / sigma per area (PyBaMM's lumped model includes it).
-  const double foils = p.negative_current_collector.thickness / p.negative_current_collector.conductivity +
-                       p.positive_current_collector.thickness / p.positive_current_collector.conductivity;
-  k.heat_w = dot(*l.executor(), w.q.view(), l.volumes().view()) + k.current * k.current * foils / l.electrode_area();
+  // Ohmic heat of the two collector foils (PyBaMM's lumped model includes it).
+  k.heat_w = dot(*l.executor(), w.q.view(), l.volumes().view()) + w.potential->foil_heat(drive, w.phi.view());
 }
 
 }  // namespace voltaic

@@ -6,6 +6,8 @@ target_sources(voltaic PRIVATE
   solver/experiment.cpp
   solver/particle_step.cpp
   solver/cell_layout.cpp
+  solver/collector_system.cpp
+  solver/collector_tabs.cpp
   solver/potential_step.cpp
   solver/anderson_mixing.cpp
   solver/simulation.cpp

@@ -11,6 +11,8 @@ target_sources(voltaic_tests PRIVATE
   solver/experiment_pybamm_test.cpp
   solver/thermal_validation_test.cpp
   solver/simulation_test.cpp
+  solver/collectors_test.cpp
+  solver/collectors_pybamm_test.cpp
   solver/solver_options_test.cpp
   solver/simulation_cuda_vs_cpu_test.cpp
   solver/cell_program_cuda_test.cpp

@@ -18,6 +18,11 @@
 
 namespace voltaic {
 
+/// How the current collector foils are modelled.
+enum class CurrentCollectorModel : int { uniform = 0, potential_pair = 1 };
+/// "uniform", "potential pair" (PyBaMM's option values).
+const char* to_string(CurrentCollectorModel m);
+
 /// Resolution of the discretised cell. The defaults are PyBaMM's DFN mesh
 /// (20 cells per region and per particle) on a 1D cell.
 struct CellGridSpec {
@@ -27,6 +32,10 @@ struct CellGridSpec {
   int radial_shells = 20;  ///< finite-volume shells per particle, >= 2
   int nx = 1;              ///< in-plane cells along the electrode height, >= 1
   int ny = 1;              ///< in-plane cells along the electrode width, >= 1
+  /// The current collectors (PyBaMM's "current collector" option): uniform
+  /// (each foil a perfect conductor: the faces are equipotential) or the
+  /// potential pair (each foil a 2D conductor over the grid, tabs on edges).
+  CurrentCollectorModel collectors = CurrentCollectorModel::uniform;
 };
 
 /// Regions by z: electrodes are the first and last, the separator between.

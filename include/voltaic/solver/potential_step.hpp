@@ -99,6 +99,8 @@ struct PotentialReport {
 /// Workspace is allocated at construction, per drive mode on its first use.
 /// Host waits per Newton iteration: the largest update (one scalar), the
 /// coefficient checks of the Jacobian's stencils, and GMRES-IR's own.
+class CollectorSystem;
+
 class PotentialStep {
  public:
   explicit PotentialStep(std::shared_ptr<const CellLayout> layout, PotentialOptions options = {});
@@ -106,7 +108,13 @@ class PotentialStep {
   PotentialStep(const PotentialStep&) = delete;
   PotentialStep& operator=(const PotentialStep&) = delete;
 
-  /// Solves for phi (2 num_cells values: the initial guess in, the solution out).
+  /// Unknowns of phi: [phi_s; phi_e] per cell (2 num_cells), and with the
+  /// potential-pair collectors the two foils' potentials per column after
+  /// them (2 nx ny more: negative foil, then positive foil).
+  std::size_t unknowns() const;
+  bool has_collectors() const;
+
+  /// Solves for phi (unknowns() values: the initial guess in, the solution out).
   /// @param c_surf particle surface concentrations (num_particles values)
   /// @param c_e, T per cell
   PotentialReport solve(const CellDrive& drive, View<const double> c_surf, View<const double> c_e, View<const double> T,
@@ -117,7 +125,8 @@ class PotentialStep {
 
   /// A consistent start for Newton: phi_s = 0 in the negative electrode,
   /// phi_e = -U_n, phi_s = U_p - U_n in the positive electrode, with U at the
-  /// mean surface stoichiometry of each electrode (reads c_surf back).
+  /// mean surface stoichiometry of each electrode (reads c_surf back); the
+  /// foils (if any) at 0 and U_p - U_n.
   void initial_guess(View<const double> c_surf, View<const double> T, View<double> phi) const;
 
   /// Of the last solve (at its final phi, to second order in the last
@@ -126,13 +135,20 @@ class PotentialStep {
   /// Of the last solve: the surface concentration per particle [mol/m^3]
   /// (ParticleSurface::value itself when the surface was held fixed).
   const Array<double>& surface() const { return surface_; }
-  /// Terminal voltage [V]: phi_s on the positive collector face, averaged in-plane.
+  /// Terminal voltage [V]: phi_s on the positive collector face, averaged
+  /// in-plane; with the potential-pair collectors the positive foil's
+  /// potential at its tab, averaged along the tab.
   double terminal_voltage(const CellDrive& drive, View<const double> phi) const;
   /// Cell current [A] (> 0 discharge) of the last solve: the reaction current of the negative electrode.
   double current() const;
   /// Heat generated per unit volume [W/m^3] at the last solve's state.
   void heat_source(const CellDrive& drive, View<const double> phi, View<const double> c_surf, View<const double> T,
                    View<double> q) const;
+
+  /// Ohmic heat of the two collector foils at phi [W]: i^2 L / sigma per
+  /// electrode area for uniform collectors (PyBaMM's lumped model's term),
+  /// the foils' in-plane dissipation with the potential pair.
+  double foil_heat(const CellDrive& drive, View<const double> phi) const;
 
   const PotentialOptions& options() const { return options_; }
 

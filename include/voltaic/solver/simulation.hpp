@@ -81,6 +81,7 @@ struct SubstepTimes {
   int concentration_passes = 0;  ///< concentration sub-steps run (passes of the split)
   int potential_solves = 0;      ///< Newton solves of the potential step
   int newton_iterations = 0;     ///< their Newton iterations, summed
+  int linear_iterations = 0;     ///< GMRES-IR inner (Krylov) iterations of those, summed (3D)
 };
 
 struct SimulationOptions {

@@ -1,0 +1,239 @@
+#include "solver/collector_system.hpp"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "linalg/solver_support.hpp"
+#include "solver/collector_point.hpp"
+#include "solver/dfn_launch.hpp"
+#include "solver/dfn_point.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/linalg/blas1.hpp"
+
+namespace voltaic {
+
+// ---- the whole Jacobian ---------------------------------------------------
+
+template <class T>
+CollectorJacobian<T>::CollectorJacobian(std::shared_ptr<const TwoFieldStencilOperator<T>> cells,
+                                        std::shared_ptr<const PlaneOperator<T>> foils, double g_negative,
+                                        double g_positive)
+    : cells_(std::move(cells)),
+      foils_(std::move(foils)),
+      g_negative_(static_cast<T>(g_negative)),
+      g_positive_(static_cast<T>(g_positive)) {}
+
+template <class T>
+void CollectorJacobian<T>::apply(View<const T> x, View<T> y) const {
+  const std::size_t n2 = cells_->size(), layer = foils_->size() / 2;
+  cells_->apply(x.subview(0, n2), y.subview(0, n2));
+  foils_->apply(x.subview(n2, 2 * layer), y.subview(n2, 2 * layer));
+  dfn::for_each_index(*executor(), 0, layer,
+                      collector::FaceCoupling<T>{n2 / 2, layer, g_negative_, g_positive_, x.data(), y.data()});
+}
+
+// ---- the block-elimination preconditioner ---------------------------------
+
+template <class T>
+CollectorPreconditioner<T>::CollectorPreconditioner(std::shared_ptr<const BlockZLinePreconditioner<T>> cells,
+                                                    std::shared_ptr<PlaneMultigrid<T>> schur, double g_negative,
+                                                    double g_positive)
+    : cells_(std::move(cells)),
+      schur_(std::move(schur)),
+      g_negative_(static_cast<T>(g_negative)),
+      g_positive_(static_cast<T>(g_positive)),
+      zb_(cells_->executor(), cells_->size()),
+      zt_(cells_->executor(), cells_->size()),
+      t_(cells_->executor(), schur_->size()) {}
+
+template <class T>
+void CollectorPreconditioner<T>::apply(View<const T> r, View<T> z) const {
+  const auto& exec = *executor();
+  const std::size_t n2 = cells_->size(), layer = schur_->size() / 2;
+  const View<T> z_cells = z.subview(0, n2), z_foils = z.subview(n2, 2 * layer);
+  cells_->apply(r.subview(0, n2), z_cells);
+  dfn::for_each_index(
+      exec, 0, layer,
+      collector::SchurForward<T>{n2 / 2, layer, g_negative_, g_positive_, r.data(), z.data(), t_.data()});
+  schur_->apply(t_.view(), z_foils);
+  dfn::for_each_index(exec, 0, n2,
+                      collector::SchurBack<T>{n2 / 2, layer, g_negative_, g_positive_, z_foils.data(), zb_.data(),
+                                              zt_.data(), z.data()});
+}
+
+template class CollectorJacobian<double>;
+template class CollectorPreconditioner<double>;
+
+// ---- the collectors of one drive mode -------------------------------------
+
+namespace {
+
+/// Tab coverage of one foil on the executor: x_lo, x_hi (ny each), y_lo,
+/// y_hi (nx each); zero for a foil without a Dirichlet tab (empty `t`).
+Array<double> coverage_array(const std::shared_ptr<const Executor>& exec, const TabCoverage& t, int nx, int ny) {
+  std::vector<double> v(2 * static_cast<std::size_t>(nx + ny), 0.0);
+  if (!t.x_lo.empty()) {
+    auto at = v.begin();
+    for (const std::vector<double>* e : {&t.x_lo, &t.x_hi, &t.y_lo, &t.y_hi}) at = std::copy(e->begin(), e->end(), at);
+  }
+  return Array<double>::from_host(exec, v);
+}
+
+PlaneEdges<double> edges_of(const Array<double>& a, int nx, int ny) {
+  const View<const double> v = a.const_view();
+  const std::size_t x = static_cast<std::size_t>(ny), y = static_cast<std::size_t>(nx);
+  return {v.subview(0, x), v.subview(x, x), v.subview(2 * x, y), v.subview(2 * x + y, y)};
+}
+
+/// Per column: the tab's Dirichlet conductance 2 k w len / h summed over the
+/// column's covered boundary faces [S], and the share w len / tab length.
+void tab_columns(const TabCoverage& t, double k, int nx, int ny, double dx, double dy, std::vector<double>& dirichlet,
+                 std::vector<double>& share) {
+  const std::size_t layer = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
+  dirichlet.assign(layer, 0.0);
+  share.assign(layer, 0.0);
+  double total = 0.0;
+  auto add = [&](std::size_t col, double w, double len, double h) {
+    dirichlet[col] += 2.0 * k * w * len / h;
+    share[col] += w * len;
+    total += w * len;
+  };
+  for (int j = 0; j < ny; ++j) {
+    add(static_cast<std::size_t>(j) * nx, t.x_lo[j], dy, dx);
+    add(static_cast<std::size_t>(j) * nx + nx - 1, t.x_hi[j], dy, dx);
+  }
+  for (int i = 0; i < nx; ++i) {
+    add(static_cast<std::size_t>(i), t.y_lo[i], dx, dy);
+    add(static_cast<std::size_t>(ny - 1) * nx + i, t.y_hi[i], dx, dy);
+  }
+  for (double& s : share) s /= total;
+}
+
+}  // namespace
+
+CollectorSystem::CollectorSystem(const CellLayout& layout, CellDrive::Mode mode,
+                                 std::shared_ptr<TwoFieldStencilOperator<double>> cells,
+                                 std::shared_ptr<BlockZLinePreconditioner<double>> zline, const SolverOptions& linear)
+    : layout_(layout), mode_(mode), cells_(std::move(cells)), zline_(std::move(zline)) {
+  const auto& exec = layout.executor();
+  const Grid3D& g = *layout.grid();
+  const ParameterSet& p = layout.parameters();
+  n_ = layout.num_cells();
+  layer_ = static_cast<std::size_t>(g.nx()) * static_cast<std::size_t>(g.ny());
+  const DfnConstants& k = layout.host_constants();
+  g_negative_ =
+      dfn::half_cell_conductance(k.map.face_area, k.of(CellRegion::negative).solid_conductivity, k.first_layer_dz);
+  g_positive_ =
+      dfn::half_cell_conductance(k.map.face_area, k.of(CellRegion::positive).solid_conductivity, k.last_layer_dz);
+  const double height = p.cell.electrode_height, width = p.cell.electrode_width;
+  const TabCoverage negative = tab_coverage(p.negative_current_collector, "Negative", height, width, g.nx(), g.ny());
+  const TabCoverage positive = tab_coverage(p.positive_current_collector, "Positive", height, width, g.nx(), g.ny());
+  const double k_n = p.negative_current_collector.conductivity * p.negative_current_collector.thickness;
+  const double k_p = p.positive_current_collector.conductivity * p.positive_current_collector.thickness;
+  std::vector<double> d_n, q_n, d_p, q_p;
+  tab_columns(negative, k_n, g.nx(), g.ny(), g.dx(), g.dy(), d_n, q_n);
+  tab_columns(positive, k_p, g.nx(), g.ny(), g.dx(), g.dy(), d_p, q_p);
+  tab_drop_ = 0.0;
+  for (std::size_t c = 0; c < layer_; ++c)
+    if (d_p[c] > 0.0) tab_drop_ += q_p[c] * q_p[c] / d_p[c];
+  negative_dirichlet_ = Array<double>::from_host(exec, d_n);
+  tab_dirichlet_ = Array<double>::from_host(exec, d_p);
+  tab_share_ = Array<double>::from_host(exec, q_p);
+
+  // The foils' plane: the negative tab held at 0, the positive one held at V
+  // under voltage control and free (carrying I) under current control.
+  const PlaneGrid plane(g.nx(), g.ny(), g.dx(), g.dy());
+  const Array<double> cover_n = coverage_array(exec, negative, g.nx(), g.ny());
+  const Array<double> cover_p =
+      coverage_array(exec, mode == CellDrive::Mode::voltage ? positive : TabCoverage{}, g.nx(), g.ny());
+  const Array<double> b00 = Array<double>::from_host(exec, std::vector<double>(layer_, g_negative_));
+  const Array<double> b11 = Array<double>::from_host(exec, std::vector<double>(layer_, g_positive_));
+  const Array<double> zero = Array<double>::from_host(exec, std::vector<double>(layer_, 0.0));
+  foils_ = std::make_shared<PlaneOperator<double>>(
+      plane, exec, std::array<double, 2>{k_n, k_p}, edges_of(cover_n, g.nx(), g.ny()),
+      edges_of(cover_p, g.nx(), g.ny()), PlaneBlocks<double>{b00.view(), zero.view(), zero.view(), b11.view()});
+  schur_ = std::make_shared<PlaneOperator<double>>(foils_->converted<double>());
+  multigrid_ = std::make_shared<PlaneMultigrid<double>>(*schur_);
+  preconditioner_ = std::make_shared<CollectorPreconditioner<double>>(zline_, multigrid_, g_negative_, g_positive_);
+  SolverOptions options = linear;
+  options.throw_on_failure = false;
+  solver_ = std::make_unique<GmresSolver<double>>(
+      std::make_shared<CollectorJacobian<double>>(cells_, foils_, g_negative_, g_positive_), preconditioner_, options);
+
+  std::vector<double> bottom(2 * n_, 0.0), top(2 * n_, 0.0);
+  for (std::size_t c = 0; c < layer_; ++c) {
+    bottom[c] = 1.0;
+    top[n_ - layer_ + c] = 1.0;
+  }
+  face_bottom_ = Array<double>::from_host(exec, bottom);
+  face_top_ = Array<double>::from_host(exec, top);
+  blocks_ = Array<double>(exec, 4 * layer_);
+  plane_ = Array<double>(exec, 2 * layer_);
+  heat_ = Array<double>(exec, layer_);
+}
+
+CollectorSystem::~CollectorSystem() = default;
+
+void CollectorSystem::residual(const CellDrive& drive, View<const double> phi, View<double> residual) {
+  const auto& exec = *layout_.executor();
+  foils_->apply(phi.subview(2 * n_, 2 * layer_), plane_.view());
+  const bool voltage = drive.mode == CellDrive::Mode::voltage;
+  dfn::for_each_index(exec, 0, layer_,
+                      collector::FoilResidual{n_, layer_, g_negative_, g_positive_, voltage ? 0.0 : drive.value,
+                                              voltage ? drive.value : 0.0, phi.data(), plane_.data(), tab_share_.data(),
+                                              tab_dirichlet_.data(), residual.data()});
+}
+
+void CollectorSystem::update() {
+  const auto& exec = *layout_.executor();
+  const View<double> zb = preconditioner_->zb(), zt = preconditioner_->zt();
+  zline_->apply(face_bottom_.view(), zb);
+  zline_->apply(face_top_.view(), zt);
+  auto part = [&](int i) { return blocks_.view().subview(i * layer_, layer_); };
+  dfn::for_each_index(exec, 0, layer_,
+                      collector::SchurBlocks{n_, layer_, g_negative_, g_positive_, zb.data(), zt.data(), part(0).data(),
+                                             part(1).data(), part(2).data(), part(3).data()});
+  schur_->update_blocks(part(0), part(1), part(2), part(3));
+  multigrid_->update(*schur_);
+}
+
+SolveReport CollectorSystem::solve(View<const double> b, View<double> x) {
+  SolveReport r = solver_->solve(b, x);
+  r.inner_iterations = r.iterations;
+  return r;
+}
+
+double CollectorSystem::terminal_voltage(const CellDrive& drive, View<const double> phi) const {
+  if (drive.mode == CellDrive::Mode::voltage) return drive.value;
+  const auto& exec = *layout_.executor();
+  const double mean = dot(exec, phi.subview(2 * n_ + layer_, layer_), tab_share_.const_view());
+  return mean - drive.value * tab_drop_;
+}
+
+double CollectorSystem::foil_heat(const CellDrive& drive, View<const double> phi) const {
+  const auto& exec = *layout_.executor();
+  const Grid3D& g = *layout_.grid();
+  const ParameterSet& p = layout_.parameters();
+  const double k[2] = {p.negative_current_collector.conductivity * p.negative_current_collector.thickness,
+                       p.positive_current_collector.conductivity * p.positive_current_collector.thickness};
+  const bool voltage = drive.mode == CellDrive::Mode::voltage;
+  collector::FoilJoule f{g.nx(),
+                         g.ny(),
+                         {k[0] * g.dy() / g.dx(), k[1] * g.dy() / g.dx()},
+                         {k[0] * g.dx() / g.dy(), k[1] * g.dx() / g.dy()},
+                         voltage,
+                         voltage ? 0.0 : drive.value,
+                         voltage ? drive.value : 0.0,
+                         phi.data() + 2 * n_,
+                         negative_dirichlet_.data(),
+                         tab_dirichlet_.data(),
+                         tab_share_.data(),
+                         heat_.data()};
+  dfn::for_each_index(exec, 0, layer_, f);
+  double total = 0.0;
+  for (double w : heat_.to_host()) total += w;  // the columns in order: the same bits on every backend
+  return total;
+}
+
+}  // namespace voltaic
