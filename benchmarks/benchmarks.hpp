@@ -24,14 +24,16 @@ struct StepBenchOptions {
   int shells = 20;          ///< radial shells per particle
   double c_rate = 1.0;      ///< of "Discharge at <x>C until 2.5 V"
   double duration_s = 0.0;  ///< > 0: "Discharge at <x>C for <d> seconds" instead (time per step of big cells)
-  std::string thermal = "isothermal";  ///< "isothermal" or "lumped"
-  int repeat = 1;                      ///< timed discharges, each from a new Simulation
-  int warmup = 0;                      ///< untimed discharges first
-  bool split = false;                  ///< one more discharge, with sub-step timing (synchronises between them)
-  double linear_rtol = 0.0;            ///< > 0: the potential step's GMRES-IR relative tolerance
-  double inner_rtol = 0.0;             ///< > 0: GMRES-IR's inner (FP32) relative tolerance
-  bool json_stdout = false;            ///< --json without a file: JSON on stdout instead of the table
-  std::string json_file;               ///< --json FILE: the table, and one JSON line appended to FILE
+  std::string thermal = "isothermal";   ///< "isothermal" or "lumped"
+  std::string parameters = "chen2020";  ///< a built-in parameter set (marquis2019 has tabs)
+  std::string collectors = "uniform";   ///< "uniform" or "potential-pair"
+  int repeat = 1;                       ///< timed discharges, each from a new Simulation
+  int warmup = 0;                       ///< untimed discharges first
+  bool split = false;                   ///< one more discharge, with sub-step timing (synchronises between them)
+  double linear_rtol = 0.0;             ///< > 0: the potential step's GMRES-IR relative tolerance
+  double inner_rtol = 0.0;              ///< > 0: GMRES-IR's inner (FP32) relative tolerance
+  bool json_stdout = false;             ///< --json without a file: JSON on stdout instead of the table
+  std::string json_file;                ///< --json FILE: the table, and one JSON line appended to FILE
 };
 
 struct SweepBenchOptions {

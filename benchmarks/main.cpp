@@ -107,6 +107,13 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--thermal", s.thermal, "isothermal or lumped")
       ->check(CLI::IsMember({"isothermal", "lumped"}))
       ->capture_default_str();
+  cmd.add_option("--parameters", s.parameters, "built-in parameter set (the discharge runs to its lower cut-off)")
+      ->check(CLI::IsMember({"chen2020", "marquis2019"}))
+      ->capture_default_str();
+  cmd.add_option("--collectors", s.collectors,
+                 "uniform (equipotential faces) or potential-pair (2D foils with the set's tabs: marquis2019)")
+      ->check(CLI::IsMember({"uniform", "potential-pair"}))
+      ->capture_default_str();
   cmd.add_option("--repeat", s.repeat, "timed discharges, each from a new Simulation; the median is reported")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();

@@ -20,6 +20,7 @@
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic_bench {
@@ -58,13 +59,20 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   exec->synchronize();
   const Clock::time_point t0 = Clock::now();
   voltaic::SimulationOptions options;
-  options.grid = {so.cells, so.cells, so.cells, so.shells, so.nx, so.ny};
+  options.grid = {so.cells,
+                  so.cells,
+                  so.cells,
+                  so.shells,
+                  so.nx,
+                  so.ny,
+                  so.collectors == "potential-pair" ? voltaic::CurrentCollectorModel::potential_pair
+                                                    : voltaic::CurrentCollectorModel::uniform};
   options.thermal = thermal_model(so.thermal);
   options.time_substeps = time_substeps;
   if (so.linear_rtol > 0.0) options.potential.linear.relative_tolerance = so.linear_rtol;
   if (so.inner_rtol > 0.0) options.potential.linear.inner_tolerance = so.inner_rtol;
   const voltaic::Experiment experiment({protocol});
-  voltaic::Simulation sim(voltaic::parameter_sets::chen2020(), options, exec);
+  voltaic::Simulation sim(voltaic::parameter_sets::by_name(so.parameters), options, exec);
   exec->synchronize();
   const Clock::time_point t1 = Clock::now();
   const voltaic::Solution s = sim.run(experiment);
@@ -120,6 +128,8 @@ nlohmann::ordered_json split_of(const Run& x, int shells, double copy_gbps) {
   j["concentration_passes"] = t.concentration_passes;
   j["potential_solves"] = t.potential_solves;
   j["newton_iterations"] = t.newton_iterations;
+  j["linear_iterations"] = t.linear_iterations;
+  j["linear_iterations_per_newton"] = t.newton_iterations > 0 ? double(t.linear_iterations) / t.newton_iterations : 0.0;
   j["copy_bandwidth_GBps"] = copy_gbps;
   j["accepted_steps"] = x.accepted;
   const std::pair<const char*, double> parts[] = {
@@ -160,7 +170,11 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   thermal_model(so.thermal);  // an unknown model fails before anything runs
   const std::string protocol =
       "Discharge at " + rate_text(so.c_rate) + "C " +
-      (so.duration_s > 0.0 ? "for " + std::to_string(so.duration_s) + " seconds" : std::string("until 2.5 V"));
+      (so.duration_s > 0.0 ? "for " + std::to_string(so.duration_s) + " seconds"
+                           : "until " +
+                                 voltaic::format_parameter_value(
+                                     voltaic::parameter_sets::by_name(so.parameters).electrical.lower_voltage_cutoff) +
+                                 " V");
 
   for (int w = 0; w < so.warmup; ++w) discharge(so, protocol, exec);
   std::vector<Run> runs;
@@ -183,14 +197,15 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   r.size_unit = "macro cells";
   r.repeat = so.repeat;
   r.warmup = so.warmup;
-  r.add("set-up + run: Chen2020, " + protocol, "voltaic (total)", total_t, 0);
+  r.add("set-up + run: " + so.parameters + ", " + protocol, "voltaic (total)", total_t, 0);
   r.add("Simulation::run", "voltaic (run)", run_t, 0);
-  r.add("set-up: chen2020(), Experiment, Simulation()", "set-up", setup_t, 0);
+  r.add("set-up: " + so.parameters + "(), Experiment, Simulation()", "set-up", setup_t, 0);
 
   const double steps = first.accepted;
   r.extra["host_cpu"] = host_cpu_name();
   r.extra["host_hardware_threads"] = std::thread::hardware_concurrency();
-  r.extra["parameter_set"] = "Chen2020";
+  r.extra["parameter_set"] = so.parameters;
+  r.extra["current_collector"] = so.collectors;
   r.extra["experiment"] = protocol;
   r.extra["thermal"] = so.thermal;
   r.extra["potential_linear_rtol"] =
