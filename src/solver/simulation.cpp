@@ -432,7 +432,7 @@ void Simulation::stream_fields(RunContext& run) {
   for (std::size_t f = 0; f < run.streamed.size(); ++f) {
     const FieldInfo& info = *run.streamed[f];
     const View<const double> source = field_source(info.key);
-    if (info.per_particle) {  // on the cell grid, NaN in the separator
+    if (info.kind == FieldKind::particle) {  // on the cell grid, NaN in the separator
       dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, source.data(), frame[f].data()});
     } else {
       copy(e, source, frame[f]);
