@@ -43,5 +43,8 @@ template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::D
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ElectrolyteSink&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::SinkFlux&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ParticlesToCells&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::CollectorFields&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ColumnStoichiometry&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ColumnMean&);
 
 }  // namespace voltaic::cuda
