@@ -51,5 +51,8 @@ template void for_each_index(const CudaExecutor&, int, std::size_t, const collec
 template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::SchurBlocks&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::FoilResidual&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const collector::FoilJoule&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::CollectorFields&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ColumnStoichiometry&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ColumnMean&);
 
 }  // namespace voltaic::cuda

@@ -2,6 +2,7 @@
 """Plots what a voltaic run or sweep left in its output directory.
 
     python3 tools/plot.py OUTPUT_DIR [--time-unit auto|s|min|h] [--field KEY] [--frame N] [--show]
+    python3 tools/plot.py OUTPUT_DIR --maps [KEYS] [--times LIST] [--show]
     python3 tools/plot.py SWEEP_DIR [--x capacity|time] [--cells LIST] [--max-cells N] [--time-unit ...] [--show]
 
 Writes OUTPUT_DIR/timeseries.png from OUTPUT_DIR/timeseries.csv: voltage,
@@ -11,6 +12,16 @@ stacked panels. If OUTPUT_DIR/fields.h5 exists, also OUTPUT_DIR/KEY_map.png
 time and through the thickness, region boundaries marked; for a 3D cell one
 frame (the last by default) as an x-y plane at the middle of the cell's
 thickness and an x-z section at the middle of y.
+
+With --maps, writes OUTPUT_DIR/maps.png instead: x-y maps over the
+electrode plane of the column fields of fields.h5 (/planes: the collector
+potentials and current density, the negative electrode's stoichiometry, the
+column-averaged temperature), one row of maps per time of --times (seconds;
+each drawn at the nearest stored frame; default the first, middle and last
+frames) and one column per key of KEYS (comma-separated; default
+collector_current_density,negative_stoichiometry,column_temperature), x
+along the electrode height, y along its width, equal aspect, one colour
+scale per field over all the rows.
 
 If OUTPUT_DIR/curves.h5 exists (voltaic sweep), writes OUTPUT_DIR/sweep_voltage.png
 instead: every cell's voltage against its discharge capacity (the trapezoidal
@@ -43,6 +54,7 @@ MIN_TEMPERATURE = "Minimum cell temperature [K]"
 MAX_TEMPERATURE = "Maximum cell temperature [K]"
 STEP = "Step"
 REGION_NAMES = ("negative", "separator", "positive")
+DEFAULT_MAPS = "collector_current_density,negative_stoichiometry,column_temperature"
 TIME_UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0}
 
 
@@ -217,7 +229,9 @@ def read_fields(path, key, frame):
             raise InputError(f"{path}: no frames (/time is empty)")
         keys = sorted(f["fields"].keys()) if "fields" in f and isinstance(f["fields"], h5py.Group) else []
         if key not in keys:
-            raise InputError(f"{path}: no field '{key}'; fields: {', '.join(keys) if keys else 'none'}")
+            planes = group_keys(h5py, f, "planes")
+            hint = f" ('{key}' is a column field: draw it with --maps)" if key in planes else ""
+            raise InputError(f"{path}: no field '{key}'; fields: {', '.join(keys) if keys else 'none'}{hint}")
         d = dataset(f"/fields/{key}", (frames, cells))
         name = text_attribute(d.attrs["name"]) if "name" in d.attrs else key
         units = text_attribute(d.attrs["units"]) if "units" in d.attrs else ""
@@ -228,6 +242,123 @@ def read_fields(path, key, frame):
         values = d[...] if one_d else d[index, :].reshape(nz, ny, nx)
     label = name if ("[" in name or not units) else f"{name} [{units}]"
     return {"grid": grid, "time": times, "values": values, "label": label, "frame": index, "one_d": one_d}
+
+
+def group_keys(h5py, f, group):
+    """The dataset names in a group of an open HDF5 file (none without it)."""
+    if group not in f or not isinstance(f[group], h5py.Group):
+        return []
+    return sorted(k for k in f[group].keys() if isinstance(f[group][k], h5py.Dataset))
+
+
+def parse_times(text):
+    """'900,1800,3200' as a list of floats (seconds)."""
+    times = []
+    for part in text.split(","):
+        try:
+            t = float(part)
+        except ValueError:
+            raise InputError(f"--times {text}: '{part.strip()}' is not a time in seconds") from None
+        if not math.isfinite(t):
+            raise InputError(f"--times {text}: '{part.strip()}' is not a finite time")
+        times.append(t)
+    return times
+
+
+def read_maps(path, keys, times):
+    """The column fields `keys` of a fields.h5 (its /planes datasets, one
+    value per x-y column) at the frames nearest to `times` (seconds; None:
+    the first, middle and last frames)."""
+    import h5py
+    import numpy as np
+
+    with open_voltaic_h5(path, FIELDS_FORMAT, "a voltaic fields file") as f:
+        dims = []
+        for a in ("nx", "ny"):
+            if a not in f.attrs:
+                raise InputError(f"{path}: root attribute '{a}' is missing")
+            dims.append(int(np.asarray(f.attrs[a]).reshape(-1)[0]))
+        nx, ny = dims
+        if min(dims) < 1:
+            raise InputError(f"{path}: nx, ny = {nx}, {ny}; each must be >= 1")
+        for name, n in (("x_nodes", nx), ("y_nodes", ny), ("time", None)):
+            where = name if name == "time" else f"grid/{name}"
+            if where not in f or not isinstance(f[where], h5py.Dataset):
+                raise InputError(f"{path}: dataset '/{where}' is missing")
+            if n is not None and f[where].shape != (n + 1,):
+                raise InputError(f"{path}: dataset '/{where}' has shape {f[where].shape}, expected ({n + 1},)")
+        x, y = f["grid/x_nodes"][...], f["grid/y_nodes"][...]
+        stored = f["time"][...].reshape(-1)
+        if stored.shape[0] == 0:
+            raise InputError(f"{path}: no frames (/time is empty)")
+        available = group_keys(h5py, f, "planes")
+        for key in keys:
+            if key not in available:
+                cells = group_keys(h5py, f, "fields")
+                hint = f" ('{key}' is a cell field: draw it with --field)" if key in cells else ""
+                raise InputError(f"{path}: no column field '{key}'; column fields (/planes): "
+                                 f"{', '.join(available) if available else 'none'}{hint}")
+        if times is None:
+            frames = sorted({0, (len(stored) - 1) // 2, len(stored) - 1})
+        else:
+            frames = []
+            lo, hi = float(stored[0]), float(stored[-1])
+            for t in times:
+                slack = 1e-6 * max(1.0, abs(t))
+                if t < lo - slack or t > hi + slack:
+                    raise InputError(f"{path}: time {t:g} s is outside the stored frames ({lo:g} s to {hi:g} s)")
+                frames.append(int(np.argmin(np.abs(stored - t))))
+        fields = []
+        for key in keys:
+            d = f[f"planes/{key}"]
+            if d.shape != (len(stored), nx * ny):
+                raise InputError(f"{path}: dataset '/planes/{key}' has shape {d.shape}, "
+                                 f"expected ({len(stored)}, {nx * ny})")
+            name = text_attribute(d.attrs["name"]) if "name" in d.attrs else key
+            units = text_attribute(d.attrs["units"]) if "units" in d.attrs else ""
+            label = name if ("[" in name or not units) else f"{name} [{units}]"
+            values = np.stack([d[k, :].reshape(ny, nx) for k in frames])  # [row, j, i]
+            fields.append({"key": key, "label": label, "values": values})
+    return {"x": x, "y": y, "times": [float(stored[k]) for k in frames], "frames": frames, "fields": fields}
+
+
+def plot_maps(plt, np, maps, out_path, title):
+    """A row of x-y maps per time, a column per field; x (electrode height)
+    across, y (width) up, equal aspect, one colour scale per field."""
+    x_mm, y_mm = np.asarray(maps["x"]) * 1e3, np.asarray(maps["y"]) * 1e3
+    rows, cols = len(maps["times"]), len(maps["fields"])
+    # Panels as tall as the electrode is wide, within reason (a jelly roll
+    # unrolled is metres long: its maps are narrow strips).
+    aspect = (y_mm[-1] - y_mm[0]) / max(x_mm[-1] - x_mm[0], 1e-300)
+    panel_h = min(max(3.0 * aspect, 1.6), 7.0)
+    panel_w = min(max(panel_h / aspect, 0.8), 4.0) + 1.8  # the map, its colour bar and labels
+    fig, axes = plt.subplots(rows, cols, figsize=(panel_w * cols + 0.4, panel_h * rows + 0.8), layout="constrained",
+                             squeeze=False)
+    cmap = masked_colormap()
+    for c, field in enumerate(maps["fields"]):
+        v = np.asarray(field["values"], dtype=float)
+        finite = v[np.isfinite(v)]
+        vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        if vmax - vmin <= 1e-12 * max(abs(vmin), abs(vmax), 1e-300):  # uniform: a visible range around it
+            pad = max(1e-6 * abs(vmin), 1e-12)
+            vmin, vmax = vmin - pad, vmax + pad
+        for r in range(rows):
+            ax = axes[r][c]
+            m = ax.pcolormesh(x_mm, y_mm, np.ma.masked_invalid(v[r]), cmap=cmap, vmin=vmin, vmax=vmax,
+                              shading="flat")
+            ax.set_aspect("equal")
+            ax.set_xlabel("x (electrode height) [mm]", fontsize=8)
+            ax.set_ylabel("y (electrode width) [mm]", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.set_title(f"t = {maps['times'][r]:.6g} s (frame {maps['frames'][r]})", fontsize=8)
+            bar = fig.colorbar(m, ax=ax, pad=0.02)
+            bar.set_label(field["label"], fontsize=8)
+            bar.ax.tick_params(labelsize=7)
+            bar.formatter.set_useOffset(False)
+            bar.update_ticks()
+    fig.suptitle(title, fontsize=10)
+    fig.savefig(out_path, dpi=120)
+    return fig
 
 
 def region_spans(region_by_layer):
@@ -456,6 +587,13 @@ def parse_args(argv):
     ap.add_argument("--frame", metavar="N", type=int, default=None,
                     help="frame of fields.h5 for a 3D map (default: the last; negative counts from the end); "
                          "on a 1D map it is marked by a line")
+    ap.add_argument("--maps", metavar="KEYS", nargs="?", const=DEFAULT_MAPS, default=None,
+                    help="draw x-y maps of column fields of fields.h5 (comma-separated keys; default "
+                         f"{DEFAULT_MAPS}; also negative_collector_potential, positive_collector_potential): "
+                         "a row per time of --times; writes maps.png instead of the other plots")
+    ap.add_argument("--times", metavar="LIST", default=None,
+                    help="with --maps: times in seconds (900,1800,3200), each drawn at the nearest stored frame; "
+                         "default the first, middle and last frames")
     ap.add_argument("--x", choices=("capacity", "time"), default=None,
                     help="sweep: plot voltage against discharge capacity (default) or time")
     ap.add_argument("--cells", metavar="LIST", default=None,
@@ -483,6 +621,8 @@ def main(argv=None):
         return plot_sweep_dir(args, plt, np, directory, curves_path)
     if args.cells is not None or args.x is not None:
         raise InputError(f"{curves_path}: no such file (--cells and --x plot a sweep: voltaic sweep's output)")
+    if args.maps is not None or args.times is not None:
+        return plot_maps_dir(args, plt, np, directory)
     csv_path = os.path.join(directory, "timeseries.csv")
     columns = read_timeseries(csv_path)
     mean_name = require_columns(columns, csv_path)
@@ -523,9 +663,39 @@ def main(argv=None):
     return 0
 
 
+def plot_maps_dir(args, plt, np, directory):
+    if args.maps is None:
+        raise InputError("--times picks the rows of --maps: give --maps too")
+    if args.field or args.frame is not None:
+        raise InputError("--maps draws column fields at --times; --field and --frame draw one cell field")
+    keys = [k.strip() for k in args.maps.split(",") if k.strip()]
+    if not keys:
+        raise InputError(f"--maps {args.maps}: no field keys")
+    times = parse_times(args.times) if args.times is not None else None
+    h5_path = os.path.join(directory, "fields.h5")
+    if not os.path.isfile(h5_path):
+        raise InputError(f"{h5_path}: no such file (--maps draws its column fields; set [output] field_period "
+                         "or field_times in the config to write it)")
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        raise InputError(f"{h5_path} not plotted: the Python module h5py is missing "
+                         "(apt-get install python3-h5py, or pip install h5py)") from None
+    maps = read_maps(h5_path, keys, times)
+    out_path = os.path.join(directory, "maps.png")
+    name = os.path.basename(os.path.normpath(os.path.abspath(directory)))
+    plot_maps(plt, np, maps, out_path, f"{name}: maps over the electrode plane")
+    print(f"{PROG}: wrote {out_path}")
+    if args.show:
+        plt.show()
+    return 0
+
+
 def plot_sweep_dir(args, plt, np, directory, curves_path):
     if args.field or args.frame is not None:
         raise InputError(f"{curves_path}: a sweep has no fields (--field and --frame map a run's fields.h5)")
+    if args.maps is not None or args.times is not None:
+        raise InputError(f"{curves_path}: a sweep has no fields (--maps and --times draw a run's fields.h5)")
     if args.max_cells < 1:
         raise InputError(f"--max-cells {args.max_cells}: must be at least 1")
     try:

@@ -241,7 +241,8 @@ void bind_solution(nb::module_& m) {
       .def_prop_ro("steps_rejected", [](const RunResult& r) { return r.solution.steps_rejected; })
       .def_ro("executor", &RunResult::executor)
       .def_prop_ro("fields", &field_snapshots,
-                   "(time, {name: per-cell values}) at each field time, read-only NumPy views (no copy).");
+                   "(time, {name: values per cell, per particle or per in-plane column}) at each field time, "
+                   "read-only NumPy views (no copy).");
   m.def("variable_names", &Solution::variable_names, "The time-series columns of a Solution, in order.");
   m.def("solve", &solve, "config"_a, "Runs the config as `voltaic run` does, without writing files.");
 }

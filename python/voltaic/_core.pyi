@@ -67,7 +67,7 @@ class RunResult:
     @property
     def fields(self) -> list:
         """
-        (time, {name: per-cell values}) at each field time, read-only NumPy views (no copy).
+        (time, {name: values per cell, per particle or per in-plane column}) at each field time, read-only NumPy views (no copy).
         """
 
 def variable_names() -> list[str]:

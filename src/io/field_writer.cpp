@@ -1,5 +1,6 @@
-// FieldWriter: fields.h5 (grid, /time, one growing [frames, cells] dataset per
-// field) and fields.xdmf describing it for ParaView. Both live under their
+// FieldWriter: fields.h5 (grid, /time, one growing dataset per field:
+// [frames, cells] under /fields, [frames, columns] under /planes) and
+// fields.xdmf describing it for ParaView. Both live under their
 // temporary names until commit(); the XDMF temporary is replaced atomically
 // after every frame so that it always matches the frames in the HDF5 file.
 #include <cstdint>
@@ -45,6 +46,18 @@ void validate_grid(const FieldGrid& grid, const std::string& path) {
     throw SizeMismatch("field grid region", "FieldWriter",
                        "'" + path + "': " + std::to_string(grid.region.size()) + " region entries for " +
                            std::to_string(cells) + " cells");
+  if (!grid.plane_z_nodes.empty() && grid.plane_z_nodes.size() != 2)
+    throw SizeMismatch("field grid plane_z_nodes", "FieldWriter",
+                       "'" + path + "': " + std::to_string(grid.plane_z_nodes.size()) +
+                           " nodes; a slab of one cell has 2 (or none: the default slab)");
+}
+
+/// The slab the column fields are shown on: the grid's, or the last layer's
+/// thickness on top of the grid.
+std::vector<double> plane_z_nodes(const FieldGrid& grid) {
+  if (!grid.plane_z_nodes.empty()) return grid.plane_z_nodes;
+  const std::vector<double>& z = grid.z_nodes;
+  return {z.back(), z.back() + (z.back() - z[z.size() - 2])};
 }
 
 /// Keys become dataset names and names ParaView attributes: both must be
@@ -117,15 +130,16 @@ struct FieldWriter::Impl {
   // close the file before an uncommitted temporary is removed.
   AtomicFile h5_target, xdmf_target;
   XdmfSeries series;
-  hsize_t cells = 0;
   hdf5::File file;
   hdf5::Dataset time;
-  std::vector<hdf5::Dataset> fields;
+  std::vector<hdf5::Dataset> fields;   // in the order of the descriptions
+  std::vector<hsize_t> row_lengths;    // values per frame of each: cells or columns
+  std::vector<std::string> locations;  // "/fields/KEY" or "/planes/KEY", for messages
   State state = State::open;
 
   void create(const FieldGrid& grid, const std::vector<FieldDescription>& descriptions, const ErrorContext& ctx);
   void write_grid(const FieldGrid& grid, const ErrorContext& ctx);
-  void write_xdmf() const { write_file_atomically(xdmf_target.temporary_path(), xdmf_document(series)); }
+  void write_xdmf() const;
   void require_open(const char* where) const;
 };
 
@@ -146,9 +160,14 @@ void FieldWriter::Impl::create(const FieldGrid& grid, const std::vector<FieldDes
   time = create_growing(file.get(), "time", 0, ctx);
   hdf5::write_string_attribute(time.get(), "units", "s", ctx);
 
-  const hdf5::Group group = hdf5::create_group(file.get(), "fields", ctx);
+  const hdf5::Group cell_group = hdf5::create_group(file.get(), "fields", ctx);
+  const hdf5::Group column_group = hdf5::create_group(file.get(), "planes", ctx);
+  const hsize_t cells = series.nx * series.ny * series.nz, columns = series.nx * series.ny;
   for (const FieldDescription& d : descriptions) {
-    fields.push_back(create_growing(group.get(), d.key, cells, ctx));
+    const bool on_columns = d.mesh == FieldMesh::columns;
+    row_lengths.push_back(on_columns ? columns : cells);
+    locations.push_back((on_columns ? "/planes/" : "/fields/") + d.key);
+    fields.push_back(create_growing((on_columns ? column_group : cell_group).get(), d.key, row_lengths.back(), ctx));
     hdf5::write_string_attribute(fields.back().get(), "name", d.name, ctx);
     hdf5::write_string_attribute(fields.back().get(), "units", d.unit, ctx);
   }
@@ -158,8 +177,9 @@ void FieldWriter::Impl::create(const FieldGrid& grid, const std::vector<FieldDes
 
 void FieldWriter::Impl::write_grid(const FieldGrid& grid, const ErrorContext& ctx) {
   const hdf5::Group group = hdf5::create_group(file.get(), "grid", ctx);
+  const std::vector<double> plane = plane_z_nodes(grid);
   const std::pair<const char*, const std::vector<double>*> axes[] = {
-      {"x_nodes", &grid.x_nodes}, {"y_nodes", &grid.y_nodes}, {"z_nodes", &grid.z_nodes}};
+      {"x_nodes", &grid.x_nodes}, {"y_nodes", &grid.y_nodes}, {"z_nodes", &grid.z_nodes}, {"plane_z_nodes", &plane}};
   for (const auto& [name, nodes] : axes) {
     const hdf5::Dataset d =
         hdf5::write_array(group.get(), name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, nodes->data(), {nodes->size()}, ctx);
@@ -168,6 +188,20 @@ void FieldWriter::Impl::write_grid(const FieldGrid& grid, const ErrorContext& ct
   // H5T_NATIVE_INT describes std::vector<int>; HDF5 converts it to int32 if int is wider.
   hdf5::write_array(group.get(), "region", H5T_STD_I32LE, H5T_NATIVE_INT, grid.region.data(), {grid.region.size()},
                     ctx);
+}
+
+void FieldWriter::Impl::write_xdmf() const {
+  try {
+    write_file_atomically(xdmf_target.temporary_path(), xdmf_document(series));
+  } catch (const FileError& e) {
+    // Named as the file it becomes, as the HDF5 file's errors name theirs,
+    // not as the temporary of its temporary; the system's reason kept.
+    const std::string& why = e.why();
+    const std::size_t reason = why.find("': ");
+    throw FileError(e.what_failed(), "FieldWriter",
+                    "cannot write '" + xdmf_target.path() + "'" +
+                        (reason == std::string::npos ? ": " + why : why.substr(reason + 1)));
+  }
 }
 
 void FieldWriter::Impl::require_open(const char* where) const {
@@ -191,10 +225,10 @@ FieldWriter::FieldWriter(const std::string& h5_path, const FieldGrid& grid, std:
   s.ny = grid.y_nodes.size() - 1;
   s.nz = grid.z_nodes.size() - 1;
   for (const FieldDescription& f : fields) {
-    s.keys.push_back(f.key);
-    s.names.push_back(f.name);
+    const bool on_columns = f.mesh == FieldMesh::columns;
+    (on_columns ? s.plane_keys : s.keys).push_back(f.key);
+    (on_columns ? s.plane_names : s.names).push_back(f.name);
   }
-  impl_->cells = s.nx * s.ny * s.nz;
 
   hdf5::QuietErrors quiet;
   impl_->create(grid, fields, ErrorContext(h5_path, "FieldWriter"));
@@ -212,15 +246,14 @@ void FieldWriter::write(double time, const std::vector<const double*>& data) {
                            std::to_string(w.fields.size()) + " fields");
   for (std::size_t i = 0; i < data.size(); ++i)
     if (data[i] == nullptr)
-      throw InvalidArgument("field data", where,
-                            "'" + w.h5_target.path() + "': no data for field '" + w.series.keys[i] + "'");
+      throw InvalidArgument("field data", where, "'" + w.h5_target.path() + "': no data for " + w.locations[i]);
 
   const ErrorContext ctx(w.h5_target.path(), where);
   const hsize_t frame = w.series.times.size();
   hdf5::QuietErrors quiet;
   try {
     for (std::size_t i = 0; i < data.size(); ++i)
-      append_frame(w.fields[i].get(), frame, w.cells, data[i], "/fields/" + w.series.keys[i], ctx);
+      append_frame(w.fields[i].get(), frame, w.row_lengths[i], data[i], w.locations[i], ctx);
     append_frame(w.time.get(), frame, 1, &time, "/time", ctx);
     // Flushed so that the temporary file matches the XDMF written next.
     ctx.check(H5Fflush(w.file.get(), H5F_SCOPE_LOCAL), "flush");

@@ -28,6 +28,11 @@ FieldGrid field_grid(const CellLayout& layout) {
   for (int j = 0; j <= g.ny(); ++j) f.y_nodes.push_back(j * g.dy());
   f.z_nodes.push_back(0.0);
   for (double dz : g.dz()) f.z_nodes.push_back(f.z_nodes.back() + dz);
+  // The column fields are shown on the positive collector foil (a slab as
+  // thick as the last layer where a parameter set gives the foil no thickness).
+  const double foil = layout.parameters().positive_current_collector.thickness;
+  const double top = f.z_nodes.back();
+  f.plane_z_nodes = {top, top + (foil > 0.0 ? foil : g.dz().back())};
   const CellMap& map = layout.constants().map;
   f.region.resize(map.cells);
   for (std::size_t c = 0; c < map.cells; ++c) f.region[c] = map.region(c);
@@ -50,7 +55,7 @@ RunOutput::RunOutput(const OutputConfig& output, const CellLayout& layout, doubl
                         std::find(config_.fields.begin(), config_.fields.end(), f.key) != config_.fields.end();
     if (!wanted) continue;
     fields_.push_back(f.key);
-    described.push_back({f.key, f.name, f.unit});
+    described.push_back({f.key, f.name, f.unit, f.kind == FieldKind::column ? FieldMesh::columns : FieldMesh::cells});
   }
   field_writer_ = std::make_unique<FieldWriter>(directory_.staged("fields.h5"), field_grid(layout), described);
 }

@@ -30,15 +30,22 @@ std::string heavy_item(const std::string& dimensions, const char* number_type, i
          std::to_string(precision) + "\" Format=\"HDF\">" + h5_path + "</DataItem>";
 }
 
+/// The cell shape of a mesh: cells per direction in z y x order, the
+/// Dimensions of its HyperSlab items.
+struct CellShape {
+  std::size_t nx, ny, nz;
+  std::string zyx() const { return std::to_string(nz) + " " + std::to_string(ny) + " " + std::to_string(nx); }
+  std::string cells() const { return std::to_string(nx * ny * nz); }
+};
+
 /// A HyperSlab DataItem selecting `selection` (start, stride and count for
 /// each of the `rank` dimensions of `source`, the HDF DataItem of a whole
 /// dataset) and presenting it in the grid's cell shape "nz ny nx". ParaView's
 /// XDMF (2) reader needs that shape: it cuts structured cell data by extents
 /// in z y x order, so a flat [cells] or [1, cells] item would lose all but a
 /// few values. The XDMF 3 reader only counts the values.
-std::string cell_slab(const XdmfSeries& s, int rank, const std::string& selection, const std::string& source) {
-  std::string xml = "          <DataItem ItemType=\"HyperSlab\" Dimensions=\"" + std::to_string(s.nz) + " " +
-                    std::to_string(s.ny) + " " + std::to_string(s.nx) + "\">\n";
+std::string cell_slab(const CellShape& shape, int rank, const std::string& selection, const std::string& source) {
+  std::string xml = "          <DataItem ItemType=\"HyperSlab\" Dimensions=\"" + shape.zyx() + "\">\n";
   xml += "            <DataItem Dimensions=\"3 " + std::to_string(rank) + "\" NumberType=\"UInt\" Format=\"XML\">" +
          selection + "</DataItem>\n";
   xml += "            " + source + "\n";
@@ -46,35 +53,62 @@ std::string cell_slab(const XdmfSeries& s, int rank, const std::string& selectio
   return xml;
 }
 
+/// Topology and geometry of a 3D rectilinear mesh of `shape` cells with the
+/// node coordinates /grid/x_nodes, /grid/y_nodes and /grid/`z_nodes` of `h5`.
+std::string mesh_of(const CellShape& shape, const std::string& h5, const char* z_nodes) {
+  // ParaView's XDMF readers take a 3DRectMesh's Dimensions as node counts,
+  // slowest direction first (z y x); the VXVYVZ arrays come in x, y, z order.
+  std::string xml = "        <Topology TopologyType=\"3DRectMesh\" Dimensions=\"" + std::to_string(shape.nz + 1) + " " +
+                    std::to_string(shape.ny + 1) + " " + std::to_string(shape.nx + 1) + "\"/>\n";
+  xml += "        <Geometry GeometryType=\"VXVYVZ\">\n";
+  xml += "          " + heavy_item(std::to_string(shape.nx + 1), "Float", 8, h5 + ":/grid/x_nodes") + "\n";
+  xml += "          " + heavy_item(std::to_string(shape.ny + 1), "Float", 8, h5 + ":/grid/y_nodes") + "\n";
+  xml += "          " + heavy_item(std::to_string(shape.nz + 1), "Float", 8, h5 + ":/grid/" + z_nodes) + "\n";
+  xml += "        </Geometry>\n";
+  return xml;
+}
+
 /// The shape of one frame: topology, geometry and the region attribute.
 /// Identical for every frame; built once per document.
 std::string frame_shape(const XdmfSeries& s, const std::string& h5) {
-  const std::string cells = std::to_string(s.nx * s.ny * s.nz);
-  // ParaView's XDMF readers take a 3DRectMesh's Dimensions as node counts,
-  // slowest direction first (z y x); the VXVYVZ arrays come in x, y, z order.
-  std::string xml = "        <Topology TopologyType=\"3DRectMesh\" Dimensions=\"" + std::to_string(s.nz + 1) + " " +
-                    std::to_string(s.ny + 1) + " " + std::to_string(s.nx + 1) + "\"/>\n";
-  xml += "        <Geometry GeometryType=\"VXVYVZ\">\n";
-  xml += "          " + heavy_item(std::to_string(s.nx + 1), "Float", 8, h5 + ":/grid/x_nodes") + "\n";
-  xml += "          " + heavy_item(std::to_string(s.ny + 1), "Float", 8, h5 + ":/grid/y_nodes") + "\n";
-  xml += "          " + heavy_item(std::to_string(s.nz + 1), "Float", 8, h5 + ":/grid/z_nodes") + "\n";
-  xml += "        </Geometry>\n";
+  const CellShape shape{s.nx, s.ny, s.nz};
+  std::string xml = mesh_of(shape, h5, "z_nodes");
   xml += "        <Attribute Name=\"region\" AttributeType=\"Scalar\" Center=\"Cell\">\n";
-  xml += cell_slab(s, 1, "0 1 " + cells, heavy_item(cells, "Int", 4, h5 + ":/grid/region"));
+  xml += cell_slab(shape, 1, "0 1 " + shape.cells(), heavy_item(shape.cells(), "Int", 4, h5 + ":/grid/region"));
   xml += "        </Attribute>\n";
   return xml;
 }
 
-/// Field `f` at frame `frame`: row `frame` of the [frames, cells] dataset
-/// (start frame 0, stride 1 1, count 1 cells).
-std::string field_attribute(const XdmfSeries& s, const std::string& h5, std::size_t f, std::size_t frame) {
-  const std::string cells = std::to_string(s.nx * s.ny * s.nz);
+/// A field at frame `frame`: row `frame` of the [frames, cells] dataset
+/// `group`/`key` (start frame 0, stride 1 1, count 1 cells) on a mesh of `shape`.
+std::string field_attribute(const XdmfSeries& s, const CellShape& shape, const std::string& h5, const char* group,
+                            const std::string& key, const std::string& name, std::size_t frame) {
+  const std::string cells = shape.cells();
   const std::string frames = std::to_string(s.times.size());
-  std::string xml =
-      "        <Attribute Name=\"" + xml_escaped(s.names[f]) + "\" AttributeType=\"Scalar\" Center=\"Cell\">\n";
-  xml += cell_slab(s, 2, std::to_string(frame) + " 0 1 1 1 " + cells,
-                   heavy_item(frames + " " + cells, "Float", 8, h5 + ":/fields/" + xml_escaped(s.keys[f])));
+  std::string xml = "        <Attribute Name=\"" + xml_escaped(name) + "\" AttributeType=\"Scalar\" Center=\"Cell\">\n";
+  xml += cell_slab(shape, 2, std::to_string(frame) + " 0 1 1 1 " + cells,
+                   heavy_item(frames + " " + cells, "Float", 8, h5 + ":/" + group + "/" + xml_escaped(key)));
   xml += "        </Attribute>\n";
+  return xml;
+}
+
+/// A temporal collection `name`: per frame a grid "`frame_name` N" of
+/// `shape` (its topology, geometry and fixed attributes) with the attributes
+/// `attributes` makes. Frame names are unique in the document (ParaView's
+/// XDMF reader lists the frames by name).
+template <class Attributes>
+std::string temporal_collection(const XdmfSeries& s, const char* name, const char* frame_name, const std::string& shape,
+                                Attributes&& attributes) {
+  std::string xml =
+      std::string("    <Grid Name=\"") + name + "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (std::size_t frame = 0; frame < s.times.size(); ++frame) {
+    xml += std::string("      <Grid Name=\"") + frame_name + " " + std::to_string(frame) + "\" GridType=\"Uniform\">\n";
+    xml += "        <Time Value=\"" + format_double(s.times[frame]) + "\"/>\n";
+    xml += shape;
+    xml += attributes(frame);
+    xml += "      </Grid>\n";
+  }
+  xml += "    </Grid>\n";
   return xml;
 }
 
@@ -82,22 +116,30 @@ std::string field_attribute(const XdmfSeries& s, const std::string& h5, std::siz
 
 std::string xdmf_document(const XdmfSeries& s) {
   const std::string h5 = xml_escaped(s.h5_file);
-  const std::string shape = frame_shape(s, h5);
+  const CellShape cells{s.nx, s.ny, s.nz}, columns{s.nx, s.ny, 1};
   std::string xml =
       "<?xml version=\"1.0\" ?>\n"
       "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
       "<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n"
-      "  <Domain>\n"
-      "    <Grid Name=\"fields\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  for (std::size_t frame = 0; frame < s.times.size(); ++frame) {
-    xml += "      <Grid Name=\"frame " + std::to_string(frame) + "\" GridType=\"Uniform\">\n";
-    xml += "        <Time Value=\"" + format_double(s.times[frame]) + "\"/>\n";
-    xml += shape;
-    for (std::size_t f = 0; f < s.keys.size(); ++f) xml += field_attribute(s, h5, f, frame);
-    xml += "      </Grid>\n";
+      "  <Domain>\n";
+  xml += temporal_collection(s, "fields", "frame", frame_shape(s, h5), [&](std::size_t frame) {
+    std::string a;
+    for (std::size_t f = 0; f < s.keys.size(); ++f)
+      a += field_attribute(s, cells, h5, "fields", s.keys[f], s.names[f], frame);
+    return a;
+  });
+  // The column fields: a second collection at the same times, which ParaView
+  // shows beside the cell grid (a block of its own, named "planes").
+  if (!s.plane_keys.empty()) {
+    xml +=
+        temporal_collection(s, "planes", "planes frame", mesh_of(columns, h5, "plane_z_nodes"), [&](std::size_t frame) {
+          std::string a;
+          for (std::size_t f = 0; f < s.plane_keys.size(); ++f)
+            a += field_attribute(s, columns, h5, "planes", s.plane_keys[f], s.plane_names[f], frame);
+          return a;
+        });
   }
   xml +=
-      "    </Grid>\n"
       "  </Domain>\n"
       "</Xdmf>\n";
   return xml;

@@ -393,4 +393,68 @@ struct ParticlesToCells {
   }
 };
 
+/// The current collectors of one in-plane column col (L = nx ny of them),
+/// for PotentialStep::collector_fields: out[col] the negative foil's
+/// potential, out[L + col] the positive foil's, out[2L + col] the current
+/// density through the column's positive collector face, outward (> 0 on
+/// discharge) [A/m^2]: the Neumann face's under current control, the
+/// Dirichlet face's G (phi_s - V) / area under voltage control, as
+/// NewtonSystemT treats the face. Uniform foils: the negative at 0 V, the
+/// positive at the terminal voltage.
+struct CollectorFields {
+  DfnConstants k;
+  Drive drive;
+  double terminal_voltage;  ///< [V]
+  const double* phi_s;      ///< per cell
+  double* out;              ///< 3 L values
+  VOLTAIC_HD void operator()(std::size_t col) const {
+    const std::size_t layer = k.map.layer;
+    double i = drive.current_density;
+    if (drive.voltage_control) {
+      const double area = k.map.face_area;
+      const double g = half_cell_conductance(area, k.of(CellRegion::positive).solid_conductivity, k.last_layer_dz);
+      i = g * (phi_s[k.map.cells - layer + col] - drive.voltage) / area;
+    }
+    out[col] = 0.0;
+    out[layer + col] = terminal_voltage;
+    out[2 * layer + col] = i;
+  }
+};
+
+/// The mean lithium stoichiometry of the negative electrode's particles in
+/// one in-plane column col: their lithium over their volume times c_max
+/// (the column's state of charge), from each particle's lithium [mol] and
+/// the particles it stands for (CellLayout::particle_counts()). The negative
+/// electrode's particles are those of its cells c = col + layer k < negative_end.
+struct ColumnStoichiometry {
+  DfnConstants k;
+  const double *lithium, *count;  ///< per particle
+  double* out;                    ///< per column
+  VOLTAIC_HD void operator()(std::size_t col) const {
+    double amount = 0.0, volume = 0.0;
+    for (std::size_t c = col; c < k.map.negative_end; c += k.map.layer) {
+      amount += count[c] * lithium[c];  // negative electrode cell c holds particle c
+      volume += k.map.volume[c];
+    }
+    const RegionConstants& r = k.of(CellRegion::negative);
+    out[col] = amount / (r.active_fraction * volume * k.electrode[0].maximum_concentration);
+  }
+};
+
+/// The volume-weighted (thickness-weighted: every cell of a column has the
+/// same face area) mean of a per-cell x over each in-plane column col.
+struct ColumnMean {
+  CellMap map;
+  const double* x;  ///< per cell
+  double* out;      ///< per column
+  VOLTAIC_HD void operator()(std::size_t col) const {
+    double sum = 0.0, volume = 0.0;
+    for (std::size_t c = col; c < map.cells; c += map.layer) {
+      sum += map.volume[c] * x[c];
+      volume += map.volume[c];
+    }
+    out[col] = sum / volume;
+  }
+};
+
 }  // namespace voltaic::dfn

@@ -16,8 +16,10 @@ struct FieldOutput::Slot {
   bool busy = false;
 };
 
-FieldOutput::FieldOutput(std::shared_ptr<const Executor> exec, std::size_t fields, std::size_t n, Sink sink)
+FieldOutput::FieldOutput(std::shared_ptr<const Executor> exec, const std::vector<std::size_t>& sizes, Sink sink)
     : exec_(std::move(exec)), sink_(std::move(sink)) {
+  std::size_t total = 0;
+  for (std::size_t n : sizes) total += n;
   // Frames staged in device memory go to page-locked host memory on the last
   // stream (the particles use stream 1 of 2); in host memory the staged frame
   // is the one the writer reads.
@@ -25,12 +27,14 @@ FieldOutput::FieldOutput(std::shared_ptr<const Executor> exec, std::size_t field
   copy_stream_ = exec_->num_streams() - 1;
   for (int s = 0; s < 2; ++s) {
     auto slot = std::make_unique<Slot>();
-    slot->device = Array<double>(exec_, fields * n);
-    slot->host = staged_on_device ? static_cast<double*>(exec_->allocate_pinned(fields * n * sizeof(double)))
-                                  : slot->device.data();
-    for (std::size_t f = 0; f < fields; ++f) {
-      slot->views.push_back(View<double>(slot->device.data() + f * n, n, exec_->memory_space()));
-      slot->fields.push_back(slot->host + f * n);
+    slot->device = Array<double>(exec_, total);
+    slot->host =
+        staged_on_device ? static_cast<double*>(exec_->allocate_pinned(total * sizeof(double))) : slot->device.data();
+    std::size_t offset = 0;
+    for (std::size_t n : sizes) {
+      slot->views.push_back(View<double>(slot->device.data() + offset, n, exec_->memory_space()));
+      slot->fields.push_back(slot->host + offset);
+      offset += n;
     }
     slot->staged = exec_->create_event();
     slot->copied = exec_->create_event();

@@ -24,8 +24,8 @@ class FieldOutput {
  public:
   using Sink = std::function<void(double time, const std::vector<const double*>& fields)>;
 
-  /// @param fields fields per frame, each of `n` values
-  FieldOutput(std::shared_ptr<const Executor> exec, std::size_t fields, std::size_t n, Sink sink);
+  /// @param sizes values of each field of a frame, in order
+  FieldOutput(std::shared_ptr<const Executor> exec, const std::vector<std::size_t>& sizes, Sink sink);
   /// Waits for the frames in flight; an error of the sink is dropped here (call finish() to see it).
   ~FieldOutput();
   FieldOutput(const FieldOutput&) = delete;

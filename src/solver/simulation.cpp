@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -60,6 +61,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.c_s = Array<double>(e, nr * np);
   w.unit_c_s = Array<double>(e, nr * np);
   w.phi = Array<double>(e, w.potential->unknowns());
+  w.columns = Array<double>(e, 5 * l.grid()->cells_per_layer());
   fill(*e, w.unit_flux.view(), 1.0);
   w.mixing = std::make_unique<AndersonMixing>(e, n, 4);
   w.flags = Array<double>(e, std::max(n, nr * np));
@@ -380,7 +382,7 @@ void Simulation::record(Solution& s, int step_index) const {
 
 View<const double> Simulation::field_source(const std::string& key) const {
   const Workspace& w = *w_;
-  const std::size_t n = layout_->num_cells();
+  const std::size_t n = layout_->num_cells(), layer = layout_->grid()->cells_per_layer();
   if (key == "solid_potential") return w.phi.const_view().subview(0, n);
   if (key == "electrolyte_potential") return w.phi.const_view().subview(n, n);
   if (key == "electrolyte_concentration") return w.c_e.const_view();
@@ -388,11 +390,30 @@ View<const double> Simulation::field_source(const std::string& key) const {
   if (key == "interfacial_current") return w.aj.const_view();
   if (key == "heating") return w.q.const_view();
   if (key == "particle_surface_concentration") return w.c_surf.const_view();
+  const std::string columns[] = {"negative_collector_potential", "positive_collector_potential",
+                                 "collector_current_density", "negative_stoichiometry", "column_temperature"};
+  for (std::size_t f = 0; f < std::size(columns); ++f)
+    if (key == columns[f]) return w.columns.const_view().subview(f * layer, layer);
   throw InvalidArgument("field \"" + key + "\"", "Simulation", "is in field_catalog() but has no source");
+}
+
+void Simulation::column_fields() const {
+  Workspace& w = *w_;
+  const CellLayout& l = *layout_;
+  const Executor& e = *l.executor();
+  const std::size_t layer = l.grid()->cells_per_layer();
+  const View<double> out = w.columns.view();
+  w.potential->collector_fields(w.drive, w.phi.const_view(), out.subview(0, 3 * layer));
+  w.particles->lithium(w.c_s.view(), w.lithium.view());
+  dfn::for_each_index(
+      e, 0, layer,
+      dfn::ColumnStoichiometry{l.constants(), w.lithium.data(), l.particle_counts().data(), out.data() + 3 * layer});
+  dfn::for_each_index(e, 0, layer, dfn::ColumnMean{l.constants().map, w.T.data(), out.data() + 4 * layer});
 }
 
 void Simulation::snapshot(Solution& s) const {
   const Executor& e = *layout_->executor();
+  column_fields();
   FieldSnapshot f;
   f.time = clock().time;
   for (const FieldInfo& info : field_catalog()) {
@@ -429,10 +450,16 @@ void Simulation::stream_fields(RunContext& run) {
   const Executor& e = *l.executor();
   const std::size_t n = l.num_cells();
   const std::vector<View<double>>& frame = run.fields->next_frame();
+  for (const FieldInfo* info : run.streamed) {
+    if (info->kind == FieldKind::column) {
+      column_fields();
+      break;
+    }
+  }
   for (std::size_t f = 0; f < run.streamed.size(); ++f) {
     const FieldInfo& info = *run.streamed[f];
     const View<const double> source = field_source(info.key);
-    if (info.per_particle) {  // on the cell grid, NaN in the separator
+    if (info.kind == FieldKind::particle) {  // on the cell grid, NaN in the separator
       dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, source.data(), frame[f].data()});
     } else {
       copy(e, source, frame[f]);
@@ -472,8 +499,12 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
     }
   }
   if (!run.streamed.empty()) {
+    // Per cell (a particle field on the cells), or per in-plane column.
+    std::vector<std::size_t> sizes;
+    for (const FieldInfo* f : run.streamed)
+      sizes.push_back(f->kind == FieldKind::column ? layout_->grid()->cells_per_layer() : layout_->num_cells());
     run.fields = std::make_unique<FieldOutput>(
-        layout_->executor(), run.streamed.size(), layout_->num_cells(),
+        layout_->executor(), sizes,
         [observer](double t, const std::vector<const double*>& data) { observer->on_fields(t, data); });
   }
   for (std::size_t s = 0; s < experiment.cycle().size(); ++s) drive_of(experiment.step(s));  // bad steps first

@@ -34,6 +34,12 @@ struct Simulation::Workspace {
   Array<double> iterate, sigma, capacity;  // the electrolyte sink's linearisation (dfn::ElectrolyteSink)
   Array<double> flags;                     // NotAbove's output
   Array<double> c_e_pass, T_pass;          // the potential step's inputs of the pass before
+  // The column fields, nx ny values each (Simulation::column_fields()): the
+  // negative and positive foil potentials and the current density (the 3
+  // nx ny values of PotentialStep::collector_fields), then the negative
+  // electrode's stoichiometry and the column-averaged temperature.
+  Array<double> columns;
+  CellDrive drive;                         // of the potential step's last solve (phi's): the collector fields read it
   std::unique_ptr<AndersonMixing> mixing;  // accelerates the passes through c_e
   int side_stream = 0;                     // the particles' surface response: 1 where the executor has two streams
   std::unique_ptr<Event> inputs_ready, particles_done;

@@ -127,6 +127,7 @@ bool Simulation::PotentialSubstep::solve(const CellDrive& drive, std::string& wh
   Workspace& w = *sim_.w_;
   const ParticleSurface surface{w.c_surf.view(), w.slope.view(), w.flux.view(), w.aj.view()};
   const PotentialReport r = w.potential->solve(drive, surface, w.c_e.view(), w.T.view(), w.phi.view());
+  w.drive = drive;
   if (sim_.options_.time_substeps) {
     ++sim_.substep_times_.potential_solves;
     sim_.substep_times_.newton_iterations += r.iterations;

@@ -18,6 +18,7 @@
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/field_catalog.hpp"
 #include "voltaic/solver/simulation.hpp"
 #include "voltaic/solver/solver_options.hpp"
 
@@ -406,6 +407,32 @@ TEST(ConfigDocs, EveryParameterNameIsListed) {
   const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
   for (const voltaic::ParameterInfo& p : voltaic::parameter_table())
     EXPECT_NE(doc.find("| `" + p.name + "` |"), std::string::npos) << p.name;
+}
+
+// The [output] fields row names every key of field_catalog(), the column
+// fields' too.
+TEST(ConfigDocs, EveryFieldKeyIsListed) {
+  const std::string doc = read(fs::path(VOLTAIC_SOURCE_DIR) / "docs" / "config.md");
+  const std::size_t row = doc.find("\n| `fields` |");
+  ASSERT_NE(row, std::string::npos);
+  const std::string line = doc.substr(row + 1, doc.find('\n', row + 1) - row - 1);
+  for (const voltaic::FieldInfo& f : voltaic::field_catalog())
+    EXPECT_NE(line.find("`" + f.key + "`"), std::string::npos) << f.key << " is not listed in the fields row";
+}
+
+// The column fields (maps over the electrode plane) are keys like the others.
+TEST(ConfigGood, ColumnFieldKeysAreAccepted) {
+  const RunConfig c = parse_config(kCell + kExperiment +
+                                       "[output]\nfield_period = 60\nfields = [\"temperature\", "
+                                       "\"collector_current_density\", \"negative_stoichiometry\", "
+                                       "\"column_temperature\", \"negative_collector_potential\", "
+                                       "\"positive_collector_potential\"]\n",
+                                   "test.toml");
+  EXPECT_EQ(c.output.fields.size(), 6u);
+  EXPECT_EQ(c.output.fields[1], "collector_current_density");
+  EXPECT_NE(error_of(kCell + kExperiment + "[output]\nfields = [\"collector_current_densty\"]\n")
+                .find("did you mean 'collector_current_density'?"),
+            std::string::npos);
 }
 
 TEST(ConfigDocs, TheExampleConfigLoads) {

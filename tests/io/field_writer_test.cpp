@@ -176,6 +176,73 @@ TEST(FieldWriter, XdmfOfTheCommittedPairDescribesEveryFrame) {
   EXPECT_EQ(slab.all("DataItem")[1]->text, "fields.h5:/fields/phi_e");
 }
 
+// A column field (one value per x-y column) goes to /planes with rows of nx
+// ny values, between cell fields in the writer's order; the XDMF shows it on
+// a second collection.
+TEST(FieldWriter, ColumnFieldsGoToPlanesWithOneValuePerColumn) {
+  const auto d = fresh_dir("fields_planes");
+  FieldGrid grid = small_grid();
+  grid.plane_z_nodes = {0.065, 0.066};
+  const std::vector<FieldDescription> fields = {
+      {"temperature", "Cell temperature [K]", "K"},
+      {"collector_current_density", "Current collector current density [A.m-2]", "A.m-2",
+       voltaic::io::FieldMesh::columns},
+      {"negative_stoichiometry", "Negative electrode stoichiometry", "", voltaic::io::FieldMesh::columns}};
+  const std::size_t sizes[] = {12, 6, 6};
+  {
+    FieldWriter w((d / "fields.h5").string(), grid, fields);
+    for (std::size_t t = 0; t < 2; ++t) {
+      Frames f;
+      for (std::size_t k = 0; k < 3; ++k) {
+        f.per_field.emplace_back(sizes[k]);
+        for (std::size_t c = 0; c < sizes[k]; ++c) f.per_field[k][c] = value(t, k, c);
+      }
+      w.write(5.0 * t, f.pointers());
+    }
+    w.commit();
+  }
+  const auto file = h5::open((d / "fields.h5").string());
+  const auto plane = h5::dataset(file.get(), "/grid/plane_z_nodes");
+  EXPECT_EQ(h5::values<double>(plane.get(), H5T_NATIVE_DOUBLE), grid.plane_z_nodes);
+  EXPECT_EQ(h5::string_attribute(plane.get(), "units"), "m");
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::string path = (k == 0 ? "/fields/" : "/planes/") + fields[k].key;
+    const auto ds = h5::dataset(file.get(), path);
+    EXPECT_EQ(h5::shape(ds.get()), (std::vector<hsize_t>{2, sizes[k]})) << path;
+    EXPECT_EQ(h5::string_attribute(ds.get(), "name"), fields[k].name);
+    EXPECT_EQ(h5::string_attribute(ds.get(), "units"), fields[k].unit);
+    const auto stored = h5::values<double>(ds.get(), H5T_NATIVE_DOUBLE);
+    ASSERT_EQ(stored.size(), 2 * sizes[k]);
+    for (std::size_t t = 0; t < 2; ++t)
+      for (std::size_t c = 0; c < sizes[k]; ++c) EXPECT_EQ(stored[t * sizes[k] + c], value(t, k, c)) << path;
+  }
+  const xml::Element root = xml::parse(read_text(d / "fields.xdmf"));
+  const auto collections = root.first("Domain").all("Grid");
+  ASSERT_EQ(collections.size(), 2u);
+  EXPECT_EQ(collections[0]->all("Grid")[1]->all("Attribute").size(), 2u);  // region, temperature
+  const auto attributes = collections[1]->all("Grid")[1]->all("Attribute");
+  ASSERT_EQ(attributes.size(), 2u);
+  EXPECT_EQ(attributes[0]->attr("Name"), fields[1].name);
+  EXPECT_EQ(attributes[1]->first("DataItem").all("DataItem")[1]->text, "fields.h5:/planes/negative_stoichiometry");
+}
+
+TEST(FieldWriter, WithoutPlaneNodesTheSlabSitsOnTopOfTheGrid) {
+  const auto d = fresh_dir("fields_default_plane");
+  {
+    FieldWriter w((d / "fields.h5").string(), small_grid(), two_fields());
+    w.commit();
+  }
+  const auto file = h5::open((d / "fields.h5").string());
+  const auto plane = h5::dataset(file.get(), "/grid/plane_z_nodes");
+  const auto z = h5::values<double>(plane.get(), H5T_NATIVE_DOUBLE);
+  ASSERT_EQ(z.size(), 2u);
+  EXPECT_EQ(z[0], 0.065);
+  EXPECT_NEAR(z[1], 0.1, 1e-15);  // the last layer's thickness (0.035) above it
+  FieldGrid bad = small_grid();
+  bad.plane_z_nodes = {0.0, 1.0, 2.0};
+  EXPECT_THROW(FieldWriter((d / "other.h5").string(), bad, two_fields()), voltaic::SizeMismatch);
+}
+
 TEST(FieldWriter, BothFilesStayTemporaryUntilCommitAndTheXdmfFollowsEveryFrame) {
   const auto d = fresh_dir("fields_part");
   FieldWriter w((d / "fields.h5").string(), small_grid(), two_fields());

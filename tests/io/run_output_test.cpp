@@ -11,9 +11,12 @@
 #include <iterator>
 #include <string>
 
+#include "io/hdf5_test_read.hpp"
+#include "io/mini_xml.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/io/checkpoint_file.hpp"
 #include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/solver/field_catalog.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic::io {
@@ -105,6 +108,67 @@ TEST(RunOutput, ARunThatStopsEarlyKeepsEveryCompleteRow) {
   EXPECT_TRUE(fs::exists(dir / "fields.h5"));
   EXPECT_TRUE(fs::exists(dir / "fields.xdmf"));
   EXPECT_FALSE(has_temporaries(dir));
+}
+
+// A 3D cell's run writes every field by default: the cell fields under
+// /fields [frames, cells], the column fields under /planes [frames, nx ny],
+// and the XDMF shows the latter on the slab of the positive collector foil.
+TEST(RunOutput, ColumnFieldsOfA3DCellGoToPlanes) {
+  const fs::path dir = fresh_dir("planes");
+  OutputConfig out;
+  out.directory = dir.string();
+  out.field_period = 60.0;
+  SimulationOptions o;
+  o.grid = {6, 4, 6, 6, 3, 4};
+  o.thermal = ThermalModel::lumped;
+  o.field_period = out.field_period;
+  Simulation sim(parameter_sets::chen2020(), o, CpuExecutor::create());
+  RunOutput output(out, sim.layout());
+  const Solution s = sim.run(Experiment({"Discharge at 1C for 3 minutes"}), &output);
+  output.finish(s);
+  ASSERT_TRUE(s.completed) << s.termination;
+  const hsize_t frames = 4, cells = sim.layout().num_cells(), columns = 12;
+
+  std::vector<std::string> cell_names, column_names;
+  {
+    const auto file = test::h5::open((dir / "fields.h5").string());
+    for (const FieldInfo& f : field_catalog()) {
+      const bool column = f.kind == FieldKind::column;
+      (column ? column_names : cell_names).push_back(f.name);
+      const std::string path = (column ? "/planes/" : "/fields/") + f.key;
+      const auto ds = test::h5::dataset(file.get(), path);
+      EXPECT_EQ(test::h5::shape(ds.get()), (std::vector<hsize_t>{frames, column ? columns : cells})) << path;
+      EXPECT_EQ(test::h5::string_attribute(ds.get(), "name"), f.name) << path;
+    }
+    const double top = sim.layout().grid()->thickness();
+    const auto plane = test::h5::dataset(file.get(), "/grid/plane_z_nodes");
+    const auto z = test::h5::values<double>(plane.get(), H5T_NATIVE_DOUBLE);
+    ASSERT_EQ(z.size(), 2u);
+    EXPECT_NEAR(z[0], top, 1e-15);
+    EXPECT_NEAR(z[1] - z[0], parameter_sets::chen2020().positive_current_collector.thickness, 1e-15);
+    const auto current = test::h5::dataset(file.get(), "/planes/collector_current_density");
+    const auto values = test::h5::values<double>(current.get(), H5T_NATIVE_DOUBLE);
+    double total = 0.0;
+    for (hsize_t c = 0; c < columns; ++c) total += values[(frames - 1) * columns + c];
+    const double i = parameter_sets::chen2020().electrical.nominal_capacity;
+    EXPECT_NEAR(total * sim.layout().constants().map.face_area, i, 1e-12 * i);
+  }
+  namespace xml = test::xml;
+  std::ifstream in(dir / "fields.xdmf");
+  const xml::Element root = xml::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  const auto collections = root.first("Domain").all("Grid");
+  ASSERT_EQ(collections.size(), 2u);
+  const std::pair<const xml::Element*, const std::vector<std::string>*> expected[] = {{collections[0], &cell_names},
+                                                                                      {collections[1], &column_names}};
+  for (const auto& [collection, names] : expected) {
+    const auto grids = collection->all("Grid");
+    ASSERT_EQ(grids.size(), frames);
+    std::vector<std::string> shown;
+    for (const auto* a : grids.back()->all("Attribute"))
+      if (a->attr("Name") != "region") shown.push_back(a->attr("Name"));
+    EXPECT_EQ(shown, *names);
+  }
+  EXPECT_EQ(collections[1]->all("Grid")[0]->first("Topology").attr("Dimensions"), "2 5 4");
 }
 
 TEST(RunOutput, TimeSeriesColumnsUsePyBaMMNames) {

@@ -118,3 +118,56 @@ TEST(FieldWriterXdmf, WithoutFramesIsAnEmptyCollection) {
   const xml::Element root = xml::parse(xdmf_document(s));
   EXPECT_TRUE(root.first("Domain").first("Grid").children.empty());
 }
+
+TEST(FieldWriterXdmf, WithoutColumnFieldsTheDomainHasOneCollection) {
+  const xml::Element root = xml::parse(xdmf_document(two_frames()));
+  EXPECT_EQ(root.first("Domain").all("Grid").size(), 1u);
+}
+
+// Column fields: a second temporal collection, at the same times, of slabs
+// one cell thick over the x-y columns, whose attributes read rows of /planes.
+TEST(FieldWriterXdmf, ColumnFieldsAreASecondCollectionOfOneLayerSlabs) {
+  XdmfSeries s = two_frames();
+  s.plane_keys = {"collector_current_density", "negative_stoichiometry"};
+  s.plane_names = {"Current collector current density [A.m-2]", "Negative electrode stoichiometry"};
+  const xml::Element root = xml::parse(xdmf_document(s));
+  const auto collections = root.first("Domain").all("Grid");
+  ASSERT_EQ(collections.size(), 2u);
+  EXPECT_EQ(collections[0]->attr("Name"), "fields");
+  EXPECT_EQ(collections[0]->all("Grid")[0]->all("Attribute").size(), 3u);  // unchanged: region + 2 cell fields
+  const xml::Element& planes = *collections[1];
+  EXPECT_EQ(planes.attr("Name"), "planes");
+  EXPECT_EQ(planes.attr("GridType"), "Collection");
+  EXPECT_EQ(planes.attr("CollectionType"), "Temporal");
+  const auto frames = planes.all("Grid");
+  ASSERT_EQ(frames.size(), 2u);
+  for (std::size_t frame = 0; frame < frames.size(); ++frame) {
+    const xml::Element& g = *frames[frame];
+    EXPECT_EQ(g.attr("GridType"), "Uniform");
+    EXPECT_EQ(g.attr("Name"), "planes frame " + std::to_string(frame));  // unique beside the cells' "frame N"
+    EXPECT_EQ(g.first("Time").attr("Value"), frame == 0 ? "0" : "12.5");
+    EXPECT_EQ(g.first("Topology").attr("TopologyType"), "3DRectMesh");
+    EXPECT_EQ(g.first("Topology").attr("Dimensions"), "2 4 5");  // nodes, z y x: one layer of cells
+    const auto axes = g.first("Geometry").all("DataItem");
+    ASSERT_EQ(axes.size(), 3u);
+    EXPECT_EQ(axes[0]->text, "fields.h5:/grid/x_nodes");
+    EXPECT_EQ(axes[1]->text, "fields.h5:/grid/y_nodes");
+    EXPECT_EQ(axes[2]->text, "fields.h5:/grid/plane_z_nodes");
+    EXPECT_EQ(axes[2]->attr("Dimensions"), "2");
+    const auto attributes = g.all("Attribute");
+    ASSERT_EQ(attributes.size(), 2u);  // no region: the slab is not a cell layer
+    for (std::size_t f = 0; f < 2; ++f) {
+      EXPECT_EQ(attributes[f]->attr("Name"), s.plane_names[f]);
+      EXPECT_EQ(attributes[f]->attr("Center"), "Cell");
+      const xml::Element& slab = attributes[f]->first("DataItem");
+      EXPECT_EQ(slab.attr("ItemType"), "HyperSlab");
+      EXPECT_EQ(slab.attr("Dimensions"), "1 3 4");  // cells, z y x
+      const auto items = slab.all("DataItem");
+      ASSERT_EQ(items.size(), 2u);
+      EXPECT_EQ(items[0]->attr("Dimensions"), "3 2");
+      EXPECT_EQ(items[0]->text, std::to_string(frame) + " 0 1 1 1 12");
+      EXPECT_EQ(items[1]->attr("Dimensions"), "2 12");  // frames x columns
+      EXPECT_EQ(items[1]->text, "fields.h5:/planes/" + s.plane_keys[f]);
+    }
+  }
+}

@@ -17,6 +17,7 @@ target_sources(voltaic_tests PRIVATE
   solver/simulation_cuda_vs_cpu_test.cpp
   solver/cell_program_cuda_test.cpp
   solver/simulation_restart_test.cpp
+  solver/column_fields_test.cpp
   solver/custom_functions_test.cpp
   solver/memory_estimate_test.cpp
   solver/failure_cause_test.cpp

@@ -33,6 +33,13 @@ FIELD_NAMES = {
     "heating": ("Total heating [W.m-3]", "W.m-3"),
     "particle_surface_concentration": ("Particle surface concentration [mol.m-3]", "mol.m-3"),
 }
+PLANE_NAMES = {
+    "negative_collector_potential": ("Negative current collector potential [V]", "V"),
+    "positive_collector_potential": ("Positive current collector potential [V]", "V"),
+    "collector_current_density": ("Current collector current density [A.m-2]", "A.m-2"),
+    "negative_stoichiometry": ("Negative electrode stoichiometry", ""),
+    "column_temperature": ("Column-averaged cell temperature [K]", "K"),
+}
 
 
 # ------------------------------------------------------------ made-up output
@@ -57,8 +64,9 @@ def write_timeseries(path, rows=200, nan_row=None, columns=COLUMNS, duration=355
 
 
 def write_fields(path, nx, ny, layers=(8, 4, 7), frames=12, fmt="voltaic-fields-1", thickness=(85.2e-6, 12e-6, 75.6e-6),
-                 width=(0.065, 1.58)):
-    """A fields.h5 in the voltaic-fields-1 layout (x fastest, z slowest)."""
+                 width=(0.065, 1.58), planes=True):
+    """A fields.h5 in the voltaic-fields-1 layout (x fastest, z slowest),
+    with the column fields under /planes unless `planes` is False."""
     import h5py
     import numpy as np
 
@@ -96,6 +104,25 @@ def write_fields(path, nx, ny, layers=(8, 4, 7), frames=12, fmt="voltaic-fields-
                     v = np.where(region_cells.reshape(nz, ny, nx) == 1, np.nan, v)
                 data[i] = v.reshape(-1)
             d = f.create_dataset(f"/fields/{key}", data=data)
+            d.attrs["name"] = name
+            d.attrs["units"] = units
+        if not planes:
+            return
+        f["/grid/plane_z_nodes"] = np.array([z[-1], z[-1] + 16e-6])
+        yy2, xx2 = np.meshgrid(yc, xc, indexing="ij")  # [ny, nx]
+        for key, (name, units) in PLANE_NAMES.items():
+            data = np.empty((frames, nx * ny))
+            for i, t in enumerate(times):
+                s = t / 3500.0
+                v = {
+                    "negative_collector_potential": np.zeros_like(xx2),
+                    "positive_collector_potential": np.full_like(xx2, 4.0 - 0.8 * s),
+                    "collector_current_density": 30.0 + 5.0 * xx2 / width[0] - 3.0 * yy2 / width[1],
+                    "negative_stoichiometry": 0.9 - 0.8 * s + 0.05 * s * xx2 / width[0],
+                    "column_temperature": 298.15 + 8.0 * s + 0.3 * s * xx2 / width[0] - 0.2 * yy2,
+                }[key]
+                data[i] = v.reshape(-1)
+            d = f.create_dataset(f"/planes/{key}", data=data)
             d.attrs["name"] = name
             d.attrs["units"] = units
 
@@ -276,6 +303,45 @@ def test_bad_inputs(base):
     assert rc == 2 and "invalid choice" in err, err
 
 
+def test_maps(base):
+    d = make_dir(base, "maps_3d", nx=6, ny=5)
+    rc, out, err = run_plot(d, "--maps", "collector_current_density,negative_stoichiometry,column_temperature",
+                            "--times", "900,1800,3200")
+    assert rc == 0, err
+    assert_png(os.path.join(d, "maps.png"))
+    assert "maps.png" in out
+    assert not os.path.exists(os.path.join(d, "timeseries.png"))  # --maps draws the maps only
+    os.remove(os.path.join(d, "maps.png"))
+    rc, out, err = run_plot(d, "--maps")  # the default fields at the first, middle and last frames
+    assert rc == 0, err
+    assert_png(os.path.join(d, "maps.png"))
+    rc, out, err = run_plot(d, "--maps", "negative_collector_potential,positive_collector_potential", "--times", "0")
+    assert rc == 0, err  # uniform maps draw too
+
+
+def test_maps_of_a_1d_cell(base):
+    d = make_dir(base, "maps_1d", nx=1, ny=1)
+    rc, out, err = run_plot(d, "--maps", "negative_stoichiometry", "--times", "0,3500")
+    assert rc == 0, err
+    assert_png(os.path.join(d, "maps.png"))
+
+
+def test_maps_bad_inputs(base):
+    d = make_dir(base, "maps_bad", nx=4, ny=3)
+    assert_bad_input([d, "--maps", "no_such_map"], "no column field 'no_such_map'; column fields (/planes): ")
+    assert_bad_input([d, "--maps", "temperature"], "is a cell field: draw it with --field")
+    assert_bad_input([d, "--field", "column_temperature"], "is a column field: draw it with --maps")
+    assert_bad_input([d, "--maps", "column_temperature", "--times", "100,x"], "'x' is not a time in seconds")
+    assert_bad_input([d, "--maps", "column_temperature", "--times", "9000"], "time 9000 s is outside the stored")
+    assert_bad_input([d, "--times", "100"], "give --maps too")
+    assert_bad_input([d, "--maps", "column_temperature", "--frame", "1"], "--field and --frame draw one cell field")
+    d = make_dir(base, "maps_without_planes")
+    write_fields(os.path.join(d, "fields.h5"), 4, 3, planes=False)
+    assert_bad_input([d, "--maps"], "column fields (/planes): none")
+    d = make_dir(base, "maps_without_h5")
+    assert_bad_input([d, "--maps"], "fields.h5: no such file")
+
+
 def make_sweep(base, name, **kw):
     d = os.path.join(base, name)
     os.makedirs(d)
@@ -306,6 +372,7 @@ def test_sweep_bad_inputs(base):
     assert_bad_input([d, "--cells", "3,x"], "'x' is not a cell index")
     assert_bad_input([d, "--cells", "29-31"], "cell 30 out of range; the sweep has 30 cell(s)")
     assert_bad_input([d, "--field", "temperature"], "a sweep has no fields")
+    assert_bad_input([d, "--maps"], "a sweep has no fields")
     d = make_sweep(base, "sweep_format", fmt="voltaic-fields-1")
     assert_bad_input([d], "expected format 'voltaic-sweep-1'")
     d = make_dir(base, "run_not_sweep")
@@ -313,7 +380,8 @@ def test_sweep_bad_inputs(base):
 
 
 TESTS = [test_timeseries_only, test_time_unit_hours, test_1d_map, test_1d_other_field_with_nan, test_3d_map,
-         test_one_frame, test_bad_inputs, test_sweep_all_cells, test_sweep_chosen_cells, test_sweep_bad_inputs]
+         test_one_frame, test_bad_inputs, test_maps, test_maps_of_a_1d_cell, test_maps_bad_inputs,
+         test_sweep_all_cells, test_sweep_chosen_cells, test_sweep_bad_inputs]
 
 
 def main():

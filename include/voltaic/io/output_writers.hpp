@@ -37,6 +37,17 @@ class TimeseriesCsvWriter {
 struct FieldGrid {
   std::vector<double> x_nodes, y_nodes, z_nodes;  ///< [m], cells + 1 each
   std::vector<int> region;                        ///< per cell
+  /// [m], 2 values: the one-cell-thick slab over the x-y columns on which
+  /// ParaView shows the column fields (the positive collector foil, z from
+  /// the cell's top to the foil's thickness above it). Empty: a slab as thick
+  /// as the grid's last layer, on top of the grid.
+  std::vector<double> plane_z_nodes;
+};
+
+/// Where a field a FieldWriter stores lives.
+enum class FieldMesh {
+  cells,    ///< one value per cell: /fields/KEY [frames, nx ny nz]
+  columns,  ///< one value per in-plane column, x fastest: /planes/KEY [frames, nx ny]
 };
 
 /// One field a FieldWriter stores.
@@ -44,12 +55,17 @@ struct FieldDescription {
   std::string key;   ///< dataset name: "temperature"
   std::string name;  ///< PyBaMM's name, shown in ParaView: "Cell temperature [K]"
   std::string unit;  ///< "K"
+  FieldMesh mesh = FieldMesh::cells;
 };
 
 /// fields.h5 + fields.xdmf. The HDF5 file holds /grid (node coordinates and
-/// regions), /time, and per field one chunked dataset [time, cell] that grows
-/// by one row per write; the XDMF file is a temporal collection of 3D
-/// rectilinear grids referring to those rows.
+/// regions; plane_z_nodes, the slab of the column fields), /time, and per
+/// field one chunked dataset that grows by one row per write: /fields/KEY
+/// [time, cell] for a cell field, /planes/KEY [time, column] for a column
+/// field. The XDMF file is a temporal collection ("fields") of 3D rectilinear
+/// grids referring to the cell fields' rows and, when there are column
+/// fields, a second one ("planes") of one-cell-thick slabs over x-y
+/// referring to theirs: ParaView shows both, at the same times.
 class FieldWriter {
  public:
   /// @param h5_path the HDF5 file; the XDMF file is the same path with ".xdmf"
@@ -59,7 +75,8 @@ class FieldWriter {
   FieldWriter(const FieldWriter&) = delete;
   FieldWriter& operator=(const FieldWriter&) = delete;
 
-  /// One output time: data[i] holds fields[i] per cell (host memory, e.g. pinned).
+  /// One output time: data[i] holds fields[i], per cell or per column as its
+  /// mesh says (host memory, e.g. pinned).
   void write(double time, const std::vector<const double*>& data);
   std::size_t frames() const;
   /// Closes both files and renames them into place.

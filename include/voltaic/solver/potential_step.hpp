@@ -152,6 +152,17 @@ class PotentialStep {
 
   const PotentialOptions& options() const { return options_; }
 
+  /// The current collectors per in-plane column col = i + nx j (L = nx ny
+  /// columns) at `phi` (the last solve's, in `drive`): out[col] the negative
+  /// foil's potential [V], out[L + col] the positive foil's [V], out[2L + col]
+  /// the current density through the column's positive collector face
+  /// [A/m^2], > 0 on discharge (its sum times the face area is the cell
+  /// current). Uniform foils: the negative at 0 V, the positive at the
+  /// terminal voltage everywhere. Reads phi's first 2 num_cells values only.
+  /// Runs on stream 0 (reads the terminal voltage back under current control).
+  /// @param out 3 nx ny values, in the executor's memory
+  void collector_fields(const CellDrive& drive, View<const double> phi, View<double> out) const;
+
  private:
   struct System;
   System& system(CellDrive::Mode mode);

@@ -24,9 +24,9 @@ class RunObserver {
   /// field times. Empty (the default): fields are stored in Solution::fields.
   virtual std::vector<std::string> streamed_fields() const { return {}; }
   /// One frame of the streamed fields, per cell (a per-particle field is given
-  /// on its electrode cells, NaN in the separator), in streamed_fields()
-  /// order. Called on the run's output thread while the run goes on; the data
-  /// (page-locked host memory) is valid during the call only.
+  /// on its electrode cells, NaN in the separator; a column field has nx ny
+  /// values, one per in-plane column), in streamed_fields() order. Called on the run's output thread while the run goes
+  /// on; the data (page-locked host memory) is valid during the call only.
   virtual void on_fields(double time, const std::vector<const double*>& fields) {
     (void)time;
     (void)fields;

@@ -220,8 +220,11 @@ class Simulation {
   bool consistent_start(const StepDrive& drive, std::string& why);
   void record(Solution& s, int step_index) const;
   void snapshot(Solution& s) const;
-  /// The state behind a field_catalog() key (per cell, or per particle).
+  /// The state behind a field_catalog() key (per cell, per particle, or per
+  /// column: those are computed by column_fields(), which must run first).
   View<const double> field_source(const std::string& key) const;
+  /// Computes the column fields of the present state (on stream 0).
+  void column_fields() const;
   /// Time of the next field output (infinity when none is left).
   double next_field_time() const;
   /// Stores or streams the fields if a field time is reached, and moves past it.

@@ -10,15 +10,21 @@
 
 namespace voltaic {
 
-/// Every field of the cell at one time, per cell of the grid (x fastest, z
-/// slowest) or per particle surface.
+/// Every field of the cell at one time (field_catalog()), per cell of the
+/// grid (x fastest, z slowest), per particle surface, or per in-plane column.
 struct FieldSnapshot {
   double time = 0.0;  ///< [s]
   /// "Electrolyte concentration [mol.m-3]", "Electrolyte potential [V]",
   /// "Solid potential [V]" (0 in the separator), "Cell temperature [K]",
   /// "Volumetric interfacial current density [A.m-3]", "Total heating [W.m-3]"
   /// (per cell), "Particle surface concentration [mol.m-3]" (per particle:
-  /// negative electrode cells first, then positive).
+  /// negative electrode cells first, then positive); and per column
+  /// c = i + nx j (nx ny values, maps over the electrode plane):
+  /// "Negative current collector potential [V]", "Positive current collector
+  /// potential [V]", "Current collector current density [A.m-2]" (through
+  /// the column, > 0 on discharge), "Negative electrode stoichiometry" (the
+  /// lithium of the column's negative particles over their capacity) and
+  /// "Column-averaged cell temperature [K]" (thickness-weighted).
   std::map<std::string, std::vector<double>> fields;
 };
 
