@@ -400,7 +400,8 @@ struct ParticlesToCells {
 /// discharge) [A/m^2]: the Neumann face's under current control, the
 /// Dirichlet face's G (phi_s - V) / area under voltage control, as
 /// NewtonSystemT treats the face. Uniform foils: the negative at 0 V, the
-/// positive at the terminal voltage.
+/// positive at the terminal voltage; the potential-pair foils: their own
+/// potentials, and the face's G (phi_s - phi_foil) / area.
 struct CollectorFields {
   DfnConstants k;
   Drive drive;
@@ -409,15 +410,18 @@ struct CollectorFields {
   double* out;              ///< 3 L values
   VOLTAIC_HD void operator()(std::size_t col) const {
     const std::size_t layer = k.map.layer;
-    double i = drive.current_density;
-    if (drive.voltage_control) {
-      const double area = k.map.face_area;
-      const double g = half_cell_conductance(area, k.of(CellRegion::positive).solid_conductivity, k.last_layer_dz);
-      i = g * (phi_s[k.map.cells - layer + col] - drive.voltage) / area;
+    const double area = k.map.face_area;
+    const double g = half_cell_conductance(area, k.of(CellRegion::positive).solid_conductivity, k.last_layer_dz);
+    const double face = phi_s[k.map.cells - layer + col];
+    if (drive.foil_positive) {  // the potential-pair foils: the face is held at the foil's potential
+      out[col] = drive.foil_negative[col];
+      out[layer + col] = drive.foil_positive[col];
+      out[2 * layer + col] = g * (face - drive.foil_positive[col]) / area;
+      return;
     }
     out[col] = 0.0;
     out[layer + col] = terminal_voltage;
-    out[2 * layer + col] = i;
+    out[2 * layer + col] = drive.voltage_control ? g * (face - drive.voltage) / area : drive.current_density;
   }
 };
 

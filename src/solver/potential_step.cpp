@@ -359,14 +359,14 @@ void PotentialStep::collector_fields(const CellDrive& drive, View<const double> 
   const auto& exec = *layout_->executor();
   const DfnConstants& k = layout_->constants();
   const std::size_t n = layout_->num_cells();
-  if (phi.size() < 2 * n)
+  if (phi.size() < unknowns())
     throw SizeMismatch(
         "phi", "PotentialStep::collector_fields",
-        "'phi' has " + std::to_string(phi.size()) + " elements; expected at least " + std::to_string(2 * n));
+        "'phi' has " + std::to_string(phi.size()) + " elements; expected at least " + std::to_string(unknowns()));
   detail::require_space(exec, phi, "PotentialStep::collector_fields", "phi");
   detail::require_vector(exec, out, 3 * k.map.layer, "PotentialStep::collector_fields", "out");
   dfn::for_each_index(exec, 0, k.map.layer,
-                      dfn::CollectorFields{k, kernel_drive(drive, layout_->electrode_area()),
+                      dfn::CollectorFields{k, kernel_drive(drive, layout_->electrode_area(), *layout_, phi.data()),
                                            terminal_voltage(drive, phi), phi.data(), out.data()});
 }
 

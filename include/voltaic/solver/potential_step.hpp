@@ -158,7 +158,8 @@ class PotentialStep {
   /// the current density through the column's positive collector face
   /// [A/m^2], > 0 on discharge (its sum times the face area is the cell
   /// current). Uniform foils: the negative at 0 V, the positive at the
-  /// terminal voltage everywhere. Reads phi's first 2 num_cells values only.
+  /// terminal voltage everywhere; the potential-pair foils: their potentials
+  /// (phi's values after the cells'). phi: unknowns() values.
   /// Runs on stream 0 (reads the terminal voltage back under current control).
   /// @param out 3 nx ny values, in the executor's memory
   void collector_fields(const CellDrive& drive, View<const double> phi, View<double> out) const;
