@@ -1,6 +1,8 @@
-// A 3D pouch-cell discharge with 3D heat conduction, on the GPU when one is
-// visible: writes the fields (fields.xdmf opens in ParaView) and prints the
-// hottest and coolest points over time.
+// A pouch cell with its tabs and current collector foils (the potential pair,
+// as config.toml asks) and 3D heat conduction, on the GPU when one is
+// visible: writes the fields (fields.xdmf opens in ParaView with the
+// collector maps beside the cell; tools/plot.py --maps draws the maps over
+// the electrode plane) and prints the hottest and coolest points over time.
 //
 //   voltaic-pouch-3d [CONFIG.toml] [OUTPUT_DIR]
 #include <cstdio>

@@ -358,7 +358,6 @@ double PotentialStep::foil_heat(const CellDrive& drive, View<const double> phi) 
 void PotentialStep::collector_fields(const CellDrive& drive, View<const double> phi, View<double> out) const {
   const auto& exec = *layout_->executor();
   const DfnConstants& k = layout_->constants();
-  const std::size_t n = layout_->num_cells();
   if (phi.size() < unknowns())
     throw SizeMismatch(
         "phi", "PotentialStep::collector_fields",

@@ -29,7 +29,6 @@ void expect_same_curves(SimulationOptions o, const Experiment& experiment,
   std::size_t worst_row = 0;
   for (std::size_t i = 0; i < a.rows(); ++i) {
     EXPECT_NEAR(a["Time [s]"][i], b["Time [s]"][i], 1e-8 * a["Time [s]"][i] + 1e-9) << "row " << i;
-    const double t = a["Time [s]"][i];
     // The same row (times agree to rounding, checked above): interpolating
     // would cross a step boundary, where two rows share a located time.
     const double v = b["Voltage [V]"][i];
