@@ -80,6 +80,29 @@ TEST(SimulationRestart, ContinuesBitForBit) {
   }
 }
 
+// The potential-pair foils live in phi, which the checkpoint carries: a
+// pouch with tabs restarts bit for bit too.
+TEST(SimulationRestart, APouchWithCollectorsContinuesBitForBit) {
+  SimulationOptions o = small_cell();
+  o.grid = {6, 4, 6, 5, 3, 4, CurrentCollectorModel::potential_pair};
+  const Experiment e({"Discharge at 1C for 20 minutes", "Hold at 3.6 V for 5 minutes"});
+  Simulation whole(parameter_sets::marquis2019(), o, CpuExecutor::create());
+  CheckpointAt observer(600.0);
+  const Solution a = whole.run(e, &observer);
+  ASSERT_TRUE(a.completed) << a.termination;
+  ASSERT_TRUE(observer.kept);
+  Simulation resumed(parameter_sets::marquis2019(), o, CpuExecutor::create());
+  resumed.load_checkpoint(*observer.kept);
+  const Solution b = resumed.run(e);
+  ASSERT_TRUE(b.completed) << b.termination;
+  expect_bitwise_equal(a, b);
+  // A checkpoint of the stack without foils is another setup.
+  SimulationOptions uniform = o;
+  uniform.grid.collectors = CurrentCollectorModel::uniform;
+  Simulation other(parameter_sets::marquis2019(), uniform, CpuExecutor::create());
+  EXPECT_THROW(other.load_checkpoint(*observer.kept), InvalidArgument);
+}
+
 TEST(SimulationRestart, CheckpointOfAnotherSetupIsRefusedNamingTheDifference) {
   Simulation whole(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
   CheckpointAt observer(100.0);
