@@ -171,6 +171,7 @@ CollectorSystem::CollectorSystem(const CellLayout& layout, CellDrive::Mode mode,
   blocks_ = Array<double>(exec, 4 * layer_);
   plane_ = Array<double>(exec, 2 * layer_);
   heat_ = Array<double>(exec, layer_);
+  ones_ = Array<double>::from_host(exec, std::vector<double>(layer_, 1.0));
 }
 
 CollectorSystem::~CollectorSystem() = default;
@@ -231,9 +232,7 @@ double CollectorSystem::foil_heat(const CellDrive& drive, View<const double> phi
                          tab_share_.data(),
                          heat_.data()};
   dfn::for_each_index(exec, 0, layer_, f);
-  double total = 0.0;
-  for (double w : heat_.to_host()) total += w;  // the columns in order: the same bits on every backend
-  return total;
+  return dot(exec, heat_.const_view(), ones_.const_view());  // deterministic: the same bits on every backend
 }
 
 }  // namespace voltaic

@@ -109,6 +109,7 @@ class CollectorSystem {
   Array<double> blocks_;                                          ///< the Schur blocks, 4 layer values
   mutable Array<double> plane_;                                   ///< A_foil phi_foil
   mutable Array<double> heat_;                                    ///< per column [W]
+  Array<double> ones_;  ///< sums heat_ on the device: no copy to the host per step
 };
 
 }  // namespace voltaic
