@@ -24,7 +24,7 @@ struct StepBenchOptions {
   int shells = 20;          ///< radial shells per particle
   double c_rate = 1.0;      ///< of "Discharge at <x>C until 2.5 V"
   double duration_s = 0.0;  ///< > 0: "Discharge at <x>C for <d> seconds" instead (time per step of big cells)
-  std::string thermal = "isothermal";   ///< "isothermal" or "lumped"
+  std::string thermal = "isothermal";   ///< "isothermal", "lumped" or "conduction"
   std::string parameters = "chen2020";  ///< a built-in parameter set (marquis2019 has tabs)
   std::string collectors = "uniform";   ///< "uniform" or "potential-pair"
   int repeat = 1;                       ///< timed discharges, each from a new Simulation

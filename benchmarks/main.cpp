@@ -104,8 +104,8 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--c-rate", s.c_rate, "discharge current in C (\"Discharge at <x>C until 2.5 V\")")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd.add_option("--thermal", s.thermal, "isothermal or lumped")
-      ->check(CLI::IsMember({"isothermal", "lumped"}))
+  cmd.add_option("--thermal", s.thermal, "isothermal, lumped or conduction (3D heat through the whole stack)")
+      ->check(CLI::IsMember({"isothermal", "lumped", "conduction"}))
       ->capture_default_str();
   cmd.add_option("--parameters", s.parameters, "built-in parameter set (the discharge runs to its lower cut-off)")
       ->check(CLI::IsMember({"chen2020", "marquis2019"}))

@@ -37,8 +37,9 @@ double seconds(Clock::time_point from, Clock::time_point to) {
 voltaic::ThermalModel thermal_model(const std::string& name) {
   if (name == "isothermal") return voltaic::ThermalModel::isothermal;
   if (name == "lumped") return voltaic::ThermalModel::lumped;
+  if (name == "conduction") return voltaic::ThermalModel::conduction;
   throw voltaic::InvalidArgument("thermal", "voltaic_bench::run_step",
-                                 "'" + name + "' is not one of isothermal, lumped");
+                                 "'" + name + "' is not one of isothermal, lumped, conduction");
 }
 
 /// One discharge from a new Simulation.
@@ -101,16 +102,17 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
 /// iteration the inputs (c_e, T, phi, the surface, its slope and flux), the
 /// reaction and its derivative, residual and update, and the 2x2-block
 /// z-line factors written and read (12 values per cell each way); per
-/// thermal update the heat source's inputs and output.
+/// thermal update the heat source's inputs and output, and with conduction
+/// the heat grid's T and q read and T written (the cells and two foil layers).
 struct FloorBytes {
   double concentration, potential, thermal;
 };
 
-FloorBytes floor_bytes(const Run& x, int shells) {
+FloorBytes floor_bytes(const Run& x, int shells, bool conduction, std::size_t columns) {
   const voltaic::SubstepTimes& t = x.substeps;
   const double n = double(x.cells), p = double(x.particles), s = double(shells);
   const double pass = 5.0 * n + 3.0 * p * s + 2.0 * p, response = 2.0 * p * s + 2.0 * p;
-  const double newton = 36.0 * n + 4.0 * p, heat = 8.0 * n + p;
+  const double newton = 36.0 * n + 4.0 * p, heat = 8.0 * n + p + (conduction ? 3.0 * (n + 2.0 * double(columns)) : 0.0);
   return {8.0 * (pass * t.concentration_passes + response * t.attempts), 8.0 * newton * t.newton_iterations,
           8.0 * heat * t.potential_solves};
 }
@@ -118,10 +120,10 @@ FloorBytes floor_bytes(const Run& x, int shells) {
 /// The profiled run's time per sub-step: seconds, ms per accepted step and
 /// fraction of run(); with the device's copy bandwidth, each sub-step's byte
 /// floor (floor_bytes) and the fraction of it the sub-step reaches.
-nlohmann::ordered_json split_of(const Run& x, int shells, double copy_gbps) {
+nlohmann::ordered_json split_of(const Run& x, const StepBenchOptions& so, double copy_gbps) {
   const voltaic::SubstepTimes& t = x.substeps;
   const double other = x.run_s - t.concentration_s - t.potential_s - t.thermal_s;
-  const FloorBytes floor = floor_bytes(x, shells);
+  const FloorBytes floor = floor_bytes(x, so.shells, so.thermal == "conduction", std::size_t(so.nx) * so.ny);
   nlohmann::ordered_json j;
   j["run_s"] = x.run_s;
   j["attempts"] = t.attempts;
@@ -238,7 +240,7 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
     voltaic::fill(*exec, block.view(), 1.0);
     add_copy_reference(r, exec, block, TimingOptions{2, 10});
     r.finish();
-    r.extra["substeps"] = split_of(discharge(so, protocol, exec, true), so.shells, r.copy_bandwidth_gbps);
+    r.extra["substeps"] = split_of(discharge(so, protocol, exec, true), so, r.copy_bandwidth_gbps);
     r.notes.push_back(
         "substeps: one more discharge, untimed above, with the executor synchronised around each sub-step; "
         "other = run() minus the sub-steps (step control, save/restore, reaction lag, records)");

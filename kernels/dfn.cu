@@ -4,6 +4,7 @@
 // same VOLTAIC_HD code as the CPU loops.
 #include "core/cuda_check.hpp"
 #include "solver/collector_point.hpp"
+#include "solver/column_point.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
 #include "voltaic/core/executor.hpp"
@@ -54,5 +55,8 @@ template void for_each_index(const CudaExecutor&, int, std::size_t, const collec
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::CollectorFields&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ColumnStoichiometry&);
 template void for_each_index(const CudaExecutor&, int, std::size_t, const dfn::ColumnMean&);
+// The heat step's column correction (column_point.hpp).
+template void for_each_index(const CudaExecutor&, int, std::size_t, const column::Sum&);
+template void for_each_index(const CudaExecutor&, int, std::size_t, const column::Add&);
 
 }  // namespace voltaic::cuda

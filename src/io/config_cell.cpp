@@ -40,6 +40,13 @@ constexpr ThermalKey kThermalKeys[] = {
     {"ambient_temperature", "Ambient temperature [K]"},
     {"initial_temperature", "Initial temperature [K]"},
     {"heat_transfer_coefficient", "Total heat transfer coefficient [W.m-2.K-1]"},
+    {"negative_collector_heat_transfer_coefficient",
+     "Negative current collector surface heat transfer coefficient [W.m-2.K-1]"},
+    {"positive_collector_heat_transfer_coefficient",
+     "Positive current collector surface heat transfer coefficient [W.m-2.K-1]"},
+    {"negative_tab_heat_transfer_coefficient", "Negative tab heat transfer coefficient [W.m-2.K-1]"},
+    {"positive_tab_heat_transfer_coefficient", "Positive tab heat transfer coefficient [W.m-2.K-1]"},
+    {"edge_heat_transfer_coefficient", "Edge heat transfer coefficient [W.m-2.K-1]"},
 };
 
 /// What a reader's Error says, without the "voltaic: " and "[at function]" of its what().

@@ -83,6 +83,11 @@ ParameterSet marquis2019() {
   p.thermal.heat_transfer_coefficient = 10.0;
   p.thermal.cooling_surface_area = 0.0569;
   p.thermal.cell_volume = 7.8e-06;
+  p.thermal.negative_collector_heat_transfer_coefficient = 0.0;
+  p.thermal.positive_collector_heat_transfer_coefficient = 0.0;
+  p.thermal.negative_tab_heat_transfer_coefficient = 10.0;
+  p.thermal.positive_tab_heat_transfer_coefficient = 10.0;
+  p.thermal.edge_heat_transfer_coefficient = 0.3;
 
   p.electrical.nominal_capacity = 0.680616;
   p.electrical.current_function = 0.680616;

@@ -176,6 +176,23 @@ std::vector<ParameterInfo> build_parameter_table() {
                &field<&P::thermal, &T::cooling_surface_area>});
   t.push_back({"Cell volume [m3]", "m3", "Volume over which the lumped model spreads the heat", kCellVolume,
                &field<&P::thermal, &T::cell_volume>});
+  const std::string pouch = " (3D conduction; may be unset)";
+  for (const char* side : {"Negative", "Positive"}) {
+    const bool neg = side[0] == 'N';
+    const std::string lower = neg ? "negative" : "positive";
+    t.push_back({std::string(side) + " current collector surface heat transfer coefficient [W.m-2.K-1]", "W.m-2.K-1",
+                 "h of the " + lower + " foil's outer face" + pouch, kNonNegative,
+                 neg ? &field<&P::thermal, &T::negative_collector_heat_transfer_coefficient>
+                     : &field<&P::thermal, &T::positive_collector_heat_transfer_coefficient>,
+                 true});
+    t.push_back({std::string(side) + " tab heat transfer coefficient [W.m-2.K-1]", "W.m-2.K-1",
+                 "h of the " + lower + " foil's edge under its tab" + pouch, kNonNegative,
+                 neg ? &field<&P::thermal, &T::negative_tab_heat_transfer_coefficient>
+                     : &field<&P::thermal, &T::positive_tab_heat_transfer_coefficient>,
+                 true});
+  }
+  t.push_back({"Edge heat transfer coefficient [W.m-2.K-1]", "W.m-2.K-1", "h of the stack's four edges" + pouch,
+               kNonNegative, &field<&P::thermal, &T::edge_heat_transfer_coefficient>, true});
   using V = ElectricalParameters;
   t.push_back({"Nominal cell capacity [A.h]", "A.h", "Capacity that defines 1C", kCapacity,
                &field<&P::electrical, &V::nominal_capacity>});

@@ -104,10 +104,10 @@ struct SchurBack {
 
 namespace voltaic::collector {
 
-/// Joule heat of the two foils per column [W]: the full dissipation of the
-/// column's +x and +y faces in each foil, and of its tab faces (Dirichlet:
-/// d (phi - value)^2; the positive tab under current control: (I q)^2 / d,
-/// the tab's share q of I through the half-cell conductance d).
+/// The foils' Joule heat per column [W]: heat[col] the negative foil's,
+/// heat[L + col] the positive foil's. Each in-plane face's dissipation
+/// G (u_a - u_b)^2 is shared half and half by its two columns; the tab
+/// faces' dissipation goes to the column they touch.
 struct FoilJoule {
   int nx, ny;
   double gx[2], gy[2];  ///< face conductances of each foil along x and y [S]
@@ -119,21 +119,26 @@ struct FoilJoule {
   VOLTAIC_HD void operator()(std::size_t col) const {
     const std::size_t layer = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
     const std::size_t i = col % static_cast<std::size_t>(nx), j = col / static_cast<std::size_t>(nx);
-    double w = 0.0;
     for (int f = 0; f < 2; ++f) {
       const double* u = foil + f * layer;
-      if (i + 1 < static_cast<std::size_t>(nx)) w += gx[f] * (u[col + 1] - u[col]) * (u[col + 1] - u[col]);
-      if (j + 1 < static_cast<std::size_t>(ny)) w += gy[f] * (u[col + nx] - u[col]) * (u[col + nx] - u[col]);
+      const auto face = [&](double g, std::size_t other) {
+        return 0.5 * g * (u[other] - u[col]) * (u[other] - u[col]);
+      };
+      double w = 0.0;
+      if (i > 0) w += face(gx[f], col - 1);
+      if (i + 1 < static_cast<std::size_t>(nx)) w += face(gx[f], col + 1);
+      if (j > 0) w += face(gy[f], col - nx);
+      if (j + 1 < static_cast<std::size_t>(ny)) w += face(gy[f], col + nx);
+      heat[f * layer + col] = w;
     }
-    w += negative_dirichlet[col] * foil[col] * foil[col];
+    heat[col] += negative_dirichlet[col] * foil[col] * foil[col];
     if (voltage_control) {
       const double drop = foil[layer + col] - voltage;
-      w += tab_dirichlet[col] * drop * drop;
+      heat[layer + col] += tab_dirichlet[col] * drop * drop;
     } else if (tab_dirichlet[col] > 0.0) {
       const double i_tab = current * tab_share[col];
-      w += i_tab * i_tab / tab_dirichlet[col];
+      heat[layer + col] += i_tab * i_tab / tab_dirichlet[col];
     }
-    heat[col] = w;
   }
 };
 

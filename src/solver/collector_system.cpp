@@ -170,8 +170,8 @@ CollectorSystem::CollectorSystem(const CellLayout& layout, CellDrive::Mode mode,
   face_top_ = Array<double>::from_host(exec, top);
   blocks_ = Array<double>(exec, 4 * layer_);
   plane_ = Array<double>(exec, 2 * layer_);
-  heat_ = Array<double>(exec, layer_);
-  ones_ = Array<double>::from_host(exec, std::vector<double>(layer_, 1.0));
+  heat_ = Array<double>(exec, 2 * layer_);
+  ones_ = Array<double>::from_host(exec, std::vector<double>(2 * layer_, 1.0));
 }
 
 CollectorSystem::~CollectorSystem() = default;
@@ -212,7 +212,7 @@ double CollectorSystem::terminal_voltage(const CellDrive& drive, View<const doub
   return mean - drive.value * tab_drop_;
 }
 
-double CollectorSystem::foil_heat(const CellDrive& drive, View<const double> phi) const {
+void CollectorSystem::foil_heat(const CellDrive& drive, View<const double> phi, View<double> heat) const {
   const auto& exec = *layout_.executor();
   const Grid3D& g = *layout_.grid();
   const ParameterSet& p = layout_.parameters();
@@ -230,9 +230,13 @@ double CollectorSystem::foil_heat(const CellDrive& drive, View<const double> phi
                          negative_dirichlet_.data(),
                          tab_dirichlet_.data(),
                          tab_share_.data(),
-                         heat_.data()};
+                         heat.data()};
   dfn::for_each_index(exec, 0, layer_, f);
-  return dot(exec, heat_.const_view(), ones_.const_view());  // deterministic: the same bits on every backend
+}
+
+double CollectorSystem::foil_heat(const CellDrive& drive, View<const double> phi) const {
+  foil_heat(drive, phi, heat_.view());
+  return dot(*layout_.executor(), heat_.const_view(), ones_.const_view());  // the same bits on every backend
 }
 
 }  // namespace voltaic

@@ -88,6 +88,9 @@ class CollectorSystem {
   double terminal_voltage(const CellDrive& drive, View<const double> phi) const;
   /// Joule heat of the two foils, the tabs' contact with them included [W].
   double foil_heat(const CellDrive& drive, View<const double> phi) const;
+  /// The same per foil and column [W]: heat[col] the negative foil's,
+  /// heat[L + col] the positive's (2 L values, the executor's memory).
+  void foil_heat(const CellDrive& drive, View<const double> phi, View<double> heat) const;
 
   double g_negative() const { return g_negative_; }
   double g_positive() const { return g_positive_; }
@@ -108,7 +111,7 @@ class CollectorSystem {
   Array<double> face_bottom_, face_top_;                          ///< unit vectors at the face cells' phi_s
   Array<double> blocks_;                                          ///< the Schur blocks, 4 layer values
   mutable Array<double> plane_;                                   ///< A_foil phi_foil
-  mutable Array<double> heat_;                                    ///< per column [W]
+  mutable Array<double> heat_;                                    ///< per foil and column [W]
   Array<double> ones_;  ///< sums heat_ on the device: no copy to the host per step
 };
 

@@ -87,10 +87,11 @@ double simulation_memory_bytes(const SimulationOptions& options) {
   const double columns = double(g.nx) * double(g.ny);
   const double cells = columns * (double(g.negative_cells) + g.separator_cells + g.positive_cells);
   const double particles = columns * (double(g.negative_cells) + g.positive_cells);
-  const double per_cell = kPerCell + (options.thermal == ThermalModel::conduction ? kConduction : 0.0);
+  // Conduction's heat grid: the cells and a layer per foil.
+  const double heat = options.thermal == ThermalModel::conduction ? kConduction * (cells + 2.0 * columns) : 0.0;
   // The potential-pair foils: unknowns, GMRES basis and multigrid levels per column.
   const double foils = g.collectors == CurrentCollectorModel::potential_pair ? kPerColumnWithFoils * columns : 0.0;
-  return 8.0 * (per_cell * cells + kPerShell * particles * g.radial_shells + kPerParticle * particles + foils) +
+  return 8.0 * (kPerCell * cells + heat + kPerShell * particles * g.radial_shells + kPerParticle * particles + foils) +
          kFixedBytes;
 }
 

@@ -355,6 +355,30 @@ double PotentialStep::foil_heat(const CellDrive& drive, View<const double> phi) 
   return i * i * foils / layout_->electrode_area();
 }
 
+void PotentialStep::foil_heat_density(const CellDrive& drive, View<const double> phi, View<double> q) const {
+  const auto& slot = systems_[drive.mode == CellDrive::Mode::voltage ? 1 : 0];
+  if (!slot)
+    throw InvalidArgument("foil_heat_density", "PotentialStep::foil_heat_density",
+                          "needs a solve in this drive mode first");
+  const auto& exec = *layout_->executor();
+  const std::size_t layer = layout_->grid()->cells_per_layer();
+  detail::require_vector(exec, q, 2 * layer, "PotentialStep::foil_heat_density", "q");
+  const ParameterSet& p = layout_->parameters();
+  const CurrentCollectorParameters* foil[2] = {&p.negative_current_collector, &p.positive_current_collector};
+  if (slot->collectors) {
+    slot->collectors->foil_heat(drive, phi, q);
+    for (int f = 0; f < 2; ++f) {
+      const double volume = layout_->constants().map.face_area * foil[f]->thickness;
+      scale(exec, volume > 0.0 ? 1.0 / volume : 0.0, q.subview(f * layer, layer));
+    }
+    return;
+  }
+  // Uniform collectors: the current density I / A through each foil's thickness.
+  const double i = (drive.mode == CellDrive::Mode::voltage ? current() : drive.value) / layout_->electrode_area();
+  for (int f = 0; f < 2; ++f)
+    fill(exec, q.subview(f * layer, layer), foil[f]->thickness > 0.0 ? i * i / foil[f]->conductivity : 0.0);
+}
+
 void PotentialStep::collector_fields(const CellDrive& drive, View<const double> phi, View<double> out) const {
   const auto& exec = *layout_->executor();
   const DfnConstants& k = layout_->constants();

@@ -9,6 +9,7 @@
 
 #include "solver/anderson_mixing.hpp"
 #include "solver/field_output.hpp"
+#include "solver/stack_heat.hpp"
 #include "solver/state_history.hpp"
 #include "voltaic/solver/diffusion_step.hpp"
 #include "voltaic/solver/field_catalog.hpp"
@@ -20,16 +21,19 @@ namespace voltaic {
 
 struct Simulation::Workspace {
   std::unique_ptr<ParticleDiffusion<double>> particles;
-  std::unique_ptr<DiffusionStep<double>> electrolyte, heat;
+  std::unique_ptr<DiffusionStep<double>> electrolyte;
+  std::unique_ptr<StackHeat> heat;  // the conduction model's
   std::unique_ptr<PotentialStep> potential;
   std::unique_ptr<LumpedThermal> lumped;
   std::unique_ptr<StateHistory> history;  // every state array, its past values, its checkpoint name
   // State. aj is the reaction of the last potential solve, which the next
   // concentration pass uses; c_surf the particles' surface at that reaction.
   Array<double> c_s, c_e, T, phi, aj, c_surf;
+  Array<double> T_foils;  // the conduction model's foil layers: 2 nx ny values
   // A pass's inputs: the per-particle flux and D_s, the electrolyte source and
   // D_e, and each particle's surface response to a unit flux (unit_c_s, slope).
   Array<double> source, flux, ds, de, q, lithium, work;
+  Array<double> q_foils;  // the foils' Joule heat [W/m^3] (conduction)
   Array<double> unit_c_s, unit_flux, slope;
   Array<double> iterate, sigma, capacity;  // the electrolyte sink's linearisation (dfn::ElectrolyteSink)
   Array<double> flags;                     // NotAbove's output

@@ -193,7 +193,7 @@ class Simulation::LumpedThermalSubstep final : public ThermalSubstep {
   }
 };
 
-/// 3D heat conduction over the cell grid, convective outer faces.
+/// 3D heat conduction through the whole stack (the foils included), cooled per face.
 class Simulation::ConductionSubstep final : public ThermalSubstep {
  public:
   using ThermalSubstep::ThermalSubstep;
@@ -201,13 +201,16 @@ class Simulation::ConductionSubstep final : public ThermalSubstep {
  protected:
   void update(const Pass& pass) override {
     Workspace& w = *sim_.w_;
-    const CellLayout& l = *sim_.layout_;
-    const Executor& e = *l.executor();
-    copy(e, w.history->level("T", 0).const_view(), w.T.view());
-    if (pass.a1 != 0.0) axpby(e, pass.a1, w.history->level("T", 1).const_view(), pass.a0, w.T.view());
-    const SolveReport r =
-        w.heat->step(w.T.view(), l.heat_capacity().view(), l.thermal_conductivity().view(), w.q.view(), pass.dt);
-    if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("heat conduction step", r);
+    const Executor& e = *sim_.layout_->executor();
+    // The BDF combination of the past values: the implicit step starts from it.
+    for (auto [name, now] : {std::pair<const char*, Array<double>*>{"T", &w.T}, {"T_foils", &w.T_foils}}) {
+      copy(e, w.history->level(name, 0).const_view(), now->view());
+      if (pass.a1 != 0.0) axpby(e, pass.a1, w.history->level(name, 1).const_view(), pass.a0, now->view());
+    }
+    w.potential->foil_heat_density(solved_drive(pass), w.phi.view(), w.q_foils.view());
+    const SolveReport r = w.heat->step(w.T.view(), w.T_foils.view(), w.q.view(), w.q_foils.view(), pass.dt);
+    if (!r.converged && !(r.relative_residual < StackHeat::kAcceptedResidual))
+      throw NotConverged("heat conduction step", r);
   }
 };
 
@@ -233,13 +236,17 @@ bool Simulation::ThermalSubstep::advance(const Pass& pass, std::string&) {
   return true;
 }
 
+CellDrive Simulation::ThermalSubstep::solved_drive(const Pass& pass) const {
+  // A voltage, or the current the potential step found.
+  return pass.drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(pass.drive.value)
+                                                     : CellDrive::current(sim_.clock().current);
+}
+
 void Simulation::ThermalSubstep::heat(const Pass& pass) {
   CellClock& k = sim_.clock();
   Workspace& w = *sim_.w_;
   const CellLayout& l = *sim_.layout_;
-  // The drive the potential step solved: a voltage, or the current it found.
-  const CellDrive drive = pass.drive.mode == StepDrive::Mode::voltage ? CellDrive::voltage(pass.drive.value)
-                                                                      : CellDrive::current(k.current);
+  const CellDrive drive = solved_drive(pass);
   w.potential->heat_source(drive, w.phi.view(), w.c_surf.view(), w.T.view(), w.q.view());
   // Ohmic heat of the two collector foils (PyBaMM's lumped model includes it).
   k.heat_w = dot(*l.executor(), w.q.view(), l.volumes().view()) + w.potential->foil_heat(drive, w.phi.view());

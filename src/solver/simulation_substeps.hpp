@@ -87,6 +87,8 @@ class Simulation::ThermalSubstep : public Substep {
 
  protected:
   void heat(const Pass& pass);
+  /// The drive the potential step solved in this pass.
+  CellDrive solved_drive(const Pass& pass) const;
   /// The temperature at the new time from the heat just computed.
   virtual void update(const Pass& pass) = 0;
 };

@@ -1,6 +1,8 @@
 # Sources of the solver layer: the sub-steps of a time step and the integrator.
 target_sources(voltaic PRIVATE
   solver/diffusion_step.cpp
+  solver/stack_heat.cpp
+  solver/column_correction.cpp
   solver/lumped_thermal.cpp
   solver/drive_cycle.cpp
   solver/experiment.cpp

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -300,6 +301,21 @@ TEST(ConfigErrors, OverridesAndThermalKeysSetTheCell) {
   EXPECT_EQ(c.parameters.thermal.ambient_temperature, 280.0);
   EXPECT_EQ(c.parameters.thermal.heat_transfer_coefficient, 0.0);
   EXPECT_EQ(c.path, "");
+}
+
+TEST(ConfigErrors, PouchCoolingKeysSetTheFacesAndANegativeOneIsRefusedByName) {
+  const RunConfig c = parse_config(kCell +
+                                       "[thermal]\nmodel = \"conduction\"\nedge_heat_transfer_coefficient = 2.5\n"
+                                       "positive_tab_heat_transfer_coefficient = 40\n" +
+                                       kExperiment,
+                                   "inline");
+  EXPECT_EQ(c.parameters.thermal.edge_heat_transfer_coefficient, 2.5);
+  EXPECT_EQ(c.parameters.thermal.positive_tab_heat_transfer_coefficient, 40.0);
+  EXPECT_TRUE(std::isnan(c.parameters.thermal.negative_tab_heat_transfer_coefficient));  // Chen2020 sets none
+  const std::string e =
+      error_of(kCell + "[thermal]\nnegative_collector_heat_transfer_coefficient = -1\n" + kExperiment);
+  EXPECT_NE(e.find("thermal.negative_collector_heat_transfer_coefficient"), std::string::npos) << e;
+  EXPECT_NE(e.find(">= 0"), std::string::npos) << e;
 }
 
 TEST(ConfigErrors, ASweepIsRefusedBeforeAnythingElse) {

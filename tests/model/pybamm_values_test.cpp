@@ -30,12 +30,7 @@ const std::set<std::string> kNotHeld = {
     "Negative electrode reaction-driven LAM factor [m3.mol-1]",
     "Positive electrode reaction-driven LAM factor [m3.mol-1]",
     // mechanics
-    "Cell thermal expansion coefficient [m.K-1]",
-    // pouch-cell cooling through tabs, edges and collector faces (with the pouch model)
-    "Edge heat transfer coefficient [W.m-2.K-1]",
-    "Negative current collector surface heat transfer coefficient [W.m-2.K-1]",
-    "Positive current collector surface heat transfer coefficient [W.m-2.K-1]",
-    "Negative tab heat transfer coefficient [W.m-2.K-1]", "Positive tab heat transfer coefficient [W.m-2.K-1]"};
+    "Cell thermal expansion coefficient [m.K-1]"};
 
 /// voltaic's names for constants PyBaMM keeps inside its functions; their
 /// values are checked through the functions (material_functions_test.cpp).

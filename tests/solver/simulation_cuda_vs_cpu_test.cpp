@@ -60,7 +60,7 @@ TEST(SimulationCudaVsCpu, ThreeDimensionalLumpedToCutOff) {
 TEST(SimulationCudaVsCpu, PouchWithCollectorsDischargeHoldAndPower) {
   SimulationOptions o;
   o.grid = {6, 4, 6, 6, 9, 12, CurrentCollectorModel::potential_pair};
-  o.thermal = ThermalModel::lumped;
+  o.thermal = ThermalModel::conduction;  // the foils' layers, Joule heat and tab cooling too
   expect_same_curves(
       o, Experiment({"Discharge at 1C until 3.5 V", "Hold at 3.55 V for 2 minutes", "Discharge at 2 W for 1 minute"}),
       parameter_sets::marquis2019());

@@ -83,7 +83,7 @@ TEST(SimulationRestart, ContinuesBitForBit) {
 // The potential-pair foils live in phi, which the checkpoint carries: a
 // pouch with tabs restarts bit for bit too.
 TEST(SimulationRestart, APouchWithCollectorsContinuesBitForBit) {
-  SimulationOptions o = small_cell();
+  SimulationOptions o = small_cell(ThermalModel::conduction);  // the foils' temperatures are state too
   o.grid = {6, 4, 6, 5, 3, 4, CurrentCollectorModel::potential_pair};
   const Experiment e({"Discharge at 1C for 20 minutes", "Hold at 3.6 V for 5 minutes"});
   Simulation whole(parameter_sets::marquis2019(), o, CpuExecutor::create());

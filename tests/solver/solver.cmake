@@ -1,6 +1,7 @@
 # Tests of the solver layer.
 target_sources(voltaic_tests PRIVATE
   solver/diffusion_step_test.cpp
+  solver/stack_heat_test.cpp
   solver/lumped_thermal_test.cpp
   solver/experiment_test.cpp
   solver/particle_step_test.cpp

@@ -133,6 +133,14 @@ struct ThermalParameters {
   double heat_transfer_coefficient = kUnsetParameter;  ///< h [W/(m^2 K)]
   double cooling_surface_area = kUnsetParameter;       ///< A [m^2]
   double cell_volume = kUnsetParameter;                ///< [m^3]
+  // The 3D conduction model's cooling per outer face (PyBaMM's pouch-cell
+  // coefficients [W/(m^2 K)]; optional). An unset face, foil face or edge is
+  // cooled by heat_transfer_coefficient; an unset tab by the edge's.
+  double negative_collector_heat_transfer_coefficient = kUnsetParameter;  ///< outer face of the negative foil
+  double positive_collector_heat_transfer_coefficient = kUnsetParameter;  ///< outer face of the positive foil
+  double negative_tab_heat_transfer_coefficient = kUnsetParameter;        ///< negative foil's edge under its tab
+  double positive_tab_heat_transfer_coefficient = kUnsetParameter;        ///< positive foil's edge under its tab
+  double edge_heat_transfer_coefficient = kUnsetParameter;                ///< the four edges of the stack
 };
 
 /// Ratings, limits and the default drive.

@@ -149,6 +149,10 @@ class PotentialStep {
   /// electrode area for uniform collectors (PyBaMM's lumped model's term),
   /// the foils' in-plane dissipation with the potential pair.
   double foil_heat(const CellDrive& drive, View<const double> phi) const;
+  /// The same per unit volume of each foil, per in-plane column [W/m^3]:
+  /// q[col] in the negative foil, q[L + col] in the positive (L = nx ny); 0
+  /// in a foil of thickness 0. Uniform collectors: (I / A)^2 / sigma each.
+  void foil_heat_density(const CellDrive& drive, View<const double> phi, View<double> q) const;
 
   const PotentialOptions& options() const { return options_; }
 
