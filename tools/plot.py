@@ -322,9 +322,20 @@ def read_maps(path, keys, times):
     return {"x": x, "y": y, "times": [float(stored[k]) for k in frames], "frames": frames, "fields": fields}
 
 
-def plot_maps(plt, np, maps, out_path, title):
+def colour_range(np, v):
+    """The finite values' range; a visible one around a uniform map."""
+    finite = v[np.isfinite(v)]
+    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if vmax - vmin <= 1e-12 * max(abs(vmin), abs(vmax), 1e-300):
+        pad = max(1e-6 * abs(vmin), 1e-12)
+        vmin, vmax = vmin - pad, vmax + pad
+    return vmin, vmax
+
+
+def plot_maps(plt, np, maps, out_path, title, per_frame=False):
     """A row of x-y maps per time, a column per field; x (electrode height)
-    across, y (width) up, equal aspect, one colour scale per field."""
+    across, y (width) up, equal aspect, one colour scale per field (per
+    panel with per_frame: the spread at each time, when the level moves)."""
     x_mm, y_mm = np.asarray(maps["x"]) * 1e3, np.asarray(maps["y"]) * 1e3
     rows, cols = len(maps["times"]), len(maps["fields"])
     # Panels as tall as the electrode is wide, within reason (a jelly roll
@@ -337,12 +348,10 @@ def plot_maps(plt, np, maps, out_path, title):
     cmap = masked_colormap()
     for c, field in enumerate(maps["fields"]):
         v = np.asarray(field["values"], dtype=float)
-        finite = v[np.isfinite(v)]
-        vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-        if vmax - vmin <= 1e-12 * max(abs(vmin), abs(vmax), 1e-300):  # uniform: a visible range around it
-            pad = max(1e-6 * abs(vmin), 1e-12)
-            vmin, vmax = vmin - pad, vmax + pad
+        vmin, vmax = colour_range(np, v)
         for r in range(rows):
+            if per_frame:
+                vmin, vmax = colour_range(np, v[r])
             ax = axes[r][c]
             m = ax.pcolormesh(x_mm, y_mm, np.ma.masked_invalid(v[r]), cmap=cmap, vmin=vmin, vmax=vmax,
                               shading="flat")
@@ -594,6 +603,9 @@ def parse_args(argv):
     ap.add_argument("--times", metavar="LIST", default=None,
                     help="with --maps: times in seconds (900,1800,3200), each drawn at the nearest stored frame; "
                          "default the first, middle and last frames")
+    ap.add_argument("--map-scale", choices=("field", "frame"), default="field",
+                    help="with --maps: one colour scale per field over all times (default), or one per map "
+                         "(shows the spread at each time, e.g. of a temperature that rises)")
     ap.add_argument("--x", choices=("capacity", "time"), default=None,
                     help="sweep: plot voltage against discharge capacity (default) or time")
     ap.add_argument("--cells", metavar="LIST", default=None,
@@ -684,7 +696,7 @@ def plot_maps_dir(args, plt, np, directory):
     maps = read_maps(h5_path, keys, times)
     out_path = os.path.join(directory, "maps.png")
     name = os.path.basename(os.path.normpath(os.path.abspath(directory)))
-    plot_maps(plt, np, maps, out_path, f"{name}: maps over the electrode plane")
+    plot_maps(plt, np, maps, out_path, f"{name}: maps over the electrode plane", args.map_scale == "frame")
     print(f"{PROG}: wrote {out_path}")
     if args.show:
         plt.show()

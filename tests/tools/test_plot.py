@@ -317,6 +317,12 @@ def test_maps(base):
     assert_png(os.path.join(d, "maps.png"))
     rc, out, err = run_plot(d, "--maps", "negative_collector_potential,positive_collector_potential", "--times", "0")
     assert rc == 0, err  # uniform maps draw too
+    os.remove(os.path.join(d, "maps.png"))
+    rc, out, err = run_plot(d, "--maps", "column_temperature", "--map-scale", "frame")
+    assert rc == 0, err
+    assert_png(os.path.join(d, "maps.png"))
+    rc, out, err = run_plot(d, "--maps", "--map-scale", "panel")
+    assert rc != 0 and "panel" in err
 
 
 def test_maps_of_a_1d_cell(base):
