@@ -87,6 +87,7 @@ import argparse
 import fnmatch
 import json
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -1273,8 +1274,8 @@ script only calls PyBaMM's public API. The folder `sweep/` (five random
 cells of a parameter sweep, issue 11) is written by `tools/pybamm_sweep.py`
 instead; `sweep/README.md` gives its commands. The folder `pouch/`
 (Marquis2019 with 2+1D potential-pair current collectors, for the
-pouch-cell mode) is written by `tools/pybamm_pouch_reference.py`;
-`pouch/README.md` says how.
+pouch-cell mode) is written by `tools/pybamm_pouch_reference.py`, which
+`tools/pybamm_reference.py --pouch` runs too; `pouch/README.md` says how.
 
 - PyBaMM: `pybamm.__version__` = **{pybamm_version}** (pybammsolvers
   {pybammsolvers_version}, casadi {casadi_version}, numpy {numpy_version},
@@ -1922,6 +1923,13 @@ def parse_args(argv):
         "(default: " + " ".join(str(n) for n in DEFAULT_REFINE_LEVELS) + ")",
     )
     parser.add_argument(
+        "--pouch",
+        action="store_true",
+        help="also write the 2+1D pouch-cell case (Marquis2019 with "
+        "potential-pair collectors) into OUT_DIR/pouch, by "
+        "tools/pybamm_pouch_reference.py (needs scikit-fem; about 8 minutes)",
+    )
+    parser.add_argument(
         "--rtol",
         type=float,
         default=None,
@@ -1974,8 +1982,19 @@ def existing_data(args, info):
     return old, timings.get("cases", {}), refine
 
 
+def write_pouch(out_dir):
+    """The pouch case: its own script (2+1D, scikit-fem), its own folder."""
+    script = Path(__file__).resolve().parent / "pybamm_pouch_reference.py"
+    subprocess.run(
+        [sys.executable, str(script), "--out-dir", str(out_dir / "pouch")],
+        check=True,
+    )
+
+
 def main(argv):
     args = parse_args(argv[1:])
+    if args.pouch:
+        write_pouch(args.out_dir)
     pybamm, np = import_pybamm(SCRIPT)
     reference = Reference(pybamm, np, args.points, args.rtol, args.atol)
     info = provenance(pybamm, np, reference, argv)
