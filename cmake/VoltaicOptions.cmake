@@ -16,3 +16,10 @@ option(VOLTAIC_DEBUG_SYNC "Synchronise and check after every kernel launch by de
 option(VOLTAIC_FORCE_BOUNDS_CHECK "Bounds-check View indexing in release builds too" OFF)
 set(VOLTAIC_SANITIZE "" CACHE STRING "Host sanitizers for the library and tests, e.g. 'address,undefined'")
 option(VOLTAIC_FUZZ "Build the libFuzzer targets of tests/fuzz (needs clang and VOLTAIC_CUDA=OFF)" OFF)
+
+set(VOLTAIC_MPI "AUTO" CACHE STRING "Build voltaic::mpi (x-y domain decomposition over MPI ranks): AUTO (when MPI is found), ON, or OFF")
+set_property(CACHE VOLTAIC_MPI PROPERTY STRINGS AUTO ON OFF)
+string(TOUPPER "${VOLTAIC_MPI}" _voltaic_mpi)
+if(NOT _voltaic_mpi MATCHES "^(AUTO|ON|OFF)$")
+  message(FATAL_ERROR "VOLTAIC_MPI='${VOLTAIC_MPI}' is not valid; allowed values: AUTO, ON, OFF")
+endif()

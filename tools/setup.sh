@@ -10,6 +10,7 @@ packages=(
   libeigen3-dev libhdf5-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
+  libopenmpi-dev openmpi-bin  # voltaic::mpi and its tests under mpirun (VOLTAIC_MPI)
   python3 python3-matplotlib python3-numpy python3-h5py  # tools/plot.py, tools/roofline.py and their tests
   python3-dev python3-venv  # the Python package (pip install ./python) and its tests
 )

@@ -1,0 +1,60 @@
+#pragma once
+/// @file halo_exchange.hpp
+/// @brief One layer of ghost columns around each rank's block of the x-y
+/// plane, exchanged with the four neighbours; and the reproducible sum of a
+/// field held in blocks.
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "voltaic/core/plane_partition.hpp"
+#include "voltaic/mpi/communicator.hpp"
+
+namespace voltaic::mpi {
+
+/// A rank's fields are stored ghosted: (bx + 2) x (by + 2) columns per layer
+/// (bx x by the owned block, one ghost column on each side), x fastest, nz
+/// layers. begin() packs the owned edge columns and posts the sends and
+/// receives; end() waits and unpacks into the ghosts, so work on the
+/// interior can run between them. Ghosts on the plane's edge (no neighbour)
+/// are not touched: the boundary conditions own them. Corners are not
+/// exchanged (the 5- and 7-point stencils do not read them). Host memory
+/// (the CPU backend); each side packs layer-major, row or column in order.
+class HaloExchange {
+ public:
+  /// @throws InvalidArgument when comm's size is not the partition's ranks or nz < 1
+  HaloExchange(const Communicator& comm, const PlanePartition& partition, int nz);
+
+  const PlaneBlock& block() const { return block_; }
+  /// Values of a ghosted field: (bx + 2) (by + 2) nz.
+  std::size_t ghosted_size() const;
+  /// Index of local column (li, lj) in [-1, bx] x [-1, by], layer k.
+  std::size_t index(int li, int lj, int k) const {
+    return static_cast<std::size_t>(li + 1) +
+           gx_ * (static_cast<std::size_t>(lj + 1) + gy_ * static_cast<std::size_t>(k));
+  }
+
+  void begin(const double* field);
+  void end(double* field);
+  /// begin() then end().
+  void exchange(double* field);
+
+ private:
+  const Communicator& comm_;
+  PlaneBlock block_;
+  int nz_;
+  std::size_t gx_, gy_;
+  std::array<int, 4> neighbour_;  ///< x_lo, x_hi, y_lo, y_hi; -1 at the plane's edge
+  std::array<std::vector<double>, 4> send_, receive_;
+  std::vector<MPI_Request> requests_;
+};
+
+/// The canonical sum (core/plane_partition.hpp) of a field held in blocks,
+/// `owned` the rank's bx x by x nz values (x fastest, layer-major): the same
+/// bits on every rank, for every partition of the plane, and as
+/// canonical_sum() of the whole field on one process. Each rank sums its own
+/// tiles; the tiles' partials meet in combine_disjoint(), exactly.
+double reproducible_sum(const Communicator& comm, const PlanePartition& partition, int nz, const double* owned);
+
+}  // namespace voltaic::mpi

@@ -1,0 +1,10 @@
+# voltaic::mpi: the MPI layer (communicator, halo exchange, reproducible
+# sums), a library of its own so that voltaic::voltaic needs no MPI.
+add_library(voltaic_mpi
+  mpi/communicator.cpp
+  mpi/halo_exchange.cpp
+)
+add_library(voltaic::mpi ALIAS voltaic_mpi)
+target_link_libraries(voltaic_mpi PUBLIC voltaic MPI::MPI_CXX)
+target_compile_options(voltaic_mpi PRIVATE -Wall -Wextra $<$<BOOL:${VOLTAIC_WERROR}>:-Werror>)
+set_target_properties(voltaic_mpi PROPERTIES POSITION_INDEPENDENT_CODE ON VERSION ${PROJECT_VERSION})

@@ -1,0 +1,14 @@
+# voltaic_mpi_tests: one binary, run under mpirun on 1, 2 and 4 ranks (more
+# ranks than cores where the MPI needs to be told: VOLTAIC_MPIEXEC_EXTRA).
+add_executable(voltaic_mpi_tests mpi/mpi_main.cpp mpi/halo_exchange_test.cpp)
+target_link_libraries(voltaic_mpi_tests PRIVATE voltaic::mpi GTest::gtest)
+target_compile_options(voltaic_mpi_tests PRIVATE -Wall -Wextra $<$<BOOL:${VOLTAIC_WERROR}>:-Werror>)
+foreach(ranks 1 2 4)
+  add_test(NAME mpi.ranks_${ranks}
+           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${VOLTAIC_MPIEXEC_EXTRA} ${MPIEXEC_PREFLAGS}
+                   $<TARGET_FILE:voltaic_mpi_tests> ${MPIEXEC_POSTFLAGS})
+  # OpenMPI refuses root (CI containers) unless told; its shared-memory
+  # transport needs no network.
+  set_tests_properties(mpi.ranks_${ranks} PROPERTIES PROCESSORS ${ranks} TIMEOUT 120
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+endforeach()
