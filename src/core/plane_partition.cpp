@@ -14,7 +14,8 @@ namespace voltaic {
 namespace {
 
 void require_positive(int v, const char* name) {
-  if (v < 1) throw InvalidArgument(name, "PlanePartition", std::string(name) + " = " + std::to_string(v) + " must be >= 1");
+  if (v < 1)
+    throw InvalidArgument(name, "PlanePartition", std::string(name) + " = " + std::to_string(v) + " must be >= 1");
 }
 
 /// n tiles dealt to p ranks: p + 1 cuts, the first n mod p ranks one tile more.
@@ -59,8 +60,8 @@ PlanePartition::PlanePartition(int nx, int ny, int px, int py, int tile)
 
 PlaneBlock PlanePartition::block(int rank) const {
   if (rank < 0 || rank >= ranks())
-    throw InvalidArgument("rank", "PlanePartition::block", std::to_string(rank) + " is not in [0, " +
-                                                              std::to_string(ranks()) + ")");
+    throw InvalidArgument("rank", "PlanePartition::block",
+                          std::to_string(rank) + " is not in [0, " + std::to_string(ranks()) + ")");
   const int a = rank % px_, b = rank / px_;
   return {x_cut_[a] * tile_, std::min(x_cut_[a + 1] * tile_, nx_), y_cut_[b] * tile_,
           std::min(y_cut_[b + 1] * tile_, ny_)};
@@ -72,8 +73,7 @@ int PlanePartition::owner(int i, int j) const {
 
 std::vector<int> PlanePartition::neighbours(int rank) const {
   const int a = rank % px_, b = rank / px_;
-  return {a > 0 ? rank - 1 : -1, a + 1 < px_ ? rank + 1 : -1, b > 0 ? rank - px_ : -1,
-          b + 1 < py_ ? rank + px_ : -1};
+  return {a > 0 ? rank - 1 : -1, a + 1 < px_ ? rank + 1 : -1, b > 0 ? rank - px_ : -1, b + 1 < py_ ? rank + px_ : -1};
 }
 
 std::vector<std::size_t> PlanePartition::tiles_of(int rank) const {
@@ -106,8 +106,8 @@ PlanePartition PlanePartition::for_ranks(int nx, int ny, int ranks, int tile) {
   }
   if (best_px == 0) {
     throw InvalidArgument("ranks", "PlanePartition::for_ranks",
-                          std::to_string(ranks) + " ranks cannot each own a tile of the " + std::to_string(tx) +
-                              " x " + std::to_string(ty) + " tiles of " + std::to_string(tile) + " columns");
+                          std::to_string(ranks) + " ranks cannot each own a tile of the " + std::to_string(tx) + " x " +
+                              std::to_string(ty) + " tiles of " + std::to_string(tile) + " columns");
   }
   return PlanePartition(nx, ny, best_px, ranks / best_px, tile);
 }
@@ -119,12 +119,13 @@ double sum_of_partials(const std::vector<double>& partials) {
 double canonical_sum(const PlanePartition& p, int nz, const std::vector<double>& field) {
   const std::size_t layer = static_cast<std::size_t>(p.nx()) * static_cast<std::size_t>(p.ny());
   if (field.size() != layer * static_cast<std::size_t>(nz))
-    throw SizeMismatch("field", "canonical_sum", "field has " + std::to_string(field.size()) + " values, the grid " +
-                                                     std::to_string(layer * nz));
+    throw SizeMismatch("field", "canonical_sum",
+                       "field has " + std::to_string(field.size()) + " values, the grid " + std::to_string(layer * nz));
   std::vector<double> partials(p.num_tiles());
   for (std::size_t t = 0; t < partials.size(); ++t)
     partials[t] = tile_partial(p.tile_columns(t), nz, [&](int i, int j, int k) {
-      return field[static_cast<std::size_t>(i) + p.nx() * (static_cast<std::size_t>(j) + p.ny() * static_cast<std::size_t>(k))];
+      return field[static_cast<std::size_t>(i) +
+                   p.nx() * (static_cast<std::size_t>(j) + p.ny() * static_cast<std::size_t>(k))];
     });
   return sum_of_partials(partials);
 }

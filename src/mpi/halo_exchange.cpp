@@ -13,8 +13,7 @@ constexpr int kTag = 4207;
 
 }  // namespace
 
-HaloExchange::HaloExchange(const Communicator& comm, const PlanePartition& partition, int nz)
-    : comm_(comm), nz_(nz) {
+HaloExchange::HaloExchange(const Communicator& comm, const PlanePartition& partition, int nz) : comm_(comm), nz_(nz) {
   if (comm.size() != partition.ranks())
     throw InvalidArgument("partition", "HaloExchange",
                           std::to_string(partition.ranks()) + " blocks for " + std::to_string(comm.size()) + " ranks");

@@ -71,7 +71,8 @@ TEST(ReproducibleSum, HasTheBitsOfTheCanonicalSumOnEveryRank) {
   std::vector<double> owned;
   for (int k = 0; k < kNz; ++k)
     for (int j = b.j_begin; j < b.j_end; ++j)
-      for (int i = b.i_begin; i < b.i_end; ++i) owned.push_back(field[i + kNx * (std::size_t(j) + kNy * std::size_t(k))]);
+      for (int i = b.i_begin; i < b.i_end; ++i)
+        owned.push_back(field[i + kNx * (std::size_t(j) + kNy * std::size_t(k))]);
   const double sum = reproducible_sum(world, p, kNz, owned.data());
   EXPECT_TRUE(same_bits(sum, reference)) << sum << " vs " << reference << " on " << world.size() << " ranks, seed "
                                          << seed;
