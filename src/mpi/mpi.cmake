@@ -3,6 +3,7 @@
 add_library(voltaic_mpi
   mpi/communicator.cpp
   mpi/halo_exchange.cpp
+  mpi/distributed_batch.cpp
 )
 add_library(voltaic::mpi ALIAS voltaic_mpi)
 target_link_libraries(voltaic_mpi PUBLIC voltaic MPI::MPI_CXX)
