@@ -5,12 +5,18 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "ranks.hpp"
 #include "voltaic/core/version.hpp"
 #include "voltaic/io/run_output.hpp"
 
 int main(int argc, char** argv) {
   using namespace voltaic::cli;
   voltaic::io::skip_hdf5_exit_cleanup();
+  const Ranks ranks(argc, argv);
+  if (!ranks.root()) {  // rank 0 speaks for all (an error of another rank reaches it through the batch)
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+  }
   CLI::App app{"voltaic: lithium-ion cell simulation with the Doyle-Fuller-Newman model, on GPUs and CPUs"};
   app.set_version_flag("--version", voltaic::version());
   app.require_subcommand(1);

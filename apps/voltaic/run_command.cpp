@@ -14,6 +14,7 @@
 #include "command_support.hpp"
 #include "commands.hpp"
 #include "progress.hpp"
+#include "ranks.hpp"
 #include "stop_signals.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
@@ -107,6 +108,13 @@ int report_interruption(int signal, const Solution& s, const io::RunOutput& outp
 }  // namespace
 
 int run_command(const RunArguments& args) {
+  if (const int ranks = Ranks::current().size(); ranks > 1) {
+    std::fprintf(stderr,
+                 "voltaic: error: voltaic run: %d MPI ranks, but one cell runs on one rank (the x-y decomposition "
+                 "over ranks is not built yet); allowed: run it without mpirun, or spread cells with voltaic sweep\n",
+                 ranks);
+    return kBadInput;
+  }
   install_stop_handlers();  // a signal from here on ends the run with its exit code, never kills it
   // Everything the input can get wrong, before any file is written.
   io::RunConfig config;

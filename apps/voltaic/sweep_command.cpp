@@ -15,6 +15,7 @@
 
 #include "command_support.hpp"
 #include "commands.hpp"
+#include "ranks.hpp"
 #include "stop_signals.hpp"
 #include "sweep_progress.hpp"
 #include "voltaic/core/error.hpp"
@@ -58,6 +59,16 @@ class SweepObserver : public BatchObserver {
   io::SweepOutput& output_;
   SweepProgress& progress_;
   std::vector<BatchCellResult> rows_;
+};
+
+/// Polls the stop signals: the observer of a rank other than 0, which
+/// writes nothing.
+class StopObserver : public BatchObserver {
+ public:
+  std::string stop_reason() override {
+    const int signal = stop_signal();
+    return signal == 0 ? std::string() : std::string("interrupted by ") + signal_name(signal);
+  }
 };
 
 /// cuda: the cell program on the GPU (one warp per cell); auto: the GPU
@@ -117,9 +128,13 @@ void settle_after_failure(io::SweepOutput& output, const std::vector<BatchCellRe
 
 int sweep_command(const SweepArguments& args) {
   install_stop_handlers();
+  const Ranks& ranks = Ranks::current();
   io::SweepRunConfig config;
   std::unique_ptr<BatchSimulation> batch;
   std::optional<Experiment> experiment;
+  // Under mpirun every rank checks the input; rank 0 also the output. No
+  // rank starts unless all can (agreed()), so none waits for a rank that left.
+  int code = kSuccess;
   try {
     config = io::load_sweep_config(args.config);
     if (!args.output.empty()) config.run.output.directory = args.output;
@@ -130,17 +145,37 @@ int sweep_command(const SweepArguments& args) {
     const std::shared_ptr<const Executor> exec = sweep_executor(config.run.backend, *experiment);
     batch = std::make_unique<BatchSimulation>(config.run.parameters, config.sweep.cells, config.run.simulation, exec,
                                               BatchOptions{args.threads, false});
-    io::check_output_directory(config.run.output.directory);
+    if (ranks.root()) io::check_output_directory(config.run.output.directory);
   } catch (const CudaError& e) {
     report("error", e);
-    return kInternalError;
+    code = kInternalError;
   } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
     report("error", e);
-    return kBadInput;
+    code = kBadInput;
   }
-  if (const int signal = stop_signal()) {
-    std::fprintf(stderr, "voltaic: interrupted by %s before the sweep started; nothing written\n", signal_name(signal));
-    return exit_code_of_signal(signal);
+  const auto agreed = [&] { return ranks.max(code != kSuccess ? 1 : 0) == 0; };
+  if (code == kSuccess) {
+    if (const int signal = stop_signal()) {
+      std::fprintf(stderr, "voltaic: interrupted by %s before the sweep started; nothing written\n",
+                   signal_name(signal));
+      code = exit_code_of_signal(signal);
+    }
+  }
+  const BatchOptions batch_options{args.threads, false};
+  if (!ranks.root()) {  // runs its share; rank 0 writes everything
+    if (!agreed()) return code != kSuccess ? code : kBadInput;
+    StopObserver stop;
+    try {
+      ranks.run_batch(*batch, config.run.parameters, config.run.simulation, batch_options, *experiment, &stop);
+    } catch (const std::exception& e) {
+      report("error", e);
+      return kInternalError;
+    }
+    return kSuccess;
+  }
+  if (code != kSuccess) {
+    agreed();
+    return code;
   }
   note_ignored_output(config.run.output);
 
@@ -148,9 +183,10 @@ int sweep_command(const SweepArguments& args) {
   std::error_code ec;
   const bool created = !fs::exists(config.run.output.directory, ec);
   const int threads = static_cast<int>(batch->worker_threads());
-  const std::string where = batch->executor()->backend() == Backend::cpu
-                                ? "on " + std::to_string(threads) + " CPU thread" + (threads == 1 ? "" : "s")
-                                : "on " + batch->executor()->name() + " (the cell program, one warp per cell)";
+  std::string where = batch->executor()->backend() == Backend::cpu
+                          ? "on " + std::to_string(threads) + " CPU thread" + (threads == 1 ? "" : "s")
+                          : "on " + batch->executor()->name() + " (the cell program, one warp per cell)";
+  if (ranks.size() > 1) where += " on each of " + std::to_string(ranks.size()) + " MPI ranks";
   std::printf("voltaic sweep %s: %zu cells of %s (%s, %zu parameters) %s, output in %s\n", args.config.c_str(),
               batch->num_cells(), config.run.cell_source.c_str(), to_string(config.sweep.method),
               config.sweep.cells.names.size(), where.c_str(), dir.c_str());
@@ -161,7 +197,15 @@ int sweep_command(const SweepArguments& args) {
   } catch (const io::FileError& e) {
     report("error", e);
     remove_if_unused(config.run.output.directory, created);
-    return exit_code_of_output_error(e);
+    code = exit_code_of_output_error(e);
+  }
+  if (!agreed()) {
+    if (code == kSuccess) {  // another rank could not start: nothing is run
+      std::fprintf(stderr, "voltaic: error: another MPI rank could not start the sweep (its input or memory)\n");
+      output->abandon();
+      code = kBadInput;
+    }
+    return code;
   }
   note_leftovers(output->directory());
 
@@ -170,7 +214,8 @@ int sweep_command(const SweepArguments& args) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<BatchCellResult> results;
   try {
-    results = batch->run(*experiment, &observer);
+    results =
+        ranks.run_batch(*batch, config.run.parameters, config.run.simulation, batch_options, *experiment, &observer);
   } catch (const std::exception& e) {  // the output failed (a full disk): keep what is complete
     progress.finish();
     report(dynamic_cast<const io::FileError*>(&e) ? "error" : "internal error", e);

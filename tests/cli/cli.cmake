@@ -114,3 +114,35 @@ add_test(NAME cli.faults.checkpoint_faults
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml
                  -DWORK=${_work}/faults/checkpoint_faults -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/checkpoint_faults.cmake)
 set_tests_properties(cli.faults.checkpoint_faults PROPERTIES TIMEOUT 600)
+
+# Under mpirun: a sweep spreads its cells and gives the one-rank files; a
+# single run refuses more than one rank.
+if(VOLTAIC_HAS_MPI)
+  # A python3 with h5py compares the curves (else the test is skipped).
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  set(_h5_python python3)
+  foreach(_candidate IN ITEMS "${Python3_EXECUTABLE}" /usr/bin/python3)
+    if(_candidate AND EXISTS "${_candidate}")
+      execute_process(COMMAND "${_candidate}" -c "import numpy, h5py" RESULT_VARIABLE _no_h5py OUTPUT_QUIET ERROR_QUIET)
+      if(NOT _no_h5py)
+        set(_h5_python "${_candidate}")
+        break()
+      endif()
+    endif()
+  endforeach()
+  foreach(ranks 2 4)
+    add_test(NAME cli.sweep_over_${ranks}_ranks_is_the_one_rank_sweep
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_ranks.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
+                     "${VOLTAIC_MPIEXEC_EXTRA}" ${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml
+                     ${_work}/sweep_ranks_${ranks} ${ranks} ${_h5_python})
+    set_tests_properties(cli.sweep_over_${ranks}_ranks_is_the_one_rank_sweep PROPERTIES PROCESSORS ${ranks}
+      SKIP_RETURN_CODE 77
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  endforeach()
+  add_test(NAME cli.run_refuses_several_ranks
+           COMMAND ${MPIEXEC_EXECUTABLE} -n 2 ${VOLTAIC_MPIEXEC_EXTRA} ${_voltaic} run
+                   ${_data}/configs/minimal.toml -o ${_work}/run_ranks)
+  set_tests_properties(cli.run_refuses_several_ranks PROPERTIES
+    PASS_REGULAR_EXPRESSION "voltaic run: 2 MPI ranks, but one cell runs on one rank"
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+endif()

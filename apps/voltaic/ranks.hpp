@@ -1,0 +1,42 @@
+#pragma once
+// The MPI ranks the CLI runs on: one without MPI or without a launcher;
+// under mpirun (srun, ...) with a CLI built with VOLTAIC_MPI, every rank.
+// Only rank 0 prints and writes; `voltaic sweep` spreads its cells.
+
+#include <memory>
+#include <vector>
+
+#include "voltaic/solver/batch_simulation.hpp"
+
+namespace voltaic::cli {
+
+class Ranks {
+ public:
+  /// Starts MPI when this process was launched as one of several ranks.
+  Ranks(int& argc, char**& argv);
+  ~Ranks();
+  Ranks(const Ranks&) = delete;
+  Ranks& operator=(const Ranks&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool root() const { return rank_ == 0; }
+  /// The largest of `value` over the ranks (value itself on one rank).
+  int max(int value) const;
+  /// The batch run on every rank, each its share of the cells, gathered on
+  /// rank 0 (mpi::run_batch); on one rank batch.run(). Rank 0 returns the
+  /// results and its observer sees every cell; the others return none.
+  std::vector<BatchCellResult> run_batch(BatchSimulation& batch, const ParameterSet& base,
+                                         const SimulationOptions& options, const BatchOptions& batch_options,
+                                         const Experiment& experiment, BatchObserver* observer) const;
+
+  /// The process-wide instance main() made (for the subcommands).
+  static const Ranks& current();
+
+ private:
+  struct Mpi;
+  std::unique_ptr<Mpi> mpi_;
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace voltaic::cli

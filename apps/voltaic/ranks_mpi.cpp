@@ -1,0 +1,53 @@
+// Ranks with MPI: MPI starts only when a launcher started this process as
+// one of several ranks (its environment says so), so that a plain
+// `voltaic run` pays nothing for it.
+#include <cstdlib>
+
+#include "ranks.hpp"
+#include "voltaic/mpi/distributed_batch.hpp"
+
+namespace voltaic::cli {
+
+namespace {
+
+const Ranks* g_current = nullptr;
+
+/// Set by Open MPI, MPICH / PMI, PMIx and MVAPICH launchers.
+bool launched_as_rank() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+}  // namespace
+
+struct Ranks::Mpi {
+  Mpi(int& argc, char**& argv) : session(argc, argv) {}
+  mpi::Session session;
+  mpi::Communicator world;
+};
+
+Ranks::Ranks(int& argc, char**& argv) {
+  g_current = this;
+  if (!launched_as_rank()) return;
+  mpi_ = std::make_unique<Mpi>(argc, argv);
+  rank_ = mpi_->world.rank();
+  size_ = mpi_->world.size();
+}
+
+Ranks::~Ranks() { g_current = nullptr; }
+
+int Ranks::max(int value) const { return mpi_ ? mpi_->world.max(value) : value; }
+
+std::vector<BatchCellResult> Ranks::run_batch(BatchSimulation& batch, const ParameterSet& base,
+                                              const SimulationOptions& options, const BatchOptions& batch_options,
+                                              const Experiment& experiment, BatchObserver* observer) const {
+  if (size_ == 1) return batch.run(experiment, observer);
+  BatchOptions keep = batch_options;
+  keep.keep_curves = true;  // the curves travel to rank 0 with the results
+  return mpi::run_batch(mpi_->world, base, batch.cells(), options, batch.executor(), keep, experiment, observer);
+}
+
+const Ranks& Ranks::current() { return *g_current; }
+
+}  // namespace voltaic::cli

@@ -1,0 +1,25 @@
+// Ranks without MPI (a CLI built with VOLTAIC_MPI=OFF or without an MPI
+// found): one rank.
+#include "ranks.hpp"
+
+namespace voltaic::cli {
+
+namespace {
+const Ranks* g_current = nullptr;
+}
+
+struct Ranks::Mpi {};
+
+Ranks::Ranks(int&, char**&) { g_current = this; }
+Ranks::~Ranks() { g_current = nullptr; }
+int Ranks::max(int value) const { return value; }
+
+std::vector<BatchCellResult> Ranks::run_batch(BatchSimulation& batch, const ParameterSet&, const SimulationOptions&,
+                                              const BatchOptions&, const Experiment& experiment,
+                                              BatchObserver* observer) const {
+  return batch.run(experiment, observer);
+}
+
+const Ranks& Ranks::current() { return *g_current; }
+
+}  // namespace voltaic::cli
