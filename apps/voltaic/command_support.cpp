@@ -1,6 +1,8 @@
 #include "command_support.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -13,6 +15,18 @@ namespace voltaic::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// This process's rank on its node, as MPI launchers set it (0 without one):
+/// the ranks of a node take its GPUs in turn.
+int node_local_rank() {
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK", "SLURM_LOCALID"})
+    if (const char* s = std::getenv(v)) return std::max(0, std::atoi(s));
+  return 0;
+}
+
+}  // namespace
+
 void report(const char* kind, const std::exception& e) {
   std::fprintf(stderr, "voltaic: %s: %s\n", kind, one_line(e.what()).c_str());
 }
@@ -23,7 +37,8 @@ std::shared_ptr<const Executor> make_executor(io::BackendChoice choice, const st
     throw BackendUnavailable("backend cuda", command,
                              cuda_backend_built() ? "no CUDA device is visible" : "this build has no CUDA backend");
   if (choice == io::BackendChoice::cpu || !gpu) return CpuExecutor::create();
-  return CudaExecutor::create(0, 3);  // stream 1: particles, stream 2: field output copies
+  // stream 1: particles, stream 2: field output copies
+  return CudaExecutor::create(node_local_rank() % CudaExecutor::device_count(), 3);
 }
 
 void remove_if_unused(const std::string& dir, bool created) {
