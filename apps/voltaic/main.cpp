@@ -14,8 +14,8 @@ int main(int argc, char** argv) {
   voltaic::io::skip_hdf5_exit_cleanup();
   const Ranks ranks(argc, argv);
   if (!ranks.root()) {  // rank 0 speaks for all (an error of another rank reaches it through the batch)
-    std::freopen("/dev/null", "w", stdout);
-    std::freopen("/dev/null", "w", stderr);
+    for (FILE* stream : {stdout, stderr})
+      if (std::freopen("/dev/null", "w", stream) == nullptr) continue;  // then that stream stays as it was
   }
   CLI::App app{"voltaic: lithium-ion cell simulation with the Doyle-Fuller-Newman model, on GPUs and CPUs"};
   app.set_version_flag("--version", voltaic::version());
