@@ -19,9 +19,11 @@ HaloExchange::HaloExchange(const Communicator& comm, const PlanePartition& parti
                           std::to_string(partition.ranks()) + " blocks for " + std::to_string(comm.size()) + " ranks");
   if (nz < 1) throw InvalidArgument("nz", "HaloExchange", "nz = " + std::to_string(nz) + " must be >= 1");
   block_ = partition.block(comm.rank());
-  gx_ = static_cast<std::size_t>(block_.nx()) + 2;
-  gy_ = static_cast<std::size_t>(block_.ny()) + 2;
   const std::vector<int> n = partition.neighbours(comm.rank());
+  x0_ = n[x_lo] >= 0 ? 1 : 0;
+  y0_ = n[y_lo] >= 0 ? 1 : 0;
+  gx_ = static_cast<std::size_t>(block_.nx() + x0_ + (n[x_hi] >= 0 ? 1 : 0));
+  gy_ = static_cast<std::size_t>(block_.ny() + y0_ + (n[y_hi] >= 0 ? 1 : 0));
   for (int s = 0; s < 4; ++s) {
     neighbour_[s] = n[s];
     const std::size_t length = static_cast<std::size_t>(s < 2 ? block_.ny() : block_.nx()) * nz;
@@ -30,6 +32,16 @@ HaloExchange::HaloExchange(const Communicator& comm, const PlanePartition& parti
 }
 
 std::size_t HaloExchange::ghosted_size() const { return gx_ * gy_ * static_cast<std::size_t>(nz_); }
+
+std::shared_ptr<const Grid3D> HaloExchange::local_grid(const Grid3D& global) const {
+  if (global.nz() != nz_)
+    throw SizeMismatch("global", "HaloExchange::local_grid",
+                       "the grid has " + std::to_string(global.nz()) + " layers, the exchange " + std::to_string(nz_));
+  std::vector<ZRegionSpec> regions;
+  for (const ZRegion& r : global.regions()) regions.push_back({r.name, r.cells(), r.dz * r.cells()});
+  return std::make_shared<const Grid3D>(static_cast<int>(gx_), static_cast<int>(gy_), global.dx(), global.dy(),
+                                        regions);
+}
 
 void HaloExchange::begin(const double* field) {
   const int bx = block_.nx(), by = block_.ny();

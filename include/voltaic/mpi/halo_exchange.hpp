@@ -6,20 +6,22 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
+#include "voltaic/core/grid.hpp"
 #include "voltaic/core/plane_partition.hpp"
 #include "voltaic/mpi/communicator.hpp"
 
 namespace voltaic::mpi {
 
-/// A rank's fields are stored ghosted: (bx + 2) x (by + 2) columns per layer
-/// (bx x by the owned block, one ghost column on each side), x fastest, nz
-/// layers. begin() packs the owned edge columns and posts the sends and
-/// receives; end() waits and unpacks into the ghosts, so work on the
-/// interior can run between them. Ghosts on the plane's edge (no neighbour)
-/// are not touched: the boundary conditions own them. Corners are not
-/// exchanged (the 5- and 7-point stencils do not read them). Host memory
+/// A rank's fields are stored ghosted: the owned bx x by block of columns
+/// with one ghost column on each side that has a neighbour (none on the
+/// plane's edge, where the boundary conditions act), x fastest, nz layers:
+/// the local grid local_grid() describes. begin() packs the owned edge
+/// columns and posts the sends and receives; end() waits and unpacks into
+/// the ghosts, so work on the interior can run between them. Corners are
+/// not exchanged (the 5- and 7-point stencils do not read them). Host memory
 /// (the CPU backend); each side packs layer-major, row or column in order.
 class HaloExchange {
  public:
@@ -27,13 +29,19 @@ class HaloExchange {
   HaloExchange(const Communicator& comm, const PlanePartition& partition, int nz);
 
   const PlaneBlock& block() const { return block_; }
-  /// Values of a ghosted field: (bx + 2) (by + 2) nz.
+  /// Whether side s (x_lo, x_hi, y_lo, y_hi) has a neighbour, hence a ghost column.
+  bool has_ghost(int side) const { return neighbour_[side] >= 0; }
+  /// Values of a ghosted field.
   std::size_t ghosted_size() const;
-  /// Index of local column (li, lj) in [-1, bx] x [-1, by], layer k.
+  /// Index of owned column (li, lj) (0 <= li < bx; -1 and bx: a ghost), layer k.
   std::size_t index(int li, int lj, int k) const {
-    return static_cast<std::size_t>(li + 1) +
-           gx_ * (static_cast<std::size_t>(lj + 1) + gy_ * static_cast<std::size_t>(k));
+    return static_cast<std::size_t>(li + x0_) +
+           gx_ * (static_cast<std::size_t>(lj + y0_) + gy_ * static_cast<std::size_t>(k));
   }
+  /// The ghosted block as a grid of its own: `global`'s spacing and
+  /// z-regions over the block's columns and ghosts.
+  std::shared_ptr<const Grid3D> local_grid(const Grid3D& global) const;
+  const Communicator& communicator() const { return comm_; }
 
   void begin(const double* field);
   void end(double* field);
@@ -44,7 +52,8 @@ class HaloExchange {
   const Communicator& comm_;
   PlaneBlock block_;
   int nz_;
-  std::size_t gx_, gy_;
+  int x0_, y0_;                   ///< 1 where a ghost column precedes the block in x (y)
+  std::size_t gx_, gy_;           ///< columns of the ghosted block in x and y
   std::array<int, 4> neighbour_;  ///< x_lo, x_hi, y_lo, y_hi; -1 at the plane's edge
   std::array<std::vector<double>, 4> send_, receive_;
   std::vector<MPI_Request> requests_;
