@@ -1,0 +1,116 @@
+// CG on the x-y decomposition (ctest runs this on 1, 2 and 4 ranks): the
+// owned cells' solution has the bits of the one-block solve of the same
+// plane, and that solve is the library's serial solve to the tolerance.
+#include "voltaic/mpi/block_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "voltaic/linalg/krylov.hpp"
+
+namespace voltaic::mpi {
+namespace {
+
+const Grid3D kGrid(37, 29, 1e-3, 1.5e-3, {{"n", 2, 2e-4}, {"s", 3, 1e-4}, {"p", 2, 2e-4}});
+constexpr int kTile = 8;
+
+struct Problem {
+  std::vector<double> k, d, b;  ///< global, cell c = i + nx (j + ny k)
+  BoundaryConditions bc;
+};
+
+Problem problem(const Communicator& world) {
+  std::uint64_t seed = std::random_device{}();
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, world.get());
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> k(0.5, 2.0), d(1e3, 2e3), b(-1.0, 1.0);
+  Problem p;
+  for (std::size_t c = 0; c < kGrid.num_cells(); ++c) {
+    p.k.push_back(k(rng));
+    p.d.push_back(d(rng));
+    p.b.push_back(b(rng) * 1e-6);
+  }
+  p.bc[static_cast<int>(Face::x_lo)] = BoundaryCondition::robin(10.0, 1.0);
+  p.bc[static_cast<int>(Face::y_hi)] = BoundaryCondition::dirichlet(2.0);
+  p.bc[static_cast<int>(Face::z_lo)] = BoundaryCondition::robin(5.0, -1.0);
+  return p;
+}
+
+struct Solved {
+  std::vector<double> owned;  ///< this rank's cells, in its block's order
+  SolveReport report;
+};
+
+Solved solve(const Communicator& comm, const PlanePartition& partition, const Problem& p) {
+  HaloExchange halo(comm, partition, kGrid.nz());
+  const PlaneBlock blk = halo.block();
+  std::vector<double> k(halo.ghosted_size(), 1.0), d(halo.ghosted_size(), 1.0), b(halo.ghosted_size(), 0.0),
+      x(halo.ghosted_size(), 0.0);
+  const auto global = [&](int li, int lj, int kk) { return kGrid.index(blk.i_begin + li, blk.j_begin + lj, kk); };
+  for (int kk = 0; kk < kGrid.nz(); ++kk)
+    for (int lj = 0; lj < blk.ny(); ++lj)
+      for (int li = 0; li < blk.nx(); ++li) {
+        const std::size_t c = halo.index(li, lj, kk);
+        k[c] = p.k[global(li, lj, kk)];
+        d[c] = p.d[global(li, lj, kk)];
+        b[c] = p.b[global(li, lj, kk)];
+      }
+  const MemorySpace host = MemorySpace::host();
+  const std::size_t n = halo.ghosted_size();
+  BlockOperator a(halo, partition, kGrid, View<double>(k.data(), n, host), View<const double>(d.data(), n, host), p.bc);
+  a.add_boundary_terms(View<double>(b.data(), n, host));
+  Solved s;
+  s.report = block_cg(a, View<const double>(b.data(), n, host), View<double>(x.data(), n, host), 1e-12, 2000);
+  for (int kk = 0; kk < kGrid.nz(); ++kk)
+    for (int lj = 0; lj < blk.ny(); ++lj)
+      for (int li = 0; li < blk.nx(); ++li) s.owned.push_back(x[halo.index(li, lj, kk)]);
+  return s;
+}
+
+TEST(BlockCg, EveryPartitionGivesTheOneBlockBitsAndTheSerialSolution) {
+  const Communicator world, self(MPI_COMM_SELF);
+  const Problem p = problem(world);
+  const PlanePartition many = PlanePartition::for_ranks(kGrid.nx(), kGrid.ny(), world.size(), kTile);
+  const PlanePartition one(kGrid.nx(), kGrid.ny(), 1, 1, kTile);
+  const Solved distributed = solve(world, many, p);
+  const Solved alone = solve(self, one, p);
+  ASSERT_TRUE(distributed.report.converged) << distributed.report.summary();
+  EXPECT_EQ(distributed.report.iterations, alone.report.iterations);
+  // This rank's block of the one-block solution.
+  const PlaneBlock blk = many.block(world.rank());
+  std::size_t m = 0, differ = 0;
+  for (int kk = 0; kk < kGrid.nz(); ++kk)
+    for (int j = blk.j_begin; j < blk.j_end; ++j)
+      for (int i = blk.i_begin; i < blk.i_end; ++i, ++m) {
+        const double one_block = alone.owned[kGrid.index(i, j, kk)];
+        if (std::memcmp(&one_block, &distributed.owned[m], sizeof(double)) != 0) ++differ;
+      }
+  EXPECT_EQ(differ, 0u) << "cells of rank " << world.rank() << " of " << world.size() << " differ in their bits";
+
+  // The one-block solve is the serial library solve (StencilOperator, z-line, CgSolver).
+  const auto cpu = CpuExecutor::create();
+  const auto grid = std::make_shared<const Grid3D>(kGrid);
+  const Array<double> k = Array<double>::from_host(cpu, p.k), d = Array<double>::from_host(cpu, p.d);
+  auto op = std::make_shared<StencilOperator<double>>(grid, cpu, k.const_view(), d.const_view(), p.bc);
+  auto zline = std::make_shared<ZLinePreconditioner<double>>(*op);
+  Array<double> b = Array<double>::from_host(cpu, p.b),
+                x = Array<double>::from_host(cpu, std::vector<double>(p.b.size(), 0.0));
+  op->add_boundary_terms(b.view());
+  SolverOptions o;
+  o.relative_tolerance = 1e-12;
+  o.max_iterations = 2000;
+  ASSERT_TRUE(CgSolver<double>(op, zline, o).solve(b.const_view(), x.view()).converged);
+  const std::vector<double> serial = x.to_host();
+  double worst = 0.0, largest = 0.0;
+  for (std::size_t c = 0; c < serial.size(); ++c) {
+    worst = std::max(worst, std::abs(serial[c] - alone.owned[c]));
+    largest = std::max(largest, std::abs(serial[c]));
+  }
+  EXPECT_LE(worst, 1e-8 * largest);
+}
+
+}  // namespace
+}  // namespace voltaic::mpi
