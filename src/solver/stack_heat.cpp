@@ -40,10 +40,100 @@ StackCooling StackCooling::of(const ThermalParameters& t) {
   return c;
 }
 
+namespace {
+
+/// rho c_p and lambda of each layer of the heat grid: the foils' own, the
+/// cells' from the layout (uniform in each layer).
+struct Layers {
+  std::vector<double> rho_cp, lambda;
+};
+
+Layers layer_properties(const CellLayout& layout, const CurrentCollectorParameters* const foil[2], const bool has[2]) {
+  const Grid3D& g = *layout.grid();
+  const std::size_t layer = g.cells_per_layer();
+  const std::vector<double> rho_cp = layout.heat_capacity().to_host(), lambda = layout.thermal_conductivity().to_host();
+  Layers l;
+  const auto add = [&](double rc, double k) {
+    l.rho_cp.push_back(rc);
+    l.lambda.push_back(k);
+  };
+  if (has[0]) add(foil[0]->density * foil[0]->specific_heat_capacity, foil[0]->thermal_conductivity);
+  for (int k = 0; k < g.nz(); ++k) add(rho_cp[k * layer], lambda[k * layer]);
+  if (has[1]) add(foil[1]->density * foil[1]->specific_heat_capacity, foil[1]->thermal_conductivity);
+  return l;
+}
+
+/// The outer faces' conductance to the ambient [W/K]: the two large faces
+/// and the four edges, behind their half cells.
+double outer_conductance(const Grid3D& g, const StackCooling& h, const std::vector<double>& lambda) {
+  const double dx = g.dx(), dy = g.dy();
+  const std::vector<double>& dz = g.dz();
+  const int nz = g.nz();
+  double G = double(g.cells_per_layer()) * dx * dy *
+             (face_conductance(h.negative_face, dz[0], lambda[0]) +
+              face_conductance(h.positive_face, dz[nz - 1], lambda[nz - 1]));
+  for (int k = 0; k < nz; ++k)
+    G +=
+        2.0 * dz[k] *
+        (g.ny() * dy * face_conductance(h.edge, dx, lambda[k]) + g.nx() * dx * face_conductance(h.edge, dy, lambda[k]));
+  return G;
+}
+
+/// Each tab cools its foil's edge cells with the tab's coefficient instead
+/// of the edge's: the difference, per unit volume, added to `sink` in those
+/// cells. Returns the tabs' extra conductance [W/K].
+double add_tab_sinks(const Grid3D& g, const CurrentCollectorParameters* const foil[2], const bool has[2],
+                     const StackCooling& h, const std::vector<double>& lambda, std::vector<double>& sink) {
+  const double tab_h[2] = {h.negative_tab, h.positive_tab};
+  const double dx = g.dx(), dy = g.dy();
+  double G = 0.0;
+  for (int f = 0; f < 2; ++f) {
+    if (!has[f] || !has_tab(*foil[f]) || tab_h[f] == h.edge) continue;
+    const TabCoverage tab =
+        tab_coverage(*foil[f], f == 0 ? "Negative" : "Positive", g.nx() * dx, g.ny() * dy, g.nx(), g.ny());
+    const int k = f == 0 ? 0 : g.nz() - 1;
+    const double dz = g.dz()[k], volume = dx * dy * dz;
+    for (TabEdge e : {TabEdge::x_lo, TabEdge::x_hi, TabEdge::y_lo, TabEdge::y_hi}) {
+      const bool x_edge = e == TabEdge::x_lo || e == TabEdge::x_hi;
+      const std::vector<double>& cover = tab.of(e);
+      const double width = x_edge ? dx : dy, length = x_edge ? dy : dx;
+      const double extra = face_conductance(tab_h[f], width, lambda[k]) - face_conductance(h.edge, width, lambda[k]);
+      for (std::size_t m = 0; m < cover.size(); ++m) {
+        if (cover[m] == 0.0) continue;
+        const int i = x_edge ? (e == TabEdge::x_lo ? 0 : g.nx() - 1) : static_cast<int>(m);
+        const int j = x_edge ? static_cast<int>(m) : (e == TabEdge::y_lo ? 0 : g.ny() - 1);
+        const double g_extra = cover[m] * length * dz * extra;
+        sink[g.index(i, j, k)] += g_extra / volume;
+        G += g_extra;
+      }
+    }
+  }
+  return G;
+}
+
+BoundaryConditions outer_faces(const StackCooling& h, double ambient) {
+  BoundaryConditions bc;
+  const auto robin = [&](double coefficient) { return BoundaryCondition::robin(coefficient, ambient); };
+  bc[static_cast<int>(Face::x_lo)] = bc[static_cast<int>(Face::x_hi)] = robin(h.edge);
+  bc[static_cast<int>(Face::y_lo)] = bc[static_cast<int>(Face::y_hi)] = robin(h.edge);
+  bc[static_cast<int>(Face::z_lo)] = robin(h.negative_face);
+  bc[static_cast<int>(Face::z_hi)] = robin(h.positive_face);
+  return bc;
+}
+
+/// One value per cell of the heat grid from one per layer.
+std::vector<double> per_cell(const std::vector<double>& per_layer, std::size_t layer) {
+  std::vector<double> v(per_layer.size() * layer);
+  for (std::size_t c = 0; c < v.size(); ++c) v[c] = per_layer[c / layer];
+  return v;
+}
+
+}  // namespace
+
 StackHeat::StackHeat(const CellLayout& layout, const SolverOptions& options) : exec_(layout.executor()) {
   const ParameterSet& p = layout.parameters();
   const Grid3D& g = *layout.grid();
-  const CurrentCollectorParameters* foil[2] = {&p.negative_current_collector, &p.positive_current_collector};
+  const CurrentCollectorParameters* const foil[2] = {&p.negative_current_collector, &p.positive_current_collector};
   const StackCooling h = StackCooling::of(p.thermal);
   n_ = g.num_cells();
   layer_ = g.cells_per_layer();
@@ -57,83 +147,28 @@ StackHeat::StackHeat(const CellLayout& layout, const SolverOptions& options) : e
   if (has_[1]) regions.push_back({"positive current collector", 1, foil[1]->thickness});
   grid_ = std::make_shared<const Grid3D>(g.nx(), g.ny(), g.dx(), g.dy(), regions);
   const std::size_t total = grid_->num_cells();
-  const int nz = grid_->nz();
+  total_volume_ = g.nx() * g.dx() * g.ny() * g.dy() * grid_->thickness();
 
-  // Per layer: rho c_p and lambda (the cells' layers from the layout).
-  const std::vector<double> cells_rho_cp = layout.heat_capacity().to_host();
-  const std::vector<double> cells_lambda = layout.thermal_conductivity().to_host();
-  std::vector<double> rho_cp(nz), lambda(nz);
-  for (int k = 0; k < nz; ++k) {
-    const int cell_layer = k - (has_[0] ? 1 : 0);
-    const CurrentCollectorParameters* c = cell_layer < 0 ? foil[0] : cell_layer >= g.nz() ? foil[1] : nullptr;
-    rho_cp[k] = c ? c->density * c->specific_heat_capacity : cells_rho_cp[cell_layer * layer_];
-    lambda[k] = c ? c->thermal_conductivity : cells_lambda[cell_layer * layer_];
-  }
-  std::vector<double> rc(total), lam(total), sink(total, 0.0);
-  for (std::size_t c = 0; c < total; ++c) {
-    rc[c] = rho_cp[c / layer_];
-    lam[c] = lambda[c / layer_];
-  }
-
-  // The faces' conductance (for cooling_conductance()).
-  const double dx = g.dx(), dy = g.dy();
-  const std::vector<double>& dz = grid_->dz();
-  total_volume_ = g.nx() * dx * g.ny() * dy * grid_->thickness();
-  conductance_ = double(layer_) * dx * dy *
-                 (face_conductance(h.negative_face, dz[0], lambda[0]) +
-                  face_conductance(h.positive_face, dz[nz - 1], lambda[nz - 1]));
-  for (int k = 0; k < nz; ++k)
-    conductance_ +=
-        2.0 * dz[k] *
-        (g.ny() * dy * face_conductance(h.edge, dx, lambda[k]) + g.nx() * dx * face_conductance(h.edge, dy, lambda[k]));
-
-  // Each tab cools its foil's edge cells with the tab's coefficient instead
-  // of the edge's: the difference is a sink in those cells.
-  const double tab_h[2] = {h.negative_tab, h.positive_tab};
-  for (int f = 0; f < 2; ++f) {
-    if (!has_[f] || !has_tab(*foil[f]) || tab_h[f] == h.edge) continue;
-    const std::string side = f == 0 ? "Negative" : "Positive";
-    const TabCoverage tab = tab_coverage(*foil[f], side, g.nx() * dx, g.ny() * dy, g.nx(), g.ny());
-    const int k = f == 0 ? 0 : nz - 1;
-    const double volume = dx * dy * dz[k];
-    for (TabEdge e : {TabEdge::x_lo, TabEdge::x_hi, TabEdge::y_lo, TabEdge::y_hi}) {
-      const bool x_edge = e == TabEdge::x_lo || e == TabEdge::x_hi;
-      const std::vector<double>& cover = tab.of(e);
-      const double width = x_edge ? dx : dy, length = x_edge ? dy : dx;
-      const double extra = face_conductance(tab_h[f], width, lambda[k]) - face_conductance(h.edge, width, lambda[k]);
-      for (std::size_t m = 0; m < cover.size(); ++m) {
-        if (cover[m] == 0.0) continue;
-        const int i = x_edge ? (e == TabEdge::x_lo ? 0 : g.nx() - 1) : static_cast<int>(m);
-        const int j = x_edge ? static_cast<int>(m) : (e == TabEdge::y_lo ? 0 : g.ny() - 1);
-        const double g_extra = cover[m] * length * dz[k] * extra;
-        sink[grid_->index(i, j, k)] += g_extra / volume;
-        conductance_ += g_extra;
-      }
-    }
-  }
-
-  rho_cp_ = Array<double>::from_host(exec_, rc);
-  lambda_ = Array<double>::from_host(exec_, lam);
-  for (Array<double>* a : {&T_, &q_, &mass_, &rhs_}) *a = Array<double>(exec_, total);
+  const Layers layers = layer_properties(layout, foil, has_);
+  std::vector<double> sink(total, 0.0), dz(grid_->dz());
+  conductance_ =
+      outer_conductance(*grid_, h, layers.lambda) + add_tab_sinks(*grid_, foil, has_, h, layers.lambda, sink);
+  rho_cp_ = Array<double>::from_host(exec_, per_cell(layers.rho_cp, layer_));
+  lambda_ = Array<double>::from_host(exec_, per_cell(layers.lambda, layer_));
+  for (double& d : dz) d *= g.dx() * g.dy();
+  volume_ = Array<double>::from_host(exec_, per_cell(dz, layer_));
   sink_ = Array<double>::from_host(exec_, sink);
   for (double& s : sink) s *= ambient_;
   sink_ambient_ = Array<double>::from_host(exec_, sink);
-  std::vector<double> volume(total);
-  for (std::size_t c = 0; c < total; ++c) volume[c] = dx * dy * dz[c / layer_];
-  volume_ = Array<double>::from_host(exec_, volume);
+  for (Array<double>* a : {&T_, &q_, &mass_, &rhs_}) *a = Array<double>(exec_, total);
 
-  BoundaryConditions bc;
-  const auto robin = [&](double coefficient) { return BoundaryCondition::robin(coefficient, ambient_); };
-  bc[static_cast<int>(Face::x_lo)] = bc[static_cast<int>(Face::x_hi)] = robin(h.edge);
-  bc[static_cast<int>(Face::y_lo)] = bc[static_cast<int>(Face::y_hi)] = robin(h.edge);
-  bc[static_cast<int>(Face::z_lo)] = robin(h.negative_face);
-  bc[static_cast<int>(Face::z_hi)] = robin(h.positive_face);
   fill(*exec_, mass_.view(), 1.0);  // placeholder coefficients; every step rebuilds them in place
-  op_ = std::make_shared<StencilOperator<double>>(grid_, exec_, lambda_.const_view(), mass_.const_view(), bc);
+  op_ = std::make_shared<StencilOperator<double>>(grid_, exec_, lambda_.const_view(), mass_.const_view(),
+                                                  outer_faces(h, ambient_));
   zline_ = std::make_shared<ZLinePreconditioner<double>>(*op_);
   if (layer_ > 1) {
-    double sheet = 0.0;
-    for (int k = 0; k < nz; ++k) sheet += lambda[k] * dz[k];
+    double sheet = 0.0;  // sum of lambda dz over the layers
+    for (std::size_t k = 0; k < layers.lambda.size(); ++k) sheet += layers.lambda[k] * grid_->dz()[k];
     columns_ = std::make_shared<ColumnCorrection>(op_, zline_, sheet);
     cg_ = std::make_unique<CgSolver<double>>(op_, columns_, options);
   }
