@@ -32,7 +32,6 @@ BlockOperator::BlockOperator(HaloExchange& halo, const PlanePartition& partition
   const std::shared_ptr<const Executor> cpu = CpuExecutor::create();
   op_ = std::make_shared<StencilOperator<double>>(local_, cpu, View<const double>(k), d, local_conditions(halo, bc));
   zline_ = std::make_unique<ZLinePreconditioner<double>>(*op_);
-  products_.resize(size());
 }
 
 void BlockOperator::zero_ghosts(View<double> v) const {
@@ -69,15 +68,10 @@ void BlockOperator::add_boundary_terms(View<double> b) const {
 
 double BlockOperator::dot(View<const double> a, View<const double> b) const {
   const PlaneBlock& blk = halo_.block();
-  const int nz = local_->nz();
-  std::vector<double> partials(partition_.num_tiles(), 0.0);
-  for (std::size_t t : partition_.tiles_of(halo_.communicator().rank()))
-    partials[t] = tile_partial(partition_.tile_columns(t), nz, [&](int i, int j, int k) {
-      const std::size_t c = halo_.index(i - blk.i_begin, j - blk.j_begin, k);
-      return a[c] * b[c];
-    });
-  halo_.communicator().combine_disjoint(partials);
-  return sum_of_partials(partials);
+  return canonical_block_sum(halo_.communicator(), partition_, local_->nz(), [&](int i, int j, int k) {
+    const std::size_t c = halo_.index(i - blk.i_begin, j - blk.j_begin, k);
+    return a[c] * b[c];
+  });
 }
 
 SolveReport block_cg(const BlockOperator& a, View<const double> b, View<double> x, double rtol, int max_iterations) {

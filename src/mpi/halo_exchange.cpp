@@ -104,14 +104,10 @@ double reproducible_sum(const Communicator& comm, const PlanePartition& partitio
                           std::to_string(partition.ranks()) + " blocks for " + std::to_string(comm.size()) + " ranks");
   const PlaneBlock b = partition.block(comm.rank());
   const std::size_t bx = static_cast<std::size_t>(b.nx()), by = static_cast<std::size_t>(b.ny());
-  std::vector<double> partials(partition.num_tiles(), 0.0);
-  for (std::size_t t : partition.tiles_of(comm.rank()))
-    partials[t] = tile_partial(partition.tile_columns(t), nz, [&](int i, int j, int k) {
-      return owned[static_cast<std::size_t>(i - b.i_begin) +
-                   bx * (static_cast<std::size_t>(j - b.j_begin) + by * static_cast<std::size_t>(k))];
-    });
-  comm.combine_disjoint(partials);
-  return sum_of_partials(partials);
+  return canonical_block_sum(comm, partition, nz, [&](int i, int j, int k) {
+    return owned[static_cast<std::size_t>(i - b.i_begin) +
+                 bx * (static_cast<std::size_t>(j - b.j_begin) + by * static_cast<std::size_t>(k))];
+  });
 }
 
 }  // namespace voltaic::mpi

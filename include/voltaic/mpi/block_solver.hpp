@@ -47,7 +47,6 @@ class BlockOperator {
   std::shared_ptr<const Grid3D> local_;
   std::shared_ptr<StencilOperator<double>> op_;
   std::unique_ptr<ZLinePreconditioner<double>> zline_;
-  mutable std::vector<double> products_;
 };
 
 /// Preconditioned CG on a BlockOperator until its recursive residual is at

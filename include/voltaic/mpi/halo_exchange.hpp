@@ -59,6 +59,18 @@ class HaloExchange {
   std::vector<MPI_Request> requests_;
 };
 
+/// The canonical sum over the grid of value(i, j, k) (global column, layer),
+/// each rank evaluating it on its own tiles only: the tiles' partials meet in
+/// combine_disjoint(), exactly, and every rank sums them by the same tree.
+template <class Value>
+double canonical_block_sum(const Communicator& comm, const PlanePartition& partition, int nz, Value value) {
+  std::vector<double> partials(partition.num_tiles(), 0.0);
+  for (std::size_t t : partition.tiles_of(comm.rank()))
+    partials[t] = tile_partial(partition.tile_columns(t), nz, value);
+  comm.combine_disjoint(partials);
+  return sum_of_partials(partials);
+}
+
 /// The canonical sum (core/plane_partition.hpp) of a field held in blocks,
 /// `owned` the rank's bx x by x nz values (x fastest, layer-major): the same
 /// bits on every rank, for every partition of the plane, and as
