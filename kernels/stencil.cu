@@ -52,19 +52,22 @@ __global__ void coefficients_kernel(Layout<T> g, const T* k, const T* d, stencil
 }
 
 /// One thread per cell; neighbours read straight from global memory (L1/L2).
-template <class T, bool kCoupled>
+template <class T>
 __global__ void __launch_bounds__(kTileX* kTileY) apply_untiled_kernel(Layout<T> g, ApplyArgs<T> a) {
   const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y, k = blockIdx.z;
   if (i >= g.nx || j >= g.ny) return;
-  const long long sy = g.nx, sz = static_cast<long long>(g.nx) * g.ny;
-  const long long c = i + sy * j + sz * k;
-  const long long xm = i > 0 ? c - 1 : c, xp = i < g.nx - 1 ? c + 1 : c;
-  const long long ym = j > 0 ? c - sy : c, yp = j < g.ny - 1 ? c + sy : c;
-  const long long zm = k > 0 ? c - sz : c, zp = k < g.nz - 1 ? c + sz : c;
-  T y = stencil::apply_point(a.diag[c], a.x[c], a.tx[c], a.x[xp], i > 0 ? a.tx[xm] : T(0), a.x[xm], a.ty[c], a.x[yp],
-                             j > 0 ? a.ty[ym] : T(0), a.x[ym], a.tz[c], a.x[zp], k > 0 ? a.tz[zm] : T(0), a.x[zm]);
-  if constexpr (kCoupled) y = fp::fma(a.coupling[c], a.other[c], y);
-  a.y[c] = y;
+  a.y[i + static_cast<long long>(g.nx) * (j + static_cast<long long>(g.ny) * k)] = stencil::apply_cell(g, a, i, j, k);
+}
+
+/// One thread per cell of the frame's columns (x) and layer (y).
+template <class T>
+__global__ void apply_frame_kernel(Layout<T> g, ApplyArgs<T> a, stencil::ColumnFrame frame, long long columns) {
+  const long long n = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int k = blockIdx.y;
+  if (n >= columns) return;
+  int i = 0, j = 0;
+  frame.column(g.nx, g.ny, n, i, j);
+  a.y[i + static_cast<long long>(g.nx) * (j + static_cast<long long>(g.ny) * k)] = stencil::apply_cell(g, a, i, j, k);
 }
 
 /// What a thread reads for one layer: its cell's coefficients and, at the tile
@@ -219,20 +222,31 @@ template <class T>
 void stencil_apply_untiled(const CudaExecutor& exec, const Layout<T>& g, const ApplyArgs<T>& a) {
   exec.activate();
   cudaStream_t s = exec.stream(0);
-  if (a.coupling) {
-    apply_untiled_kernel<T, true><<<cell_grid(g), dim3(kTileX, kTileY), 0, s>>>(g, a);
-  } else {
-    apply_untiled_kernel<T, false><<<cell_grid(g), dim3(kTileX, kTileY), 0, s>>>(g, a);
-  }
+  apply_untiled_kernel<T><<<cell_grid(g), dim3(kTileX, kTileY), 0, s>>>(g, a);
   VOLTAIC_LAUNCH_CHECK(s, apply_untiled_kernel);
 }
 
-#define VOLTAIC_INSTANTIATE(T)                                                                     \
-  template long long first_invalid_cell<T>(const CudaExecutor&, const T*, const T*, std::size_t);  \
-  template void stencil_coefficients<T>(const CudaExecutor&, const Layout<T>&, const T*, const T*, \
-                                        stencil::Coefficients<T>, T*);                             \
-  template void stencil_apply<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&);      \
-  template void stencil_apply_untiled<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&);
+template <class T>
+void stencil_apply_frame(const CudaExecutor& exec, const Layout<T>& g, const ApplyArgs<T>& a,
+                         stencil::ColumnFrame frame) {
+  const long long columns = frame.columns(g.nx, g.ny);
+  if (columns == 0) return;
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  constexpr int kThreads = 256;
+  const dim3 grid(static_cast<unsigned>((columns + kThreads - 1) / kThreads), static_cast<unsigned>(g.nz));
+  apply_frame_kernel<T><<<grid, kThreads, 0, s>>>(g, a, frame, columns);
+  VOLTAIC_LAUNCH_CHECK(s, apply_frame_kernel);
+}
+
+#define VOLTAIC_INSTANTIATE(T)                                                                        \
+  template long long first_invalid_cell<T>(const CudaExecutor&, const T*, const T*, std::size_t);     \
+  template void stencil_coefficients<T>(const CudaExecutor&, const Layout<T>&, const T*, const T*,    \
+                                        stencil::Coefficients<T>, T*);                                \
+  template void stencil_apply<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&);         \
+  template void stencil_apply_untiled<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&); \
+  template void stencil_apply_frame<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&,    \
+                                       stencil::ColumnFrame);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)
 #undef VOLTAIC_INSTANTIATE

@@ -33,21 +33,23 @@ VOLTAIC_FMA_CLONES void stencil_coefficients(const stencil::Layout<T>& g, const 
 
 template <class T>
 VOLTAIC_FMA_CLONES void stencil_apply(const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a) {
-  const long long sy = g.nx, sz = static_cast<long long>(g.nx) * g.ny;
   long long c = 0;
   for (int k = 0; k < g.nz; ++k) {
     for (int j = 0; j < g.ny; ++j) {
-      for (int i = 0; i < g.nx; ++i, ++c) {
-        // A missing neighbour has coupling 0; its x is read from the cell itself.
-        const long long xm = i > 0 ? c - 1 : c, xp = i < g.nx - 1 ? c + 1 : c;
-        const long long ym = j > 0 ? c - sy : c, yp = j < g.ny - 1 ? c + sy : c;
-        const long long zm = k > 0 ? c - sz : c, zp = k < g.nz - 1 ? c + sz : c;
-        T y = stencil::apply_point(a.diag[c], a.x[c], a.tx[c], a.x[xp], i > 0 ? a.tx[xm] : T(0), a.x[xm], a.ty[c],
-                                   a.x[yp], j > 0 ? a.ty[ym] : T(0), a.x[ym], a.tz[c], a.x[zp], k > 0 ? a.tz[zm] : T(0),
-                                   a.x[zm]);
-        if (a.coupling) y = fp::fma(a.coupling[c], a.other[c], y);
-        a.y[c] = y;
-      }
+      for (int i = 0; i < g.nx; ++i, ++c) a.y[c] = stencil::apply_cell(g, a, i, j, k);
+    }
+  }
+}
+
+template <class T>
+VOLTAIC_FMA_CLONES void stencil_apply_frame(const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a,
+                                            stencil::ColumnFrame frame) {
+  const long long columns = frame.columns(g.nx, g.ny), sz = static_cast<long long>(g.nx) * g.ny;
+  for (int k = 0; k < g.nz; ++k) {
+    for (long long n = 0; n < columns; ++n) {
+      int i = 0, j = 0;
+      frame.column(g.nx, g.ny, n, i, j);
+      a.y[i + static_cast<long long>(g.nx) * j + sz * k] = stencil::apply_cell(g, a, i, j, k);
     }
   }
 }
@@ -60,5 +62,9 @@ template void stencil_coefficients<double>(const stencil::Layout<double>&, const
                                            stencil::Coefficients<double>, double*);
 template void stencil_apply<float>(const stencil::Layout<float>&, const stencil::ApplyArgs<float>&);
 template void stencil_apply<double>(const stencil::Layout<double>&, const stencil::ApplyArgs<double>&);
+template void stencil_apply_frame<float>(const stencil::Layout<float>&, const stencil::ApplyArgs<float>&,
+                                         stencil::ColumnFrame);
+template void stencil_apply_frame<double>(const stencil::Layout<double>&, const stencil::ApplyArgs<double>&,
+                                          stencil::ColumnFrame);
 
 }  // namespace voltaic::cpu

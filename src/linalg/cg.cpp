@@ -31,7 +31,8 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
   const std::size_t n = a_->size();
   detail::require_vector(exec, b, n, where, "b");
   detail::require_vector(exec, x, n, where, "x");
-  const double b_norm = detail::rhs_norm(exec, b, where);
+  const VectorSpace<T>& space = a_->space();
+  const double b_norm = detail::rhs_norm(*a_, b, where);
   if (b_norm == 0) return detail::zero_solution(exec, x);
   const double tol = detail::tolerance(options_, b_norm);
 
@@ -70,7 +71,7 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
     if (it >= options_.max_iterations) break;
     if (restart) {
       m_->apply(r, z);
-      rho = dot(exec, View<const T>(r), View<const T>(z));
+      rho = space.dot(exec, View<const T>(r), View<const T>(z));
       copy(exec, View<const T>(z), p);
       restart = false;
     } else {
@@ -87,7 +88,7 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
       break;
     }
     a_->apply(p, q);
-    const double pq = dot(exec, View<const T>(p), View<const T>(q));
+    const double pq = space.dot(exec, View<const T>(p), View<const T>(q));
     if (!detail::finite(pq)) {
       reason = StopReason::non_finite;
       break;
@@ -101,9 +102,9 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
     axpy(exec, -alpha, View<const T>(q), r);
     ++it;
     fresh = false;
-    nrm2(exec, View<const T>(r), scalars_.view().subview(0, 1));
+    space.nrm2(exec, View<const T>(r), scalars_.view().subview(0, 1));
     m_->apply(r, z);
-    dot(exec, View<const T>(r), View<const T>(z), scalars_.view().subview(1, 1));
+    space.dot(exec, View<const T>(r), View<const T>(z), scalars_.view().subview(1, 1));
     exec.copy(host_scalars_.data(), MemorySpace::host(), scalars_.data(), scalars_.space(), 2 * sizeof(T));
     r_norm = host_scalars_.data()[0];
     rho_next = host_scalars_.data()[1];

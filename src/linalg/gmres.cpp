@@ -57,7 +57,8 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
   const std::size_t n = a_->size();
   detail::require_vector(exec, b, n, where, "b");
   detail::require_vector(exec, x, n, where, "x");
-  const double b_norm = detail::rhs_norm(exec, b, where);
+  const VectorSpace<T>& space = a_->space();
+  const double b_norm = detail::rhs_norm(*a_, b, where);
   if (b_norm == 0) return detail::zero_solution(exec, x);
   const double tol = detail::tolerance(options_, b_norm);
   const int m = options_.restart;
@@ -99,9 +100,9 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
       a_->apply(View<const T>(z), v_next);
       // CGS2 pass 1, with ||w|| before it (the scale of the breakdown test).
       for (int i = 0; i <= j; ++i) {
-        dot(exec, View<const T>(basis(i)), View<const T>(v_next), scalars_.view().subview(i, 1));
+        space.dot(exec, View<const T>(basis(i)), View<const T>(v_next), scalars_.view().subview(i, 1));
       }
-      nrm2(exec, View<const T>(v_next), scalars_.view().subview(j + 1, 1));
+      space.nrm2(exec, View<const T>(v_next), scalars_.view().subview(j + 1, 1));
       read_scalars(j + 2);
       const double w_norm = s[j + 1];
       for (int i = 0; i <= j; ++i) {
@@ -110,14 +111,14 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
       }
       // Pass 2: what rounding left of the basis directions.
       for (int i = 0; i <= j; ++i) {
-        dot(exec, View<const T>(basis(i)), View<const T>(v_next), scalars_.view().subview(i, 1));
+        space.dot(exec, View<const T>(basis(i)), View<const T>(v_next), scalars_.view().subview(i, 1));
       }
       read_scalars(j + 1);
       for (int i = 0; i <= j; ++i) {
         h(i, j) += s[i];
         axpy(exec, -s[i], View<const T>(basis(i)), v_next);
       }
-      const double h_next = nrm2(exec, View<const T>(v_next));
+      const double h_next = space.nrm2(exec, View<const T>(v_next));
       ++it;
       bool finite = detail::finite(h_next) && detail::finite(w_norm);
       for (int i = 0; i <= j; ++i) finite = finite && detail::finite(h(i, j));

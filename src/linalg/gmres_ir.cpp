@@ -66,7 +66,7 @@ SolveReport GmresIrSolver::solve(View<const double> b, View<double> x) {
   const std::size_t n = a64_->size();
   detail::require_vector(exec, b, n, where, "b");
   detail::require_vector(exec, x, n, where, "x");
-  const double b_norm = detail::rhs_norm(exec, b, where);
+  const double b_norm = detail::rhs_norm(*a64_, b, where);
   if (b_norm == 0) return detail::zero_solution(exec, x);
   const double tol = detail::tolerance(options_, b_norm);
 

@@ -1,6 +1,7 @@
 # Sources of the krylov part of the linear-algebra layer (see docs/design.md).
 target_sources(voltaic PRIVATE
   linalg/solver.cpp
+  linalg/vector_space.cpp
   linalg/preconditioner.cpp
   linalg/zline_preconditioner.cpp
   linalg/cg.cpp

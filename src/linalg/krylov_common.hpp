@@ -48,11 +48,11 @@ void check_parts(const std::shared_ptr<const LinearOperator<T>>& a, const std::s
   }
 }
 
-/// ||b||, which must be finite: NaN or Inf in b is the caller's error, not a
-/// solver failure.
+/// ||b|| in a's vector space, which must be finite: NaN or Inf in b is the
+/// caller's error, not a solver failure.
 template <class T>
-double rhs_norm(const Executor& exec, View<const T> b, const std::string& where) {
-  const double norm = nrm2(exec, b);
+double rhs_norm(const LinearOperator<T>& a, View<const T> b, const std::string& where) {
+  const double norm = a.space().nrm2(*a.executor(), b);
   if (!finite(norm)) {
     throw InvalidArgument("right-hand side b", where,
                           "||b|| = " + show(norm) + ": the right-hand side holds NaN or Inf values");
@@ -65,13 +65,13 @@ inline double tolerance(const SolverOptions& o, double b_norm) {
   return std::fmax(o.relative_tolerance * b_norm, o.absolute_tolerance);
 }
 
-/// r = b - A x (r must not overlap x); returns ||r||.
+/// r = b - A x (r must not overlap x); returns ||r|| in a's vector space.
 template <class T>
 double residual(const LinearOperator<T>& a, View<const T> b, View<const T> x, View<T> r) {
   const Executor& exec = *a.executor();
   a.apply(x, r);
   axpby(exec, T(1), b, T(-1), r);
-  return nrm2(exec, View<const T>(r));
+  return a.space().nrm2(exec, View<const T>(r));
 }
 
 /// A solve with b = 0: x = 0 exactly, converged without an iteration.

@@ -45,6 +45,22 @@ struct ApplyArgs {
   const T* other;
 };
 
+/// Row (i, j, k) of y = S x (+ coupling .* other): the one formula of every
+/// apply, whole-grid or frame, CPU or CUDA. A missing neighbour has coupling
+/// 0 and its x is read from the cell itself.
+template <class T>
+VOLTAIC_HD inline T apply_cell(const Layout<T>& g, const ApplyArgs<T>& a, int i, int j, int k) {
+  const long long sy = g.nx, sz = static_cast<long long>(g.nx) * g.ny;
+  const long long c = i + sy * j + sz * k;
+  const long long xm = i > 0 ? c - 1 : c, xp = i < g.nx - 1 ? c + 1 : c;
+  const long long ym = j > 0 ? c - sy : c, yp = j < g.ny - 1 ? c + sy : c;
+  const long long zm = k > 0 ? c - sz : c, zp = k < g.nz - 1 ? c + sz : c;
+  T y = apply_point(a.diag[c], a.x[c], a.tx[c], a.x[xp], i > 0 ? a.tx[xm] : T(0), a.x[xm], a.ty[c], a.x[yp],
+                    j > 0 ? a.ty[ym] : T(0), a.x[ym], a.tz[c], a.x[zp], k > 0 ? a.tz[zm] : T(0), a.x[zm]);
+  if (a.coupling) y = fp::fma(a.coupling[c], a.other[c], y);
+  return y;
+}
+
 }  // namespace voltaic::stencil
 
 namespace voltaic::cpu {
@@ -57,6 +73,9 @@ void stencil_coefficients(const stencil::Layout<T>& g, const T* k, const T* d, s
                           T* boundary_rhs);
 template <class T>
 void stencil_apply(const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a);
+/// The rows of the columns in `frame` (clamped) only.
+template <class T>
+void stencil_apply_frame(const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a, stencil::ColumnFrame frame);
 
 }  // namespace voltaic::cpu
 
@@ -73,5 +92,9 @@ void stencil_apply(const CudaExecutor& exec, const stencil::Layout<T>& g, const 
 /// The plain one-thread-per-cell kernel (benchmark baseline).
 template <class T>
 void stencil_apply_untiled(const CudaExecutor& exec, const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a);
+/// The rows of the columns in `frame` (clamped) only, one thread per cell.
+template <class T>
+void stencil_apply_frame(const CudaExecutor& exec, const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a,
+                         stencil::ColumnFrame frame);
 
 }  // namespace voltaic::cuda

@@ -247,6 +247,25 @@ void StencilOperator<T>::apply_untiled(View<const T> x, View<T> y) const {
 }
 
 template <class T>
+void StencilOperator<T>::apply_frame(View<const T> x, View<T> y, stencil::ColumnFrame frame) const {
+  check_vectors(x, y, "StencilOperator::apply_frame");
+  const Grid3D& g = grid();
+  frame = frame.clamped(g.nx(), g.ny());
+  if (frame.columns(g.nx(), g.ny()) == 0) return;
+  const auto l = layout_of(g, dz_, bc_);
+  const stencil::ApplyArgs<T> a{coefficients_.diag.data(),
+                                coefficients_.tx.data(),
+                                coefficients_.ty.data(),
+                                coefficients_.tz.data(),
+                                x.data(),
+                                y.data(),
+                                nullptr,
+                                nullptr};
+  if (detail::on_cpu(*exec_, "voltaic::StencilOperator")) return cpu::stencil_apply_frame(l, a, frame);
+  VOLTAIC_ON_CUDA(cuda::stencil_apply_frame(detail::as_cuda(*exec_), l, a, frame));
+}
+
+template <class T>
 void StencilOperator<T>::apply_coupled(View<const T> x, View<const T> coupling, View<const T> other, View<T> y) const {
   check_vectors(x, y, "StencilOperator::apply_coupled");
   require(*exec_, coupling, size(), "StencilOperator::apply_coupled", "coupling");

@@ -4,7 +4,7 @@ add_library(voltaic_mpi
   mpi/communicator.cpp
   mpi/halo_exchange.cpp
   mpi/distributed_batch.cpp
-  mpi/block_solver.cpp
+  mpi/block_operator.cpp
 )
 add_library(voltaic::mpi ALIAS voltaic_mpi)
 target_link_libraries(voltaic_mpi PUBLIC voltaic MPI::MPI_CXX)

@@ -1,5 +1,5 @@
 // StencilOperator's CUDA kernels (coefficients, tiled and plain apply, the
-// two-field coupled apply) against the CPU backend, bit for bit, on random
+// two-field coupled apply, the frame apply) against the CPU backend, bit for bit, on random
 // odd-sized grids with NaN-poisoned outputs.
 #include <gtest/gtest.h>
 
@@ -84,6 +84,13 @@ TYPED_TEST(StencilCudaVsCpu, CoefficientsAndAppliesMatchBitwise) {
     og.apply_untiled(xg.view(), plain.view());
     this->expect_same(yc, tiled, where + " tiled apply");
     this->expect_same(yc, plain, where + " untiled apply");
+    const stencil::ColumnFrame frame{2, 1, 0, 3};
+    Array<T> frame_c(this->cpu_, n), frame_g(this->gpu_, n);
+    fill(*this->cpu_, frame_c.view(), test::poison<T>());
+    fill(*this->gpu_, frame_g.view(), test::poison<T>());
+    oc.apply_frame(xc.view(), frame_c.view(), frame);
+    og.apply_frame(xg.view(), frame_g.view(), frame);
+    this->expect_same(frame_c, frame_g, where + " frame apply");
 
     Array<T> bc_c(this->cpu_, n), bc_g(this->gpu_, n);
     fill(*this->cpu_, bc_c.view(), T(0));

@@ -122,6 +122,41 @@ TYPED_TEST(StencilTest, SymmetricAndHarmonicAtInterfaces) {
   EXPECT_NEAR(zax, xaz, 64 * test::eps<T>() * (std::abs(zax) + T(1)));
 }
 
+TYPED_TEST(StencilTest, FrameApplyRedoesOnlyTheFramesRowsWithApplysBits) {
+  using T = typename TestFixture::T;
+  // A plane wide enough for a middle, and frames from none to the whole plane.
+  this->grid_ = std::make_shared<Grid3D>(9, 7, 1e-3, 2e-3, std::vector<ZRegionSpec>{{"a", 2, 1e-5}, {"b", 3, 2e-5}});
+  const Grid3D& g = *this->grid_;
+  BoundaryConditions bc{};
+  bc[int(Face::x_lo)] = BoundaryCondition::robin(10.0, 1.0);
+  std::mt19937_64 rng(test::fresh_seed());
+  const std::size_t n = g.num_cells();
+  const auto op = this->make_op(test::random_vector<T>(n, rng, T(0.5), T(2)), T(1e3), bc);
+  const Array<T> x = this->make(test::random_vector<T>(n, rng));
+  Array<T> whole(this->exec_, n), part(this->exec_, n);
+  op.apply(x.view(), whole.view());
+  const std::vector<T> want = whole.to_host();
+  for (const stencil::ColumnFrame f :
+       {stencil::ColumnFrame{2, 2, 2, 2}, stencil::ColumnFrame{1, 0, 0, 2}, stencil::ColumnFrame{0, 0, 0, 0},
+        stencil::ColumnFrame{5, 5, 1, 0}, stencil::ColumnFrame{0, 1, 4, 4}}) {
+    fill(*this->exec_, part.view(), test::poison<T>());
+    op.apply_frame(x.view(), part.view(), f);
+    const std::vector<T> got = part.to_host();
+    for (int k = 0; k < g.nz(); ++k)
+      for (int j = 0; j < g.ny(); ++j)
+        for (int i = 0; i < g.nx(); ++i) {
+          const std::size_t c = g.index(i, j, k);
+          const bool in = i < f.x_lo || i >= g.nx() - f.x_hi || j < f.y_lo || j >= g.ny() - f.y_hi;
+          if (in) {
+            ASSERT_TRUE(test::same_bits(got[c], want[c])) << "frame row " << i << "," << j << "," << k;
+          } else {
+            ASSERT_TRUE(test::same_bits(got[c], test::poison<T>()))
+                << "row " << i << "," << j << "," << k << " was written";
+          }
+        }
+  }
+}
+
 TYPED_TEST(StencilTest, TwoFieldBlocksCoupleTheFields) {
   using T = typename TestFixture::T;
   const std::size_t n = this->grid_->num_cells();

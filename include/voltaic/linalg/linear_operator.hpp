@@ -7,6 +7,7 @@
 
 #include "voltaic/core/executor.hpp"
 #include "voltaic/core/view.hpp"
+#include "voltaic/linalg/vector_space.hpp"
 
 namespace voltaic {
 
@@ -21,6 +22,9 @@ class LinearOperator {
   /// y = A x, queued on the executor (stream 0 for CUDA). x and y must not
   /// overlap; both must hold size() elements in the executor's memory.
   virtual void apply(View<const T> x, View<T> y) const = 0;
+  /// The reductions the solvers take of this operator's vectors: every
+  /// element, unless the operator's vectors are distributed.
+  virtual const VectorSpace<T>& space() const { return VectorSpace<T>::local(); }
 };
 
 }  // namespace voltaic

@@ -9,6 +9,7 @@
 #include "voltaic/linalg/boundary.hpp"
 #include "voltaic/linalg/linear_operator.hpp"
 #include "voltaic/linalg/stencil_coefficients.hpp"
+#include "voltaic/linalg/stencil_point.hpp"
 
 namespace voltaic {
 
@@ -84,6 +85,11 @@ class StencilOperator final : public LinearOperator<T> {
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> x, View<T> y) const override;
   void apply_untiled(View<const T> x, View<T> y) const;
+  /// y = A x on the rows of the columns in `frame` only (the rest of y is
+  /// untouched), with the bits apply() gives them: a decomposed operator
+  /// applies the whole block while its ghost columns travel, then this
+  /// once they have arrived. Memory: 6 values per frame cell, plus neighbours.
+  void apply_frame(View<const T> x, View<T> y, stencil::ColumnFrame frame) const;
   /// y = A x + coupling .* other, in one pass (a two-field operator's block row).
   void apply_coupled(View<const T> x, View<const T> coupling, View<const T> other, View<T> y) const;
 

@@ -139,4 +139,48 @@ VOLTAIC_HD inline T apply_point(T diag, T x_c, T tx, T x_xp, T txm, T x_xm, T ty
   return fp::fma(-tzm, x_zm, acc);
 }
 
+/// The columns of an nx x ny plane within a band of each edge: the x_lo
+/// columns nearest x = 0, the x_hi nearest x = nx, and so on (widths >= 0,
+/// clamped to the plane). A decomposed operator recomputes these rows once
+/// its ghost columns have arrived.
+struct ColumnFrame {
+  int x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
+
+  /// The frame with widths clamped so that no column is counted twice.
+  VOLTAIC_HD ColumnFrame clamped(int nx, int ny) const {
+    ColumnFrame f;
+    f.y_lo = y_lo < ny ? y_lo : ny;
+    f.y_hi = y_hi < ny - f.y_lo ? y_hi : ny - f.y_lo;
+    f.x_lo = x_lo < nx ? x_lo : nx;
+    f.x_hi = x_hi < nx - f.x_lo ? x_hi : nx - f.x_lo;
+    return f;
+  }
+  /// Columns in the frame (of a clamped frame).
+  VOLTAIC_HD long long columns(int nx, int ny) const {
+    const long long middle = ny - y_lo - y_hi;
+    return static_cast<long long>(y_lo + y_hi) * nx + middle * (x_lo + x_hi);
+  }
+  /// Column n of the frame (of a clamped frame; 0 <= n < columns()): the
+  /// low rows, the high rows, then the sides of each middle row.
+  VOLTAIC_HD void column(int nx, int ny, long long n, int& i, int& j) const {
+    const long long low = static_cast<long long>(y_lo) * nx, high = static_cast<long long>(y_hi) * nx;
+    if (n < low) {
+      j = static_cast<int>(n / nx);
+      i = static_cast<int>(n % nx);
+      return;
+    }
+    n -= low;
+    if (n < high) {
+      j = ny - y_hi + static_cast<int>(n / nx);
+      i = static_cast<int>(n % nx);
+      return;
+    }
+    n -= high;
+    const int sides = x_lo + x_hi;
+    j = y_lo + static_cast<int>(n / sides);
+    const int s = static_cast<int>(n % sides);
+    i = s < x_lo ? s : nx - x_hi + (s - x_lo);
+  }
+};
+
 }  // namespace voltaic::stencil

@@ -1,0 +1,89 @@
+#pragma once
+/// @file block_operator.hpp
+/// @brief The x-y decomposition's linear algebra: a rank's ghosted block as
+/// a LinearOperator whose vector space sums in the canonical order over all
+/// ranks, so that the library's own solvers (CgSolver, GmresSolver) run on
+/// it unchanged and give the same bits for every partition of the plane.
+
+#include <memory>
+
+#include "voltaic/linalg/boundary.hpp"
+#include "voltaic/linalg/preconditioner.hpp"
+#include "voltaic/linalg/stencil_operator.hpp"
+#include "voltaic/linalg/vector_space.hpp"
+#include "voltaic/mpi/halo_exchange.hpp"
+
+namespace voltaic::mpi {
+
+/// The vectors of a ghosted block (HaloExchange's layout): inner products
+/// and norms over the owned cells only, each the canonical sum over every
+/// rank (the tiles' partials exactly combined, then one fixed tree), so the
+/// same bits on every rank and for every partition. Every call is
+/// collective. Host memory (the CPU backend).
+class BlockSpace final : public VectorSpace<double> {
+ public:
+  BlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz);
+  double dot(const Executor& exec, View<const double> x, View<const double> y) const override;
+  void dot(const Executor& exec, View<const double> x, View<const double> y, View<double> result) const override;
+  double nrm2(const Executor& exec, View<const double> x) const override;
+  void nrm2(const Executor& exec, View<const double> x, View<double> result) const override;
+
+ private:
+  const HaloExchange& halo_;
+  const PlanePartition& partition_;
+  int nz_;
+};
+
+/// A = V d - div(k grad) (StencilOperator's) over the whole plane, each rank
+/// holding its block in HaloExchange's ghosted layout on the CPU.
+///
+/// apply() posts the exchange of x's edge columns, applies the local
+/// operator to the whole block while they travel (the rows away from the
+/// ghosts need none of them), then, once they have arrived, recomputes the
+/// rows next to the ghosts (StencilOperator::apply_frame) and zeroes y's
+/// ghosts. Every owned row is the one-block operator's, bit for bit (the
+/// same cell arithmetic from the same values). A vector's ghost entries are
+/// scratch: apply() overwrites x's, though x is const to the solvers. The
+/// plane's outer faces take `bc`; the block's faces to its neighbours are
+/// interior faces through the ghost columns.
+class BlockOperator final : public LinearOperator<double> {
+ public:
+  /// @param k, d ghosted (HaloExchange::ghosted_size() values); k's ghosts
+  ///        are refreshed here (the faces to the neighbours read them)
+  BlockOperator(HaloExchange& halo, const PlanePartition& partition, const Grid3D& global, View<double> k,
+                View<const double> d, const BoundaryConditions& bc);
+
+  std::size_t size() const override { return halo_.ghosted_size(); }
+  const std::shared_ptr<const Executor>& executor() const override { return op_->executor(); }
+  void apply(View<const double> x, View<double> y) const override;
+  const VectorSpace<double>& space() const override { return space_; }
+
+  /// b += the outer faces' constant terms (Robin ambients, Dirichlet values).
+  void add_boundary_terms(View<double> b) const;
+  /// Sets the ghost columns of v to 0.
+  void zero_ghosts(View<double> v) const;
+  /// The local operator on the ghosted block.
+  const StencilOperator<double>& local() const { return *op_; }
+
+ private:
+  HaloExchange& halo_;
+  BlockSpace space_;
+  std::shared_ptr<StencilOperator<double>> op_;
+  stencil::ColumnFrame frame_;  ///< the ghost columns and the owned columns beside them
+};
+
+/// M^{-1} r by the z-line solves of the owned columns (every column is whole
+/// on its rank, so no exchange); the ghosts of z are zeroed.
+class BlockZLinePreconditioner final : public Preconditioner<double> {
+ public:
+  explicit BlockZLinePreconditioner(const BlockOperator& a);
+  std::size_t size() const override { return a_.size(); }
+  const std::shared_ptr<const Executor>& executor() const override { return a_.executor(); }
+  void apply(View<const double> r, View<double> z) const override;
+
+ private:
+  const BlockOperator& a_;
+  ZLinePreconditioner<double> zline_;
+};
+
+}  // namespace voltaic::mpi
