@@ -187,7 +187,7 @@ class CellRun {
   // The integrator.
   VOLTAIC_HD bool attempt(double h, const ProgramStep& step);
   VOLTAIC_HD double split_change() const;
-  VOLTAIC_HD double local_error(double h) const;
+  VOLTAIC_HD double local_error(double h, bool voltage_driven) const;
   VOLTAIC_HD double event_margin(const ProgramStep& step) const;
   VOLTAIC_HD bool locate_event(const ProgramStep& step, double& h, double margin_before);
   VOLTAIC_HD bool consistent_start(const ProgramStep& step);
@@ -601,7 +601,7 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
     axpby(-w1, level2(o.phi_levels, 2 * n_, 1), 1.0 + w1, at(o.phi), 2 * n_);
   }
   Pass p{f.a0, f.a1, f.beta * h, 0};
-  double previous_change = 0.0;
+  double previous_change = 0.0, current_before = 0.0;
   double least = INFINITY;
   const double* c_e = at(o.c_e);
   for (std::size_t c = lane_; c < n_; c += lanes_) least = fmin(least, fabs(c_e[c]));
@@ -609,14 +609,26 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   for (;; ++p.index) {
     if (!concentration(p, true, p.index == 0)) return false;
     if (p.index > 0) {
-      const double change = split_change();
-      if (!(change - change == 0.0)) {
+      const double inputs = split_change();
+      if (!(inputs - inputs == 0.0)) {
         fail(Failure::split_nonfinite);
         return false;
       }
-      if (p.index > 1) k_.split_rate = fmin(change / previous_change, 1.0);
+      // As Simulation::attempt: under a voltage the current must settle too.
+      const double change =
+          !step.voltage_control ? inputs
+          : p.index > 1 ? fmax(inputs, fabs(k_.current - current_before) / (s_.rtol * fabs(k_.current) + s_.atol * 1.0))
+                        : INFINITY;
+      const bool measured = p.index > 1 && previous_change < INFINITY;
+      if (measured) {
+        k_.split_rate = fmin(change / previous_change, 1.0);
+        k_.split_rate_dt = h;
+      }
       previous_change = change;
-      const double r = k_.split_rate;
+      // As Simulation::predicted_split_rate before a rate is measured in this step.
+      const double r = measured                  ? k_.split_rate
+                       : !(k_.split_rate_dt > 0) ? 1.0
+                                                 : fmin(1.0, k_.split_rate * fmax(1.0, h / k_.split_rate_dt));
       if (change <= 0.2 || (rate_test && r < 0.5 && change * r / (1.0 - r) <= 0.2)) {
         if (!concentration_finish(p)) return false;
         break;
@@ -636,6 +648,7 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
     }
     copy(at(o.c_e), at(o.c_e_pass), n_);
     copy(at(o.T), at(o.T_pass), n_);
+    current_before = k_.current;
     if (!potential(step)) return false;
     heat(step);
     thermal_update(p);
@@ -652,7 +665,7 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   return true;
 }
 
-VOLTAIC_HD inline double CellRun::local_error(double h) const {
+VOLTAIC_HD inline double CellRun::local_error(double h, bool voltage_driven) const {
   if (k_.history < 2) return -1.0;
   const SlabOffsets& o = s_.o;
   const int order = k_.last_order;
@@ -678,6 +691,7 @@ VOLTAIC_HD inline double CellRun::local_error(double h) const {
   error = fmax(error, norm(at(o.c_surf), level3(o.c_surf_levels, np_, 0), level3(o.c_surf_levels, np_, 1),
                            level3(o.c_surf_levels, np_, back), np_, c_.c_max));
   error = fmax(error, scalar(k_.voltage_history, k_.voltage, 1.0));
+  if (voltage_driven) error = fmax(error, scalar(k_.current_history, k_.current, 1.0));  // Simulation's
   if (s_.lumped) error = fmax(error, scalar(k_.lumped_history, k_.lumped_t, 1.0));
   constexpr double kFraction = 0.5;  // Simulation::local_error's
   return error - error == 0.0 ? error / kFraction : INFINITY;
@@ -692,6 +706,7 @@ VOLTAIC_HD inline void CellRun::save() {
   copy(at(o.aj), level2(o.aj_levels, n_, 0), n_);
   k_.lumped_history[0] = k_.lumped_t;
   k_.voltage_history[0] = k_.voltage;
+  k_.current_history[0] = k_.current;
   k_.saved[0] = k_.current;
   k_.saved[1] = k_.heat_w;
 }
@@ -717,6 +732,8 @@ VOLTAIC_HD inline void CellRun::accept(double h) {
   k_.lumped_history[1] = k_.lumped_history[0];
   k_.voltage_history[2] = k_.voltage_history[1];
   k_.voltage_history[1] = k_.voltage_history[0];
+  k_.current_history[2] = k_.current_history[1];
+  k_.current_history[1] = k_.current_history[0];
   k_.h2 = k_.h1;
   k_.h1 = h;
   k_.history = k_.history + 1 < 3 ? k_.history + 1 : 3;
@@ -843,7 +860,7 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
       h /= 4.0;
       continue;
     }
-    error = local_error(h);
+    error = local_error(h, step.voltage_control);
     if (error <= 1.0) break;
     restore();
     ++k_.steps_rejected;

@@ -119,9 +119,11 @@ struct ProgramClock {
   double elapsed = 0, dt = 0, h1 = 0, h2 = 0;
   int history = 1;
   double time = 0, capacity_ah = 0, energy_wh = 0, voltage = 0, current = 0, heat_w = 0, lumped_t = 0;
-  double lumped_history[3] = {0, 0, 0}, voltage_history[3] = {0, 0, 0}, saved[2] = {0, 0};
+  double lumped_history[3] = {0, 0, 0}, voltage_history[3] = {0, 0, 0}, current_history[3] = {0, 0, 0};
+  double saved[2] = {0, 0};
   int last_order = 1;
   double split_rate = 1.0;
+  double split_rate_dt = 0.0;  ///< the step split_rate was measured at (0: none yet)
   int steps_taken = 0, steps_rejected = 0;
   double max_temperature = 0;
   int rows = 0;                 ///< rows in the buffer since the host last drained it

@@ -19,7 +19,11 @@ namespace voltaic {
 
 namespace {
 
-constexpr const char* kFormat = "voltaic simulation state 2";
+constexpr const char* kFormat = "voltaic simulation state 3";
+// Read too: state 2 lacks "split rate dt" (the passes then measure a rate
+// afresh) and the current's history (the current at every level: a hold's
+// error estimate then starts again).
+constexpr const char* kFormat2 = "voltaic simulation state 2";
 
 std::string g17(double v) { return format_parameter_value(v); }
 
@@ -85,10 +89,12 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                {"step dt", k.cursor.dt},
                {"step h1", k.cursor.h1},
                {"step h2", k.cursor.h2},
-               {"split rate", k.split_rate}};
+               {"split rate", k.split_rate},
+               {"split rate dt", k.split_rate_dt}};
   for (int i = 0; i < 3; ++i) {
     c.scalars["lumped temperature@" + std::to_string(i)] = k.lumped_history[i];
     c.scalars["voltage@" + std::to_string(i)] = k.voltage_history[i];
+    c.scalars["current@" + std::to_string(i)] = k.current_history[i];
   }
   c.integers = {{"step index", static_cast<std::int64_t>(k.cursor.index)},
                 {"next field", static_cast<std::int64_t>(next_field_)},
@@ -103,7 +109,7 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
 void Simulation::load_checkpoint(const Checkpoint& c) {
   namespace v = checkpoint_values;
   const char* where = "Simulation::load_checkpoint";
-  if (v::text(c, "format") != kFormat)
+  if (v::text(c, "format") != kFormat && v::text(c, "format") != kFormat2)
     throw InvalidArgument("checkpoint", where, "has format '" + v::text(c, "format") + "', expected '" + kFormat + "'");
   const std::string here = setup_fingerprint(), difference = first_difference(v::text(c, "setup"), here);
   if (!difference.empty())
@@ -159,9 +165,12 @@ void Simulation::load_scalars(const Checkpoint& c) {
   k.cursor.h1 = v::scalar(c, "step h1", 0.0, v::kInf, "[s]");
   k.cursor.h2 = v::scalar(c, "step h2", 0.0, v::kInf, "[s]");
   k.split_rate = v::scalar(c, "split rate", 0.0, 1.0);
+  const bool format3 = v::text(c, "format") == kFormat;
+  k.split_rate_dt = format3 ? v::scalar(c, "split rate dt", 0.0, v::kInf, "[s]") : 0.0;
   for (int i = 0; i < 3; ++i) {
     k.lumped_history[i] = v::scalar(c, "lumped temperature@" + std::to_string(i), v::kPositive, v::kInf, "[K]");
     k.voltage_history[i] = v::scalar(c, "voltage@" + std::to_string(i));
+    k.current_history[i] = format3 ? v::scalar(c, "current@" + std::to_string(i)) : k.current;
   }
 }
 

@@ -151,7 +151,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
         h /= 4.0;
         continue;
       }
-      error = local_error(h);
+      error = local_error(h, drive.mode == StepDrive::Mode::voltage);
       if (error <= 1.0) break;
       restore();
       ++solution.steps_rejected;

@@ -12,6 +12,7 @@ target_sources(voltaic_tests PRIVATE
   solver/experiment_pybamm_test.cpp
   solver/thermal_validation_test.cpp
   solver/simulation_test.cpp
+  solver/step_control_test.cpp
   solver/collectors_test.cpp
   solver/collectors_pybamm_test.cpp
   solver/solver_options_test.cpp

@@ -50,10 +50,11 @@ enum class ThermalModel {
 /// each experiment step), the sub-steps iterated within the step until their
 /// coupling has converged, and the step size chosen from a local error
 /// estimate (the new values against the polynomial through the last ones)
-/// on the electrolyte and surface concentrations, the temperature and the
-/// terminal voltage, in the weighted RMS norm of IDA/IDAKLU:
+/// on the electrolyte and surface concentrations, the temperature, the
+/// terminal voltage and, under a voltage, the current (a hold ends on it), in
+/// the weighted RMS norm of IDA/IDAKLU:
 /// error / (relative_tolerance |y| + absolute_tolerance y_scale) <= 1, y_scale
-/// the quantity's natural size (c_max, the initial c_e, 1 K, 1 V).
+/// the quantity's natural size (c_max, the initial c_e, 1 K, 1 V, 1 A).
 struct StepControl {
   double initial_dt = 1e-2;          ///< [s], the first step of every experiment step
   double min_dt = 1e-6;              ///< [s]: a step that fails below this stops the run
@@ -65,8 +66,9 @@ struct StepControl {
   double event_tolerance = 1e-7;     ///< [V] (or [A] for current events) of a located cut-off
   /// Concentration -> potential -> temperature passes of one step: the split is
   /// repeated until the electrolyte and temperature inputs of the potential
-  /// step change by less than a fifth of the error tolerance; a step that needs
-  /// more passes is cut.
+  /// step (and, under a voltage, the current) change by less than a fifth of
+  /// the error tolerance, or the change still to come at the passes'
+  /// contraction rate does; a step that needs more passes is cut.
   int max_split_iterations = 10;
 };
 
@@ -183,9 +185,11 @@ class Simulation {
     double lumped_t = 0.0;                    ///< [K]
     std::array<double, 3> lumped_history{};   ///< lumped T at t_n, t_{n-1}, t_{n-2}
     std::array<double, 3> voltage_history{};  ///< terminal voltage likewise
+    std::array<double, 3> current_history{};  ///< and current
     std::array<double, 2> saved{};            ///< current, heat at the last save()
     int last_order = 1;                       ///< of the formula the last attempt used
     double split_rate = 1.0;                  ///< contraction of the split's passes, last measured
+    double split_rate_dt = 0.0;               ///< the step it was measured at [s] (0: none yet)
   };
   CellClock& clock() { return clocks_.front(); }
   const CellClock& clock() const { return clocks_.front(); }
@@ -210,13 +214,17 @@ class Simulation {
   int order_for(double h) const;
   /// Weighted RMS local error of the last attempt (<= 1 accepts it); < 0 when
   /// there is no history to estimate it from.
-  double local_error(double h) const;
+  double local_error(double h, bool voltage_driven) const;
   /// [mol/m^3]: the lowest c_e a step may end with.
   double depletion_floor() const;
   /// Every value of x > floor (NaN is not).
   bool above(const Array<double>& x, double floor) const;
   /// Weighted RMS change of the potential step's inputs (c_e, T) since `before`.
   double split_change() const;
+  /// The error test's tolerance for a scalar y of absolute scale `scale`.
+  double scalar_tolerance(double y, double scale) const;
+  /// The contraction rate to expect of the passes of a step of h [s] before any is measured in it.
+  static double predicted_split_rate(const CellClock& k, double h);
   bool consistent_start(const StepDrive& drive, std::string& why);
   void record(Solution& s, int step_index) const;
   void snapshot(Solution& s) const;
