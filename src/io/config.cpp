@@ -57,6 +57,7 @@ RunConfig read_run_config(const toml::table& root, const ConfigSource& source) {
   RunConfig config;
   read_cell(sections, config);
   read_simulation(sections, config);
+  resolve_isothermal_temperature(sections, config);
   read_experiment(sections.experiment, config);
   read_output(sections.output, config.output);
   return config;

@@ -153,6 +153,27 @@ std::optional<ParameterSetting> parameter_setting(const ConfigSections& s, const
   return std::nullopt;
 }
 
+void resolve_isothermal_temperature(const ConfigSections& s, RunConfig& config) {
+  if (config.simulation.thermal != ThermalModel::isothermal) return;
+  ThermalParameters& t = config.parameters.thermal;
+  const auto initial = parameter_setting(s, "Initial temperature [K]");
+  if (!initial) return;
+  if (const auto ambient = parameter_setting(s, "Ambient temperature [K]")) {
+    if (t.initial_temperature != t.ambient_temperature) {
+      s.thermal.source().fail(initial->line, initial->key,
+                              "is " + format_parameter_value(t.initial_temperature) +
+                                  " K, but an isothermal cell is "
+                                  "held at one temperature, the ambient one (" +
+                                  ambient->key + " = " + format_parameter_value(t.ambient_temperature) + " K, line " +
+                                  std::to_string(ambient->line) +
+                                  "); allowed: the same value, or thermal.model = \"lumped\" for a cell that "
+                                  "starts at one temperature and is cooled towards the other");
+    }
+    return;
+  }
+  t.ambient_temperature = t.initial_temperature;
+}
+
 void read_cell(const ConfigSections& s, RunConfig& config) {
   config.parameters = cell_parameters(s.cell, config.cell_source);
   Settings settings;

@@ -32,6 +32,11 @@ std::optional<ParameterSetting> parameter_setting(const ConfigSections& s, const
 
 /// [grid], the model of [thermal], [solver].
 void read_simulation(const ConfigSections& s, RunConfig& config);
+/// An isothermal cell is held at the ambient temperature (PyBaMM's
+/// convention): a file that gives only the initial temperature means that
+/// one, so it becomes the ambient; one that gives both, different, is
+/// refused at the initial one. After read_cell and read_simulation.
+void resolve_isothermal_temperature(const ConfigSections& s, RunConfig& config);
 /// [experiment]: the steps, each parsed, and the cycles.
 void read_experiment(const ConfigSection& experiment, RunConfig& config);
 /// [output].

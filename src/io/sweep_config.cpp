@@ -364,6 +364,14 @@ CellParameters table_cells(const ConfigSection& s, const detail::ConfigSections&
   return std::move(table.cells);
 }
 
+/// An isothermal cell is held at the ambient temperature: sweeping its
+/// initial temperature would change nothing. The refusal, or "".
+std::string isothermal_initial_temperature(const std::string& name, const RunConfig& run) {
+  if (run.simulation.thermal != ThermalModel::isothermal || name != "Initial temperature [K]") return "";
+  return "sweeps \"Initial temperature [K]\", but an isothermal cell is held at the ambient temperature "
+         "(PyBaMM's convention); allowed: sweep \"Ambient temperature [K]\", or thermal.model = \"lumped\"";
+}
+
 SweepConfig read_sweep(const toml::table& root, const detail::ConfigSource& source, const RunConfig& run) {
   const toml::node* node = root.get("sweep");
   if (!node) {
@@ -379,9 +387,13 @@ SweepConfig read_sweep(const toml::table& root, const detail::ConfigSource& sour
   refuse_other_methods_keys(s, section_keys(), sweep.method);
   if (sweep.method == Method::table) {
     sweep.cells = table_cells(s, sections, sweep.table_path);
+    for (const std::string& name : sweep.cells.names)
+      if (const std::string why = isothermal_initial_temperature(name, run); !why.empty()) s.fail("table", why);
     return sweep;
   }
   const std::vector<Swept> swept = swept_parameters(s, sections);
+  for (const Swept& p : swept)
+    if (const std::string why = isothermal_initial_temperature(p.name, run); !why.empty()) p.table.fail("values", why);
   for (const Swept& p : swept) refuse_other_methods_keys(p.table, parameter_keys(), sweep.method);
   if (sweep.method == Method::list) sweep.cells = list_cells(swept);
   if (sweep.method == Method::grid) sweep.cells = grid_cells(s, swept);

@@ -168,7 +168,7 @@ CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& opt
   c.foils = p.negative_current_collector.thickness / p.negative_current_collector.conductivity +
             p.positive_current_collector.thickness / p.positive_current_collector.conductivity;
   c.ce0 = p.electrolyte.initial_concentration;
-  c.T0 = p.thermal.initial_temperature;
+  c.T0 = starting_temperature(p, options.thermal);
   c.cs0_negative = p.negative_electrode.initial_concentration;
   c.cs0_positive = p.positive_electrode.initial_concentration;
   c.ds0 = p.negative_electrode.diffusivity;

@@ -26,6 +26,10 @@ std::string Simulation::describe_step(const ExperimentStep& step, std::size_t in
   return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
 }
 
+double starting_temperature(const ParameterSet& p, ThermalModel model) {
+  return model == ThermalModel::isothermal ? p.thermal.ambient_temperature : p.thermal.initial_temperature;
+}
+
 Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec)
     : options_(std::move(options)), w_(std::make_unique<Workspace>()) {
   check_solver_options(options_, "Simulation");
@@ -72,7 +76,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
     const std::size_t foils = 2 * l.grid()->cells_per_layer();
     w.T_foils = Array<double>(e, foils);
     w.q_foils = Array<double>(e, foils);
-    fill(*e, w.T_foils.view(), p.thermal.initial_temperature);
+    fill(*e, w.T_foils.view(), starting_temperature(p, options_.thermal));
     w.history->add("T_foils", w.T_foils, 3);
   }
   w.history->add("c_surf", w.c_surf, 3);
@@ -90,11 +94,11 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   }
   e->copy(w.c_s.data(), w.c_s.space(), cs.data(), MemorySpace::host(), cs.size() * sizeof(double));
   fill(*e, w.c_e.view(), p.electrolyte.initial_concentration);
-  fill(*e, w.T.view(), p.thermal.initial_temperature);
+  fill(*e, w.T.view(), starting_temperature(p, options_.thermal));
   fill(*e, w.aj.view(), 0.0);
   fill(*e, w.flux.view(), 0.0);
   fill(*e, w.ds.view(), p.negative_electrode.diffusivity);
-  clock().lumped_t = p.thermal.initial_temperature;
+  clock().lumped_t = starting_temperature(p, options_.thermal);
   clock().lumped_history.fill(clock().lumped_t);
   // The surface response runs on a second stream where there is one (no-ops on the CPU).
   w.side_stream = e->num_streams() >= 2 ? 1 : 0;

@@ -577,3 +577,28 @@ TEST(ConfigSuggest, DriveCyclesBelongToTheExperiment) {
   EXPECT_NE(not_table.find("experiment.drive_cycles: is a string (\"x.csv\"); allowed: a table"), std::string::npos)
       << not_table;
 }
+
+// An isothermal cell is held at the ambient temperature (PyBaMM's isothermal
+// model): a file that names only the initial temperature means that one.
+TEST(ConfigGood, AnIsothermalCellIsHeldAtTheTemperatureTheFileGives) {
+  const auto thermal = [](const std::string& keys) {
+    return parse_config(kCell + "[thermal]\n" + keys + kExperiment, "inline").parameters.thermal;
+  };
+  EXPECT_EQ(thermal("initial_temperature = 283.15\n").ambient_temperature, 283.15);
+  EXPECT_EQ(thermal("ambient_temperature = 283.15\n").ambient_temperature, 283.15);
+  EXPECT_EQ(thermal("ambient_temperature = 283.15\ninitial_temperature = 283.15\n").ambient_temperature, 283.15);
+  // A lumped cell starts at one and is cooled towards the other.
+  const auto lumped = thermal("model = \"lumped\"\nambient_temperature = 283.15\ninitial_temperature = 300\n");
+  EXPECT_EQ(lumped.ambient_temperature, 283.15);
+  EXPECT_EQ(lumped.initial_temperature, 300.0);
+  EXPECT_EQ(thermal("model = \"lumped\"\ninitial_temperature = 300\n").ambient_temperature, 298.15);
+}
+
+TEST(ConfigErrors, AnIsothermalCellRefusesTwoTemperatures) {
+  const std::string e =
+      error_of(kCell + "[thermal]\nambient_temperature = 283.15\ninitial_temperature = 300\n" + kExperiment);
+  EXPECT_NE(e.find("test.toml:5: thermal.initial_temperature: is 300 K, but an isothermal cell is held at one "
+                   "temperature, the ambient one (thermal.ambient_temperature = 283.15 K, line 4)"),
+            std::string::npos)
+      << e;
+}

@@ -283,3 +283,19 @@ TEST(SweepTable, ErrorsNameTheFileLineAndColumn) {
   EXPECT_TRUE(has(error("\"Separator porosity\nx"), "t.csv:1: the quote at column 1 is not closed"));
   EXPECT_TRUE(has(error("Separator porosity\n0.4\n0x10\n"), "t.csv:3: column 1 ('Separator porosity'): '0x10' is not"));
 }
+
+TEST(SweepConfigErrors, AnIsothermalSweepOfTheInitialTemperatureIsRefused) {
+  const std::string list =
+      error_of("[sweep]\nmethod = \"list\"\n[sweep.parameters.\"Initial temperature [K]\"]\nvalues = [280, 300]\n");
+  EXPECT_TRUE(has(list,
+                  "sweeps \"Initial temperature [K]\", but an isothermal cell is held at the ambient "
+                  "temperature"))
+      << list;
+  EXPECT_EQ(error_of("[sweep]\nmethod = \"list\"\n[sweep.parameters.\"Ambient temperature [K]\"]\n"
+                     "values = [280, 300]\n"),
+            "");
+  // A lumped cell starts at its initial temperature.
+  EXPECT_EQ(error_of("[thermal]\nmodel = \"lumped\"\n[sweep]\nmethod = \"list\"\n"
+                     "[sweep.parameters.\"Initial temperature [K]\"]\nvalues = [280, 300]\n"),
+            "");
+}

@@ -98,7 +98,7 @@ TEST(ThermalValidation, ReversibleHeatOfConstantCoefficientsIsCurrentTimesTemper
   const double a = -2e-4, b = 1e-4;  // [V/K]
   for (const double temperature : {298.15, 318.15}) {
     ParameterSet none = without_entropic_terms(parameter_sets::marquis2019());
-    none.thermal.initial_temperature = temperature;
+    none.thermal.ambient_temperature = temperature;  // an isothermal cell is held there
     ParameterSet with = none;
     with.set_custom_function(FunctionSlot::negative_entropic, FunctionDefinition::constant(a));
     with.set_custom_function(FunctionSlot::positive_entropic, FunctionDefinition::constant(b));

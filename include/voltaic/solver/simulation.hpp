@@ -40,10 +40,15 @@ struct StepDrive {
 };
 
 enum class ThermalModel {
-  isothermal,  ///< T stays at the initial temperature
+  isothermal,  ///< T is held at the ambient temperature (PyBaMM's isothermal model)
   lumped,      ///< one temperature for the cell (PyBaMM's "lumped")
   conduction,  ///< 3D heat conduction over the cell grid, convective outer faces
 };
+
+/// The cell's temperature at t = 0 [K]: an isothermal cell is held at the
+/// ambient temperature, as PyBaMM holds it; the others start at the initial
+/// temperature.
+double starting_temperature(const ParameterSet& p, ThermalModel model);
 
 /// Time-step control. Every state (particle, electrolyte, temperature) is
 /// advanced by variable-step BDF2 (backward Euler for the first two steps of
