@@ -122,8 +122,10 @@ void add_potential(std::vector<SolverOption>& t) {
       "newton_max_update", "max_update", kPositive, "V", "a larger Newton update is scaled down to this (damping)"));
   t.push_back(choice<potential, &PotentialOptions::electrolyte_face_mean>(
       "electrolyte_face_mean", "electrolyte_face_mean", {"harmonic", "arithmetic"},
-      "face rule of the electrolyte conductivity: harmonic is exact at the porosity jumps at the separator; "
-      "arithmetic is PyBaMM's, for like-for-like comparisons"));
+      "face rule of the electrolyte conductivity: arithmetic is PyBaMM's (a run agrees with PyBaMM's at the same "
+      "mesh; at 20 cells per domain as close to the converged curve as harmonic: Chen2020 against 160 cells, "
+      "0.27 / 0.22 mV RMS at 1C, 0.24 / 1.15 mV at 2C); harmonic is exact for piecewise-constant k at the porosity "
+      "jumps at the separator"));
 }
 
 std::vector<SolverOption> build_table() {

@@ -139,7 +139,7 @@ TEST(ConfigGood, MinimalConfigTakesTheDefaults) {
   EXPECT_EQ(c.simulation.steps.initial_dt, defaults.steps.initial_dt);
   EXPECT_EQ(c.simulation.steps.max_dt, defaults.steps.max_dt);
   EXPECT_EQ(c.simulation.potential.tolerance, defaults.potential.tolerance);
-  EXPECT_EQ(c.simulation.potential.electrolyte_face_mean, voltaic::FaceMean::harmonic);
+  EXPECT_EQ(c.simulation.potential.electrolyte_face_mean, voltaic::FaceMean::arithmetic);
   EXPECT_EQ(c.backend, voltaic::io::BackendChoice::automatic);
   EXPECT_EQ(c.cycles, 1);
   const voltaic::ParameterSet chen = voltaic::parameter_sets::chen2020();
