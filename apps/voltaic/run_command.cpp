@@ -58,6 +58,7 @@ void print_summary(const Solution& s, const Simulation& sim, double wall_s, cons
   for (double t : s["Maximum cell temperature [K]"]) t_max = std::max(t_max, t);
   std::printf("\n%s\n", s.completed ? "Run completed." : "Run stopped early.");
   std::printf("  %-28s %s\n", "ended by", s.termination.c_str());
+  for (const std::string& note : s.notes) std::printf("  %-28s %s\n", "note", note.c_str());
   std::printf("  %-28s %.6g A.h\n", "discharge capacity", s["Discharge capacity [A.h]"][last]);
   std::printf("  %-28s %.6g W.h\n", "discharge energy", s["Discharge energy [W.h]"][last]);
   std::printf("  %-28s %.6g V\n", "final voltage", s["Voltage [V]"][last]);

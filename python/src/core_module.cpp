@@ -237,6 +237,7 @@ void bind_solution(nb::module_& m) {
       .def_prop_ro("rows", [](const RunResult& r) { return r.solution.rows(); })
       .def_prop_ro("completed", [](const RunResult& r) { return r.solution.completed; })
       .def_prop_ro("termination", [](const RunResult& r) { return r.solution.termination; })
+      .def_prop_ro("notes", [](const RunResult& r) { return r.solution.notes; })
       .def_prop_ro("steps_taken", [](const RunResult& r) { return r.solution.steps_taken; })
       .def_prop_ro("steps_rejected", [](const RunResult& r) { return r.solution.steps_rejected; })
       .def_ro("executor", &RunResult::executor)

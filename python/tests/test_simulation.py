@@ -16,6 +16,7 @@ def test_voltage_is_a_numpy_array_ending_at_the_cut_off(lumped_1c):
     assert v[-1] == pytest.approx(2.5, abs=1e-6)
     assert sol.completed
     assert "cut-off" in sol.termination
+    assert sol.notes == []  # its own end is the cell's cut-off
 
 
 def test_capacity_and_temperature_match_the_documented_run(lumped_1c):
@@ -143,3 +144,13 @@ def test_a_pybamm_experiment_is_taken_by_its_cycles():
     sim = voltaic.Simulation(experiment=Experiment([steps] * 2))
     assert sim.config.experiment_steps == list(steps)
     assert sim.config.cycles == 2
+
+
+def test_a_step_cut_short_by_the_cells_cut_off_is_noted():
+    sol = voltaic.Simulation(
+        "Chen2020", experiment=["Discharge at 2C for 40 minutes", "Rest for 1 minute"]
+    ).solve()
+    assert sol.completed
+    assert "after its duration" in sol.termination
+    assert len(sol.notes) == 1
+    assert "cell's lower voltage cut-off, 2.5 V" in sol.notes[0]

@@ -56,6 +56,9 @@ class RunResult:
     def termination(self) -> str: ...
 
     @property
+    def notes(self) -> list[str]: ...
+
+    @property
     def steps_taken(self) -> int: ...
 
     @property

@@ -41,6 +41,12 @@ class Solution:
         return self._result.termination
 
     @property
+    def notes(self) -> list[str]:
+        """What did not stop the run but should be known: a step that ended
+        at the cell's own voltage cut-off before its end."""
+        return list(self._result.notes)
+
+    @property
     def steps_taken(self) -> int:
         return self._result.steps_taken
 

@@ -21,8 +21,8 @@ namespace {
 
 constexpr const char* kFormat = "voltaic simulation state 3";
 // Read too: state 2 lacks "split rate dt" (the passes then measure a rate
-// afresh) and the current's history (the current at every level: a hold's
-// error estimate then starts again).
+// afresh), the current's history (the current at every level: a hold's
+// error estimate then starts again) and the notes.
 constexpr const char* kFormat2 = "voltaic simulation state 2";
 
 std::string g17(double v) { return format_parameter_value(v); }
@@ -76,6 +76,9 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
   c.texts["setup"] = setup_fingerprint();
   c.texts["experiment"] = run.experiment;
   c.texts["termination"] = run.solution.termination;
+  std::string notes;
+  for (const std::string& n : run.solution.notes) notes += n + "\n";
+  c.texts["notes"] = notes;
   for (auto& [name, values] : w_->history->to_host()) c.arrays["state/" + name] = std::move(values);
   for (const std::string& name : Solution::variable_names()) c.arrays["solution/" + name] = run.solution[name];
   c.scalars = {{"time", k.time},
@@ -203,6 +206,12 @@ void Simulation::resume_solution(const Checkpoint& c, Solution& s) {
   s.steps_taken = static_cast<int>(c.integers.at("steps taken"));
   s.steps_rejected = static_cast<int>(c.integers.at("steps rejected"));
   s.termination = c.texts.at("termination");
+  s.notes.clear();
+  if (const auto notes = c.texts.find("notes"); notes != c.texts.end()) {  // state 2 has none
+    std::size_t from = 0;
+    for (std::size_t end; (end = notes->second.find('\n', from)) != std::string::npos; from = end + 1)
+      s.notes.push_back(notes->second.substr(from, end - from));
+  }
 }
 
 }  // namespace voltaic

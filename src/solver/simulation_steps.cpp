@@ -39,6 +39,28 @@ double Simulation::event_margin(const ExperimentStep& step, const StepDrive& dri
   return margin;
 }
 
+std::string Simulation::cell_limit_reached(const ExperimentStep& step, const StepDrive& drive) const {
+  const CellClock& k = clock();
+  const ElectricalParameters& limits = layout_->parameters().electrical;
+  const double value = drive.table ? k.current : drive.value;
+  if (drive.mode == StepDrive::Mode::voltage || value == 0.0) return "";
+  const bool discharge = value > 0.0;
+  const double limit = discharge ? limits.lower_voltage_cutoff : limits.upper_voltage_cutoff;
+  const double cell = discharge ? k.voltage - limit : limit - k.voltage;
+  // The step's own ends, as event_margin() measures them.
+  double own = std::numeric_limits<double>::infinity();
+  if (step.until_voltage_v) {
+    const double v = *step.until_voltage_v;
+    own = (drive.table ? k.cursor.until_below : discharge) ? k.voltage - v : v - k.voltage;
+  }
+  if (step.until_current)
+    own = std::min(own, std::fabs(k.current) - std::fabs(step.until_current->amperes(limits.nominal_capacity)));
+  if (!(cell < own)) return "";
+  std::ostringstream m;
+  m << (discharge ? "lower" : "upper") << " voltage cut-off, " << limit << " V,";
+  return m.str();
+}
+
 // Illinois (modified regula falsi) on the step length: the margin is > 0 at
 // h = 0 and <= 0 at h; each evaluation redoes the step from the saved state.
 bool Simulation::locate_event(const ExperimentStep& step, const StepDrive& drive, double& h, double margin_before,
@@ -183,6 +205,13 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     if (run.stopped) return false;
     if (event) {
       solution.termination = describe_step(step, index) + " ended by a cut-off event";
+      if (const std::string limit = cell_limit_reached(step, drive); !limit.empty()) {
+        std::ostringstream m;
+        m << describe_step(step, index) << " stopped at the cell's " << limit << " at t = " << k.time << " s, after "
+          << c.elapsed << " s, before its own end (PyBaMM lets a step run 1 V past the cell's cut-offs, then ends "
+          << "the experiment)";
+        solution.notes.push_back(m.str());
+      }
       return true;
     }
   }

@@ -53,6 +53,7 @@ void expect_bitwise_equal(const Solution& a, const Solution& b) {
   EXPECT_EQ(a.steps_taken, b.steps_taken);
   EXPECT_EQ(a.steps_rejected, b.steps_rejected);
   EXPECT_EQ(a.termination, b.termination);
+  EXPECT_EQ(a.notes, b.notes);
 }
 
 // Checkpoints in the first and in the second experiment step: each restart
@@ -78,6 +79,19 @@ TEST(SimulationRestart, ContinuesBitForBit) {
     ASSERT_EQ(b.fields.size(), 1u);
     for (const auto& [name, values] : a.fields[0].fields) EXPECT_EQ(values, b.fields[0].fields.at(name)) << name;
   }
+}
+
+// A note taken before the checkpoint is in the resumed run's solution too.
+TEST(SimulationRestart, KeepsTheNotesOfTheStepsBefore) {
+  const Experiment e({"Discharge at 2C for 40 minutes", "Rest for 10 minutes"});
+  Simulation whole(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  CheckpointAt observer(1900.0);
+  const Solution a = whole.run(e, &observer);
+  ASSERT_EQ(a.notes.size(), 1u);
+  ASSERT_TRUE(observer.kept);
+  Simulation resumed(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  resumed.load_checkpoint(*observer.kept);
+  expect_bitwise_equal(a, resumed.run(e));
 }
 
 // The potential-pair foils live in phi, which the checkpoint carries: a

@@ -141,6 +141,22 @@ TEST(Simulation, FieldsAreStoredAtTheChosenTimes) {
   EXPECT_NEAR(s.at("Time [s]", 250.0), 250.0, 1e-9);
 }
 
+// A step whose own end is not a voltage, stopped by the cell's cut-off, runs
+// on to the next step (a cycler's safety limit ends the step), and the run
+// says so: PyBaMM instead lets it run 1 V past and ends the experiment.
+TEST(Simulation, AStepCutShortByTheCellsCutOffIsNoted) {
+  Simulation sim(parameter_sets::chen2020(), coarse(), CpuExecutor::create());
+  const Solution s = sim.run(Experiment({"Discharge at 2C for 40 minutes", "Rest for 1 minute",
+                                         "Discharge at 1C until 2.6 V", "Discharge at 1C until 2 V"}));
+  ASSERT_TRUE(s.completed) << s.termination;
+  ASSERT_EQ(s.notes.size(), 2u);
+  EXPECT_NE(s.notes[0].find("experiment step 1 (\"Discharge at 2C for 40 minutes\") stopped at the cell's lower "
+                            "voltage cut-off, 2.5 V, at t = "),
+            std::string::npos)
+      << s.notes[0];
+  EXPECT_NE(s.notes[1].find("experiment step 4"), std::string::npos) << s.notes[1];  // step 3 ended at its own 2.6 V
+}
+
 TEST(SimulationErrors, BadParameterIsNamedBeforeAnythingRuns) {
   ParameterSet p = parameter_sets::chen2020();
   p.negative_electrode.porosity = 1.5;

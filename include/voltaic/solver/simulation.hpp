@@ -272,6 +272,9 @@ class Simulation {
   /// How far the state is from ending the step by an event (cut-off voltage,
   /// current limit of a hold): > 0 before, <= 0 at or past it.
   double event_margin(const ExperimentStep& step, const StepDrive& drive) const;
+  /// After a located event: "lower voltage cut-off, 2.5 V," when it was the
+  /// cell's own limit rather than the step's end that ended the step, else "".
+  std::string cell_limit_reached(const ExperimentStep& step, const StepDrive& drive) const;
   bool locate_event(const ExperimentStep& step, const StepDrive& drive, double& h, double margin_before,
                     Solution& solution, std::string& why);
   static std::string experiment_fingerprint(const Experiment& experiment);

@@ -51,8 +51,11 @@ class Solution {
   std::vector<FieldSnapshot> fields;
   bool completed = true;    ///< false when a step failed and the run stopped early
   std::string termination;  ///< why the run (or its last step) ended
-  int steps_taken = 0;      ///< accepted time steps
-  int steps_rejected = 0;   ///< attempts cut and retried (solver failures, event location)
+  /// What a user should know that did not stop the run, one line each: a
+  /// step that ended at the cell's own voltage cut-off before its end.
+  std::vector<std::string> notes;
+  int steps_taken = 0;     ///< accepted time steps
+  int steps_rejected = 0;  ///< attempts cut and retried (solver failures, event location)
 
  private:
   std::vector<std::vector<double>> columns_ = std::vector<std::vector<double>>(variable_names().size());
