@@ -91,8 +91,9 @@ TEST(CellProgram, EqualsSimulationForACcCvCycle) {
       SCOPED_TRACE("cell " + std::to_string(i));
       expect_close(program[i], sim[i], 1e-9);
       // An isothermal cell is held at its ambient temperature (PyBaMM's isothermal model).
-      if (t == ThermalModel::isothermal)
+      if (t == ThermalModel::isothermal) {
         for (double T : sim[i].temperature) EXPECT_EQ(T, cells.value(i, 1));
+      }
     }
   }
 }
