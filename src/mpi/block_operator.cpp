@@ -21,6 +21,18 @@ BoundaryConditions local_conditions(const HaloExchange& halo, const BoundaryCond
   return local;
 }
 
+/// The corner ghosts (where two ghost columns meet) are not exchanged: no
+/// owned row reads them, but the local operator checks every cell's k.
+void zero_corners(const HaloExchange& halo, int nz, double* k) {
+  const PlaneBlock& b = halo.block();
+  for (int side_x : {0, 1})
+    for (int side_y : {2, 3}) {
+      if (!halo.has_ghost(side_x) || !halo.has_ghost(side_y)) continue;
+      const int li = side_x == 0 ? -1 : b.nx(), lj = side_y == 2 ? -1 : b.ny();
+      for (int z = 0; z < nz; ++z) k[halo.index(li, lj, z)] = 0.0;
+    }
+}
+
 void require_host(const Executor& exec, const char* where) {
   if (exec.memory_space() != MemorySpace::host())
     throw ExecutorMismatch("executor", where, "the decomposed vectors live in host memory (the CPU backend) for now");
@@ -56,6 +68,7 @@ BlockOperator::BlockOperator(HaloExchange& halo, const PlanePartition& partition
   if (k.size() != size() || d.size() != size())
     throw SizeMismatch("k, d", "BlockOperator", "need " + std::to_string(size()) + " ghosted values each");
   halo_.exchange(k.data());
+  zero_corners(halo_, global.nz(), k.data());
   op_ = std::make_shared<StencilOperator<double>>(halo.local_grid(global), CpuExecutor::create(), View<const double>(k),
                                                   d, local_conditions(halo, bc));
   frame_.x_lo = halo.has_ghost(0) ? 2 : 0;
@@ -64,18 +77,28 @@ BlockOperator::BlockOperator(HaloExchange& halo, const PlanePartition& partition
   frame_.y_hi = halo.has_ghost(3) ? 2 : 0;
 }
 
-void BlockOperator::zero_ghosts(View<double> v) const {
+void BlockOperator::update(View<double> k, View<const double> d) {
+  if (k.size() != size() || d.size() != size())
+    throw SizeMismatch("k, d", "BlockOperator::update", "need " + std::to_string(size()) + " ghosted values each");
+  halo_.exchange(k.data());
+  zero_corners(halo_, op_->grid().nz(), k.data());
+  op_->update(View<const double>(k), d);
+}
+
+void BlockOperator::zero_ghosts(View<double> v) const { set_ghosts(v, 0.0); }
+
+void BlockOperator::set_ghosts(View<double> v, double value) const {
   const PlaneBlock& b = halo_.block();
   const int nz = op_->grid().nz();
   for (int k = 0; k < nz; ++k) {
     for (int lj = 0; lj < b.ny(); ++lj) {
-      if (halo_.has_ghost(0)) v[halo_.index(-1, lj, k)] = 0.0;
-      if (halo_.has_ghost(1)) v[halo_.index(b.nx(), lj, k)] = 0.0;
+      if (halo_.has_ghost(0)) v[halo_.index(-1, lj, k)] = value;
+      if (halo_.has_ghost(1)) v[halo_.index(b.nx(), lj, k)] = value;
     }
     for (int li = -1; li <= b.nx(); ++li) {
       if ((li < 0 && !halo_.has_ghost(0)) || (li == b.nx() && !halo_.has_ghost(1))) continue;
-      if (halo_.has_ghost(2)) v[halo_.index(li, -1, k)] = 0.0;
-      if (halo_.has_ghost(3)) v[halo_.index(li, b.ny(), k)] = 0.0;
+      if (halo_.has_ghost(2)) v[halo_.index(li, -1, k)] = value;
+      if (halo_.has_ghost(3)) v[halo_.index(li, b.ny(), k)] = value;
     }
   }
 }

@@ -5,6 +5,7 @@ add_library(voltaic_mpi
   mpi/halo_exchange.cpp
   mpi/distributed_batch.cpp
   mpi/block_operator.cpp
+  mpi/block_diffusion_step.cpp
 )
 add_library(voltaic::mpi ALIAS voltaic_mpi)
 target_link_libraries(voltaic_mpi PUBLIC voltaic MPI::MPI_CXX)

@@ -49,9 +49,15 @@ class BlockSpace final : public VectorSpace<double> {
 class BlockOperator final : public LinearOperator<double> {
  public:
   /// @param k, d ghosted (HaloExchange::ghosted_size() values); k's ghosts
-  ///        are refreshed here (the faces to the neighbours read them)
+  ///        are refreshed here (the faces to the neighbours read them), its
+  ///        corner ghosts zeroed; d's ghosts are the discarded ghost rows'
+  ///        own and need only be finite
   BlockOperator(HaloExchange& halo, const PlanePartition& partition, const Grid3D& global, View<double> k,
                 View<const double> d, const BoundaryConditions& bc);
+
+  /// New coefficients (same grid and boundary kinds; no allocation); k's
+  /// ghosts are refreshed here, as in the constructor.
+  void update(View<double> k, View<const double> d);
 
   std::size_t size() const override { return halo_.ghosted_size(); }
   const std::shared_ptr<const Executor>& executor() const override { return op_->executor(); }
@@ -62,6 +68,8 @@ class BlockOperator final : public LinearOperator<double> {
   void add_boundary_terms(View<double> b) const;
   /// Sets the ghost columns of v to 0.
   void zero_ghosts(View<double> v) const;
+  /// Sets the ghost columns of v to `value`.
+  void set_ghosts(View<double> v, double value) const;
   /// The local operator on the ghosted block.
   const StencilOperator<double>& local() const { return *op_; }
 
@@ -77,6 +85,8 @@ class BlockOperator final : public LinearOperator<double> {
 class BlockZLinePreconditioner final : public Preconditioner<double> {
  public:
   explicit BlockZLinePreconditioner(const BlockOperator& a);
+  /// Refactors for the operator's present coefficients (no allocation).
+  void update() { zline_.update(a_.local()); }
   std::size_t size() const override { return a_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return a_.executor(); }
   void apply(View<const double> r, View<double> z) const override;
