@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "block_fields.hpp"
 #include "voltaic/linalg/krylov.hpp"
 
 namespace voltaic::mpi {
@@ -50,17 +51,8 @@ enum class Method { cg, gmres };
 
 Solved solve(const Communicator& comm, const PlanePartition& partition, const Problem& p, Method method) {
   HaloExchange halo(comm, partition, kGrid.nz());
-  const PlaneBlock blk = halo.block();
-  std::vector<double> k(halo.ghosted_size(), 1.0), d(halo.ghosted_size(), 1.0), b(halo.ghosted_size(), 0.0);
-  const auto global = [&](int li, int lj, int kk) { return kGrid.index(blk.i_begin + li, blk.j_begin + lj, kk); };
-  for (int kk = 0; kk < kGrid.nz(); ++kk)
-    for (int lj = 0; lj < blk.ny(); ++lj)
-      for (int li = 0; li < blk.nx(); ++li) {
-        const std::size_t c = halo.index(li, lj, kk);
-        k[c] = p.k[global(li, lj, kk)];
-        d[c] = p.d[global(li, lj, kk)];
-        b[c] = p.b[global(li, lj, kk)];
-      }
+  std::vector<double> k = test::to_block(halo, kGrid, p.k, 1.0), d = test::to_block(halo, kGrid, p.d, 1.0),
+                      b = test::to_block(halo, kGrid, p.b, 0.0);
   const MemorySpace host = MemorySpace::host();
   const std::size_t n = halo.ghosted_size();
   auto a = std::make_shared<BlockOperator>(halo, partition, kGrid, View<double>(k.data(), n, host),
@@ -68,11 +60,8 @@ Solved solve(const Communicator& comm, const PlanePartition& partition, const Pr
   auto m = std::make_shared<BlockZLinePreconditioner>(*a);
   a->add_boundary_terms(View<double>(b.data(), n, host));
   // Ghosts start as poison: the solvers must neither read nor keep them.
-  std::vector<double> x(n, std::numeric_limits<double>::quiet_NaN());
-  a->zero_ghosts(View<double>(x.data(), n, host));
-  for (int kk = 0; kk < kGrid.nz(); ++kk)
-    for (int lj = 0; lj < blk.ny(); ++lj)
-      for (int li = 0; li < blk.nx(); ++li) x[halo.index(li, lj, kk)] = 0.0;
+  std::vector<double> x = test::to_block(halo, kGrid, std::vector<double>(kGrid.num_cells(), 0.0),
+                                         std::numeric_limits<double>::quiet_NaN());
   SolverOptions o;
   o.relative_tolerance = 1e-12;
   o.max_iterations = 2000;
@@ -82,9 +71,7 @@ Solved solve(const Communicator& comm, const PlanePartition& partition, const Pr
   const View<double> xv(x.data(), n, host);
   s.report =
       method == Method::cg ? CgSolver<double>(a, m, o).solve(bv, xv) : GmresSolver<double>(a, m, o).solve(bv, xv);
-  for (int kk = 0; kk < kGrid.nz(); ++kk)
-    for (int lj = 0; lj < blk.ny(); ++lj)
-      for (int li = 0; li < blk.nx(); ++li) s.owned.push_back(x[halo.index(li, lj, kk)]);
+  s.owned = test::owned_of(halo, kGrid.nz(), x);
   return s;
 }
 
@@ -99,16 +86,8 @@ TEST_P(BlockSolve, EveryPartitionGivesTheOneBlockBitsAndTheSerialSolution) {
   const Solved alone = solve(self, one, p, GetParam());
   ASSERT_TRUE(distributed.report.converged) << distributed.report.summary();
   EXPECT_EQ(distributed.report.iterations, alone.report.iterations);
-  // This rank's block of the one-block solution.
-  const PlaneBlock blk = many.block(world.rank());
-  std::size_t m = 0, differ = 0;
-  for (int kk = 0; kk < kGrid.nz(); ++kk)
-    for (int j = blk.j_begin; j < blk.j_end; ++j)
-      for (int i = blk.i_begin; i < blk.i_end; ++i, ++m) {
-        const double one_block = alone.owned[kGrid.index(i, j, kk)];
-        if (std::memcmp(&one_block, &distributed.owned[m], sizeof(double)) != 0) ++differ;
-      }
-  EXPECT_EQ(differ, 0u) << "cells of rank " << world.rank() << " of " << world.size() << " differ in their bits";
+  EXPECT_EQ(test::differing_bits(many.block(world.rank()), kGrid, alone.owned, distributed.owned), 0u)
+      << "cells of rank " << world.rank() << " of " << world.size() << " differ in their bits";
 
   // The one-block solve is the serial library solve (StencilOperator, z-line, CgSolver).
   const auto cpu = CpuExecutor::create();
