@@ -108,6 +108,30 @@ class StopOnly : public BatchObserver {
   BatchObserver* o_;
 };
 
+constexpr int kSizeTag = 4301, kBytesTag = 4302;
+
+/// A rank's packed results to rank 0: their length, then messages of at
+/// most chunk bytes (one MPI message counts in int).
+void send_bytes(const Communicator& comm, const std::vector<char>& bytes, std::size_t chunk) {
+  const std::uint64_t size = bytes.size();
+  check(MPI_Send(&size, 1, MPI_UINT64_T, 0, kSizeTag, comm.get()), "MPI_Send");
+  for (std::size_t at = 0; at < bytes.size(); at += chunk) {
+    const int n = static_cast<int>(std::min(chunk, bytes.size() - at));
+    check(MPI_Send(bytes.data() + at, n, MPI_CHAR, 0, kBytesTag, comm.get()), "MPI_Send");
+  }
+}
+
+std::vector<char> receive_bytes(const Communicator& comm, int rank, std::size_t chunk) {
+  std::uint64_t size = 0;
+  check(MPI_Recv(&size, 1, MPI_UINT64_T, rank, kSizeTag, comm.get(), MPI_STATUS_IGNORE), "MPI_Recv");
+  std::vector<char> bytes(static_cast<std::size_t>(size));
+  for (std::size_t at = 0; at < bytes.size(); at += chunk) {
+    const int n = static_cast<int>(std::min(chunk, bytes.size() - at));
+    check(MPI_Recv(bytes.data() + at, n, MPI_CHAR, rank, kBytesTag, comm.get(), MPI_STATUS_IGNORE), "MPI_Recv");
+  }
+  return bytes;
+}
+
 }  // namespace
 
 std::pair<std::size_t, std::size_t> cell_range(std::size_t cells, int rank, int ranks) {
@@ -119,8 +143,11 @@ std::pair<std::size_t, std::size_t> cell_range(std::size_t cells, int rank, int 
 
 std::vector<BatchCellResult> run_batch(const Communicator& comm, const ParameterSet& base, const CellParameters& cells,
                                        const SimulationOptions& options, std::shared_ptr<const Executor> exec,
-                                       const BatchOptions& batch, const Experiment& experiment,
-                                       BatchObserver* observer) {
+                                       const BatchOptions& batch, const Experiment& experiment, BatchObserver* observer,
+                                       std::size_t chunk_bytes) {
+  if (chunk_bytes < 1 || chunk_bytes > static_cast<std::size_t>(INT_MAX))
+    throw InvalidArgument("chunk_bytes", "voltaic::mpi::run_batch",
+                          "is " + std::to_string(chunk_bytes) + "; allowed: 1 to 2^31 - 1");
   const auto range = cell_range(cells.num_cells(), comm.rank(), comm.size());
   std::unique_ptr<BatchSimulation> local;
   std::exception_ptr error;
@@ -142,35 +169,23 @@ std::vector<BatchCellResult> run_batch(const Communicator& comm, const Parameter
   if (local) mine = local->run(experiment, &stop);
   Writer w;
   for (const BatchCellResult& r : mine) pack(w, r);
-
-  // Gather the packed results on rank 0, in rank order (= cell order).
-  if (w.bytes.size() > static_cast<std::size_t>(INT_MAX))
-    throw MpiError("results of rank " + std::to_string(comm.rank()), "voltaic::mpi::run_batch",
-                   "hold " + std::to_string(w.bytes.size()) +
-                       " bytes, more than one MPI message carries (2^31 - 1); "
-                       "allowed: fewer cells or rows per rank (more ranks, a longer output period)");
-  const int size = static_cast<int>(w.bytes.size());
-  std::vector<int> sizes(comm.rank() == 0 ? comm.size() : 0), offsets;
-  check(MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm.get()), "MPI_Gather");
-  std::vector<char> all;
-  if (comm.rank() == 0) {
-    offsets.resize(sizes.size());
-    std::size_t total = 0;
-    for (std::size_t r = 0; r < sizes.size(); ++r) {
-      offsets[r] = static_cast<int>(total);
-      total += static_cast<std::size_t>(sizes[r]);
-    }
-    all.resize(total);
+  mine.clear();
+  if (comm.rank() != 0) {
+    send_bytes(comm, w.bytes, chunk_bytes);
+    return {};
   }
-  check(MPI_Gatherv(w.bytes.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0, comm.get()),
-        "MPI_Gatherv");
-  if (comm.rank() != 0) return {};
+  // Rank 0: its own cells, then each rank's in rank order (= cell order),
+  // each unpacked as it arrives.
   std::vector<BatchCellResult> results;
   results.reserve(cells.num_cells());
-  Reader in(all.data(), all.data() + all.size());
-  for (std::size_t i = 0; i < cells.num_cells(); ++i) {
-    results.push_back(unpack(in));
-    if (observer && results.back().status != BatchCellResult::Status::not_run) observer->on_cell(i, results.back());
+  for (int r = 0; r < comm.size(); ++r) {
+    const std::vector<char> bytes = r == 0 ? std::move(w.bytes) : receive_bytes(comm, r, chunk_bytes);
+    const auto share_of = cell_range(cells.num_cells(), r, comm.size());
+    Reader in(bytes.data(), bytes.data() + bytes.size());
+    for (std::size_t i = share_of.first; i < share_of.second; ++i) {
+      results.push_back(unpack(in));
+      if (observer && results.back().status != BatchCellResult::Status::not_run) observer->on_cell(i, results.back());
+    }
   }
   return results;
 }

@@ -38,7 +38,11 @@ class Counting : public BatchObserver {
   std::vector<std::size_t> seen;
 };
 
-TEST(DistributedBatch, RankZeroGathersTheOneProcessResultsBitForBit) {
+// One message per rank, and 7-byte messages (a rank's results in many
+// pieces, split mid-number).
+class DistributedBatch : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(DistributedBatch, RankZeroGathersTheOneProcessResultsBitForBit) {
   const Communicator world;
   CellParameters cells;
   cells.names = {"Negative electrode thickness [m]"};
@@ -50,7 +54,8 @@ TEST(DistributedBatch, RankZeroGathersTheOneProcessResultsBitForBit) {
   const ParameterSet base = parameter_sets::chen2020();
   const BatchOptions b{1, true, BatchEngine::automatic};
   Counting seen;
-  const std::vector<BatchCellResult> got = run_batch(world, base, cells, o, CpuExecutor::create(), b, e, &seen);
+  const std::vector<BatchCellResult> got =
+      run_batch(world, base, cells, o, CpuExecutor::create(), b, e, &seen, GetParam());
   if (world.rank() != 0) {
     EXPECT_TRUE(got.empty());
     EXPECT_TRUE(seen.seen.empty());
@@ -73,6 +78,8 @@ TEST(DistributedBatch, RankZeroGathersTheOneProcessResultsBitForBit) {
   EXPECT_EQ(got[5].status, BatchCellResult::Status::failed);
   EXPECT_EQ(got[0].status, BatchCellResult::Status::completed);
 }
+
+INSTANTIATE_TEST_SUITE_P(Chunks, DistributedBatch, ::testing::Values(std::size_t{1} << 30, std::size_t{7}));
 
 }  // namespace
 }  // namespace voltaic::mpi

@@ -18,9 +18,11 @@ std::pair<std::size_t, std::size_t> cell_range(std::size_t cells, int rank, int 
 
 /// Runs the batch's cells spread over the communicator's ranks: each rank a
 /// BatchSimulation of its cell_range() on its own executor, then every
-/// rank's results (curves included) gathered on rank 0. A batched cell is
-/// bitwise the cell run alone, so rank 0's results are the same bits for
-/// every rank count.
+/// rank's results (curves included) sent to rank 0, their length first and
+/// then messages of at most chunk_bytes, rank by rank (no limit on a rank's
+/// or the batch's bytes beyond memory; rank 0 unpacks each rank's as it
+/// arrives). A batched cell is bitwise the cell run alone, so rank 0's
+/// results are the same bits for every rank count.
 ///
 /// Rank 0 returns every cell's result in cell order and calls
 /// observer->on_cell for each, in cell order, once they are gathered; the
@@ -31,6 +33,7 @@ std::pair<std::size_t, std::size_t> cell_range(std::size_t cells, int rank, int 
 std::vector<BatchCellResult> run_batch(const Communicator& comm, const ParameterSet& base, const CellParameters& cells,
                                        const SimulationOptions& options, std::shared_ptr<const Executor> exec,
                                        const BatchOptions& batch, const Experiment& experiment,
-                                       BatchObserver* observer = nullptr);
+                                       BatchObserver* observer = nullptr,
+                                       std::size_t chunk_bytes = std::size_t{1} << 30);
 
 }  // namespace voltaic::mpi
