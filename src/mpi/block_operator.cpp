@@ -23,13 +23,14 @@ BoundaryConditions local_conditions(const HaloExchange& halo, const BoundaryCond
 
 /// The corner ghosts (where two ghost columns meet) are not exchanged: no
 /// owned row reads them, but the local operator checks every cell's k.
-void zero_corners(const HaloExchange& halo, int nz, double* k) {
+template <class T>
+void zero_corners(const HaloExchange& halo, int nz, T* k) {
   const PlaneBlock& b = halo.block();
   for (int side_x : {0, 1})
     for (int side_y : {2, 3}) {
       if (!halo.has_ghost(side_x) || !halo.has_ghost(side_y)) continue;
       const int li = side_x == 0 ? -1 : b.nx(), lj = side_y == 2 ? -1 : b.ny();
-      for (int z = 0; z < nz; ++z) k[halo.index(li, lj, z)] = 0.0;
+      for (int z = 0; z < nz; ++z) k[halo.index(li, lj, z)] = T(0);
     }
 }
 
@@ -38,56 +39,86 @@ void require_host(const Executor& exec, const char* where) {
     throw ExecutorMismatch("executor", where, "the decomposed vectors live in host memory (the CPU backend) for now");
 }
 
+/// The ghost columns and the owned columns beside them: the rows apply()
+/// redoes once the ghosts have arrived.
+stencil::ColumnFrame ghost_frame(const HaloExchange& halo) {
+  stencil::ColumnFrame f;
+  f.x_lo = halo.has_ghost(0) ? 2 : 0;
+  f.x_hi = halo.has_ghost(1) ? 2 : 0;
+  f.y_lo = halo.has_ghost(2) ? 2 : 0;
+  f.y_hi = halo.has_ghost(3) ? 2 : 0;
+  return f;
+}
+
 }  // namespace
 
-BlockSpace::BlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz)
+template <class T>
+BlockSpace<T>::BlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz)
     : halo_(halo), partition_(partition), nz_(nz) {}
 
-double BlockSpace::dot(const Executor& exec, View<const double> x, View<const double> y) const {
+template <class T>
+double BlockSpace<T>::dot(const Executor& exec, View<const T> x, View<const T> y) const {
   require_host(exec, "BlockSpace::dot");
   const PlaneBlock& blk = halo_.block();
   return canonical_block_sum(halo_.communicator(), partition_, nz_, [&](int i, int j, int k) {
     const std::size_t c = halo_.index(i - blk.i_begin, j - blk.j_begin, k);
-    return x[c] * y[c];
+    return static_cast<double>(x[c]) * static_cast<double>(y[c]);
   });
 }
 
-void BlockSpace::dot(const Executor& exec, View<const double> x, View<const double> y, View<double> result) const {
-  result[0] = dot(exec, x, y);
+template <class T>
+void BlockSpace<T>::dot(const Executor& exec, View<const T> x, View<const T> y, View<T> result) const {
+  result[0] = static_cast<T>(dot(exec, x, y));
 }
 
-double BlockSpace::nrm2(const Executor& exec, View<const double> x) const { return std::sqrt(dot(exec, x, x)); }
-
-void BlockSpace::nrm2(const Executor& exec, View<const double> x, View<double> result) const {
-  result[0] = nrm2(exec, x);
+template <class T>
+double BlockSpace<T>::nrm2(const Executor& exec, View<const T> x) const {
+  return std::sqrt(dot(exec, x, x));
 }
 
-BlockOperator::BlockOperator(HaloExchange& halo, const PlanePartition& partition, const Grid3D& global, View<double> k,
-                             View<const double> d, const BoundaryConditions& bc)
-    : halo_(halo), space_(halo, partition, global.nz()) {
-  if (k.size() != size() || d.size() != size())
-    throw SizeMismatch("k, d", "BlockOperator", "need " + std::to_string(size()) + " ghosted values each");
+template <class T>
+void BlockSpace<T>::nrm2(const Executor& exec, View<const T> x, View<T> result) const {
+  result[0] = static_cast<T>(nrm2(exec, x));
+}
+
+template <class T>
+BlockOperator<T>::BlockOperator(HaloExchange& halo, const PlanePartition& partition, const Grid3D& global, View<T> k,
+                                View<const T> d, const BoundaryConditions& bc)
+    : halo_(halo), partition_(partition), space_(halo, partition, global.nz()), frame_(ghost_frame(halo)) {
+  if (k.size() != halo.ghosted_size() || d.size() != halo.ghosted_size())
+    throw SizeMismatch("k, d", "BlockOperator", "need " + std::to_string(halo.ghosted_size()) + " ghosted values each");
   halo_.exchange(k.data());
   zero_corners(halo_, global.nz(), k.data());
-  op_ = std::make_shared<StencilOperator<double>>(halo.local_grid(global), CpuExecutor::create(), View<const double>(k),
-                                                  d, local_conditions(halo, bc));
-  frame_.x_lo = halo.has_ghost(0) ? 2 : 0;
-  frame_.x_hi = halo.has_ghost(1) ? 2 : 0;
-  frame_.y_lo = halo.has_ghost(2) ? 2 : 0;
-  frame_.y_hi = halo.has_ghost(3) ? 2 : 0;
+  op_ = std::make_shared<StencilOperator<T>>(halo.local_grid(global), CpuExecutor::create(), View<const T>(k), d,
+                                             local_conditions(halo, bc));
 }
 
-void BlockOperator::update(View<double> k, View<const double> d) {
+template <class T>
+BlockOperator<T>::BlockOperator(HaloExchange& halo, const PlanePartition& partition,
+                                std::shared_ptr<StencilOperator<T>> op)
+    : halo_(halo),
+      partition_(partition),
+      space_(halo, partition, op->grid().nz()),
+      op_(std::move(op)),
+      frame_(ghost_frame(halo)) {}
+
+template <class T>
+template <class U>
+BlockOperator<U> BlockOperator<T>::converted() const {
+  return BlockOperator<U>(halo_, partition_, std::make_shared<StencilOperator<U>>(op_->template converted<U>()));
+}
+
+template <class T>
+void BlockOperator<T>::update(View<T> k, View<const T> d) {
   if (k.size() != size() || d.size() != size())
     throw SizeMismatch("k, d", "BlockOperator::update", "need " + std::to_string(size()) + " ghosted values each");
   halo_.exchange(k.data());
   zero_corners(halo_, op_->grid().nz(), k.data());
-  op_->update(View<const double>(k), d);
+  op_->update(View<const T>(k), d);
 }
 
-void BlockOperator::zero_ghosts(View<double> v) const { set_ghosts(v, 0.0); }
-
-void BlockOperator::set_ghosts(View<double> v, double value) const {
+template <class T>
+void BlockOperator<T>::set_ghosts(View<T> v, T value) const {
   const PlaneBlock& b = halo_.block();
   const int nz = op_->grid().nz();
   for (int k = 0; k < nz; ++k) {
@@ -103,25 +134,37 @@ void BlockOperator::set_ghosts(View<double> v, double value) const {
   }
 }
 
-void BlockOperator::apply(View<const double> x, View<double> y) const {
+template <class T>
+void BlockOperator<T>::apply(View<const T> x, View<T> y) const {
   require_host(*executor(), "BlockOperator::apply");
   halo_.begin(x.data());
-  op_->apply(x, y);                          // the rows beside the ghosts read stale ghosts: redone below
-  halo_.end(const_cast<double*>(x.data()));  // ghosts are scratch (see the class comment)
+  op_->apply(x, y);                     // the rows beside the ghosts read stale ghosts: redone below
+  halo_.end(const_cast<T*>(x.data()));  // ghosts are scratch (see the class comment)
   op_->apply_frame(x, y, frame_);
   zero_ghosts(y);
 }
 
-void BlockOperator::add_boundary_terms(View<double> b) const {
+template <class T>
+void BlockOperator<T>::add_boundary_terms(View<T> b) const {
   op_->add_boundary_terms(b);
   zero_ghosts(b);
 }
 
-BlockZLinePreconditioner::BlockZLinePreconditioner(const BlockOperator& a) : a_(a), zline_(a.local()) {}
+template <class T>
+BlockZLinePreconditioner<T>::BlockZLinePreconditioner(const BlockOperator<T>& a) : a_(a), zline_(a.local()) {}
 
-void BlockZLinePreconditioner::apply(View<const double> r, View<double> z) const {
+template <class T>
+void BlockZLinePreconditioner<T>::apply(View<const T> r, View<T> z) const {
   zline_.apply(r, z);
   a_.zero_ghosts(z);
 }
+
+template class BlockSpace<float>;
+template class BlockSpace<double>;
+template class BlockOperator<float>;
+template class BlockOperator<double>;
+template BlockOperator<float> BlockOperator<double>::converted<float>() const;
+template class BlockZLinePreconditioner<float>;
+template class BlockZLinePreconditioner<double>;
 
 }  // namespace voltaic::mpi

@@ -3,6 +3,7 @@
 #include "voltaic/mpi/halo_exchange.hpp"
 
 #include <string>
+#include <type_traits>
 
 namespace voltaic::mpi {
 
@@ -43,20 +44,22 @@ std::shared_ptr<const Grid3D> HaloExchange::local_grid(const Grid3D& global) con
                                         regions);
 }
 
-void HaloExchange::begin(const double* field) {
+template <class T>
+void HaloExchange::begin(const T* field) {
   const int bx = block_.nx(), by = block_.ny();
+  const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
   requests_.clear();
   requests_.reserve(8);
   for (int s = 0; s < 4; ++s) {
     if (neighbour_[s] < 0) continue;
-    check(MPI_Irecv(receive_[s].data(), static_cast<int>(receive_[s].size()), MPI_DOUBLE, neighbour_[s], kTag,
-                    comm_.get(), &requests_.emplace_back()),
+    const int count = static_cast<int>(send_[s].size());  // the side's values, in T
+    check(MPI_Irecv(receive_[s].data(), count, type, neighbour_[s], kTag, comm_.get(), &requests_.emplace_back()),
           "MPI_Irecv");
   }
   for (int s = 0; s < 4; ++s) {
     if (neighbour_[s] < 0) continue;
     // The owned columns next to side s, layer by layer.
-    std::vector<double>& out = send_[s];
+    T* out = reinterpret_cast<T*>(send_[s].data());
     std::size_t m = 0;
     for (int k = 0; k < nz_; ++k) {
       if (s < 2) {
@@ -67,19 +70,19 @@ void HaloExchange::begin(const double* field) {
         for (int li = 0; li < bx; ++li) out[m++] = field[index(li, lj, k)];
       }
     }
-    check(MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_DOUBLE, neighbour_[s], kTag, comm_.get(),
-                    &requests_.emplace_back()),
+    check(MPI_Isend(out, static_cast<int>(m), type, neighbour_[s], kTag, comm_.get(), &requests_.emplace_back()),
           "MPI_Isend");
   }
 }
 
-void HaloExchange::end(double* field) {
+template <class T>
+void HaloExchange::end(T* field) {
   check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   requests_.clear();
   const int bx = block_.nx(), by = block_.ny();
   for (int s = 0; s < 4; ++s) {
     if (neighbour_[s] < 0) continue;
-    const std::vector<double>& in = receive_[s];
+    const T* in = reinterpret_cast<const T*>(receive_[s].data());
     std::size_t m = 0;
     for (int k = 0; k < nz_; ++k) {
       if (s < 2) {
@@ -93,10 +96,10 @@ void HaloExchange::end(double* field) {
   }
 }
 
-void HaloExchange::exchange(double* field) {
-  begin(field);
-  end(field);
-}
+template void HaloExchange::begin<double>(const double*);
+template void HaloExchange::begin<float>(const float*);
+template void HaloExchange::end<double>(double*);
+template void HaloExchange::end<float>(float*);
 
 double reproducible_sum(const Communicator& comm, const PlanePartition& partition, int nz, const double* owned) {
   if (comm.size() != partition.ranks())

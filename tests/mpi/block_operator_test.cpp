@@ -47,7 +47,7 @@ struct Solved {
   SolveReport report;
 };
 
-enum class Method { cg, gmres };
+enum class Method { cg, gmres, gmres_ir };
 
 Solved solve(const Communicator& comm, const PlanePartition& partition, const Problem& p, Method method) {
   HaloExchange halo(comm, partition, kGrid.nz());
@@ -55,9 +55,9 @@ Solved solve(const Communicator& comm, const PlanePartition& partition, const Pr
                       b = test::to_block(halo, kGrid, p.b, 0.0);
   const MemorySpace host = MemorySpace::host();
   const std::size_t n = halo.ghosted_size();
-  auto a = std::make_shared<BlockOperator>(halo, partition, kGrid, View<double>(k.data(), n, host),
-                                           View<const double>(d.data(), n, host), p.bc);
-  auto m = std::make_shared<BlockZLinePreconditioner>(*a);
+  auto a = std::make_shared<BlockOperator<double>>(halo, partition, kGrid, View<double>(k.data(), n, host),
+                                                   View<const double>(d.data(), n, host), p.bc);
+  auto m = std::make_shared<BlockZLinePreconditioner<double>>(*a);
   a->add_boundary_terms(View<double>(b.data(), n, host));
   // Ghosts start as poison: the solvers must neither read nor keep them.
   std::vector<double> x = test::to_block(halo, kGrid, std::vector<double>(kGrid.num_cells(), 0.0),
@@ -69,8 +69,13 @@ Solved solve(const Communicator& comm, const PlanePartition& partition, const Pr
   Solved s;
   const View<const double> bv(b.data(), n, host);
   const View<double> xv(x.data(), n, host);
-  s.report =
-      method == Method::cg ? CgSolver<double>(a, m, o).solve(bv, xv) : GmresSolver<double>(a, m, o).solve(bv, xv);
+  if (method == Method::cg) s.report = CgSolver<double>(a, m, o).solve(bv, xv);
+  if (method == Method::gmres) s.report = GmresSolver<double>(a, m, o).solve(bv, xv);
+  if (method == Method::gmres_ir) {  // FP32 corrections on the FP32 copy of the block operator
+    auto a32 = std::make_shared<BlockOperator<float>>(a->converted<float>());
+    auto m32 = std::make_shared<BlockZLinePreconditioner<float>>(*a32);
+    s.report = GmresIrSolver(a, m, a32, m32, o).solve(bv, xv);
+  }
   s.owned = test::owned_of(halo, kGrid.nz(), x);
   return s;
 }
@@ -111,8 +116,10 @@ TEST_P(BlockSolve, EveryPartitionGivesTheOneBlockBitsAndTheSerialSolution) {
   EXPECT_LE(worst, 1e-8 * largest);
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, BlockSolve, ::testing::Values(Method::cg, Method::gmres),
-                         [](const auto& info) { return info.param == Method::cg ? "Cg" : "Gmres"; });
+INSTANTIATE_TEST_SUITE_P(Methods, BlockSolve, ::testing::Values(Method::cg, Method::gmres, Method::gmres_ir),
+                         [](const auto& info) {
+                           return info.param == Method::cg ? "Cg" : info.param == Method::gmres ? "Gmres" : "GmresIr";
+                         });
 
 }  // namespace
 }  // namespace voltaic::mpi

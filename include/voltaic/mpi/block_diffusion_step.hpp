@@ -29,13 +29,13 @@ class BlockDiffusionStep {
   SolveReport step(View<double> u, View<const double> capacity, View<double> k, View<const double> source, double dt);
   /// Cell volumes of the ghosted block [m^3].
   const Array<double>& volumes() const { return volume_; }
-  const BlockOperator& block_operator() const { return *op_; }
+  const BlockOperator<double>& block_operator() const { return *op_; }
 
  private:
   std::shared_ptr<const Executor> exec_;
   Array<double> volume_, mass_, rhs_, work_;
-  std::shared_ptr<BlockOperator> op_;
-  std::shared_ptr<BlockZLinePreconditioner> m_;
+  std::shared_ptr<BlockOperator<double>> op_;
+  std::shared_ptr<BlockZLinePreconditioner<double>> m_;
   std::unique_ptr<CgSolver<double>> cg_;
 };
 

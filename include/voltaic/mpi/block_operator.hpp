@@ -19,14 +19,16 @@ namespace voltaic::mpi {
 /// and norms over the owned cells only, each the canonical sum over every
 /// rank (the tiles' partials exactly combined, then one fixed tree), so the
 /// same bits on every rank and for every partition. Every call is
-/// collective. Host memory (the CPU backend).
-class BlockSpace final : public VectorSpace<double> {
+/// collective. Host memory (the CPU backend). FP32 vectors sum their exact
+/// double products in double, as the library's FP32 dot does.
+template <class T>
+class BlockSpace final : public VectorSpace<T> {
  public:
   BlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz);
-  double dot(const Executor& exec, View<const double> x, View<const double> y) const override;
-  void dot(const Executor& exec, View<const double> x, View<const double> y, View<double> result) const override;
-  double nrm2(const Executor& exec, View<const double> x) const override;
-  void nrm2(const Executor& exec, View<const double> x, View<double> result) const override;
+  double dot(const Executor& exec, View<const T> x, View<const T> y) const override;
+  void dot(const Executor& exec, View<const T> x, View<const T> y, View<T> result) const override;
+  double nrm2(const Executor& exec, View<const T> x) const override;
+  void nrm2(const Executor& exec, View<const T> x, View<T> result) const override;
 
  private:
   const HaloExchange& halo_;
@@ -46,54 +48,64 @@ class BlockSpace final : public VectorSpace<double> {
 /// scratch: apply() overwrites x's, though x is const to the solvers. The
 /// plane's outer faces take `bc`; the block's faces to its neighbours are
 /// interior faces through the ghost columns.
-class BlockOperator final : public LinearOperator<double> {
+template <class T>
+class BlockOperator final : public LinearOperator<T> {
  public:
   /// @param k, d ghosted (HaloExchange::ghosted_size() values); k's ghosts
   ///        are refreshed here (the faces to the neighbours read them), its
   ///        corner ghosts zeroed; d's ghosts are the discarded ghost rows'
   ///        own and need only be finite
-  BlockOperator(HaloExchange& halo, const PlanePartition& partition, const Grid3D& global, View<double> k,
-                View<const double> d, const BoundaryConditions& bc);
+  BlockOperator(HaloExchange& halo, const PlanePartition& partition, const Grid3D& global, View<T> k, View<const T> d,
+                const BoundaryConditions& bc);
+  /// The same operator with its coefficients rounded to U (GMRES-IR's FP32 copy).
+  template <class U>
+  BlockOperator<U> converted() const;
 
   /// New coefficients (same grid and boundary kinds; no allocation); k's
   /// ghosts are refreshed here, as in the constructor.
-  void update(View<double> k, View<const double> d);
+  void update(View<T> k, View<const T> d);
 
   std::size_t size() const override { return halo_.ghosted_size(); }
   const std::shared_ptr<const Executor>& executor() const override { return op_->executor(); }
-  void apply(View<const double> x, View<double> y) const override;
-  const VectorSpace<double>& space() const override { return space_; }
+  void apply(View<const T> x, View<T> y) const override;
+  const VectorSpace<T>& space() const override { return space_; }
 
   /// b += the outer faces' constant terms (Robin ambients, Dirichlet values).
-  void add_boundary_terms(View<double> b) const;
+  void add_boundary_terms(View<T> b) const;
   /// Sets the ghost columns of v to 0.
-  void zero_ghosts(View<double> v) const;
+  void zero_ghosts(View<T> v) const { set_ghosts(v, T(0)); }
   /// Sets the ghost columns of v to `value`.
-  void set_ghosts(View<double> v, double value) const;
+  void set_ghosts(View<T> v, T value) const;
   /// The local operator on the ghosted block.
-  const StencilOperator<double>& local() const { return *op_; }
+  const StencilOperator<T>& local() const { return *op_; }
 
  private:
+  template <class U>
+  friend class BlockOperator;
+  BlockOperator(HaloExchange& halo, const PlanePartition& partition, std::shared_ptr<StencilOperator<T>> op);
+
   HaloExchange& halo_;
-  BlockSpace space_;
-  std::shared_ptr<StencilOperator<double>> op_;
+  const PlanePartition& partition_;
+  BlockSpace<T> space_;
+  std::shared_ptr<StencilOperator<T>> op_;
   stencil::ColumnFrame frame_;  ///< the ghost columns and the owned columns beside them
 };
 
 /// M^{-1} r by the z-line solves of the owned columns (every column is whole
 /// on its rank, so no exchange); the ghosts of z are zeroed.
-class BlockZLinePreconditioner final : public Preconditioner<double> {
+template <class T>
+class BlockZLinePreconditioner final : public Preconditioner<T> {
  public:
-  explicit BlockZLinePreconditioner(const BlockOperator& a);
+  explicit BlockZLinePreconditioner(const BlockOperator<T>& a);
   /// Refactors for the operator's present coefficients (no allocation).
   void update() { zline_.update(a_.local()); }
   std::size_t size() const override { return a_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return a_.executor(); }
-  void apply(View<const double> r, View<double> z) const override;
+  void apply(View<const T> r, View<T> z) const override;
 
  private:
-  const BlockOperator& a_;
-  ZLinePreconditioner<double> zline_;
+  const BlockOperator<T>& a_;
+  ZLinePreconditioner<T> zline_;
 };
 
 }  // namespace voltaic::mpi

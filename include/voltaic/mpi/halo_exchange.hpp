@@ -43,19 +43,26 @@ class HaloExchange {
   std::shared_ptr<const Grid3D> local_grid(const Grid3D& global) const;
   const Communicator& communicator() const { return comm_; }
 
-  void begin(const double* field);
-  void end(double* field);
+  /// T is double or float (GMRES-IR's inner vectors).
+  template <class T>
+  void begin(const T* field);
+  template <class T>
+  void end(T* field);
   /// begin() then end().
-  void exchange(double* field);
+  template <class T>
+  void exchange(T* field) {
+    begin(field);
+    end(field);
+  }
 
  private:
   const Communicator& comm_;
   PlaneBlock block_;
   int nz_;
-  int x0_, y0_;                   ///< 1 where a ghost column precedes the block in x (y)
-  std::size_t gx_, gy_;           ///< columns of the ghosted block in x and y
-  std::array<int, 4> neighbour_;  ///< x_lo, x_hi, y_lo, y_hi; -1 at the plane's edge
-  std::array<std::vector<double>, 4> send_, receive_;
+  int x0_, y0_;                                        ///< 1 where a ghost column precedes the block in x (y)
+  std::size_t gx_, gy_;                                ///< columns of the ghosted block in x and y
+  std::array<int, 4> neighbour_;                       ///< x_lo, x_hi, y_lo, y_hi; -1 at the plane's edge
+  std::array<std::vector<double>, 4> send_, receive_;  ///< room for a side's values of either precision
   std::vector<MPI_Request> requests_;
 };
 
