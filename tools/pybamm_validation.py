@@ -3,7 +3,7 @@
 
 voltaic's tests compare it with PyBaMM reference data made by
 tools/pybamm_reference.py and tools/pybamm_bpx_reference.py: Chen2020 and
-Marquis2019 at 298.15 K, mostly from the full cell, at 0.1C to 5C. The 33
+Marquis2019 at 298.15 K, mostly from the full cell, at 0.1C to 5C. The 32
 cases here were chosen to be unlike those:
 
 * Chen2020 constant-current discharges at other rates and temperatures (0.3C
@@ -76,7 +76,7 @@ OUT.json.
 A case's voltaic and PyBaMM runs are kept and reused while its case.json
 is unchanged; ``--redo-voltaic`` / ``--redo-pybamm`` rerun them (e.g. after
 rebuilding voltaic). ``--cases`` picks cases by name or shell pattern.
-Without ``--bpx`` the BPX cases are skipped. About a minute on 2 cores.
+Without ``--bpx`` the BPX cases are skipped. About 40 s on 2 cores.
 
 Needs Python 3.11, NumPy and PyBaMM (and the bpx package for the BPX
 cases). From the repository root::
