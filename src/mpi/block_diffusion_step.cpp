@@ -27,7 +27,7 @@ BlockDiffusionStep::BlockDiffusionStep(HaloExchange& halo, const PlanePartition&
   fill(*exec_, work_.view(), 1.0);
   // Placeholder coefficients; every step() rebuilds them in place.
   op_ = std::make_shared<BlockOperator<double>>(halo, partition, global, work_.view(), mass_.const_view(), bc);
-  m_ = std::make_shared<BlockZLinePreconditioner<double>>(*op_);
+  m_ = std::make_shared<OwnedZLinePreconditioner<double>>(*op_);
   cg_ = std::make_unique<CgSolver<double>>(op_, m_, options);
 }
 

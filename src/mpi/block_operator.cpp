@@ -151,10 +151,10 @@ void BlockOperator<T>::add_boundary_terms(View<T> b) const {
 }
 
 template <class T>
-BlockZLinePreconditioner<T>::BlockZLinePreconditioner(const BlockOperator<T>& a) : a_(a), zline_(a.local()) {}
+OwnedZLinePreconditioner<T>::OwnedZLinePreconditioner(const BlockOperator<T>& a) : a_(a), zline_(a.local()) {}
 
 template <class T>
-void BlockZLinePreconditioner<T>::apply(View<const T> r, View<T> z) const {
+void OwnedZLinePreconditioner<T>::apply(View<const T> r, View<T> z) const {
   zline_.apply(r, z);
   a_.zero_ghosts(z);
 }
@@ -164,7 +164,7 @@ template class BlockSpace<double>;
 template class BlockOperator<float>;
 template class BlockOperator<double>;
 template BlockOperator<float> BlockOperator<double>::converted<float>() const;
-template class BlockZLinePreconditioner<float>;
-template class BlockZLinePreconditioner<double>;
+template class OwnedZLinePreconditioner<float>;
+template class OwnedZLinePreconditioner<double>;
 
 }  // namespace voltaic::mpi

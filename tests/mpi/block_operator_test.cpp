@@ -57,7 +57,7 @@ Solved solve(const Communicator& comm, const PlanePartition& partition, const Pr
   const std::size_t n = halo.ghosted_size();
   auto a = std::make_shared<BlockOperator<double>>(halo, partition, kGrid, View<double>(k.data(), n, host),
                                                    View<const double>(d.data(), n, host), p.bc);
-  auto m = std::make_shared<BlockZLinePreconditioner<double>>(*a);
+  auto m = std::make_shared<OwnedZLinePreconditioner<double>>(*a);
   a->add_boundary_terms(View<double>(b.data(), n, host));
   // Ghosts start as poison: the solvers must neither read nor keep them.
   std::vector<double> x = test::to_block(halo, kGrid, std::vector<double>(kGrid.num_cells(), 0.0),
@@ -73,7 +73,7 @@ Solved solve(const Communicator& comm, const PlanePartition& partition, const Pr
   if (method == Method::gmres) s.report = GmresSolver<double>(a, m, o).solve(bv, xv);
   if (method == Method::gmres_ir) {  // FP32 corrections on the FP32 copy of the block operator
     auto a32 = std::make_shared<BlockOperator<float>>(a->converted<float>());
-    auto m32 = std::make_shared<BlockZLinePreconditioner<float>>(*a32);
+    auto m32 = std::make_shared<OwnedZLinePreconditioner<float>>(*a32);
     s.report = GmresIrSolver(a, m, a32, m32, o).solve(bv, xv);
   }
   s.owned = test::owned_of(halo, kGrid.nz(), x);

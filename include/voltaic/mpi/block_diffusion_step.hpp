@@ -35,7 +35,7 @@ class BlockDiffusionStep {
   std::shared_ptr<const Executor> exec_;
   Array<double> volume_, mass_, rhs_, work_;
   std::shared_ptr<BlockOperator<double>> op_;
-  std::shared_ptr<BlockZLinePreconditioner<double>> m_;
+  std::shared_ptr<OwnedZLinePreconditioner<double>> m_;
   std::unique_ptr<CgSolver<double>> cg_;
 };
 

@@ -94,9 +94,9 @@ class BlockOperator final : public LinearOperator<T> {
 /// M^{-1} r by the z-line solves of the owned columns (every column is whole
 /// on its rank, so no exchange); the ghosts of z are zeroed.
 template <class T>
-class BlockZLinePreconditioner final : public Preconditioner<T> {
+class OwnedZLinePreconditioner final : public Preconditioner<T> {
  public:
-  explicit BlockZLinePreconditioner(const BlockOperator<T>& a);
+  explicit OwnedZLinePreconditioner(const BlockOperator<T>& a);
   /// Refactors for the operator's present coefficients (no allocation).
   void update() { zline_.update(a_.local()); }
   std::size_t size() const override { return a_.size(); }
