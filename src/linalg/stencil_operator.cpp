@@ -249,6 +249,21 @@ void StencilOperator<T>::apply_untiled(View<const T> x, View<T> y) const {
 template <class T>
 void StencilOperator<T>::apply_frame(View<const T> x, View<T> y, stencil::ColumnFrame frame) const {
   check_vectors(x, y, "StencilOperator::apply_frame");
+  run_apply_frame(x, y, nullptr, nullptr, frame);
+}
+
+template <class T>
+void StencilOperator<T>::apply_coupled_frame(View<const T> x, View<const T> coupling, View<const T> other, View<T> y,
+                                             stencil::ColumnFrame frame) const {
+  check_vectors(x, y, "StencilOperator::apply_coupled_frame");
+  require(*exec_, coupling, size(), "StencilOperator::apply_coupled_frame", "coupling");
+  require(*exec_, other, size(), "StencilOperator::apply_coupled_frame", "other");
+  run_apply_frame(x, y, coupling.data(), other.data(), frame);
+}
+
+template <class T>
+void StencilOperator<T>::run_apply_frame(View<const T> x, View<T> y, const T* coupling, const T* other,
+                                         stencil::ColumnFrame frame) const {
   const Grid3D& g = grid();
   frame = frame.clamped(g.nx(), g.ny());
   if (frame.columns(g.nx(), g.ny()) == 0) return;
@@ -259,8 +274,8 @@ void StencilOperator<T>::apply_frame(View<const T> x, View<T> y, stencil::Column
                                 coefficients_.tz.data(),
                                 x.data(),
                                 y.data(),
-                                nullptr,
-                                nullptr};
+                                coupling,
+                                other};
   if (detail::on_cpu(*exec_, "voltaic::StencilOperator")) return cpu::stencil_apply_frame(l, a, frame);
   VOLTAIC_ON_CUDA(cuda::stencil_apply_frame(detail::as_cuda(*exec_), l, a, frame));
 }

@@ -6,8 +6,10 @@ add_library(voltaic_mpi
   mpi/distributed_batch.cpp
   mpi/block_operator.cpp
   mpi/block_diffusion_step.cpp
+  mpi/two_field_block_operator.cpp
 )
 add_library(voltaic::mpi ALIAS voltaic_mpi)
 target_link_libraries(voltaic_mpi PUBLIC voltaic MPI::MPI_CXX)
+target_include_directories(voltaic_mpi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})  # its internal headers
 target_compile_options(voltaic_mpi PRIVATE -Wall -Wextra $<$<BOOL:${VOLTAIC_WERROR}>:-Werror>)
 set_target_properties(voltaic_mpi PROPERTIES POSITION_INDEPENDENT_CODE ON VERSION ${PROJECT_VERSION})

@@ -90,6 +90,9 @@ class StencilOperator final : public LinearOperator<T> {
   /// applies the whole block while its ghost columns travel, then this
   /// once they have arrived. Memory: 6 values per frame cell, plus neighbours.
   void apply_frame(View<const T> x, View<T> y, stencil::ColumnFrame frame) const;
+  /// apply_coupled() on the rows of the frame's columns only.
+  void apply_coupled_frame(View<const T> x, View<const T> coupling, View<const T> other, View<T> y,
+                           stencil::ColumnFrame frame) const;
   /// y = A x + coupling .* other, in one pass (a two-field operator's block row).
   void apply_coupled(View<const T> x, View<const T> coupling, View<const T> other, View<T> y) const;
 
@@ -120,6 +123,7 @@ class StencilOperator final : public LinearOperator<T> {
   void check_inputs(View<const T> k, View<const T> d, const char* where) const;
   void check_vectors(View<const T> x, View<T> y, const char* where) const;
   void run_apply(View<const T> x, View<T> y, const T* coupling, const T* other, bool tiled) const;
+  void run_apply_frame(View<const T> x, View<T> y, const T* coupling, const T* other, stencil::ColumnFrame frame) const;
   /// apply()'s kernel on this device: measured on the first large enough apply (stencil_kernel_choice()).
   bool use_tiled(View<const T> x, View<T> y, const T* coupling, const T* other) const;
 
