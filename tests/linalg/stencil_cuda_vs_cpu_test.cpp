@@ -120,6 +120,14 @@ TYPED_TEST(StencilCudaVsCpu, TwoFieldApplyMatchesBitwise) {
   oc.apply(xc.view(), yc.view());
   og.apply(xg.view(), yg.view());
   this->expect_same(yc, yg, "two-field apply");
+  // Field 0's coupled rows of a frame (the decomposition's ghost-side rows).
+  const stencil::ColumnFrame frame{1, 2, 2, 0};
+  Array<T> fc(this->cpu_, n), fg(this->gpu_, n);
+  fill(*this->cpu_, fc.view(), test::poison<T>());
+  fill(*this->gpu_, fg.view(), test::poison<T>());
+  oc.field(0).apply_coupled_frame(xc.view().subview(0, n), a01c.view(), xc.view().subview(n, n), fc.view(), frame);
+  og.field(0).apply_coupled_frame(xg.view().subview(0, n), a01g.view(), xg.view().subview(n, n), fg.view(), frame);
+  this->expect_same(fc, fg, "coupled frame apply");
 }
 
 TYPED_TEST(StencilCudaVsCpu, ConvertedOperatorsMatch) {
