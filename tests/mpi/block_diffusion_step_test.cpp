@@ -18,7 +18,8 @@ namespace voltaic::mpi {
 namespace {
 
 // An electrolyte's grid and values: porosity per region, eps^b D_e, a
-// reaction source of either sign, c_e about 1000 mol/m^3.
+// reaction source of one sign (so that its total, the balance's scale,
+// does not cancel), c_e about 1000 mol/m^3.
 const Grid3D kGrid(29, 35, 2e-4, 3e-4, {{"n", 4, 8.5e-5}, {"s", 3, 1.2e-5}, {"p", 4, 7.5e-5}});
 constexpr int kTile = 8;
 constexpr double kDt = 5.0;
@@ -31,7 +32,7 @@ Fields fields(const Communicator& world) {
   std::uint64_t seed = std::random_device{}();
   MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, world.get());
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(900.0, 1100.0), k(0.5e-10, 3e-10), s(-2.0, 2.0);
+  std::uniform_real_distribution<double> u(900.0, 1100.0), k(0.5e-10, 3e-10), s(0.5, 2.0);
   const double porosity[3] = {0.25, 0.47, 0.335};
   Fields f;
   for (std::size_t c = 0; c < kGrid.num_cells(); ++c) {
