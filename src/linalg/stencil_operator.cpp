@@ -153,17 +153,23 @@ void StencilOperator<T>::check_vectors(View<const T> x, View<T> y, const char* w
 }
 
 template <class T>
+stencil::ApplyArgs<T> StencilOperator<T>::apply_args(View<const T> x, View<T> y, const T* coupling,
+                                                     const T* other) const {
+  return {coefficients_.diag.data(),
+          coefficients_.tx.data(),
+          coefficients_.ty.data(),
+          coefficients_.tz.data(),
+          x.data(),
+          y.data(),
+          coupling,
+          other};
+}
+
+template <class T>
 void StencilOperator<T>::run_apply(View<const T> x, View<T> y, const T* coupling, const T* other,
                                    [[maybe_unused]] bool tiled) const {
   const auto l = layout_of(grid(), dz_, bc_);
-  const stencil::ApplyArgs<T> a{coefficients_.diag.data(),
-                                coefficients_.tx.data(),
-                                coefficients_.ty.data(),
-                                coefficients_.tz.data(),
-                                x.data(),
-                                y.data(),
-                                coupling,
-                                other};
+  const stencil::ApplyArgs<T> a = apply_args(x, y, coupling, other);
   if (size() == 0) return;
   if (detail::on_cpu(*exec_, "voltaic::StencilOperator")) return cpu::stencil_apply(l, a);
   VOLTAIC_ON_CUDA(tiled ? cuda::stencil_apply(detail::as_cuda(*exec_), l, a)
@@ -268,14 +274,7 @@ void StencilOperator<T>::run_apply_frame(View<const T> x, View<T> y, const T* co
   frame = frame.clamped(g.nx(), g.ny());
   if (frame.columns(g.nx(), g.ny()) == 0) return;
   const auto l = layout_of(g, dz_, bc_);
-  const stencil::ApplyArgs<T> a{coefficients_.diag.data(),
-                                coefficients_.tx.data(),
-                                coefficients_.ty.data(),
-                                coefficients_.tz.data(),
-                                x.data(),
-                                y.data(),
-                                coupling,
-                                other};
+  const stencil::ApplyArgs<T> a = apply_args(x, y, coupling, other);
   if (detail::on_cpu(*exec_, "voltaic::StencilOperator")) return cpu::stencil_apply_frame(l, a, frame);
   VOLTAIC_ON_CUDA(cuda::stencil_apply_frame(detail::as_cuda(*exec_), l, a, frame));
 }

@@ -14,15 +14,18 @@ namespace voltaic::mpi {
 using namespace block_support;
 
 template <class T>
-BlockSpace<T>::BlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz)
-    : halo_(halo), partition_(partition), nz_(nz) {}
+BlockSpace<T>::BlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz, int fields)
+    : halo_(halo), partition_(partition), nz_(nz), fields_(fields) {}
 
 template <class T>
 double BlockSpace<T>::dot(const Executor& exec, View<const T> x, View<const T> y) const {
   require_host(exec, "BlockSpace::dot");
   const PlaneBlock& blk = halo_.block();
-  return canonical_block_sum(halo_.communicator(), partition_, nz_, [&](int i, int j, int k) {
-    const std::size_t c = halo_.index(i - blk.i_begin, j - blk.j_begin, k);
+  const std::size_t n = halo_.ghosted_size();
+  // Layer k of the sum is field k / nz's layer k % nz.
+  return canonical_block_sum(halo_.communicator(), partition_, fields_ * nz_, [&](int i, int j, int k) {
+    const std::size_t c =
+        static_cast<std::size_t>(k / nz_) * n + halo_.index(i - blk.i_begin, j - blk.j_begin, k % nz_);
     return static_cast<double>(x[c]) * static_cast<double>(y[c]);
   });
 }

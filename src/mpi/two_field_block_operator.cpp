@@ -1,9 +1,8 @@
 // The two-field operator of the potential step on a ghosted block: both
 // fields' exchanges in flight behind the local apply, the ghost-side rows
-// redone with their coupling, one canonical sum over both fields.
+// redone with their coupling, one canonical sum over both fields (BlockSpace).
 #include "voltaic/mpi/two_field_block_operator.hpp"
 
-#include <cmath>
 #include <string>
 #include <utility>
 
@@ -15,44 +14,12 @@ namespace voltaic::mpi {
 using namespace block_support;
 
 template <class T>
-TwoFieldBlockSpace<T>::TwoFieldBlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz)
-    : halo_(halo), partition_(partition), nz_(nz) {}
-
-template <class T>
-double TwoFieldBlockSpace<T>::dot(const Executor& exec, View<const T> x, View<const T> y) const {
-  require_host(exec, "TwoFieldBlockSpace::dot");
-  const PlaneBlock& blk = halo_.block();
-  const std::size_t n = halo_.ghosted_size();
-  // Layers 0 .. nz-1 are field 0's, nz .. 2 nz-1 field 1's.
-  return canonical_block_sum(halo_.communicator(), partition_, 2 * nz_, [&](int i, int j, int k) {
-    const std::size_t field = k < nz_ ? 0 : n;
-    const std::size_t c = field + halo_.index(i - blk.i_begin, j - blk.j_begin, k < nz_ ? k : k - nz_);
-    return static_cast<double>(x[c]) * static_cast<double>(y[c]);
-  });
-}
-
-template <class T>
-void TwoFieldBlockSpace<T>::dot(const Executor& exec, View<const T> x, View<const T> y, View<T> result) const {
-  result[0] = static_cast<T>(dot(exec, x, y));
-}
-
-template <class T>
-double TwoFieldBlockSpace<T>::nrm2(const Executor& exec, View<const T> x) const {
-  return std::sqrt(dot(exec, x, x));
-}
-
-template <class T>
-void TwoFieldBlockSpace<T>::nrm2(const Executor& exec, View<const T> x, View<T> result) const {
-  result[0] = static_cast<T>(nrm2(exec, x));
-}
-
-template <class T>
 TwoFieldBlockOperator<T>::TwoFieldBlockOperator(const Communicator& comm, const PlanePartition& partition,
                                                 const Grid3D& global, std::array<View<T>, 2> k,
                                                 std::array<View<const T>, 2> d, View<const T> c01, View<const T> c10,
                                                 const std::array<BoundaryConditions, 2>& bc)
     : halo_{HaloExchange(comm, partition, global.nz()), HaloExchange(comm, partition, global.nz())},
-      space_(halo_[0], partition, global.nz()),
+      space_(halo_[0], partition, global.nz(), 2),
       frame_(ghost_frame(halo_[0])) {
   const std::size_t n = halo_[0].ghosted_size();
   for (std::size_t size : {k[0].size(), k[1].size(), d[0].size(), d[1].size(), c01.size(), c10.size()})
@@ -112,8 +79,6 @@ void TwoFieldOwnedZLinePreconditioner<T>::apply(View<const T> r, View<T> z) cons
   a_.zero_ghosts(z);
 }
 
-template class TwoFieldBlockSpace<float>;
-template class TwoFieldBlockSpace<double>;
 template class TwoFieldBlockOperator<float>;
 template class TwoFieldBlockOperator<double>;
 template class TwoFieldOwnedZLinePreconditioner<float>;

@@ -13,6 +13,11 @@
 
 namespace voltaic {
 
+namespace stencil {
+template <class T>
+struct ApplyArgs;  // the kernels' arguments (internal)
+}  // namespace stencil
+
 /// How a face's coefficient is formed from its two cells' k.
 enum class FaceMean {
   harmonic,    ///< distance-weighted harmonic mean: exact for piecewise-constant k (the default)
@@ -122,6 +127,8 @@ class StencilOperator final : public LinearOperator<T> {
                   StencilCoefficients<T> coefficients, Array<T> boundary_rhs, Array<T> dz);
   void check_inputs(View<const T> k, View<const T> d, const char* where) const;
   void check_vectors(View<const T> x, View<T> y, const char* where) const;
+  /// The kernels' arguments (stencil_kernels.hpp) for y = A x (+ coupling .* other).
+  stencil::ApplyArgs<T> apply_args(View<const T> x, View<T> y, const T* coupling, const T* other) const;
   void run_apply(View<const T> x, View<T> y, const T* coupling, const T* other, bool tiled) const;
   void run_apply_frame(View<const T> x, View<T> y, const T* coupling, const T* other, stencil::ColumnFrame frame) const;
   /// apply()'s kernel on this device: measured on the first large enough apply (stencil_kernel_choice()).

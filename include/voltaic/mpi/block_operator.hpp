@@ -15,16 +15,18 @@
 
 namespace voltaic::mpi {
 
-/// The vectors of a ghosted block (HaloExchange's layout): inner products
-/// and norms over the owned cells only, each the canonical sum over every
-/// rank (the tiles' partials exactly combined, then one fixed tree), so the
-/// same bits on every rank and for every partition. Every call is
-/// collective. Host memory (the CPU backend). FP32 vectors sum their exact
-/// double products in double, as the library's FP32 dot does.
+/// The vectors of a ghosted block (HaloExchange's layout), `fields` of them
+/// one after the other ([field 0 ghosted, field 1 ghosted] for the
+/// two-field operator): inner products and norms over the owned cells only,
+/// each the canonical sum over every rank (the tiles' partials exactly
+/// combined, then one fixed tree; a tile runs over field 0's layers, then
+/// field 1's), so the same bits on every rank and for every partition.
+/// Every call is collective. Host memory (the CPU backend). FP32 vectors
+/// sum their exact double products in double, as the library's FP32 dot does.
 template <class T>
 class BlockSpace final : public VectorSpace<T> {
  public:
-  BlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz);
+  BlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz, int fields = 1);
   double dot(const Executor& exec, View<const T> x, View<const T> y) const override;
   void dot(const Executor& exec, View<const T> x, View<const T> y, View<T> result) const override;
   double nrm2(const Executor& exec, View<const T> x) const override;
@@ -33,7 +35,7 @@ class BlockSpace final : public VectorSpace<T> {
  private:
   const HaloExchange& halo_;
   const PlanePartition& partition_;
-  int nz_;
+  int nz_, fields_;
 };
 
 /// A = V d - div(k grad) (StencilOperator's) over the whole plane, each rank

@@ -8,29 +8,9 @@
 
 #include "voltaic/linalg/preconditioner.hpp"
 #include "voltaic/linalg/stencil_operator.hpp"
-#include "voltaic/linalg/vector_space.hpp"
-#include "voltaic/mpi/halo_exchange.hpp"
+#include "voltaic/mpi/block_operator.hpp"
 
 namespace voltaic::mpi {
-
-/// Two-field vectors of a ghosted block, [field 0 ghosted, field 1 ghosted]:
-/// inner products over both fields' owned cells, one canonical sum whose
-/// tiles run over field 0's layers, then field 1's (so the same bits for
-/// every partition). Collective; host memory.
-template <class T>
-class TwoFieldBlockSpace final : public VectorSpace<T> {
- public:
-  TwoFieldBlockSpace(const HaloExchange& halo, const PlanePartition& partition, int nz);
-  double dot(const Executor& exec, View<const T> x, View<const T> y) const override;
-  void dot(const Executor& exec, View<const T> x, View<const T> y, View<T> result) const override;
-  double nrm2(const Executor& exec, View<const T> x) const override;
-  void nrm2(const Executor& exec, View<const T> x, View<T> result) const override;
-
- private:
-  const HaloExchange& halo_;
-  const PlanePartition& partition_;
-  int nz_;
-};
 
 /// TwoFieldStencilOperator over the whole plane, each rank holding its block
 /// of both fields ghosted. apply() posts both fields' exchanges, applies the
@@ -63,7 +43,7 @@ class TwoFieldBlockOperator final : public LinearOperator<T> {
 
  private:
   mutable std::array<HaloExchange, 2> halo_;  ///< one per field: both in flight at once
-  TwoFieldBlockSpace<T> space_;
+  BlockSpace<T> space_;                       ///< of two fields
   std::unique_ptr<TwoFieldStencilOperator<T>> op_;
   stencil::ColumnFrame frame_;
 };
