@@ -85,7 +85,8 @@ PlaneMultigrid<T>::PlaneMultigrid(const PlaneSystem<T>& system, PlaneMultigridOp
 
 template <class T>
 void PlaneMultigrid<T>::build(const PlaneSystem<T>& system) {
-  plane::Axis x = plane::uniform_axis(grid_.nx(), grid_.dx()), y = plane::uniform_axis(grid_.ny(), grid_.dy());
+  plane::Axis x = plane::uniform_axis(grid_.nx(), grid_.dx(), grid_.first_i()),
+              y = plane::uniform_axis(grid_.ny(), grid_.dy(), grid_.first_j());
   std::array<plane::BoundaryFaces, 2> faces = {faces_of(system, 0, x, y), faces_of(system, 1, x, y)};
   bool coarsen_x = false, coarsen_y = false;
   Array<int> transfer_index;  // from the previous level to the one built next

@@ -9,10 +9,10 @@
 
 namespace voltaic::plane {
 
-Axis uniform_axis(int n, double h) {
+Axis uniform_axis(int n, double h, int first) {
   Axis a;
   a.edges.resize(static_cast<std::size_t>(n) + 1);
-  for (int i = 0; i <= n; ++i) a.edges[i] = i * h;
+  for (int i = 0; i <= n; ++i) a.edges[i] = (first + i) * h;
   return a;
 }
 

@@ -25,8 +25,8 @@ struct Axis {
   double centre(int i) const { return 0.5 * (edges[i] + edges[i + 1]); }
 };
 
-/// n cells of width h.
-Axis uniform_axis(int n, double h);
+/// n cells of width h, the first at `first` h (a block of a longer axis has its positions).
+Axis uniform_axis(int n, double h, int first = 0);
 /// Cells paired from the first: coarse cell I spans fine cells 2I and 2I + 1
 /// (the last alone when n is odd).
 Axis coarsened(const Axis& fine);

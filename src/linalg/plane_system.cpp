@@ -16,7 +16,10 @@
 
 namespace voltaic {
 
-PlaneGrid::PlaneGrid(int nx, int ny, double dx, double dy) : nx_(nx), ny_(ny), dx_(dx), dy_(dy) {
+PlaneGrid::PlaneGrid(int nx, int ny, double dx, double dy) : PlaneGrid(nx, ny, dx, dy, 0, 0) {}
+
+PlaneGrid::PlaneGrid(int nx, int ny, double dx, double dy, int first_i, int first_j)
+    : nx_(nx), ny_(ny), dx_(dx), dy_(dy), first_i_(first_i), first_j_(first_j) {
   const char* where = "PlaneGrid::PlaneGrid";
   if (nx < 1) throw InvalidArgument("nx", where, "nx = " + std::to_string(nx) + " must be >= 1");
   if (ny < 1) throw InvalidArgument("ny", where, "ny = " + std::to_string(ny) + " must be >= 1");
@@ -118,7 +121,8 @@ PlaneSystem<T>::PlaneSystem(const PlaneGrid& grid, std::shared_ptr<const Executo
   }
   plane::check_blocks(*exec_, grid_, blocks.b00, blocks.b01, blocks.b10, blocks.b11, where);
 
-  const plane::Axis x = plane::uniform_axis(nx, grid_.dx()), y = plane::uniform_axis(ny, grid_.dy());
+  const plane::Axis x = plane::uniform_axis(nx, grid_.dx(), grid_.first_i()),
+                    y = plane::uniform_axis(ny, grid_.dy(), grid_.first_j());
   const std::array<plane::BoundaryFaces, 2> faces = {
       plane::boundary_faces(x, y, k_[0], edges[0], edges[1], edges[2], edges[3]),
       plane::boundary_faces(x, y, k_[1], edges[4], edges[5], edges[6], edges[7])};
@@ -203,9 +207,30 @@ void PlaneOperator<T>::apply(View<const T> x, View<T> y) const {
   if (x.data() == y.data()) {
     throw InvalidArgument(where, where, "x and y are the same array; the operator needs separate input and output");
   }
+  if (decomposition_) decomposition_->exchange(const_cast<T*>(x.data()), 2);  // ghosts are scratch
   const plane::Level<T> l = plane::level_of(system_);
-  if (detail::on_cpu(exec, where)) return cpu::plane_apply(l, x.data(), y.data());
-  VOLTAIC_ON_CUDA(cuda::plane_apply(detail::as_cuda(exec), l, x.data(), y.data()));
+  if (detail::on_cpu(exec, where)) {
+    cpu::plane_apply(l, x.data(), y.data());
+  } else {
+    VOLTAIC_ON_CUDA(cuda::plane_apply(detail::as_cuda(exec), l, x.data(), y.data()));
+  }
+  if (decomposition_) decomposition_->set_ghosts(y.data(), 2, T(0));
+}
+
+template <class T>
+void PlaneOperator<T>::decompose(std::shared_ptr<const PlaneDecomposition> decomposition) {
+  const PlaneGrid& g = grid();
+  if (decomposition && (decomposition->ghosted_nx() != g.nx() || decomposition->ghosted_ny() != g.ny()))
+    throw SizeMismatch("decomposition", "PlaneOperator::decompose",
+                       "its ghosted block has " + std::to_string(decomposition->ghosted_nx()) + " x " +
+                           std::to_string(decomposition->ghosted_ny()) + " columns; the plane has " +
+                           std::to_string(g.nx()) + " x " + std::to_string(g.ny()));
+  decomposition_ = std::move(decomposition);
+}
+
+template <class T>
+const VectorSpace<T>& PlaneOperator<T>::space() const {
+  return decomposition_ ? decomposition_->space<T>(2) : VectorSpace<T>::local();
 }
 
 template <class T>

@@ -243,7 +243,34 @@ bool StencilOperator<T>::use_tiled(View<const T> x, View<T> y, const T* coupling
 template <class T>
 void StencilOperator<T>::apply(View<const T> x, View<T> y) const {
   check_vectors(x, y, "StencilOperator::apply");
+  if (decomposition_) return apply_block(x, y, nullptr, nullptr);
   run_apply(x, y, nullptr, nullptr, use_tiled(x, y, nullptr, nullptr));
+}
+
+template <class T>
+void StencilOperator<T>::decompose(std::shared_ptr<const PlaneDecomposition> decomposition) {
+  if (decomposition && (decomposition->ghosted_nx() != grid().nx() || decomposition->ghosted_ny() != grid().ny()))
+    throw SizeMismatch("decomposition", "StencilOperator::decompose",
+                       "its ghosted block has " + std::to_string(decomposition->ghosted_nx()) + " x " +
+                           std::to_string(decomposition->ghosted_ny()) + " columns; the grid has " +
+                           std::to_string(grid().nx()) + " x " + std::to_string(grid().ny()));
+  decomposition_ = std::move(decomposition);
+}
+
+template <class T>
+const VectorSpace<T>& StencilOperator<T>::space() const {
+  return decomposition_ ? decomposition_->space<T>(grid().nz()) : VectorSpace<T>::local();
+}
+
+template <class T>
+void StencilOperator<T>::apply_block(View<const T> x, View<T> y, const T* coupling, const T* other) const {
+  const PlaneDecomposition& d = *decomposition_;
+  const int layers = grid().nz();
+  d.begin(x.data(), layers);
+  run_apply(x, y, coupling, other, false);  // the rows beside the ghosts read stale ghosts: redone below
+  d.end(const_cast<T*>(x.data()), layers);  // ghosts are scratch (see decompose())
+  run_apply_frame(x, y, coupling, other, d.frame());
+  d.set_ghosts(y.data(), layers, T(0));
 }
 
 template <class T>
@@ -284,6 +311,7 @@ void StencilOperator<T>::apply_coupled(View<const T> x, View<const T> coupling, 
   check_vectors(x, y, "StencilOperator::apply_coupled");
   require(*exec_, coupling, size(), "StencilOperator::apply_coupled", "coupling");
   require(*exec_, other, size(), "StencilOperator::apply_coupled", "other");
+  if (decomposition_) return apply_block(x, y, coupling.data(), other.data());
   run_apply(x, y, coupling.data(), other.data(), use_tiled(x, y, coupling.data(), other.data()));
 }
 
@@ -301,6 +329,7 @@ StencilOperator<U> StencilOperator<T>::converted() const {
                            converted_array<U>(coefficients_.tz)};
   StencilOperator<U> out(exec_, bc_, std::move(c), converted_array<U>(boundary_rhs_), converted_array<U>(dz_));
   out.mean_ = mean_;
+  out.decomposition_ = decomposition_;
   return out;
 }
 
@@ -345,6 +374,19 @@ void TwoFieldStencilOperator<T>::apply(View<const T> x, View<T> y) const {
   require(*executor(), y, 2 * n, "TwoFieldStencilOperator::apply", "y");
   field0_.apply_coupled(x.subview(0, n), c01_.view(), x.subview(n, n), y.subview(0, n));
   field1_.apply_coupled(x.subview(n, n), c10_.view(), x.subview(0, n), y.subview(n, n));
+}
+
+template <class T>
+const VectorSpace<T>& TwoFieldStencilOperator<T>::space() const {
+  const auto& d = field0_.decomposition();
+  // The two fields one after the other are one ghosted field of 2 nz layers.
+  return d ? d->template space<T>(2 * field0_.grid().nz()) : VectorSpace<T>::local();
+}
+
+template <class T>
+void TwoFieldStencilOperator<T>::decompose(const std::shared_ptr<const PlaneDecomposition>& decomposition) {
+  field0_.decompose(decomposition);
+  field1_.decompose(decomposition);
 }
 
 template <class T>

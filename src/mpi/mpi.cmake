@@ -7,6 +7,7 @@ add_library(voltaic_mpi
   mpi/block_operator.cpp
   mpi/block_diffusion_step.cpp
   mpi/two_field_block_operator.cpp
+  mpi/block_decomposition.cpp
 )
 add_library(voltaic::mpi ALIAS voltaic_mpi)
 target_link_libraries(voltaic_mpi PUBLIC voltaic MPI::MPI_CXX)

@@ -43,8 +43,9 @@ bool solve_normal_equations(std::vector<double>& a, std::vector<double>& b, int 
 
 }  // namespace
 
-AndersonMixing::AndersonMixing(std::shared_ptr<const Executor> exec, std::size_t n, int depth)
-    : exec_(std::move(exec)), depth_(std::max(depth, 1)) {
+AndersonMixing::AndersonMixing(std::shared_ptr<const Executor> exec, std::size_t n, int depth,
+                               const VectorSpace<double>& space)
+    : exec_(std::move(exec)), space_(space), depth_(std::max(depth, 1)) {
   f_ = Array<double>(exec_, n);
   f_last_ = Array<double>(exec_, n);
   g_last_ = Array<double>(exec_, n);
@@ -73,8 +74,8 @@ void AndersonMixing::mix(View<const double> x, View<const double> g, View<double
   if (m == 0) return;
   std::vector<double> a(static_cast<std::size_t>(m * m)), b(static_cast<std::size_t>(m));
   for (int i = 0; i < m; ++i) {
-    b[i] = dot(e, df_[i].const_view(), f_.const_view());
-    for (int j = 0; j <= i; ++j) a[i * m + j] = a[j * m + i] = dot(e, df_[i].const_view(), df_[j].const_view());
+    b[i] = space_.dot(e, df_[i].const_view(), f_.const_view());
+    for (int j = 0; j <= i; ++j) a[i * m + j] = a[j * m + i] = space_.dot(e, df_[i].const_view(), df_[j].const_view());
   }
   if (!solve_normal_equations(a, b, m)) {  // no usable history: start again from this point
     count_ = 1;

@@ -13,12 +13,15 @@
 
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/executor.hpp"
+#include "voltaic/linalg/vector_space.hpp"
 
 namespace voltaic {
 
 class AndersonMixing {
  public:
-  AndersonMixing(std::shared_ptr<const Executor> exec, std::size_t n, int depth);
+  /// @param space the inner product of the iterates (a cut plane's sums its owned cells over every rank)
+  AndersonMixing(std::shared_ptr<const Executor> exec, std::size_t n, int depth,
+                 const VectorSpace<double>& space = VectorSpace<double>::local());
 
   /// Forgets the history: the next mix() is a plain fixed-point step.
   void reset() { count_ = 0; }
@@ -28,6 +31,7 @@ class AndersonMixing {
 
  private:
   std::shared_ptr<const Executor> exec_;
+  const VectorSpace<double>& space_;
   int depth_;
   int count_ = 0;  // mix() calls since reset()
   Array<double> f_, f_last_, g_last_;

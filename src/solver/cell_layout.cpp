@@ -6,6 +6,7 @@
 
 #include "solver/collector_tabs.hpp"
 #include "voltaic/core/error.hpp"
+#include "voltaic/linalg/blas1.hpp"
 #include "voltaic/model/parameter_table.hpp"
 
 namespace voltaic {
@@ -76,10 +77,23 @@ void check_collectors(const ParameterSet& p, const CellGridSpec& spec) {
   }
 }
 
+/// The decomposition cuts spec's plane.
+void check_decomposition(const CellGridSpec& spec, const PlaneDecomposition& d) {
+  if (d.plane_nx() != spec.nx || d.plane_ny() != spec.ny)
+    throw InvalidArgument("CellGridSpec::nx, ny", "CellLayout",
+                          "are " + std::to_string(spec.nx) + " x " + std::to_string(spec.ny) +
+                              "; the decomposition cuts a plane of " + std::to_string(d.plane_nx()) + " x " +
+                              std::to_string(d.plane_ny()) + " columns");
+}
+
 }  // namespace
 
 CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec)
-    : parameters_(parameters), spec_(spec), exec_(std::move(exec)) {
+    : CellLayout(parameters, spec, std::move(exec), nullptr) {}
+
+CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec,
+                       std::shared_ptr<const PlaneDecomposition> decomposition)
+    : parameters_(parameters), spec_(spec), exec_(std::move(exec)), decomposition_(std::move(decomposition)) {
   if (!exec_) throw InvalidArgument("executor", "CellLayout", "must not be null");
   parameters_.validate();
   check_count(spec.negative_cells, 1, "negative_cells");
@@ -89,13 +103,16 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
   check_count(spec.nx, 1, "nx");
   check_count(spec.ny, 1, "ny");
   const ParameterSet& p = parameters_;
+  if (decomposition_) check_decomposition(spec, *decomposition_);
   if (spec.collectors == CurrentCollectorModel::potential_pair) check_collectors(p, spec);
   // In-plane: the electrode height along x, the width (times the electrodes
   // in parallel) along y, so nx ny dx dy is the electrode area.
   const double dx = p.cell.electrode_height / spec.nx;
   const double dy = p.cell.electrode_width * p.cell.electrodes_in_parallel / spec.ny;
+  const int nx = decomposition_ ? decomposition_->ghosted_nx() : spec.nx;
+  const int ny = decomposition_ ? decomposition_->ghosted_ny() : spec.ny;
   grid_ = std::make_shared<const Grid3D>(
-      spec.nx, spec.ny, dx, dy,
+      nx, ny, dx, dy,
       std::vector<ZRegionSpec>{{"negative electrode", spec.negative_cells, p.negative_electrode.thickness},
                                {"separator", spec.separator_cells, p.separator.thickness},
                                {"positive electrode", spec.positive_cells, p.positive_electrode.thickness}});
@@ -129,7 +146,7 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
     lambda[c] = r.thermal_conductivity;
     eps_volume[c] = r.porosity * volume[c];
     if (k.map.region_of(c) == CellRegion::negative) negative[c] = volume[c];
-    if (c >= n - layer) collector[c] = 1.0 / static_cast<double>(layer);
+    if (c >= n - layer) collector[c] = 1.0 / (static_cast<double>(spec.nx) * spec.ny);
   }
   const std::size_t particles = k.map.particles();
   std::vector<double> radius(particles), count(particles);
@@ -161,6 +178,26 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
     function_data_ = Array<double>::from_host(exec_, functions);
     rebase_custom_functions(k, functions.data(), function_data_.data());
   }
+}
+
+std::size_t CellLayout::plane_count(std::size_t local) const {
+  if (!decomposition_) return local;
+  const std::size_t layer = grid_->cells_per_layer();
+  return local / layer * static_cast<std::size_t>(spec_.nx) * static_cast<std::size_t>(spec_.ny);
+}
+
+double CellLayout::dot(View<const double> x, View<const double> y) const {
+  if (!decomposition_) return voltaic::dot(*exec_, x, y);
+  return decomposition_->dot(x.data(), y.data(), static_cast<int>(x.size() / grid_->cells_per_layer()));
+}
+
+double CellLayout::max_abs(View<const double> x) const {
+  if (!decomposition_) return voltaic::max_abs(*exec_, x);
+  return decomposition_->max_abs(x.data(), static_cast<int>(x.size() / grid_->cells_per_layer()));
+}
+
+const VectorSpace<double>& CellLayout::space() const {
+  return decomposition_ ? decomposition_->space<double>(grid_->nz()) : VectorSpace<double>::local();
 }
 
 double CellLayout::thickness_with_collectors() const {

@@ -25,6 +25,13 @@ CollectorJacobian<T>::CollectorJacobian(std::shared_ptr<const TwoFieldStencilOpe
       g_positive_(static_cast<T>(g_positive)) {}
 
 template <class T>
+const VectorSpace<T>& CollectorJacobian<T>::space() const {
+  const StencilOperator<T>& cells = cells_->field(0);
+  const auto& d = cells.decomposition();
+  return d ? d->template space<T>(2 * cells.grid().nz() + 2) : VectorSpace<T>::local();
+}
+
+template <class T>
 void CollectorJacobian<T>::apply(View<const T> x, View<T> y) const {
   const std::size_t n2 = cells_->size(), layer = foils_->size() / 2;
   cells_->apply(x.subview(0, n2), y.subview(0, n2));
@@ -38,25 +45,38 @@ void CollectorJacobian<T>::apply(View<const T> x, View<T> y) const {
 template <class T>
 CollectorPreconditioner<T>::CollectorPreconditioner(std::shared_ptr<const BlockZLinePreconditioner<T>> cells,
                                                     std::shared_ptr<PlaneMultigrid<T>> schur, double g_negative,
-                                                    double g_positive)
+                                                    double g_positive, std::shared_ptr<const PlaneDecomposition> cut,
+                                                    std::size_t foil_values)
     : cells_(std::move(cells)),
       schur_(std::move(schur)),
       g_negative_(static_cast<T>(g_negative)),
       g_positive_(static_cast<T>(g_positive)),
+      cut_(std::move(cut)),
       zb_(cells_->executor(), cells_->size()),
       zt_(cells_->executor(), cells_->size()),
-      t_(cells_->executor(), schur_->size()) {}
+      t_(cells_->executor(), cut_ ? foil_values : schur_->size()) {
+  if (cut_) {
+    t_whole_ = Array<T>(cells_->executor(), schur_->size());
+    z_whole_ = Array<T>(cells_->executor(), schur_->size());
+  }
+}
 
 template <class T>
 void CollectorPreconditioner<T>::apply(View<const T> r, View<T> z) const {
   const auto& exec = *executor();
-  const std::size_t n2 = cells_->size(), layer = schur_->size() / 2;
+  const std::size_t n2 = cells_->size(), layer = t_.size() / 2;
   const View<T> z_cells = z.subview(0, n2), z_foils = z.subview(n2, 2 * layer);
   cells_->apply(r.subview(0, n2), z_cells);
   dfn::for_each_index(
       exec, 0, layer,
       collector::SchurForward<T>{n2 / 2, layer, g_negative_, g_positive_, r.data(), z.data(), t_.data()});
-  schur_->apply(t_.view(), z_foils);
+  if (cut_) {  // the whole plane's V-cycle on every rank, then this block's part
+    cut_->gather(t_.data(), 2, t_whole_.data());
+    schur_->apply(t_whole_.view(), z_whole_.view());
+    cut_->slice(z_whole_.data(), 2, z_foils.data());
+  } else {
+    schur_->apply(t_.view(), z_foils);
+  }
   dfn::for_each_index(exec, 0, n2,
                       collector::SchurBack<T>{n2 / 2, layer, g_negative_, g_positive_, z_foils.data(), zb_.data(),
                                               zt_.data(), z.data()});
@@ -110,6 +130,32 @@ void tab_columns(const TabCoverage& t, double k, int nx, int ny, double dx, doub
   for (double& s : share) s /= total;
 }
 
+/// The block's part (ghosts included) of a whole-plane column array, or the array itself.
+std::vector<double> block_of(const std::shared_ptr<const PlaneDecomposition>& cut, const std::vector<double>& whole) {
+  if (!cut) return whole;
+  std::vector<double> v(static_cast<std::size_t>(cut->ghosted_nx()) * static_cast<std::size_t>(cut->ghosted_ny()));
+  cut->slice(whole.data(), 1, v.data());
+  return v;
+}
+
+/// The tab coverage of a block's own plane: the whole plane's on the edges
+/// the block shares with it, none where a ghost column is the block's edge.
+TabCoverage block_coverage(const TabCoverage& whole, const PlaneDecomposition& cut) {
+  TabCoverage t = whole;
+  if (whole.x_lo.empty()) return t;  // no Dirichlet tab
+  const int gx = cut.ghosted_nx(), gy = cut.ghosted_ny(), i0 = cut.first_i(), j0 = cut.first_j();
+  const auto part = [](const std::vector<double>& edge, bool shared, int first, int count) {
+    std::vector<double> v(static_cast<std::size_t>(count), 0.0);
+    if (shared) std::copy(edge.begin() + first, edge.begin() + first + count, v.begin());
+    return v;
+  };
+  t.x_lo = part(whole.x_lo, i0 == 0, j0, gy);
+  t.x_hi = part(whole.x_hi, i0 + gx == cut.plane_nx(), j0, gy);
+  t.y_lo = part(whole.y_lo, j0 == 0, i0, gx);
+  t.y_hi = part(whole.y_hi, j0 + gy == cut.plane_ny(), i0, gx);
+  return t;
+}
+
 }  // namespace
 
 CollectorSystem::CollectorSystem(const CellLayout& layout, CellDrive::Mode mode,
@@ -117,45 +163,60 @@ CollectorSystem::CollectorSystem(const CellLayout& layout, CellDrive::Mode mode,
                                  std::shared_ptr<BlockZLinePreconditioner<double>> zline, const SolverOptions& linear)
     : layout_(layout), mode_(mode), cells_(std::move(cells)), zline_(std::move(zline)) {
   const auto& exec = layout.executor();
+  const auto& cut = layout.decomposition();
   const Grid3D& g = *layout.grid();
   const ParameterSet& p = layout.parameters();
   n_ = layout.num_cells();
   layer_ = static_cast<std::size_t>(g.nx()) * static_cast<std::size_t>(g.ny());
+  // The whole plane's columns (the block's grid on a cut plane has fewer).
+  const int nx = layout.spec().nx, ny = layout.spec().ny;
+  const std::size_t plane = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
   const DfnConstants& k = layout.host_constants();
   g_negative_ =
       dfn::half_cell_conductance(k.map.face_area, k.of(CellRegion::negative).solid_conductivity, k.first_layer_dz);
   g_positive_ =
       dfn::half_cell_conductance(k.map.face_area, k.of(CellRegion::positive).solid_conductivity, k.last_layer_dz);
   const double height = p.cell.electrode_height, width = p.cell.electrode_width;
-  const TabCoverage negative = tab_coverage(p.negative_current_collector, "Negative", height, width, g.nx(), g.ny());
-  const TabCoverage positive = tab_coverage(p.positive_current_collector, "Positive", height, width, g.nx(), g.ny());
+  const TabCoverage negative = tab_coverage(p.negative_current_collector, "Negative", height, width, nx, ny);
+  const TabCoverage positive = tab_coverage(p.positive_current_collector, "Positive", height, width, nx, ny);
   const double k_n = p.negative_current_collector.conductivity * p.negative_current_collector.thickness;
   const double k_p = p.positive_current_collector.conductivity * p.positive_current_collector.thickness;
   std::vector<double> d_n, q_n, d_p, q_p;
-  tab_columns(negative, k_n, g.nx(), g.ny(), g.dx(), g.dy(), d_n, q_n);
-  tab_columns(positive, k_p, g.nx(), g.ny(), g.dx(), g.dy(), d_p, q_p);
+  tab_columns(negative, k_n, nx, ny, g.dx(), g.dy(), d_n, q_n);
+  tab_columns(positive, k_p, nx, ny, g.dx(), g.dy(), d_p, q_p);
   tab_drop_ = 0.0;
-  for (std::size_t c = 0; c < layer_; ++c)
+  for (std::size_t c = 0; c < plane; ++c)
     if (d_p[c] > 0.0) tab_drop_ += q_p[c] * q_p[c] / d_p[c];
-  negative_dirichlet_ = Array<double>::from_host(exec, d_n);
-  tab_dirichlet_ = Array<double>::from_host(exec, d_p);
-  tab_share_ = Array<double>::from_host(exec, q_p);
+  negative_dirichlet_ = Array<double>::from_host(exec, block_of(cut, d_n));
+  tab_dirichlet_ = Array<double>::from_host(exec, block_of(cut, d_p));
+  tab_share_ = Array<double>::from_host(exec, block_of(cut, q_p));
 
   // The foils' plane: the negative tab held at 0, the positive one held at V
   // under voltage control and free (carrying I) under current control.
-  const PlaneGrid plane(g.nx(), g.ny(), g.dx(), g.dy());
-  const Array<double> cover_n = coverage_array(exec, negative, g.nx(), g.ny());
-  const Array<double> cover_p =
-      coverage_array(exec, mode == CellDrive::Mode::voltage ? positive : TabCoverage{}, g.nx(), g.ny());
-  const Array<double> b00 = Array<double>::from_host(exec, std::vector<double>(layer_, g_negative_));
-  const Array<double> b11 = Array<double>::from_host(exec, std::vector<double>(layer_, g_positive_));
-  const Array<double> zero = Array<double>::from_host(exec, std::vector<double>(layer_, 0.0));
-  foils_ = std::make_shared<PlaneOperator<double>>(
-      plane, exec, std::array<double, 2>{k_n, k_p}, edges_of(cover_n, g.nx(), g.ny()),
-      edges_of(cover_p, g.nx(), g.ny()), PlaneBlocks<double>{b00.view(), zero.view(), zero.view(), b11.view()});
-  schur_ = std::make_shared<PlaneOperator<double>>(foils_->converted<double>());
+  const TabCoverage positive_held = mode == CellDrive::Mode::voltage ? positive : TabCoverage{};
+  const auto foil_plane = [&](const PlaneGrid& grid, const TabCoverage& n, const TabCoverage& p, std::size_t columns) {
+    const Array<double> cover_n = coverage_array(exec, n, grid.nx(), grid.ny());
+    const Array<double> cover_p = coverage_array(exec, p, grid.nx(), grid.ny());
+    const Array<double> b00 = Array<double>::from_host(exec, std::vector<double>(columns, g_negative_));
+    const Array<double> b11 = Array<double>::from_host(exec, std::vector<double>(columns, g_positive_));
+    const Array<double> zero = Array<double>::from_host(exec, std::vector<double>(columns, 0.0));
+    return std::make_shared<PlaneOperator<double>>(
+        grid, exec, std::array<double, 2>{k_n, k_p}, edges_of(cover_n, grid.nx(), grid.ny()),
+        edges_of(cover_p, grid.nx(), grid.ny()), PlaneBlocks<double>{b00.view(), zero.view(), zero.view(), b11.view()});
+  };
+  // The Schur complement's V-cycle is the whole plane's (on a cut plane every rank runs it).
+  schur_ = foil_plane(PlaneGrid(nx, ny, g.dx(), g.dy()), negative, positive_held, plane);
+  if (cut) {
+    foils_ = foil_plane(PlaneGrid(g.nx(), g.ny(), g.dx(), g.dy(), cut->first_i(), cut->first_j()),
+                        block_coverage(negative, *cut), block_coverage(positive_held, *cut), layer_);
+    foils_->decompose(cut);
+    blocks_whole_ = Array<double>(exec, 4 * plane);
+  } else {
+    foils_ = std::make_shared<PlaneOperator<double>>(schur_->converted<double>());
+  }
   multigrid_ = std::make_shared<PlaneMultigrid<double>>(*schur_);
-  preconditioner_ = std::make_shared<CollectorPreconditioner<double>>(zline_, multigrid_, g_negative_, g_positive_);
+  preconditioner_ =
+      std::make_shared<CollectorPreconditioner<double>>(zline_, multigrid_, g_negative_, g_positive_, cut, 2 * layer_);
   SolverOptions options = linear;
   options.throw_on_failure = false;
   solver_ = std::make_unique<GmresSolver<double>>(
@@ -195,7 +256,14 @@ void CollectorSystem::update() {
   dfn::for_each_index(exec, 0, layer_,
                       collector::SchurBlocks{n_, layer_, g_negative_, g_positive_, zb.data(), zt.data(), part(0).data(),
                                              part(1).data(), part(2).data(), part(3).data()});
-  schur_->update_blocks(part(0), part(1), part(2), part(3));
+  if (const auto& cut = layout_.decomposition()) {  // the whole plane's blocks, on every rank
+    cut->gather(blocks_.data(), 4, blocks_whole_.data());
+    const std::size_t plane = schur_->size() / 2;
+    auto whole = [&](int i) { return blocks_whole_.const_view().subview(i * plane, plane); };
+    schur_->update_blocks(whole(0), whole(1), whole(2), whole(3));
+  } else {
+    schur_->update_blocks(part(0), part(1), part(2), part(3));
+  }
   multigrid_->update(*schur_);
 }
 
@@ -207,8 +275,10 @@ SolveReport CollectorSystem::solve(View<const double> b, View<double> x) {
 
 double CollectorSystem::terminal_voltage(const CellDrive& drive, View<const double> phi) const {
   if (drive.mode == CellDrive::Mode::voltage) return drive.value;
-  const auto& exec = *layout_.executor();
-  const double mean = dot(exec, phi.subview(2 * n_ + layer_, layer_), tab_share_.const_view());
+  const View<const double> foil = phi.subview(2 * n_ + layer_, layer_);
+  const auto& cut = layout_.decomposition();
+  const double mean =
+      cut ? cut->dot(foil.data(), tab_share_.data(), 1) : dot(*layout_.executor(), foil, tab_share_.const_view());
   return mean - drive.value * tab_drop_;
 }
 
@@ -236,6 +306,7 @@ void CollectorSystem::foil_heat(const CellDrive& drive, View<const double> phi, 
 
 double CollectorSystem::foil_heat(const CellDrive& drive, View<const double> phi) const {
   foil_heat(drive, phi, heat_.view());
+  if (const auto& cut = layout_.decomposition()) return cut->dot(heat_.data(), nullptr, 2);
   return dot(*layout_.executor(), heat_.const_view(), ones_.const_view());  // the same bits on every backend
 }
 

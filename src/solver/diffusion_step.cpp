@@ -88,7 +88,15 @@ SolveReport DiffusionStep<T>::step(View<T> u, View<const T> capacity, View<const
     r.iterations = 1;
     return r;
   }
-  return cg_->solve(rhs_.const_view(), u);
+  const SolveReport r = cg_->solve(rhs_.const_view(), u);
+  if (decomposition_) decomposition_->exchange(u.data(), grid_->nz());
+  return r;
+}
+
+template <class T>
+void DiffusionStep<T>::decompose(std::shared_ptr<const PlaneDecomposition> decomposition) {
+  op_->decompose(decomposition);
+  decomposition_ = std::move(decomposition);
 }
 
 template class DiffusionStep<float>;

@@ -131,6 +131,10 @@ PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
   s->j64 = std::make_shared<TwoFieldStencilOperator<double>>(
       StencilOperator<double>(grid, exec, l.solid_conductivity().view(), d_s.view(), solid),
       StencilOperator<double>(grid, exec, one.view(), adj.view(), insulated, mean), c01.view(), c01.view());
+  if (const auto& d = l.decomposition()) {
+    for (StencilOperator<double>* op : {s->sigma.get(), s->kappa.get(), s->kappa_d.get()}) op->decompose(d);
+    s->j64->decompose(d);  // before its FP32 copy, which inherits it
+  }
   s->j32 = std::make_shared<TwoFieldStencilOperator<float>>(s->j64->converted<float>());
   s->m64 = std::make_shared<BlockZLinePreconditioner<double>>(*s->j64);
   s->m32 = std::make_shared<BlockZLinePreconditioner<float>>(*s->j32);
@@ -213,7 +217,7 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
       }
       std::string linear_summary;
       newton_update(s, direct, report, linear_summary);
-      const double largest = max_abs(exec, update_.view());
+      const double largest = layout_->max_abs(update_.view());
       if (!std::isfinite(largest)) {
         report.reason = "the Newton update is not finite (linear solve: " + linear_summary + ")";
         return report;
@@ -221,6 +225,7 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
       const bool damped = largest > options_.max_update;
       if (damped) scale(exec, options_.max_update / largest, update_.view());
       axpy(exec, 1.0, update_.view(), phi);
+      share_ghosts(phi);
       // The error left after this update: the update itself, times the
       // contraction rate the iterates show (Newton's is quadratic, so the
       // rate falls as the updates do).
@@ -276,6 +281,15 @@ void PotentialStep::finish_linearised(const ParticleSurface& surface) {
                       dfn::LinearisedReaction{layout_->constants(), update_.data(), adj_.data(), surface.value.data(),
                                               follows ? surface.slope.data() : nullptr,
                                               follows ? surface.flux.data() : nullptr, aj_.data(), surface_.data()});
+  share_ghosts(aj_.view());
+  share_ghosts(surface_.view());
+}
+
+void PotentialStep::share_ghosts(View<double> v) const {
+  // The ghost cells then repeat their owners' arithmetic from the owners'
+  // values: nothing a ghost row computes can leave the model's domain.
+  if (const auto& d = layout_->decomposition())
+    d->exchange(v.data(), static_cast<int>(v.size() / layout_->grid()->cells_per_layer()));
 }
 
 void PotentialStep::initial_guess(View<const double> c_surf, View<const double> T, View<double> phi) const {
@@ -291,10 +305,20 @@ void PotentialStep::initial_guess(View<const double> c_surf, View<const double> 
   const DfnConstants& k = layout_->host_constants();
   double mean[2] = {0.0, 0.0};
   std::size_t count[2] = {0, 0};
-  for (std::size_t p = 0; p < cs.size(); ++p) {
-    const int e = k.map.region(k.map.cell_of_particle(p)) / 2;
-    mean[e] += cs[p];
-    ++count[e];
+  if (const auto& d = layout_->decomposition()) {
+    // Each electrode's particles are whole layers: their canonical sums.
+    const std::size_t negative = k.map.negative_end, positive = k.map.particles() - negative;
+    const std::size_t layer = k.map.layer, plane = layout_->plane_count(layer);
+    mean[0] = d->dot(c_surf.data(), nullptr, static_cast<int>(negative / layer));
+    mean[1] = d->dot(c_surf.data() + negative, nullptr, static_cast<int>(positive / layer));
+    count[0] = negative / layer * plane;
+    count[1] = positive / layer * plane;
+  } else {
+    for (std::size_t p = 0; p < cs.size(); ++p) {
+      const int e = k.map.region(k.map.cell_of_particle(p)) / 2;
+      mean[e] += cs[p];
+      ++count[e];
+    }
   }
   double u[2];
   for (int e = 0; e < 2; ++e)
@@ -316,17 +340,14 @@ double PotentialStep::terminal_voltage(const CellDrive& drive, View<const double
     if (!slot) throw InvalidArgument("terminal_voltage", "PotentialStep", "needs a solve under current control first");
     return slot->collectors->terminal_voltage(drive, phi);
   }
-  const auto& exec = *layout_->executor();
   const std::size_t n = layout_->num_cells();
   const DfnConstants& k = layout_->constants();
-  const double face_mean = dot(exec, phi.subview(0, n), layout_->collector_weights().view());
+  const double face_mean = layout_->dot(phi.subview(0, n), layout_->collector_weights().view());
   const double i = drive.value / layout_->electrode_area();
   return face_mean - i * k.last_layer_dz / (2.0 * k.of(CellRegion::positive).solid_conductivity);
 }
 
-double PotentialStep::current() const {
-  return dot(*layout_->executor(), aj_.view(), layout_->negative_volumes().view());
-}
+double PotentialStep::current() const { return layout_->dot(aj_.view(), layout_->negative_volumes().view()); }
 
 void PotentialStep::heat_source(const CellDrive& drive, View<const double> phi, View<const double> c_surf,
                                 View<const double> T, View<double> q) const {

@@ -31,12 +31,20 @@ double starting_temperature(const ParameterSet& p, ThermalModel model) {
 }
 
 Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec)
+    : Simulation(parameters, std::move(options), std::move(exec), nullptr) {}
+
+Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec,
+                       std::shared_ptr<const PlaneDecomposition> decomposition)
     : options_(std::move(options)), w_(std::make_unique<Workspace>()) {
   check_solver_options(options_, "Simulation");
-  if (exec) require_memory(options_, *exec);  // before anything is allocated
+  if (decomposition && options_.thermal == ThermalModel::conduction)
+    throw InvalidArgument("SimulationOptions::thermal", "Simulation",
+                          "is conduction on a plane cut over several processes; allowed there: isothermal, lumped "
+                          "(the 3D heat step is not cut yet)");
+  if (exec && !decomposition) require_memory(options_, *exec);  // before anything is allocated
   if (!std::is_sorted(options_.field_times.begin(), options_.field_times.end()))
     throw InvalidArgument("SimulationOptions::field_times", "Simulation", "must be in increasing order");
-  layout_ = std::make_shared<const CellLayout>(parameters, options_.grid, exec);
+  layout_ = std::make_shared<const CellLayout>(parameters, options_.grid, exec, std::move(decomposition));
   const CellLayout& l = *layout_;
   const ParameterSet& p = l.parameters();
   const auto& e = l.executor();
@@ -49,6 +57,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.particles =
       std::make_unique<ParticleDiffusion<double>>(e, options_.grid.radial_shells, l.particle_radii().view(), po);
   w.electrolyte = std::make_unique<DiffusionStep<double>>(l.grid(), e, BoundaryConditions{}, options_.diffusion);
+  w.electrolyte->decompose(l.decomposition());
   w.potential = std::make_unique<PotentialStep>(layout_, options_.potential);
   if (options_.thermal == ThermalModel::conduction) w.heat = std::make_unique<StackHeat>(l, options_.diffusion);
   w.lumped = std::make_unique<LumpedThermal>(lumped_heat_capacity(p),
@@ -63,7 +72,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.phi = Array<double>(e, w.potential->unknowns());
   w.columns = Array<double>(e, 5 * l.grid()->cells_per_layer());
   fill(*e, w.unit_flux.view(), 1.0);
-  w.mixing = std::make_unique<AndersonMixing>(e, n, 4);
+  w.mixing = std::make_unique<AndersonMixing>(e, n, 4, l.space());
   w.flags = Array<double>(e, std::max(n, nr * np));
   // The registry: BDF2 needs y_n and y_{n-1}; the error estimate's predictor
   // y_{n-2} too, for the quantities it checks. phi and aj start each step
@@ -138,7 +147,7 @@ double Simulation::split_change() const {
     dfn::for_each_index(e, 0, n,
                         dfn::LocalError{now.data(), before.data(), before.data(), before.data(), 1.0, 0.0, 0.0, 1.0,
                                         sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
-    return std::sqrt(dot(e, w.work.view(), w.work.view()) / double(n));
+    return std::sqrt(layout_->dot(w.work.view(), w.work.view()) / double(layout_->plane_count(n)));
   };
   double d = change(w.c_e, w.c_e_pass, p.electrolyte.initial_concentration);
   if (options_.thermal != ThermalModel::isothermal) d = std::max(d, change(w.T, w.T_pass, 1.0));
@@ -195,7 +204,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     // leaves errors the step control then chases.
     dfn::for_each_index(exec, 0, w.c_e.size(), dfn::Reciprocal{w.c_e.data(), w.work.data()});
     const bool rate_test =
-        1.0 / max_abs(exec, w.work.view()) > 0.1 * layout_->parameters().electrolyte.initial_concentration;
+        1.0 / layout_->max_abs(w.work.view()) > 0.1 * layout_->parameters().electrolyte.initial_concentration;
     for (int& pass = p.index;; ++pass) {  // the index the sub-steps see in their Pass
       if (!concentration_->run(p, why)) return false;
       if (pass > 0) {
@@ -272,7 +281,7 @@ bool Simulation::above(const Array<double>& x, double floor) const {
   Workspace& w = *w_;
   const Executor& e = *layout_->executor();
   dfn::for_each_index(e, 0, x.size(), dfn::NotAbove{x.data(), floor, w.flags.data()});
-  return max_abs(e, w.flags.view().subview(0, x.size())) == 0.0;
+  return layout_->max_abs(w.flags.view().subview(0, x.size())) == 0.0;
 }
 
 double Simulation::local_error(double h, bool voltage_driven) const {
@@ -293,7 +302,8 @@ double Simulation::local_error(double h, bool voltage_driven) const {
         e, 0, n,
         dfn::LocalError{y.data(), s.level(name, 0).data(), s.level(name, 1).data(), y2.data(), k.l0, k.l1, k.l2,
                         k.factor, sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
-    return std::sqrt(dot(e, w.work.view().subview(0, n), w.work.view().subview(0, n)) / double(n));
+    const View<const double> error = w.work.view().subview(0, n);
+    return std::sqrt(layout_->dot(error, error) / double(layout_->plane_count(n)));
   };
   const auto scalar = [&](const std::array<double, 3>& past, double y, double scale) {
     const double predicted = k.l0 * past[0] + k.l1 * past[1] + k.l2 * past[2];
@@ -571,9 +581,8 @@ namespace voltaic {
 double Simulation::lithium_inventory() const {
   Workspace& w = *w_;
   const CellLayout& l = *layout_;
-  const Executor& e = *l.executor();
   w.particles->lithium(w.c_s.view(), w.lithium.view());
-  return dot(e, w.lithium.view(), l.particle_counts().view()) + dot(e, w.c_e.view(), l.electrolyte_weights().view());
+  return l.dot(w.lithium.view(), l.particle_counts().view()) + l.dot(w.c_e.view(), l.electrolyte_weights().view());
 }
 
 }  // namespace voltaic

@@ -70,6 +70,8 @@ std::string Simulation::setup_fingerprint() const {
 }
 
 Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
+  if (layout_->decomposition())
+    throw InvalidArgument("checkpoint", "Simulation", "of a plane cut over several processes is not built yet");
   const CellClock& k = clock();
   Checkpoint c;
   c.texts["format"] = kFormat;
@@ -112,6 +114,8 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
 void Simulation::load_checkpoint(const Checkpoint& c) {
   namespace v = checkpoint_values;
   const char* where = "Simulation::load_checkpoint";
+  if (layout_->decomposition())
+    throw InvalidArgument("checkpoint", where, "of a plane cut over several processes is not built yet");
   if (v::text(c, "format") != kFormat && v::text(c, "format") != kFormat2)
     throw InvalidArgument("checkpoint", where, "has format '" + v::text(c, "format") + "', expected '" + kFormat + "'");
   const std::string here = setup_fingerprint(), difference = first_difference(v::text(c, "setup"), here);

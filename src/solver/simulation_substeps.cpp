@@ -42,7 +42,7 @@ bool Simulation::ConcentrationSubstep::advance(const Pass& pass, std::string&) {
 void Simulation::ConcentrationSubstep::finish(const Pass& pass) {
   timed([&] {
     Workspace& w = *sim_.w_;
-    if (max_abs(*sim_.layout_->executor(), w.sigma.view()) == 0.0) return true;  // the sink was not linearised
+    if (sim_.layout_->max_abs(w.sigma.view()) == 0.0) return true;  // the sink was not linearised
     step(pass, false, false);
     // Where the electrolyte is depleted to zero the sink itself empties it
     // past zero: there the linearised sink ends the step, and lithium is
@@ -249,7 +249,7 @@ void Simulation::ThermalSubstep::heat(const Pass& pass) {
   const CellDrive drive = solved_drive(pass);
   w.potential->heat_source(drive, w.phi.view(), w.c_surf.view(), w.T.view(), w.q.view());
   // Ohmic heat of the two collector foils (PyBaMM's lumped model includes it).
-  k.heat_w = dot(*l.executor(), w.q.view(), l.volumes().view()) + w.potential->foil_heat(drive, w.phi.view());
+  k.heat_w = l.dot(w.q.view(), l.volumes().view()) + w.potential->foil_heat(drive, w.phi.view());
 }
 
 }  // namespace voltaic

@@ -13,6 +13,7 @@
 
 #include "block_fields.hpp"
 #include "voltaic/linalg/krylov.hpp"
+#include "voltaic/mpi/block_decomposition.hpp"
 
 namespace voltaic::mpi {
 namespace {
@@ -80,7 +81,57 @@ Solved solve(const Communicator& comm, const PlanePartition& partition, const Pr
   return s;
 }
 
+/// The same solve through the core library's hook: a StencilOperator on the
+/// ghosted block, decomposed by BlockDecomposition, with the plane's own
+/// boundary conditions and the plain z-line preconditioner.
+Solved solve_decomposed(const Communicator& comm, const PlanePartition& partition, const Problem& p, Method method) {
+  const auto cut = std::make_shared<const BlockDecomposition>(comm, partition);
+  HaloExchange halo(comm, partition, kGrid.nz());
+  std::vector<double> k = test::to_block(halo, kGrid, p.k, 1.0), d = test::to_block(halo, kGrid, p.d, 1.0),
+                      b = test::to_block(halo, kGrid, p.b, 0.0);
+  cut->exchange(k.data(), kGrid.nz());
+  const auto cpu = CpuExecutor::create();
+  const std::size_t n = halo.ghosted_size();
+  const MemorySpace host = MemorySpace::host();
+  auto a = std::make_shared<StencilOperator<double>>(halo.local_grid(kGrid), cpu, View<const double>(k.data(), n, host),
+                                                     View<const double>(d.data(), n, host), p.bc);
+  a->decompose(cut);
+  auto m = std::make_shared<ZLinePreconditioner<double>>(*a);
+  a->add_boundary_terms(View<double>(b.data(), n, host));
+  std::vector<double> x = test::to_block(halo, kGrid, std::vector<double>(kGrid.num_cells(), 0.0),
+                                         std::numeric_limits<double>::quiet_NaN());
+  SolverOptions o;
+  o.relative_tolerance = 1e-12;
+  o.max_iterations = 2000;
+  o.restart = 30;
+  Solved s;
+  const View<const double> bv(b.data(), n, host);
+  const View<double> xv(x.data(), n, host);
+  if (method == Method::cg) s.report = CgSolver<double>(a, m, o).solve(bv, xv);
+  if (method == Method::gmres) s.report = GmresSolver<double>(a, m, o).solve(bv, xv);
+  if (method == Method::gmres_ir) {  // the FP32 copy inherits the decomposition
+    auto a32 = std::make_shared<StencilOperator<float>>(a->converted<float>());
+    auto m32 = std::make_shared<ZLinePreconditioner<float>>(*a32);
+    s.report = GmresIrSolver(a, m, a32, m32, o).solve(bv, xv);
+  }
+  s.owned = test::owned_of(halo, kGrid.nz(), x);
+  return s;
+}
+
 class BlockSolve : public ::testing::TestWithParam<Method> {};
+
+TEST_P(BlockSolve, TheDecomposedStencilOperatorGivesTheBlockOperatorsBits) {
+  const Communicator world;
+  const Problem p = problem(world);
+  const PlanePartition many = PlanePartition::for_ranks(kGrid.nx(), kGrid.ny(), world.size(), kTile);
+  const Solved block = solve(world, many, p, GetParam());
+  const Solved hooked = solve_decomposed(world, many, p, GetParam());
+  ASSERT_TRUE(hooked.report.converged) << hooked.report.summary();
+  EXPECT_EQ(hooked.report.iterations, block.report.iterations);
+  ASSERT_EQ(hooked.owned.size(), block.owned.size());
+  EXPECT_EQ(std::memcmp(hooked.owned.data(), block.owned.data(), block.owned.size() * sizeof(double)), 0)
+      << "rank " << world.rank() << " of " << world.size();
+}
 
 TEST_P(BlockSolve, EveryPartitionGivesTheOneBlockBitsAndTheSerialSolution) {
   const Communicator world, self(MPI_COMM_SELF);

@@ -11,6 +11,7 @@
 #include "voltaic/core/executor.hpp"
 #include "voltaic/core/view.hpp"
 #include "voltaic/linalg/linear_operator.hpp"
+#include "voltaic/linalg/plane_decomposition.hpp"
 
 namespace voltaic {
 
@@ -20,19 +21,29 @@ class PlaneGrid {
  public:
   /// @throws InvalidArgument naming the first size < 1 or spacing that is not finite and > 0
   PlaneGrid(int nx, int ny, double dx, double dy);
+  /// The block of a larger plane whose first cell is that plane's cell
+  /// (first_i, first_j): positions are the larger plane's, so that every
+  /// geometric term of a cell has the bits the whole plane gives it.
+  PlaneGrid(int nx, int ny, double dx, double dy, int first_i, int first_j);
 
   int nx() const { return nx_; }
   int ny() const { return ny_; }
   double dx() const { return dx_; }
   double dy() const { return dy_; }
+  int first_i() const { return first_i_; }
+  int first_j() const { return first_j_; }
   std::size_t num_cells() const { return static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_); }
   std::size_t index(int i, int j) const { return static_cast<std::size_t>(i) + static_cast<std::size_t>(nx_) * j; }
-  bool operator==(const PlaneGrid& o) const { return nx_ == o.nx_ && ny_ == o.ny_ && dx_ == o.dx_ && dy_ == o.dy_; }
+  bool operator==(const PlaneGrid& o) const {
+    return nx_ == o.nx_ && ny_ == o.ny_ && dx_ == o.dx_ && dy_ == o.dy_ && first_i_ == o.first_i_ &&
+           first_j_ == o.first_j_;
+  }
   bool operator!=(const PlaneGrid& o) const { return !(*this == o); }
 
  private:
   int nx_, ny_;
   double dx_, dy_;
+  int first_i_ = 0, first_j_ = 0;
 };
 
 /// The four edges of the plane, in the order PlaneSystem stores them.
@@ -145,6 +156,15 @@ class PlaneOperator final : public LinearOperator<T> {
   /// New 2x2 blocks, nx ny values each (checked: sizes, memory space, finite). No allocation.
   void update_blocks(View<const T> b00, View<const T> b01, View<const T> b10, View<const T> b11);
 
+  /// Makes this the operator of a rank's ghosted block of a cut plane (the
+  /// grid is the block's, ghosts included): apply() then fills x's ghosts
+  /// first (a plane is small beside the cells behind it: nothing to hide the
+  /// exchange behind) and zeroes y's; space() sums the owned columns of
+  /// every rank. x's ghosts are scratch. Null: the whole plane.
+  /// @throws SizeMismatch when the grid is not the block's
+  void decompose(std::shared_ptr<const PlaneDecomposition> decomposition);
+  const VectorSpace<T>& space() const override;
+
   const PlaneSystem<T>& system() const { return system_; }
   const PlaneGrid& grid() const { return system_.grid(); }
 
@@ -157,6 +177,7 @@ class PlaneOperator final : public LinearOperator<T> {
 
  private:
   PlaneSystem<T> system_;
+  std::shared_ptr<const PlaneDecomposition> decomposition_;
 };
 
 }  // namespace voltaic

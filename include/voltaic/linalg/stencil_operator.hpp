@@ -8,6 +8,7 @@
 #include "voltaic/core/grid.hpp"
 #include "voltaic/linalg/boundary.hpp"
 #include "voltaic/linalg/linear_operator.hpp"
+#include "voltaic/linalg/plane_decomposition.hpp"
 #include "voltaic/linalg/stencil_coefficients.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
 
@@ -86,6 +87,18 @@ class StencilOperator final : public LinearOperator<T> {
   /// Rebuilds the coefficients for new k and d (same grid and boundary kinds); no allocation.
   void update(View<const T> k, View<const T> d);
 
+  /// Makes this the operator of a rank's ghosted block of a cut plane (the
+  /// grid is the block's, ghosts included; k's ghosts must hold the
+  /// neighbours' values): apply() and apply_coupled() then post the
+  /// exchange of x's ghosts, apply the whole block while they travel, redo
+  /// the rows beside them (apply_frame(), the same bits) and zero y's
+  /// ghosts; x's ghosts are scratch, though x is const to the solvers.
+  /// space() sums the owned cells over every rank. Null: the whole plane.
+  /// @throws SizeMismatch when the grid is not the block's
+  void decompose(std::shared_ptr<const PlaneDecomposition> decomposition);
+  const std::shared_ptr<const PlaneDecomposition>& decomposition() const { return decomposition_; }
+  const VectorSpace<T>& space() const override;
+
   std::size_t size() const override { return coefficients_.grid->num_cells(); }
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> x, View<T> y) const override;
@@ -133,6 +146,8 @@ class StencilOperator final : public LinearOperator<T> {
   void run_apply_frame(View<const T> x, View<T> y, const T* coupling, const T* other, stencil::ColumnFrame frame) const;
   /// apply()'s kernel on this device: measured on the first large enough apply (stencil_kernel_choice()).
   bool use_tiled(View<const T> x, View<T> y, const T* coupling, const T* other) const;
+  /// apply() or apply_coupled() on a decomposed block: the exchange hidden behind the local apply.
+  void apply_block(View<const T> x, View<T> y, const T* coupling, const T* other) const;
 
   std::shared_ptr<const Executor> exec_;
   BoundaryConditions bc_;
@@ -141,6 +156,7 @@ class StencilOperator final : public LinearOperator<T> {
   Array<T> boundary_rhs_;          ///< the constants add_boundary_terms() adds
   Array<T> dz_;                    ///< layer widths in the executor's memory, for the kernels
   mutable int chosen_tiled_ = -1;  ///< apply()'s kernel once the device's choice is known: 1 tiled, 0 plain
+  std::shared_ptr<const PlaneDecomposition> decomposition_;
 };
 
 /// Two unknowns per cell (phi_s and phi_e of the potential step), stored
@@ -159,6 +175,8 @@ class TwoFieldStencilOperator final : public LinearOperator<T> {
   std::size_t size() const override { return 2 * field0_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return field0_.executor(); }
   void apply(View<const T> x, View<T> y) const override;
+  /// Over both fields' owned cells when the fields are decomposed (StencilOperator::decompose()).
+  const VectorSpace<T>& space() const override;
 
   const StencilOperator<T>& field(int f) const { return f == 0 ? field0_ : field1_; }
   const Array<T>& c01() const { return c01_; }
@@ -166,6 +184,8 @@ class TwoFieldStencilOperator final : public LinearOperator<T> {
 
   template <class U>
   TwoFieldStencilOperator<U> converted() const;
+  /// Decomposes both fields (StencilOperator::decompose()).
+  void decompose(const std::shared_ptr<const PlaneDecomposition>& decomposition);
 
   /// New coefficients for both fields and the coupling (same grid and
   /// boundary kinds; no allocation): a Newton step's Jacobian.

@@ -14,6 +14,7 @@
 #include "voltaic/core/executor.hpp"
 #include "voltaic/core/grid.hpp"
 #include "voltaic/core/macros.hpp"
+#include "voltaic/linalg/plane_decomposition.hpp"
 #include "voltaic/model/parameter_set.hpp"
 
 namespace voltaic {
@@ -112,6 +113,13 @@ class CellLayout {
  public:
   /// @throws InvalidArgument naming a bad grid count or parameter (the set is validated)
   CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec);
+  /// One rank's block of the cell's plane cut over several processes: the
+  /// grid is the ghosted block's (spec's nx x ny is the whole plane's, and the
+  /// spacing its), and the reductions below cover the owned cells of every
+  /// rank.
+  /// @throws InvalidArgument as above, and when spec's plane is not the decomposition's
+  CellLayout(const ParameterSet& parameters, const CellGridSpec& spec, std::shared_ptr<const Executor> exec,
+             std::shared_ptr<const PlaneDecomposition> decomposition);
 
   const ParameterSet& parameters() const { return parameters_; }
   const CellGridSpec& spec() const { return spec_; }
@@ -141,6 +149,19 @@ class CellLayout {
   /// Particles each particle stands for (eps_s V / (4/3 pi R^3)): mol = w . (lithium per particle).
   const Array<double>& particle_counts() const { return particle_count_; }
 
+  /// The cut of the plane this layout is a block of (null: the whole plane here).
+  const std::shared_ptr<const PlaneDecomposition>& decomposition() const { return decomposition_; }
+  /// Values of an array of `local` values (whole layers of cells or
+  /// particles) over the whole plane: `local` itself unless the plane is cut.
+  std::size_t plane_count(std::size_t local) const;
+  /// x . y over the whole cell (x, y of whole layers of cells or particles):
+  /// the executor's dot, or the decomposition's canonical sum of the owned cells.
+  double dot(View<const double> x, View<const double> y) const;
+  /// The largest |x| over the whole cell (NaN if one is NaN), as dot().
+  double max_abs(View<const double> x) const;
+  /// The inner products of per-cell vectors: the executor's, or the owned cells' over every rank.
+  const VectorSpace<double>& space() const;
+
   /// Electrode area carrying the cell current [m^2] (nx ny dx dy).
   double electrode_area() const { return parameters_.electrode_area(); }
   /// Total cell thickness including both current collectors [m].
@@ -151,6 +172,7 @@ class CellLayout {
   CellGridSpec spec_;
   std::shared_ptr<const Executor> exec_;
   std::shared_ptr<const Grid3D> grid_;
+  std::shared_ptr<const PlaneDecomposition> decomposition_;
   DfnConstants constants_, host_constants_;
   std::vector<double> host_volume_;
   Array<double> function_data_;  ///< the custom functions' data, on a CUDA executor only

@@ -42,6 +42,11 @@ class DiffusionStep {
   ///         ExecutorMismatch; NotConverged when CG fails and options say throw
   SolveReport step(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt);
 
+  /// Makes the grid a rank's ghosted block of a cut plane
+  /// (StencilOperator::decompose()); step() then ends with u's ghosts
+  /// holding the neighbours' new values. k's ghosts must hold theirs.
+  void decompose(std::shared_ptr<const PlaneDecomposition> decomposition);
+
   /// Cell volumes [m^3] (the weights of conservation sums).
   const Array<T>& volumes() const { return volume_; }
 
@@ -52,6 +57,7 @@ class DiffusionStep {
   std::shared_ptr<StencilOperator<T>> op_;
   std::shared_ptr<ZLinePreconditioner<T>> m_;
   std::unique_ptr<CgSolver<T>> cg_;
+  std::shared_ptr<const PlaneDecomposition> decomposition_;
 };
 
 }  // namespace voltaic

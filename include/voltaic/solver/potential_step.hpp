@@ -179,6 +179,8 @@ class PotentialStep {
   void newton_update(System& s, bool direct, PotentialReport& report, std::string& summary);
   /// The reaction and surface at the final phi from the last evaluation and update.
   void finish_linearised(const ParticleSurface& surface);
+  /// On a cut plane: v's ghosts (whole layers of cells or particles) take the neighbours' values.
+  void share_ghosts(View<double> v) const;
 
   std::shared_ptr<const CellLayout> layout_;
   PotentialOptions options_;

@@ -129,6 +129,15 @@ class Simulation {
  public:
   /// @throws InvalidArgument naming a bad parameter (with its allowed range) or grid count
   Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec);
+  /// One rank's block of a cell whose plane is cut over several processes
+  /// (voltaic::mpi makes the decomposition; options.grid is the whole
+  /// cell's). Every rank runs the same experiment; the rows of run()'s
+  /// Solution are the whole cell's, the same bits on every rank and for
+  /// every cut of the plane; its fields are the rank's ghosted block.
+  /// Uniform collectors, isothermal or lumped; no checkpoints yet.
+  /// @throws InvalidArgument as above, and for what a cut plane does not have yet
+  Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec,
+             std::shared_ptr<const PlaneDecomposition> decomposition);
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;

@@ -1,0 +1,73 @@
+#pragma once
+/// @file block_decomposition.hpp
+/// @brief The x-y plane cut over MPI ranks as the core library's
+/// PlaneDecomposition: what runs a Simulation (its stencils, Krylov solves
+/// and reductions) on a rank's block, with the same bits on every cut.
+
+#include <map>
+#include <memory>
+
+#include "voltaic/linalg/plane_decomposition.hpp"
+#include "voltaic/mpi/block_operator.hpp"
+#include "voltaic/mpi/halo_exchange.hpp"
+
+namespace voltaic::mpi {
+
+/// comm's ranks own the blocks of `partition` (rank r block r). Ghosts are
+/// exchanged by HaloExchange (one per layer count, made on first use); the
+/// corner ghosts, which no 5- or 7-point row of an owned cell reads, take the
+/// owned corner cell's value, so that whatever a ghost cell computes stays
+/// in the model's domain. Sums are canonical_block_sum()'s, maxima exact.
+/// CPU (host memory). Not copyable: the exchanges refer to it.
+class BlockDecomposition final : public PlaneDecomposition {
+ public:
+  /// @throws InvalidArgument when comm's size is not the partition's ranks
+  BlockDecomposition(const Communicator& comm, const PlanePartition& partition);
+  /// The nx x ny plane over comm's ranks (PlanePartition::for_ranks()).
+  static std::shared_ptr<const BlockDecomposition> over(const Communicator& comm, int nx, int ny);
+  BlockDecomposition(const BlockDecomposition&) = delete;
+  BlockDecomposition& operator=(const BlockDecomposition&) = delete;
+
+  const PlaneBlock& block() const { return block_; }
+  const PlanePartition& partition() const { return partition_; }
+  const Communicator& communicator() const { return comm_; }
+  /// Index of owned column (li, lj) (-1 and bx, by: ghosts), layer k, in a ghosted field.
+  std::size_t index(int li, int lj, int k) const { return halo(1).index(li, lj, 0) + layer_ * std::size_t(k); }
+
+  int ghosted_nx() const override { return gx_; }
+  int ghosted_ny() const override { return gy_; }
+  int plane_nx() const override { return partition_.nx(); }
+  int plane_ny() const override { return partition_.ny(); }
+  int first_i() const override { return first_i_; }
+  int first_j() const override { return first_j_; }
+  void gather(const double* field, int layers, double* whole) const override;
+  void begin(const double* field, int layers) const override { halo(layers).begin(field); }
+  void end(double* field, int layers) const override { finish(field, layers); }
+  void begin(const float* field, int layers) const override { halo(layers).begin(field); }
+  void end(float* field, int layers) const override { finish(field, layers); }
+  stencil::ColumnFrame frame() const override;
+  void set_ghosts(double* field, int layers, double value) const override;
+  void set_ghosts(float* field, int layers, float value) const override;
+  double dot(const double* x, const double* y, int layers) const override;
+  double max_abs(const double* x, int layers) const override;
+  const VectorSpace<double>& space(int layers, double) const override;
+  const VectorSpace<float>& space(int layers, float) const override;
+
+ private:
+  HaloExchange& halo(int layers) const;
+  template <class T>
+  void finish(T* field, int layers) const;
+  template <class T>
+  const VectorSpace<T>& space_of(int layers) const;
+
+  Communicator comm_;
+  PlanePartition partition_;
+  PlaneBlock block_;
+  int gx_ = 0, gy_ = 0, first_i_ = 0, first_j_ = 0;
+  std::size_t layer_ = 0;  ///< columns of the ghosted block
+  mutable std::map<int, std::unique_ptr<HaloExchange>> halos_;
+  mutable std::map<int, std::unique_ptr<BlockSpace<double>>> spaces64_;
+  mutable std::map<int, std::unique_ptr<BlockSpace<float>>> spaces32_;
+};
+
+}  // namespace voltaic::mpi
