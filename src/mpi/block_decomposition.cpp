@@ -26,8 +26,8 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
   first_j_ = block_.j_begin - (h.has_ghost(2) ? 1 : 0);
 }
 
-std::shared_ptr<const BlockDecomposition> BlockDecomposition::over(const Communicator& comm, int nx, int ny) {
-  return std::make_shared<const BlockDecomposition>(comm, PlanePartition::for_ranks(nx, ny, comm.size()));
+std::shared_ptr<const BlockDecomposition> BlockDecomposition::over(const Communicator& comm, int nx, int ny, int tile) {
+  return std::make_shared<const BlockDecomposition>(comm, PlanePartition::for_ranks(nx, ny, comm.size(), tile));
 }
 
 HaloExchange& BlockDecomposition::halo(int layers) const {

@@ -28,6 +28,10 @@ namespace voltaic {
 /// two copies of the same field (the second kept at zero) and no tabs.
 /// Memory per apply: two z-line solves, two stencil applies and the column
 /// sums, about 30 values per cell, plus the V-cycle on nx ny columns.
+///
+/// On a cut plane (op decomposed) the coarse problem is the whole plane's,
+/// solved by every rank from the gathered column residuals (a plane is
+/// small beside the stack): the same bits for every cut.
 class ColumnCorrection final : public Preconditioner<double> {
  public:
   /// @param sheet_conductance sum over the layers of k dz [W/K for heat]: the
@@ -52,6 +56,9 @@ class ColumnCorrection final : public Preconditioner<double> {
   Array<double> ones_, zeros_, diagonal_;  ///< n, layer, layer
   mutable Array<double> t_, u_, c_;        ///< n, n, 2 layer (the coarse residual, then its correction)
   mutable Array<double> rc_;               ///< 2 layer
+  /// On a cut plane: the whole plane's diagonal (and zeros), residual and correction.
+  Array<double> whole_diagonal_, whole_zeros_;
+  mutable Array<double> whole_rc_, whole_c_;
 };
 
 }  // namespace voltaic

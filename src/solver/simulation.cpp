@@ -37,10 +37,6 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
                        std::shared_ptr<const PlaneDecomposition> decomposition)
     : options_(std::move(options)), w_(std::make_unique<Workspace>()) {
   check_solver_options(options_, "Simulation");
-  if (decomposition && options_.thermal == ThermalModel::conduction)
-    throw InvalidArgument("SimulationOptions::thermal", "Simulation",
-                          "is conduction on a plane cut over several processes; allowed there: isothermal, lumped "
-                          "(the 3D heat step is not cut yet)");
   if (exec && !decomposition) require_memory(options_, *exec);  // before anything is allocated
   if (!std::is_sorted(options_.field_times.begin(), options_.field_times.end()))
     throw InvalidArgument("SimulationOptions::field_times", "Simulation", "must be in increasing order");

@@ -64,35 +64,37 @@ Layers layer_properties(const CellLayout& layout, const CurrentCollectorParamete
 }
 
 /// The outer faces' conductance to the ambient [W/K]: the two large faces
-/// and the four edges, behind their half cells.
-double outer_conductance(const Grid3D& g, const StackCooling& h, const std::vector<double>& lambda) {
+/// and the four edges of the whole nx x ny plane, behind their half cells.
+double outer_conductance(const Grid3D& g, int nx, int ny, const StackCooling& h, const std::vector<double>& lambda) {
   const double dx = g.dx(), dy = g.dy();
   const std::vector<double>& dz = g.dz();
   const int nz = g.nz();
-  double G = double(g.cells_per_layer()) * dx * dy *
+  double G = double(nx) * double(ny) * dx * dy *
              (face_conductance(h.negative_face, dz[0], lambda[0]) +
               face_conductance(h.positive_face, dz[nz - 1], lambda[nz - 1]));
   for (int k = 0; k < nz; ++k)
-    G +=
-        2.0 * dz[k] *
-        (g.ny() * dy * face_conductance(h.edge, dx, lambda[k]) + g.nx() * dx * face_conductance(h.edge, dy, lambda[k]));
+    G += 2.0 * dz[k] *
+         (ny * dy * face_conductance(h.edge, dx, lambda[k]) + nx * dx * face_conductance(h.edge, dy, lambda[k]));
   return G;
 }
 
 /// Each tab cools its foil's edge cells with the tab's coefficient instead
 /// of the edge's: the difference, per unit volume, added to `sink` in those
-/// cells. Returns the tabs' extra conductance [W/K].
-double add_tab_sinks(const Grid3D& g, const CurrentCollectorParameters* const foil[2], const bool has[2],
-                     const StackCooling& h, const std::vector<double>& lambda, std::vector<double>& sink) {
+/// cells (the whole nx x ny plane's, then the block's part on a cut plane).
+/// Returns the tabs' extra conductance [W/K].
+double add_tab_sinks(const Grid3D& g, int nx, int ny, const PlaneDecomposition* cut,
+                     const CurrentCollectorParameters* const foil[2], const bool has[2], const StackCooling& h,
+                     const std::vector<double>& lambda, std::vector<double>& sink) {
   const double tab_h[2] = {h.negative_tab, h.positive_tab};
   const double dx = g.dx(), dy = g.dy();
+  const std::size_t layer = g.cells_per_layer();
   double G = 0.0;
   for (int f = 0; f < 2; ++f) {
     if (!has[f] || !has_tab(*foil[f]) || tab_h[f] == h.edge) continue;
-    const TabCoverage tab =
-        tab_coverage(*foil[f], f == 0 ? "Negative" : "Positive", g.nx() * dx, g.ny() * dy, g.nx(), g.ny());
+    const TabCoverage tab = tab_coverage(*foil[f], f == 0 ? "Negative" : "Positive", nx * dx, ny * dy, nx, ny);
     const int k = f == 0 ? 0 : g.nz() - 1;
     const double dz = g.dz()[k], volume = dx * dy * dz;
+    std::vector<double> plane(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny), 0.0);
     for (TabEdge e : {TabEdge::x_lo, TabEdge::x_hi, TabEdge::y_lo, TabEdge::y_hi}) {
       const bool x_edge = e == TabEdge::x_lo || e == TabEdge::x_hi;
       const std::vector<double>& cover = tab.of(e);
@@ -100,13 +102,19 @@ double add_tab_sinks(const Grid3D& g, const CurrentCollectorParameters* const fo
       const double extra = face_conductance(tab_h[f], width, lambda[k]) - face_conductance(h.edge, width, lambda[k]);
       for (std::size_t m = 0; m < cover.size(); ++m) {
         if (cover[m] == 0.0) continue;
-        const int i = x_edge ? (e == TabEdge::x_lo ? 0 : g.nx() - 1) : static_cast<int>(m);
-        const int j = x_edge ? static_cast<int>(m) : (e == TabEdge::y_lo ? 0 : g.ny() - 1);
+        const int i = x_edge ? (e == TabEdge::x_lo ? 0 : nx - 1) : static_cast<int>(m);
+        const int j = x_edge ? static_cast<int>(m) : (e == TabEdge::y_lo ? 0 : ny - 1);
         const double g_extra = cover[m] * length * dz * extra;
-        sink[g.index(i, j, k)] += g_extra / volume;
+        plane[static_cast<std::size_t>(i) + static_cast<std::size_t>(nx) * j] += g_extra / volume;
         G += g_extra;
       }
     }
+    std::vector<double> mine = plane;
+    if (cut) {
+      mine.resize(layer);
+      cut->slice(plane.data(), 1, mine.data());
+    }
+    for (std::size_t c = 0; c < layer; ++c) sink[static_cast<std::size_t>(k) * layer + c] += mine[c];
   }
   return G;
 }
@@ -130,7 +138,8 @@ std::vector<double> per_cell(const std::vector<double>& per_layer, std::size_t l
 
 }  // namespace
 
-StackHeat::StackHeat(const CellLayout& layout, const SolverOptions& options) : exec_(layout.executor()) {
+StackHeat::StackHeat(const CellLayout& layout, const SolverOptions& options)
+    : exec_(layout.executor()), cut_(layout.decomposition()) {
   const ParameterSet& p = layout.parameters();
   const Grid3D& g = *layout.grid();
   const CurrentCollectorParameters* const foil[2] = {&p.negative_current_collector, &p.positive_current_collector};
@@ -147,12 +156,14 @@ StackHeat::StackHeat(const CellLayout& layout, const SolverOptions& options) : e
   if (has_[1]) regions.push_back({"positive current collector", 1, foil[1]->thickness});
   grid_ = std::make_shared<const Grid3D>(g.nx(), g.ny(), g.dx(), g.dy(), regions);
   const std::size_t total = grid_->num_cells();
-  total_volume_ = g.nx() * g.dx() * g.ny() * g.dy() * grid_->thickness();
+  // The whole plane's columns (a cut plane's block has fewer).
+  const int nx = layout.spec().nx, ny = layout.spec().ny;
+  total_volume_ = nx * g.dx() * ny * g.dy() * grid_->thickness();
 
   const Layers layers = layer_properties(layout, foil, has_);
   std::vector<double> sink(total, 0.0), dz(grid_->dz());
-  conductance_ =
-      outer_conductance(*grid_, h, layers.lambda) + add_tab_sinks(*grid_, foil, has_, h, layers.lambda, sink);
+  conductance_ = outer_conductance(*grid_, nx, ny, h, layers.lambda) +
+                 add_tab_sinks(*grid_, nx, ny, cut_.get(), foil, has_, h, layers.lambda, sink);
   rho_cp_ = Array<double>::from_host(exec_, per_cell(layers.rho_cp, layer_));
   lambda_ = Array<double>::from_host(exec_, per_cell(layers.lambda, layer_));
   for (double& d : dz) d *= g.dx() * g.dy();
@@ -165,8 +176,9 @@ StackHeat::StackHeat(const CellLayout& layout, const SolverOptions& options) : e
   fill(*exec_, mass_.view(), 1.0);  // placeholder coefficients; every step rebuilds them in place
   op_ = std::make_shared<StencilOperator<double>>(grid_, exec_, lambda_.const_view(), mass_.const_view(),
                                                   outer_faces(h, ambient_));
+  op_->decompose(cut_);
   zline_ = std::make_shared<ZLinePreconditioner<double>>(*op_);
-  if (layer_ > 1) {
+  if (nx * ny > 1) {
     double sheet = 0.0;  // sum of lambda dz over the layers
     for (std::size_t k = 0; k < layers.lambda.size(); ++k) sheet += layers.lambda[k] * grid_->dz()[k];
     columns_ = std::make_shared<ColumnCorrection>(op_, zline_, sheet);
@@ -189,10 +201,11 @@ View<const double> StackHeat::gather(View<const double> T, View<const double> T_
 void StackHeat::temperatures(View<const double> T, View<const double> T_foils, double& mean, double& lo, double& hi) {
   const Executor& e = *exec_;
   const View<const double> all = gather(T, T_foils);
-  mean = dot(e, all, volume_.const_view()) / total_volume_;
-  hi = max_abs(e, all);
+  const int layers = grid_->nz();
+  mean = (cut_ ? cut_->dot(all.data(), volume_.data(), layers) : dot(e, all, volume_.const_view())) / total_volume_;
+  hi = cut_ ? cut_->max_abs(all.data(), layers) : max_abs(e, all);
   dfn::for_each_index(e, 0, all.size(), dfn::Reciprocal{all.data(), q_.data()});
-  lo = 1.0 / max_abs(e, q_.view());
+  lo = 1.0 / (cut_ ? cut_->max_abs(q_.data(), layers) : max_abs(e, q_.view()));
 }
 
 SolveReport StackHeat::step(View<double> T, View<double> T_foils, View<const double> q, View<const double> q_foils,
@@ -224,6 +237,7 @@ SolveReport StackHeat::step(View<double> T, View<double> T_foils, View<const dou
     r.reason = StopReason::converged;
     r.iterations = 1;
   }
+  if (cut_) cut_->exchange(T_.data(), grid_->nz());
   copy(e, T_.const_view().subview(offset_, n_), T);
   if (has_[0]) copy(e, T_.const_view().subview(0, layer_), T_foils.subview(0, layer_));
   if (has_[1]) copy(e, T_.const_view().subview(offset_ + n_, layer_), T_foils.subview(layer_, layer_));

@@ -61,6 +61,7 @@ class StackHeat {
   void gather_into(Array<double>& out, View<const double> cells, View<const double> foils) const;
 
   std::shared_ptr<const Executor> exec_;
+  std::shared_ptr<const PlaneDecomposition> cut_;  ///< the layout's (null: the whole plane)
   std::shared_ptr<const Grid3D> grid_;
   std::size_t n_, layer_, offset_;  ///< the cells' first index in the stack
   bool has_[2];                     ///< the foils in the stack

@@ -12,6 +12,6 @@ foreach(ranks 1 2 4)
                    $<TARGET_FILE:voltaic_mpi_tests> ${MPIEXEC_POSTFLAGS})
   # OpenMPI refuses root (CI containers) unless told; its shared-memory
   # transport needs no network.
-  set_tests_properties(mpi.ranks_${ranks} PROPERTIES PROCESSORS ${ranks} TIMEOUT 120
+  set_tests_properties(mpi.ranks_${ranks} PROPERTIES PROCESSORS ${ranks} TIMEOUT 300
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 endforeach()

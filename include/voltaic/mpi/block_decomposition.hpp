@@ -24,7 +24,7 @@ class BlockDecomposition final : public PlaneDecomposition {
   /// @throws InvalidArgument when comm's size is not the partition's ranks
   BlockDecomposition(const Communicator& comm, const PlanePartition& partition);
   /// The nx x ny plane over comm's ranks (PlanePartition::for_ranks()).
-  static std::shared_ptr<const BlockDecomposition> over(const Communicator& comm, int nx, int ny);
+  static std::shared_ptr<const BlockDecomposition> over(const Communicator& comm, int nx, int ny, int tile = 16);
   BlockDecomposition(const BlockDecomposition&) = delete;
   BlockDecomposition& operator=(const BlockDecomposition&) = delete;
 

@@ -134,7 +134,7 @@ class Simulation {
   /// cell's). Every rank runs the same experiment; the rows of run()'s
   /// Solution are the whole cell's, the same bits on every rank and for
   /// every cut of the plane; its fields are the rank's ghosted block.
-  /// Uniform collectors, isothermal or lumped; no checkpoints yet.
+  /// No checkpoints yet.
   /// @throws InvalidArgument as above, and for what a cut plane does not have yet
   Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec,
              std::shared_ptr<const PlaneDecomposition> decomposition);
