@@ -454,10 +454,15 @@ void Simulation::snapshot(Solution& s) const {
   column_fields();
   FieldSnapshot f;
   f.time = clock().time;
+  const auto& cut = layout_->decomposition();
   for (const FieldInfo& info : field_catalog()) {
     const View<const double> v = field_source(info.key);
     std::vector<double>& out = f.fields[info.name];
-    out.resize(v.size());
+    out.resize(layout_->plane_count(v.size()));
+    if (cut) {  // the whole plane's, gathered on every rank
+      cut->gather(v.data(), static_cast<int>(v.size() / layout_->grid()->cells_per_layer()), out.data());
+      continue;
+    }
     e.copy(out.data(), MemorySpace::host(), v.data(), v.space(), v.size() * sizeof(double));
   }
   s.fields.push_back(std::move(f));
@@ -494,14 +499,19 @@ void Simulation::stream_fields(RunContext& run) {
       break;
     }
   }
+  const auto& cut = l.decomposition();
   for (std::size_t f = 0; f < run.streamed.size(); ++f) {
     const FieldInfo& info = *run.streamed[f];
     const View<const double> source = field_source(info.key);
+    // On a cut plane the block's values go to w.work, then the whole plane's into the frame.
+    const std::size_t layer = l.grid()->cells_per_layer(), layers = frame[f].size() / l.plane_count(layer);
+    const View<double> block = cut ? w_->work.view().subview(0, layers * layer) : frame[f];
     if (info.kind == FieldKind::particle) {  // on the cell grid, NaN in the separator
-      dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, source.data(), frame[f].data()});
+      dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, source.data(), block.data()});
     } else {
-      copy(e, source, frame[f]);
+      copy(e, source, block);
     }
+    if (cut) cut->gather(block.data(), static_cast<int>(layers), frame[f].data());
   }
   run.fields->push(clock().time);
 }
@@ -539,8 +549,9 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
   if (!run.streamed.empty()) {
     // Per cell (a particle field on the cells), or per in-plane column.
     std::vector<std::size_t> sizes;
-    for (const FieldInfo* f : run.streamed)
-      sizes.push_back(f->kind == FieldKind::column ? layout_->grid()->cells_per_layer() : layout_->num_cells());
+    for (const FieldInfo* f : run.streamed)  // the whole plane's
+      sizes.push_back(layout_->plane_count(f->kind == FieldKind::column ? layout_->grid()->cells_per_layer()
+                                                                        : layout_->num_cells()));
     run.fields = std::make_unique<FieldOutput>(
         layout_->executor(), sizes,
         [observer](double t, const std::vector<const double*>& data) { observer->on_fields(t, data); });

@@ -70,8 +70,6 @@ std::string Simulation::setup_fingerprint() const {
 }
 
 Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
-  if (layout_->decomposition())
-    throw InvalidArgument("checkpoint", "Simulation", "of a plane cut over several processes is not built yet");
   const CellClock& k = clock();
   Checkpoint c;
   c.texts["format"] = kFormat;
@@ -81,7 +79,19 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
   std::string notes;
   for (const std::string& n : run.solution.notes) notes += n + "\n";
   c.texts["notes"] = notes;
-  for (auto& [name, values] : w_->history->to_host()) c.arrays["state/" + name] = std::move(values);
+  // A cut plane's state is gathered whole (on every rank): the checkpoint is
+  // the serial run's, and restarts on any number of ranks.
+  const auto& cut = layout_->decomposition();
+  const std::size_t layer = layout_->grid()->cells_per_layer();
+  for (auto& [name, values] : w_->history->to_host()) {
+    std::vector<double>& out = c.arrays["state/" + name];
+    if (!cut) {
+      out = std::move(values);
+      continue;
+    }
+    out.resize(layout_->plane_count(values.size()));
+    cut->gather(values.data(), static_cast<int>(values.size() / layer), out.data());
+  }
   for (const std::string& name : Solution::variable_names()) c.arrays["solution/" + name] = run.solution[name];
   c.scalars = {{"time", k.time},
                {"discharge capacity", k.capacity_ah},
@@ -111,11 +121,19 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
   return c;
 }
 
+std::vector<double> Simulation::block_of(const std::vector<double>& whole) const {
+  const auto& cut = layout_->decomposition();
+  const std::size_t layer = layout_->grid()->cells_per_layer(), plane = layout_->plane_count(layer);
+  if (!cut || whole.size() % plane != 0) return whole;  // a mis-sized array is named by the loader
+  const std::size_t layers = whole.size() / plane;
+  std::vector<double> block(layers * layer);
+  cut->slice(whole.data(), static_cast<int>(layers), block.data());
+  return block;
+}
+
 void Simulation::load_checkpoint(const Checkpoint& c) {
   namespace v = checkpoint_values;
   const char* where = "Simulation::load_checkpoint";
-  if (layout_->decomposition())
-    throw InvalidArgument("checkpoint", where, "of a plane cut over several processes is not built yet");
   if (v::text(c, "format") != kFormat && v::text(c, "format") != kFormat2)
     throw InvalidArgument("checkpoint", where, "has format '" + v::text(c, "format") + "', expected '" + kFormat + "'");
   const std::string here = setup_fingerprint(), difference = first_difference(v::text(c, "setup"), here);
@@ -126,7 +144,7 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   v::solution_rows(c, Solution::variable_names());
   std::map<std::string, std::vector<double>> state;
   for (const auto& [name, values] : c.arrays)
-    if (name.rfind("state/", 0) == 0) state[name.substr(6)] = values;
+    if (name.rfind("state/", 0) == 0) state[name.substr(6)] = block_of(values);
   for (const char* live : {"c_s", "c_e", "T", "c_surf", "phi", "aj"}) v::finite_array(c, std::string("state/") + live);
   w_->history->from_host(state, where);
   load_scalars(c);

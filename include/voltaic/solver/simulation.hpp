@@ -133,9 +133,10 @@ class Simulation {
   /// (voltaic::mpi makes the decomposition; options.grid is the whole
   /// cell's). Every rank runs the same experiment; the rows of run()'s
   /// Solution are the whole cell's, the same bits on every rank and for
-  /// every cut of the plane; its fields are the rank's ghosted block.
-  /// No checkpoints yet.
-  /// @throws InvalidArgument as above, and for what a cut plane does not have yet
+  /// every cut of the plane; its fields and checkpoints are the whole cell's
+  /// (gathered on every rank), the serial run's, so a checkpoint written on
+  /// any number of ranks restarts on any other.
+  /// @throws InvalidArgument as above, and when options.grid's plane is not the decomposition's
   Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec,
              std::shared_ptr<const PlaneDecomposition> decomposition);
   ~Simulation();
@@ -257,6 +258,8 @@ class Simulation {
   Checkpoint make_checkpoint(const RunContext& run) const;
   /// The rows and counters a checkpoint carries, into a fresh Solution.
   static void resume_solution(const Checkpoint& c, Solution& s);
+  /// The rank's block of a whole-plane state array of a checkpoint (the array itself on a whole plane).
+  std::vector<double> block_of(const std::vector<double>& whole) const;
   /// The scalars of a checkpoint, range-checked, into the integrator's state.
   void load_scalars(const Checkpoint& c);
   /// next_field_ and next_periodic_field_ for time_ under options_.
