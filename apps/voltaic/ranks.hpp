@@ -1,11 +1,14 @@
 #pragma once
 // The MPI ranks the CLI runs on: one without MPI or without a launcher;
 // under mpirun (srun, ...) with a CLI built with VOLTAIC_MPI, every rank.
-// Only rank 0 prints and writes; `voltaic sweep` spreads its cells.
+// Only rank 0 prints and writes; `voltaic sweep` spreads its cells,
+// `voltaic run` cuts its cell's plane.
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "voltaic/linalg/plane_decomposition.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
 
 namespace voltaic::cli {
@@ -23,6 +26,12 @@ class Ranks {
   bool root() const { return rank_ == 0; }
   /// The largest of `value` over the ranks (value itself on one rank).
   int max(int value) const;
+  /// Rank 0's value, on every rank.
+  bool broadcast(bool value) const;
+  std::string broadcast(const std::string& value) const;
+  /// The nx x ny plane cut over the ranks (mpi::BlockDecomposition); null on one rank.
+  /// @throws InvalidArgument when the plane has fewer tiles than there are ranks
+  std::shared_ptr<const PlaneDecomposition> decomposition(int nx, int ny) const;
   /// The batch run on every rank, each its share of the cells, gathered on
   /// rank 0 (mpi::run_batch); on one rank batch.run(). Rank 0 returns the
   /// results and its observer sees every cell; the others return none.

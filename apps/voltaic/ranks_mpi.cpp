@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "ranks.hpp"
+#include "voltaic/mpi/block_decomposition.hpp"
 #include "voltaic/mpi/distributed_batch.hpp"
 
 namespace voltaic::cli {
@@ -38,6 +39,27 @@ Ranks::Ranks(int& argc, char**& argv) {
 Ranks::~Ranks() { g_current = nullptr; }
 
 int Ranks::max(int value) const { return mpi_ ? mpi_->world.max(value) : value; }
+
+bool Ranks::broadcast(bool value) const {
+  if (!mpi_) return value;
+  int v = value ? 1 : 0;
+  mpi::check(MPI_Bcast(&v, 1, MPI_INT, 0, mpi_->world.get()), "MPI_Bcast");
+  return v != 0;
+}
+
+std::string Ranks::broadcast(const std::string& value) const {
+  if (!mpi_) return value;
+  unsigned long long length = value.size();
+  mpi::check(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, mpi_->world.get()), "MPI_Bcast");
+  std::string out = rank_ == 0 ? value : std::string(length, '\0');
+  mpi::check(MPI_Bcast(out.data(), static_cast<int>(length), MPI_CHAR, 0, mpi_->world.get()), "MPI_Bcast");
+  return out;
+}
+
+std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int nx, int ny) const {
+  if (size_ == 1) return nullptr;
+  return mpi::BlockDecomposition::over(mpi_->world, nx, ny);
+}
 
 std::vector<BatchCellResult> Ranks::run_batch(BatchSimulation& batch, const ParameterSet& base,
                                               const SimulationOptions& options, const BatchOptions& batch_options,

@@ -51,6 +51,40 @@ class CliOutput : public io::RunOutput {
   Progress& progress_;
 };
 
+/// Under mpirun every rank runs its block of the cell and asks its observer
+/// the same questions at the same points of the run; rank 0's output answers
+/// for all (broadcast), so that no rank takes a checkpoint, streams another
+/// field or stops alone. Only rank 0 has an output (`output` null elsewhere).
+class AgreedObserver : public RunObserver {
+ public:
+  AgreedObserver(const Ranks& ranks, RunObserver* output) : ranks_(ranks), output_(output) {}
+  void on_row(const Solution& solution) override {
+    if (output_) output_->on_row(solution);
+  }
+  std::vector<std::string> streamed_fields() const override {
+    std::string keys;
+    if (output_)
+      for (const std::string& k : output_->streamed_fields()) keys += k + "\n";
+    keys = ranks_.broadcast(keys);
+    std::vector<std::string> out;
+    for (std::size_t at = 0, end; (end = keys.find('\n', at)) != std::string::npos; at = end + 1)
+      out.push_back(keys.substr(at, end - at));
+    return out;
+  }
+  void on_fields(double time, const std::vector<const double*>& fields) override {
+    if (output_) output_->on_fields(time, fields);
+  }
+  bool checkpoint_due(double time) override { return ranks_.broadcast(output_ && output_->checkpoint_due(time)); }
+  void on_checkpoint(const Checkpoint& checkpoint) override {
+    if (output_) output_->on_checkpoint(checkpoint);
+  }
+  std::string stop_reason() override { return ranks_.broadcast(output_ ? output_->stop_reason() : std::string()); }
+
+ private:
+  const Ranks& ranks_;
+  RunObserver* output_;
+};
+
 void print_summary(const Solution& s, const Simulation& sim, double wall_s, const std::vector<std::string>& files) {
   if (s.rows() == 0) return;
   const std::size_t last = s.rows() - 1;
@@ -78,6 +112,24 @@ void restart_from(Simulation& sim, const std::string& path, const Experiment& ex
     sim.load_checkpoint(checkpoint, experiment);
   } catch (const InvalidArgument& e) {
     throw io::FileError("'" + path + "'", "voltaic run --restart", "cannot be continued: " + e.why());
+  }
+}
+
+/// A rank other than 0 under mpirun: its block of the cell, in step with
+/// rank 0, which writes and reports (the exit code is the same on every
+/// rank: the run's rows are).
+int run_block(const Ranks& ranks, Simulation& sim, const Experiment& experiment) {
+  if (ranks.max(0) != 0) return kInternalError;  // rank 0 could not make its output (and said why)
+  AgreedObserver observer(ranks, nullptr);
+  try {
+    const Solution solution = sim.run(experiment, &observer);
+    return solution.completed ? kSuccess : stop_signal() ? exit_code_of_signal(stop_signal()) : kSolverFailure;
+  } catch (const InvalidArgument& e) {
+    report("error", e);
+    return kBadInput;
+  } catch (const std::exception& e) {
+    report("internal error", e);
+    return kInternalError;
   }
 }
 
@@ -109,19 +161,17 @@ int report_interruption(int signal, const Solution& s, const io::RunOutput& outp
 }  // namespace
 
 int run_command(const RunArguments& args) {
-  if (const int ranks = Ranks::current().size(); ranks > 1) {
-    std::fprintf(stderr,
-                 "voltaic: error: voltaic run: %d MPI ranks, but one cell runs on one rank (the x-y decomposition "
-                 "over ranks is not built yet); allowed: run it without mpirun, or spread cells with voltaic sweep\n",
-                 ranks);
-    return kBadInput;
-  }
   install_stop_handlers();  // a signal from here on ends the run with its exit code, never kills it
-  // Everything the input can get wrong, before any file is written.
+  // Everything the input can get wrong, before any file is written. Under
+  // mpirun every rank checks the input and builds its block of the cell;
+  // rank 0 also the output. No rank starts unless all can (agreed()).
+  const Ranks& ranks = Ranks::current();
   io::RunConfig config;
   std::shared_ptr<const Executor> exec;
   std::unique_ptr<Simulation> sim;
   std::optional<Experiment> experiment;
+  int code = kSuccess;
+  const auto agreed = [&] { return ranks.max(code != kSuccess ? 1 : 0) == 0; };
   try {
     config = io::load_config(args.config);
     if (!args.output.empty()) config.output.directory = args.output;
@@ -132,31 +182,38 @@ int run_command(const RunArguments& args) {
     SimulationOptions options = config.simulation;
     options.field_times = config.output.field_times;
     options.field_period = config.output.field_period;
-    sim = std::make_unique<Simulation>(config.parameters, options, exec);
+    sim = std::make_unique<Simulation>(config.parameters, options, exec,
+                                       ranks.decomposition(options.grid.nx, options.grid.ny));
     experiment.emplace(config.experiment());
-    io::check_output_directory(config.output.directory);
-    if (!args.restart.empty()) {
+    if (ranks.root()) io::check_output_directory(config.output.directory);
+    if (!args.restart.empty()) {  // every rank reads it and takes its block
       restart_from(*sim, args.restart, *experiment);
       std::printf("voltaic: continuing from %s at t = %.6g s\n", args.restart.c_str(), sim->time());
     }
   } catch (const CudaError& e) {
     report("error", e);
-    return kInternalError;
+    code = kInternalError;
   } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
     report("error", e);
-    return kBadInput;
+    code = kBadInput;
   }
-
-  if (const int signal = stop_signal()) {
-    std::fprintf(stderr, "voltaic: interrupted by %s before the run started; nothing written\n", signal_name(signal));
-    return exit_code_of_signal(signal);
+  if (code == kSuccess) {
+    if (const int signal = stop_signal()) {
+      std::fprintf(stderr, "voltaic: interrupted by %s before the run started; nothing written\n", signal_name(signal));
+      code = exit_code_of_signal(signal);
+    }
   }
+  if (!agreed()) return code != kSuccess ? code : kBadInput;
+  if (!ranks.root()) return run_block(ranks, *sim, *experiment);
 
   const std::string& dir = config.output.directory;
   std::error_code ec;
   const bool created = !fs::exists(dir, ec);
+  const CellLayout& layout = sim->layout();
+  std::string where = exec->name();
+  if (ranks.size() > 1) where += ", its plane cut over " + std::to_string(ranks.size()) + " MPI ranks";
   std::printf("voltaic %s: %s on %s, %zu cells x %d shells, output in %s\n", args.config.c_str(),
-              config.cell_source.c_str(), exec->name().c_str(), sim->layout().num_cells(),
+              config.cell_source.c_str(), where.c_str(), layout.plane_count(layout.num_cells()),
               config.simulation.grid.radial_shells, dir.c_str());
   std::fflush(stdout);
   Progress progress(*experiment, config.parameters.electrical.nominal_capacity, stdout, isatty(fileno(stdout)));
@@ -165,14 +222,16 @@ int run_command(const RunArguments& args) {
     output = std::make_unique<CliOutput>(config.output, sim->layout(), progress, sim->time());
   } catch (const io::FileError& e) {
     report("error", e);
-    return exit_code_of_output_error(e);
+    code = exit_code_of_output_error(e);
   }
+  if (!agreed()) return code;
   note_leftovers(output->directory());
 
   const auto start = std::chrono::steady_clock::now();
   Solution solution;
+  AgreedObserver observer(ranks, output.get());
   try {
-    solution = sim->run(*experiment, output.get());
+    solution = sim->run(*experiment, ranks.size() > 1 ? static_cast<RunObserver*>(&observer) : output.get());
   } catch (const InvalidArgument& e) {  // a step or field the run cannot take, seen before anything ran
     progress.finish();
     report("error", e);

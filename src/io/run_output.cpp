@@ -22,10 +22,12 @@ std::vector<std::string> timeseries_columns() {
 }
 
 FieldGrid field_grid(const CellLayout& layout) {
+  // The whole cell's (a cut plane's layout is a block of it).
   const Grid3D& g = *layout.grid();
+  const int nx = layout.spec().nx, ny = layout.spec().ny;
   FieldGrid f;
-  for (int i = 0; i <= g.nx(); ++i) f.x_nodes.push_back(i * g.dx());
-  for (int j = 0; j <= g.ny(); ++j) f.y_nodes.push_back(j * g.dy());
+  for (int i = 0; i <= nx; ++i) f.x_nodes.push_back(i * g.dx());
+  for (int j = 0; j <= ny; ++j) f.y_nodes.push_back(j * g.dy());
   f.z_nodes.push_back(0.0);
   for (double dz : g.dz()) f.z_nodes.push_back(f.z_nodes.back() + dz);
   // The column fields are shown on the positive collector foil (a slab as
@@ -33,9 +35,9 @@ FieldGrid field_grid(const CellLayout& layout) {
   const double foil = layout.parameters().positive_current_collector.thickness;
   const double top = f.z_nodes.back();
   f.plane_z_nodes = {top, top + (foil > 0.0 ? foil : g.dz().back())};
-  const CellMap& map = layout.constants().map;
-  f.region.resize(map.cells);
-  for (std::size_t c = 0; c < map.cells; ++c) f.region[c] = map.region(c);
+  const std::size_t columns = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
+  f.region.resize(columns * static_cast<std::size_t>(g.nz()));
+  for (std::size_t c = 0; c < f.region.size(); ++c) f.region[c] = g.region_of_layer()[c / columns];
   return f;
 }
 

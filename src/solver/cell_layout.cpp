@@ -77,8 +77,13 @@ void check_collectors(const ParameterSet& p, const CellGridSpec& spec) {
   }
 }
 
-/// The decomposition cuts spec's plane.
-void check_decomposition(const CellGridSpec& spec, const PlaneDecomposition& d) {
+/// The decomposition cuts spec's plane, on the host.
+void check_decomposition(const CellGridSpec& spec, const PlaneDecomposition& d, const Executor& exec) {
+  if (exec.memory_space() != MemorySpace::host())
+    throw InvalidArgument("executor", "CellLayout",
+                          "is " + exec.name() +
+                              "; a plane cut over several processes runs on the CPU backend for now (its exchanges "
+                              "and sums read host memory)");
   if (d.plane_nx() != spec.nx || d.plane_ny() != spec.ny)
     throw InvalidArgument("CellGridSpec::nx, ny", "CellLayout",
                           "are " + std::to_string(spec.nx) + " x " + std::to_string(spec.ny) +
@@ -103,7 +108,7 @@ CellLayout::CellLayout(const ParameterSet& parameters, const CellGridSpec& spec,
   check_count(spec.nx, 1, "nx");
   check_count(spec.ny, 1, "ny");
   const ParameterSet& p = parameters_;
-  if (decomposition_) check_decomposition(spec, *decomposition_);
+  if (decomposition_) check_decomposition(spec, *decomposition_, *exec_);
   if (spec.collectors == CurrentCollectorModel::potential_pair) check_collectors(p, spec);
   // In-plane: the electrode height along x, the width (times the electrodes
   // in parallel) along y, so nx ny dx dy is the electrode area.

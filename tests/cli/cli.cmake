@@ -116,7 +116,7 @@ add_test(NAME cli.faults.checkpoint_faults
 set_tests_properties(cli.faults.checkpoint_faults PROPERTIES TIMEOUT 600)
 
 # Under mpirun: a sweep spreads its cells and gives the one-rank files; a
-# single run refuses more than one rank.
+# single run cuts its cell's plane.
 if(VOLTAIC_HAS_MPI)
   # A python3 with h5py compares the curves (else the test is skipped).
   find_package(Python3 COMPONENTS Interpreter QUIET)
@@ -139,10 +139,19 @@ if(VOLTAIC_HAS_MPI)
       SKIP_RETURN_CODE 77
       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   endforeach()
-  add_test(NAME cli.run_refuses_several_ranks
+  # A run cuts its cell's plane over the ranks: 2 and 4 give the same bits,
+  # and a checkpoint of 4 continues on 2; a 1D cell has one column to cut.
+  add_test(NAME cli.run_over_2_and_4_ranks_gives_the_same_bits
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_ranks.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
+                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml ${_work}/run_ranks
+                   ${_h5_python})
+  set_tests_properties(cli.run_over_2_and_4_ranks_gives_the_same_bits PROPERTIES PROCESSORS 4 TIMEOUT 600
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  add_test(NAME cli.run_of_a_1d_cell_refuses_several_ranks
            COMMAND ${MPIEXEC_EXECUTABLE} -n 2 ${VOLTAIC_MPIEXEC_EXTRA} ${_voltaic} run
-                   ${_data}/configs/minimal.toml -o ${_work}/run_ranks)
-  set_tests_properties(cli.run_refuses_several_ranks PROPERTIES
-    PASS_REGULAR_EXPRESSION "voltaic run: 2 MPI ranks, but one cell runs on one rank"
+                   ${_data}/configs/minimal.toml -o ${_work}/run_ranks_1d)
+  set_tests_properties(cli.run_of_a_1d_cell_refuses_several_ranks PROPERTIES
+    PASS_REGULAR_EXPRESSION "2 ranks cannot each own a tile of the 1 x 1 tiles"
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 endif()
