@@ -37,6 +37,18 @@ HaloExchange& BlockDecomposition::halo(int layers) const {
 }
 
 template <class T>
+void BlockDecomposition::start(const T* field, int layers) const {
+  HaloExchange& h = halo(layers);
+  ++traffic_.exchanges;
+  for (int side = 0; side < 4; ++side) {
+    if (!h.has_ghost(side)) continue;
+    ++traffic_.messages;
+    traffic_.exchange_bytes += static_cast<long long>(side < 2 ? block_.ny() : block_.nx()) * layers * sizeof(T);
+  }
+  h.begin(field);
+}
+
+template <class T>
 void BlockDecomposition::finish(T* field, int layers) const {
   HaloExchange& h = halo(layers);
   h.end(field);
@@ -67,6 +79,8 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
     total += static_cast<std::size_t>(counts[r]);
   }
   std::vector<double> all(total);
+  ++traffic_.gathers;
+  traffic_.gather_bytes += static_cast<long long>(total * sizeof(double));
   check(MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
                        offsets.data(), MPI_DOUBLE, comm_.get()),
         "MPI_Allgatherv");
@@ -81,6 +95,11 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
   }
 }
 
+void BlockDecomposition::begin(const double* field, int layers) const { start(field, layers); }
+void BlockDecomposition::end(double* field, int layers) const { finish(field, layers); }
+void BlockDecomposition::begin(const float* field, int layers) const { start(field, layers); }
+void BlockDecomposition::end(float* field, int layers) const { finish(field, layers); }
+
 stencil::ColumnFrame BlockDecomposition::frame() const { return ghost_frame(halo(1)); }
 
 void BlockDecomposition::set_ghosts(double* field, int layers, double value) const {
@@ -93,6 +112,8 @@ void BlockDecomposition::set_ghosts(float* field, int layers, float value) const
 
 double BlockDecomposition::dot(const double* x, const double* y, int layers) const {
   const HaloExchange& h = halo(layers);
+  ++traffic_.sums;
+  traffic_.sum_bytes += static_cast<long long>(partition_.num_tiles() * sizeof(double));
   return canonical_block_sum(comm_, partition_, layers, [&](int i, int j, int k) {
     const std::size_t c = h.index(i - block_.i_begin, j - block_.j_begin, k);
     return y ? x[c] * y[c] : x[c];
@@ -110,9 +131,43 @@ double BlockDecomposition::max_abs(const double* x, int layers) const {
         local[0] = std::fmax(local[0], std::fabs(v));
       }
   double all[2];
+  ++traffic_.maxima;
   check(MPI_Allreduce(local, all, 2, MPI_DOUBLE, MPI_MAX, comm_.get()), "MPI_Allreduce");
   return all[1] != 0.0 ? NAN : all[0];
 }
+
+/// BlockSpace, its canonical sums counted in the decomposition's traffic.
+template <class T>
+class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
+ public:
+  CountedSpace(const HaloExchange& halo, const PlanePartition& partition, int layers, BlockTraffic& traffic)
+      : space_(halo, partition, layers), traffic_(traffic), bytes_(partition.num_tiles() * sizeof(double)) {}
+  double dot(const Executor& e, View<const T> x, View<const T> y) const override {
+    count();
+    return space_.dot(e, x, y);
+  }
+  void dot(const Executor& e, View<const T> x, View<const T> y, View<T> result) const override {
+    count();
+    space_.dot(e, x, y, result);
+  }
+  double nrm2(const Executor& e, View<const T> x) const override {
+    count();
+    return space_.nrm2(e, x);
+  }
+  void nrm2(const Executor& e, View<const T> x, View<T> result) const override {
+    count();
+    space_.nrm2(e, x, result);
+  }
+
+ private:
+  void count() const {
+    ++traffic_.sums;
+    traffic_.sum_bytes += static_cast<long long>(bytes_);
+  }
+  BlockSpace<T> space_;
+  BlockTraffic& traffic_;
+  std::size_t bytes_;
+};
 
 template <class T>
 const VectorSpace<T>& BlockDecomposition::space_of(int layers) const {
@@ -124,7 +179,7 @@ const VectorSpace<T>& BlockDecomposition::space_of(int layers) const {
   }
   ();
   auto& s = spaces[layers];
-  if (!s) s = std::make_unique<BlockSpace<T>>(halo(layers), partition_, layers);
+  if (!s) s = std::make_unique<CountedSpace<T>>(halo(layers), partition_, layers, traffic_);
   return *s;
 }
 

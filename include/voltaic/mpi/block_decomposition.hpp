@@ -13,6 +13,18 @@
 
 namespace voltaic::mpi {
 
+/// What one rank sent and reduced (for the cost model, docs/performance.md).
+struct BlockTraffic {
+  long long exchanges = 0;       ///< ghost exchanges (each to up to 4 neighbours)
+  long long messages = 0;        ///< point-to-point messages sent
+  long long exchange_bytes = 0;  ///< bytes sent in them
+  long long sums = 0;            ///< canonical sums (one MPI_Allreduce of a slot per tile each)
+  long long sum_bytes = 0;       ///< the size of those reductions' vectors
+  long long maxima = 0;          ///< exact maxima (one MPI_Allreduce of 2 values each)
+  long long gathers = 0;         ///< whole-plane gathers (MPI_Allgatherv)
+  long long gather_bytes = 0;    ///< bytes this rank received in them
+};
+
 /// comm's ranks own the blocks of `partition` (rank r block r). Ghosts are
 /// exchanged by HaloExchange (one per layer count, made on first use); the
 /// corner ghosts, which no 5- or 7-point row of an owned cell reads, take the
@@ -29,6 +41,9 @@ class BlockDecomposition final : public PlaneDecomposition {
   BlockDecomposition& operator=(const BlockDecomposition&) = delete;
 
   const PlaneBlock& block() const { return block_; }
+  /// Sums since construction (or the last reset_traffic()).
+  const BlockTraffic& traffic() const { return traffic_; }
+  void reset_traffic() const { traffic_ = BlockTraffic{}; }
   const PlanePartition& partition() const { return partition_; }
   const Communicator& communicator() const { return comm_; }
   /// Index of owned column (li, lj) (-1 and bx, by: ghosts), layer k, in a ghosted field.
@@ -41,10 +56,10 @@ class BlockDecomposition final : public PlaneDecomposition {
   int first_i() const override { return first_i_; }
   int first_j() const override { return first_j_; }
   void gather(const double* field, int layers, double* whole) const override;
-  void begin(const double* field, int layers) const override { halo(layers).begin(field); }
-  void end(double* field, int layers) const override { finish(field, layers); }
-  void begin(const float* field, int layers) const override { halo(layers).begin(field); }
-  void end(float* field, int layers) const override { finish(field, layers); }
+  void begin(const double* field, int layers) const override;
+  void end(double* field, int layers) const override;
+  void begin(const float* field, int layers) const override;
+  void end(float* field, int layers) const override;
   stencil::ColumnFrame frame() const override;
   void set_ghosts(double* field, int layers, double value) const override;
   void set_ghosts(float* field, int layers, float value) const override;
@@ -56,7 +71,11 @@ class BlockDecomposition final : public PlaneDecomposition {
  private:
   HaloExchange& halo(int layers) const;
   template <class T>
+  void start(const T* field, int layers) const;
+  template <class T>
   void finish(T* field, int layers) const;
+  template <class T>
+  class CountedSpace;
   template <class T>
   const VectorSpace<T>& space_of(int layers) const;
 
@@ -66,8 +85,9 @@ class BlockDecomposition final : public PlaneDecomposition {
   int gx_ = 0, gy_ = 0, first_i_ = 0, first_j_ = 0;
   std::size_t layer_ = 0;  ///< columns of the ghosted block
   mutable std::map<int, std::unique_ptr<HaloExchange>> halos_;
-  mutable std::map<int, std::unique_ptr<BlockSpace<double>>> spaces64_;
-  mutable std::map<int, std::unique_ptr<BlockSpace<float>>> spaces32_;
+  mutable std::map<int, std::unique_ptr<VectorSpace<double>>> spaces64_;
+  mutable std::map<int, std::unique_ptr<VectorSpace<float>>> spaces32_;
+  mutable BlockTraffic traffic_;
 };
 
 }  // namespace voltaic::mpi

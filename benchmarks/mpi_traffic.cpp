@@ -1,0 +1,151 @@
+// voltaic-mpi-bench: what a pouch cell whose plane is cut over the MPI ranks
+// sends per time step (ghost exchanges, canonical sums, maxima, whole-plane
+// gathers) and how long its steps take, on the CPU backend, beside the same
+// cell on one rank. Feeds the halo-exchange cost model of docs/performance.md.
+//   mpirun -n 4 voltaic-mpi-bench --nx 64 --ny 64 --minutes 10
+//   mpirun -n 2 voltaic-mpi-bench --latency   (MPI_Allreduce and exchange times)
+// Rank 0 prints one JSON object per line.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/mpi/block_decomposition.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace {
+
+using namespace voltaic;
+
+struct Measured {
+  double wall_s = 0.0;
+  int steps = 0;  ///< accepted and rejected
+  mpi::BlockTraffic traffic;
+};
+
+Measured run(const std::shared_ptr<const mpi::BlockDecomposition>& cut, const SimulationOptions& o,
+             const Experiment& experiment) {
+  Simulation sim(parameter_sets::marquis2019(), o, CpuExecutor::create(), cut);
+  cut->reset_traffic();
+  cut->communicator().barrier();
+  const auto start = std::chrono::steady_clock::now();
+  const Solution s = sim.run(experiment);
+  cut->communicator().barrier();
+  Measured m;
+  m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.steps = s.steps_taken + s.steps_rejected;
+  m.traffic = cut->traffic();
+  return m;
+}
+
+/// The largest value of each counter over the ranks (the busiest rank).
+mpi::BlockTraffic busiest(const mpi::Communicator& comm, const mpi::BlockTraffic& t) {
+  long long v[8] = {t.exchanges, t.messages, t.exchange_bytes, t.sums,
+                    t.sum_bytes, t.maxima,   t.gathers,        t.gather_bytes};
+  mpi::check(MPI_Allreduce(MPI_IN_PLACE, v, 8, MPI_LONG_LONG, MPI_MAX, comm.get()), "MPI_Allreduce");
+  return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+}
+
+nlohmann::json per_step(const Measured& m, const mpi::BlockTraffic& t) {
+  const double n = std::max(m.steps, 1);
+  return {{"steps", m.steps},
+          {"ms_per_step", 1e3 * m.wall_s / n},
+          {"exchanges_per_step", t.exchanges / n},
+          {"messages_per_step", t.messages / n},
+          {"exchange_bytes_per_step", t.exchange_bytes / n},
+          {"sums_per_step", t.sums / n},
+          {"sum_bytes_per_step", t.sum_bytes / n},
+          {"maxima_per_step", t.maxima / n},
+          {"gathers_per_step", t.gathers / n},
+          {"gather_bytes_per_step", t.gather_bytes / n}};
+}
+
+/// Seconds per MPI_Allreduce of `count` doubles and per ghost exchange of
+/// `side` values to each neighbour, the medians of `repeats` timed calls.
+nlohmann::json latencies(const mpi::Communicator& world) {
+  const auto median_s = [&](int repeats, const std::function<void()>& call) {
+    std::vector<double> t;
+    for (int r = 0; r < repeats; ++r) {
+      world.barrier();
+      const auto start = std::chrono::steady_clock::now();
+      call();
+      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+    return t[t.size() / 2];
+  };
+  nlohmann::json j = {{"benchmark", "mpi_latency"}, {"ranks", world.size()}};
+  for (int tiles : {16, 1024, 4096}) {
+    std::vector<double> v(tiles, 1.0), out(tiles);
+    j["allreduce_us"][std::to_string(tiles) + " tiles"] =
+        1e6 * median_s(200, [&] {
+          mpi::check(MPI_Allreduce(v.data(), out.data(), tiles, MPI_DOUBLE, MPI_SUM, world.get()), "MPI_Allreduce");
+        });
+  }
+  for (int columns : {64, 256, 1024}) {  // a block of columns x columns, 25 layers, exchanged whole
+    const PlanePartition p = PlanePartition::for_ranks(columns * 2, columns * 2, world.size(), 16);
+    mpi::HaloExchange halo(world, p, 25);
+    std::vector<double> field(halo.ghosted_size(), 1.0);
+    j["exchange_us"]["side of " + std::to_string(p.block(world.rank()).nx()) + " x 25"] =
+        1e6 * median_s(50, [&] { halo.exchange(field.data()); });
+  }
+  return j;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mpi::Session session(argc, argv);
+  const mpi::Communicator world, self(MPI_COMM_SELF);
+  CLI::App app{"voltaic-mpi-bench: traffic and step time of a pouch cell cut over the MPI ranks"};
+  int nx = 64, ny = 64;
+  double minutes = 10.0;
+  bool alone = true;
+  app.add_option("--nx", nx, "columns along the electrode height");
+  app.add_option("--ny", ny, "columns along the electrode width");
+  app.add_option("--minutes", minutes, "of a 1C discharge");
+  bool latency = false;
+  app.add_flag("!--no-alone", alone, "skip the one-rank run beside it");
+  app.add_flag("--latency", latency, "time MPI_Allreduce and ghost exchanges instead");
+  CLI11_PARSE(app, argc, argv);
+  if (latency) {
+    const nlohmann::json j = latencies(world);
+    if (world.rank() == 0) std::printf("%s\n", j.dump().c_str());
+    return 0;
+  }
+
+  SimulationOptions o;
+  o.grid = {10, 5, 10, 10, nx, ny, CurrentCollectorModel::potential_pair};
+  o.thermal = ThermalModel::conduction;
+  const Experiment experiment({"Discharge at 1C for " + std::to_string(minutes) + " minutes"});
+  const auto cut = mpi::BlockDecomposition::over(world, nx, ny);
+  const Measured many = run(cut, o, experiment);
+  const mpi::BlockTraffic most = busiest(world, many.traffic);
+  const PlaneBlock& b = cut->block();
+  int largest[2] = {b.nx(), b.ny()};
+  mpi::check(MPI_Allreduce(MPI_IN_PLACE, largest, 2, MPI_INT, MPI_MAX, world.get()), "MPI_Allreduce");
+  if (world.rank() == 0) {
+    nlohmann::json j = per_step(many, most);
+    j["benchmark"] = "mpi_traffic";
+    j["ranks"] = world.size();
+    j["plane"] = {nx, ny};
+    j["layers"] = 25;
+    j["largest_block"] = {largest[0], largest[1]};
+    j["tiles"] = cut->partition().num_tiles();
+    std::printf("%s\n", j.dump().c_str());
+  }
+  if (alone && world.rank() == 0) {  // the same cell on one rank, for the ratio
+    const auto one = std::make_shared<const mpi::BlockDecomposition>(self, PlanePartition(nx, ny, 1, 1));
+    const Measured m = run(one, o, experiment);
+    nlohmann::json j = per_step(m, m.traffic);
+    j["benchmark"] = "mpi_traffic";
+    j["ranks"] = 1;
+    j["plane"] = {nx, ny};
+    std::printf("%s\n", j.dump().c_str());
+  }
+  return 0;
+}
