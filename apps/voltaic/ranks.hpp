@@ -29,9 +29,11 @@ class Ranks {
   /// Rank 0's value, on every rank.
   bool broadcast(bool value) const;
   std::string broadcast(const std::string& value) const;
-  /// The nx x ny plane cut over the ranks (mpi::BlockDecomposition); null on one rank.
+  /// The nx x ny plane cut over the ranks (mpi::BlockDecomposition) for arrays
+  /// in exec's memory; null on one rank.
   /// @throws InvalidArgument when the plane has fewer tiles than there are ranks
-  std::shared_ptr<const PlaneDecomposition> decomposition(int nx, int ny) const;
+  std::shared_ptr<const PlaneDecomposition> decomposition(int nx, int ny,
+                                                          const std::shared_ptr<const Executor>& exec) const;
   /// The batch run on every rank, each its share of the cells, gathered on
   /// rank 0 (mpi::run_batch); on one rank batch.run(). Rank 0 returns the
   /// results and its observer sees every cell; the others return none.

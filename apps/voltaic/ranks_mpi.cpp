@@ -56,9 +56,10 @@ std::string Ranks::broadcast(const std::string& value) const {
   return out;
 }
 
-std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int nx, int ny) const {
+std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int nx, int ny,
+                                                               const std::shared_ptr<const Executor>& exec) const {
   if (size_ == 1) return nullptr;
-  return mpi::BlockDecomposition::over(mpi_->world, nx, ny);
+  return mpi::BlockDecomposition::over(mpi_->world, nx, ny, 16, exec);
 }
 
 std::vector<BatchCellResult> Ranks::run_batch(BatchSimulation& batch, const ParameterSet& base,

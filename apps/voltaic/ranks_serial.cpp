@@ -15,7 +15,9 @@ Ranks::~Ranks() { g_current = nullptr; }
 int Ranks::max(int value) const { return value; }
 bool Ranks::broadcast(bool value) const { return value; }
 std::string Ranks::broadcast(const std::string& value) const { return value; }
-std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int, int) const { return nullptr; }
+std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int, int, const std::shared_ptr<const Executor>&) const {
+  return nullptr;
+}
 
 std::vector<BatchCellResult> Ranks::run_batch(BatchSimulation& batch, const ParameterSet&, const SimulationOptions&,
                                               const BatchOptions&, const Experiment& experiment,

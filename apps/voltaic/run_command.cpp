@@ -183,7 +183,7 @@ int run_command(const RunArguments& args) {
     options.field_times = config.output.field_times;
     options.field_period = config.output.field_period;
     sim = std::make_unique<Simulation>(config.parameters, options, exec,
-                                       ranks.decomposition(options.grid.nx, options.grid.ny));
+                                       ranks.decomposition(options.grid.nx, options.grid.ny, exec));
     experiment.emplace(config.experiment());
     if (ranks.root()) io::check_output_directory(config.output.directory);
     if (!args.restart.empty()) {  // every rank reads it and takes its block

@@ -11,8 +11,12 @@ namespace voltaic::mpi {
 
 using namespace block_support;
 
-BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePartition& partition)
-    : comm_(comm), partition_(partition) {
+BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePartition& partition,
+                                       std::shared_ptr<const Executor> exec)
+    : comm_(comm),
+      partition_(partition),
+      exec_(std::move(exec)),
+      staged_(exec_ && exec_->memory_space() != MemorySpace::host()) {
   if (comm_.size() != partition_.ranks())
     throw InvalidArgument(
         "partition", "BlockDecomposition",
@@ -26,8 +30,23 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
   first_j_ = block_.j_begin - (h.has_ghost(2) ? 1 : 0);
 }
 
-std::shared_ptr<const BlockDecomposition> BlockDecomposition::over(const Communicator& comm, int nx, int ny, int tile) {
-  return std::make_shared<const BlockDecomposition>(comm, PlanePartition::for_ranks(nx, ny, comm.size(), tile));
+std::shared_ptr<const BlockDecomposition> BlockDecomposition::over(const Communicator& comm, int nx, int ny, int tile,
+                                                                   std::shared_ptr<const Executor> exec) {
+  return std::make_shared<const BlockDecomposition>(comm, PlanePartition::for_ranks(nx, ny, comm.size(), tile),
+                                                    std::move(exec));
+}
+
+template <class T>
+const T* BlockDecomposition::on_host(const T* p, std::size_t count, std::vector<char>& buffer) const {
+  if (!staged_) return p;
+  buffer.resize(count * sizeof(T));
+  exec_->copy(buffer.data(), MemorySpace::host(), p, exec_->memory_space(), count * sizeof(T));
+  return reinterpret_cast<const T*>(buffer.data());
+}
+
+template <class T>
+void BlockDecomposition::store(T* p, const T* host, std::size_t count) const {
+  if (staged_) exec_->copy(p, exec_->memory_space(), host, MemorySpace::host(), count * sizeof(T));
 }
 
 HaloExchange& BlockDecomposition::halo(int layers) const {
@@ -45,12 +64,14 @@ void BlockDecomposition::start(const T* field, int layers) const {
     ++traffic_.messages;
     traffic_.exchange_bytes += static_cast<long long>(side < 2 ? block_.ny() : block_.nx()) * layers * sizeof(T);
   }
-  h.begin(field);
+  // On a GPU the field's host copy travels, and stays until finish().
+  h.begin(on_host(field, values(layers), in_flight_[2 * layers + (sizeof(T) == 8 ? 1 : 0)]));
 }
 
 template <class T>
-void BlockDecomposition::finish(T* field, int layers) const {
+void BlockDecomposition::finish(T* device_field, int layers) const {
   HaloExchange& h = halo(layers);
+  T* field = staged_ ? reinterpret_cast<T*>(in_flight_[2 * layers + (sizeof(T) == 8 ? 1 : 0)].data()) : device_field;
   h.end(field);
   // A corner ghost takes the owned corner cell's value (see the class comment).
   const int bx = block_.nx(), by = block_.ny();
@@ -61,11 +82,13 @@ void BlockDecomposition::finish(T* field, int layers) const {
       const int oi = side_x == 0 ? 0 : bx - 1, oj = side_y == 2 ? 0 : by - 1;
       for (int k = 0; k < layers; ++k) field[h.index(li, lj, k)] = field[h.index(oi, oj, k)];
     }
+  store(device_field, field, values(layers));
 }
 
-void BlockDecomposition::gather(const double* field, int layers, double* whole) const {
+void BlockDecomposition::gather(const double* device_field, int layers, double* device_whole) const {
   // Each rank's owned cells, layer-major, then every block to its place.
   const HaloExchange& h = halo(layers);
+  const double* field = on_host(device_field, values(layers), stage_[0]);
   std::vector<double> mine;
   mine.reserve(block_.columns() * static_cast<std::size_t>(layers));
   for (int k = 0; k < layers; ++k)
@@ -86,6 +109,8 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
         "MPI_Allgatherv");
   const std::size_t nx = static_cast<std::size_t>(partition_.nx());
   const std::size_t plane = nx * static_cast<std::size_t>(partition_.ny());
+  std::vector<double> staged(staged_ ? total : 0);
+  double* whole = staged_ ? staged.data() : device_whole;
   for (int r = 0; r < comm_.size(); ++r) {
     const PlaneBlock b = partition_.block(r);
     const double* in = all.data() + offsets[r];
@@ -93,6 +118,16 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
       for (int j = b.j_begin; j < b.j_end; ++j)
         for (int i = b.i_begin; i < b.i_end; ++i) whole[std::size_t(i) + nx * std::size_t(j) + plane * k] = *in++;
   }
+  store(device_whole, whole, total);
+}
+
+void BlockDecomposition::slice(const double* device_whole, int layers, double* device_field) const {
+  const std::size_t plane = static_cast<std::size_t>(partition_.nx()) * static_cast<std::size_t>(partition_.ny());
+  const double* whole = on_host(device_whole, plane * static_cast<std::size_t>(layers), stage_[0]);
+  std::vector<double> staged(staged_ ? values(layers) : 0);
+  double* field = staged_ ? staged.data() : device_field;
+  slice_host(whole, layers, field);
+  store(device_field, field, values(layers));
 }
 
 void BlockDecomposition::begin(const double* field, int layers) const { start(field, layers); }
@@ -102,16 +137,23 @@ void BlockDecomposition::end(float* field, int layers) const { finish(field, lay
 
 stencil::ColumnFrame BlockDecomposition::frame() const { return ghost_frame(halo(1)); }
 
+template <class T>
+void BlockDecomposition::fill_ghosts(T* device_field, int layers, T value) const {
+  T* field = staged_ ? const_cast<T*>(on_host(device_field, values(layers), stage_[0])) : device_field;
+  set_ghost_columns(halo(layers), layers, field, value);
+  store(device_field, field, values(layers));
+}
+
 void BlockDecomposition::set_ghosts(double* field, int layers, double value) const {
-  set_ghost_columns(halo(layers), layers, field, value);
+  fill_ghosts(field, layers, value);
 }
 
-void BlockDecomposition::set_ghosts(float* field, int layers, float value) const {
-  set_ghost_columns(halo(layers), layers, field, value);
-}
+void BlockDecomposition::set_ghosts(float* field, int layers, float value) const { fill_ghosts(field, layers, value); }
 
-double BlockDecomposition::dot(const double* x, const double* y, int layers) const {
+double BlockDecomposition::dot(const double* device_x, const double* device_y, int layers) const {
   const HaloExchange& h = halo(layers);
+  const double* x = on_host(device_x, values(layers), stage_[0]);
+  const double* y = device_y ? on_host(device_y, values(layers), stage_[1]) : nullptr;
   ++traffic_.sums;
   traffic_.sum_bytes += static_cast<long long>(partition_.num_tiles() * sizeof(double));
   return canonical_block_sum(comm_, partition_, layers, [&](int i, int j, int k) {
@@ -120,8 +162,9 @@ double BlockDecomposition::dot(const double* x, const double* y, int layers) con
   });
 }
 
-double BlockDecomposition::max_abs(const double* x, int layers) const {
+double BlockDecomposition::max_abs(const double* device_x, int layers) const {
   const HaloExchange& h = halo(layers);
+  const double* x = on_host(device_x, values(layers), stage_[0]);
   double local[2] = {0.0, 0.0};  // the largest |x|, and 1 where one is NaN
   for (int k = 0; k < layers; ++k)
     for (int lj = 0; lj < block_.ny(); ++lj)
@@ -136,37 +179,42 @@ double BlockDecomposition::max_abs(const double* x, int layers) const {
   return all[1] != 0.0 ? NAN : all[0];
 }
 
-/// BlockSpace, its canonical sums counted in the decomposition's traffic.
+/// BlockSpace, its canonical sums counted in the decomposition's traffic; on
+/// a GPU the vectors are copied to the host first and the result back.
 template <class T>
 class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
  public:
-  CountedSpace(const HaloExchange& halo, const PlanePartition& partition, int layers, BlockTraffic& traffic)
-      : space_(halo, partition, layers), traffic_(traffic), bytes_(partition.num_tiles() * sizeof(double)) {}
-  double dot(const Executor& e, View<const T> x, View<const T> y) const override {
+  CountedSpace(const BlockDecomposition& d, int layers)
+      : d_(d), space_(d.halo(layers), d.partition_, layers), cpu_(CpuExecutor::create()) {}
+  double dot(const Executor&, View<const T> x, View<const T> y) const override {
     count();
-    return space_.dot(e, x, y);
+    return space_.dot(*cpu_, host(x, 0), host(y, 1));
   }
   void dot(const Executor& e, View<const T> x, View<const T> y, View<T> result) const override {
-    count();
-    space_.dot(e, x, y, result);
+    put(e, static_cast<T>(dot(e, x, y)), result);
   }
-  double nrm2(const Executor& e, View<const T> x) const override {
+  double nrm2(const Executor&, View<const T> x) const override {
     count();
-    return space_.nrm2(e, x);
+    return space_.nrm2(*cpu_, host(x, 0));
   }
   void nrm2(const Executor& e, View<const T> x, View<T> result) const override {
-    count();
-    space_.nrm2(e, x, result);
+    put(e, static_cast<T>(nrm2(e, x)), result);
   }
 
  private:
   void count() const {
-    ++traffic_.sums;
-    traffic_.sum_bytes += static_cast<long long>(bytes_);
+    ++d_.traffic_.sums;
+    d_.traffic_.sum_bytes += static_cast<long long>(d_.partition_.num_tiles() * sizeof(double));
   }
+  View<const T> host(View<const T> v, int slot) const {
+    return View<const T>(d_.on_host(v.data(), v.size(), d_.stage_[slot]), v.size(), MemorySpace::host());
+  }
+  void put(const Executor& e, T value, View<T> result) const {
+    e.copy(result.data(), result.space(), &value, MemorySpace::host(), sizeof(T));
+  }
+  const BlockDecomposition& d_;
   BlockSpace<T> space_;
-  BlockTraffic& traffic_;
-  std::size_t bytes_;
+  std::shared_ptr<const CpuExecutor> cpu_;
 };
 
 template <class T>
@@ -179,7 +227,7 @@ const VectorSpace<T>& BlockDecomposition::space_of(int layers) const {
   }
   ();
   auto& s = spaces[layers];
-  if (!s) s = std::make_unique<CountedSpace<T>>(halo(layers), partition_, layers, traffic_);
+  if (!s) s = std::make_unique<CountedSpace<T>>(*this, layers);
   return *s;
 }
 

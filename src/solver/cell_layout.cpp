@@ -79,11 +79,11 @@ void check_collectors(const ParameterSet& p, const CellGridSpec& spec) {
 
 /// The decomposition cuts spec's plane, on the host.
 void check_decomposition(const CellGridSpec& spec, const PlaneDecomposition& d, const Executor& exec) {
-  if (exec.memory_space() != MemorySpace::host())
+  if (exec.memory_space() != d.memory_space())
     throw InvalidArgument("executor", "CellLayout",
-                          "is " + exec.name() +
-                              "; a plane cut over several processes runs on the CPU backend for now (its exchanges "
-                              "and sums read host memory)");
+                          "is " + exec.name() + " (" + to_string(exec.memory_space()) +
+                              " memory); the decomposition's arrays are in " + to_string(d.memory_space()) +
+                              " memory: make it for this executor");
   if (d.plane_nx() != spec.nx || d.plane_ny() != spec.ny)
     throw InvalidArgument("CellGridSpec::nx, ny", "CellLayout",
                           "are " + std::to_string(spec.nx) + " x " + std::to_string(spec.ny) +

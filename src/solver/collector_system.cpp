@@ -134,7 +134,7 @@ void tab_columns(const TabCoverage& t, double k, int nx, int ny, double dx, doub
 std::vector<double> block_of(const std::shared_ptr<const PlaneDecomposition>& cut, const std::vector<double>& whole) {
   if (!cut) return whole;
   std::vector<double> v(static_cast<std::size_t>(cut->ghosted_nx()) * static_cast<std::size_t>(cut->ghosted_ny()));
-  cut->slice(whole.data(), 1, v.data());
+  cut->slice_host(whole.data(), 1, v.data());
   return v;
 }
 

@@ -460,7 +460,9 @@ void Simulation::snapshot(Solution& s) const {
     std::vector<double>& out = f.fields[info.name];
     out.resize(layout_->plane_count(v.size()));
     if (cut) {  // the whole plane's, gathered on every rank
-      cut->gather(v.data(), static_cast<int>(v.size() / layout_->grid()->cells_per_layer()), out.data());
+      Array<double> whole(layout_->executor(), out.size());
+      cut->gather(v.data(), static_cast<int>(v.size() / layout_->grid()->cells_per_layer()), whole.data());
+      out = whole.to_host();
       continue;
     }
     e.copy(out.data(), MemorySpace::host(), v.data(), v.space(), v.size() * sizeof(double));

@@ -89,8 +89,12 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
       out = std::move(values);
       continue;
     }
-    out.resize(layout_->plane_count(values.size()));
-    cut->gather(values.data(), static_cast<int>(values.size() / layer), out.data());
+    // Through the executor's memory, where the decomposition's arrays live.
+    const auto& exec = layout_->executor();
+    const Array<double> block = Array<double>::from_host(exec, values);
+    Array<double> whole(exec, layout_->plane_count(values.size()));
+    cut->gather(block.data(), static_cast<int>(values.size() / layer), whole.data());
+    out = whole.to_host();
   }
   for (const std::string& name : Solution::variable_names()) c.arrays["solution/" + name] = run.solution[name];
   c.scalars = {{"time", k.time},
@@ -127,7 +131,7 @@ std::vector<double> Simulation::block_of(const std::vector<double>& whole) const
   if (!cut || whole.size() % plane != 0) return whole;  // a mis-sized array is named by the loader
   const std::size_t layers = whole.size() / plane;
   std::vector<double> block(layers * layer);
-  cut->slice(whole.data(), static_cast<int>(layers), block.data());
+  cut->slice_host(whole.data(), static_cast<int>(layers), block.data());
   return block;
 }
 

@@ -186,11 +186,40 @@ TEST(BlockSimulation, ACheckpointRestartsOnAnotherNumberOfRanks) {
   MPI_Comm_free(&half_comm);
 }
 
+// On a GPU (the arrays staged through the host for now): the ranks sharing
+// one device give the one-block run's bits there too. Up to 2 ranks: more
+// processes time-slicing one GPU (without MPS) take minutes to stage.
+TEST(BlockSimulation, RanksSharingAGpuGiveTheOneBlockBits) {
+  std::shared_ptr<const Executor> gpu;
+  try {
+    gpu = CudaExecutor::create(0);
+  } catch (const BackendUnavailable& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const Communicator world, self(MPI_COMM_SELF);
+  if (world.size() > 2) GTEST_SKIP() << world.size() << " ranks on one GPU: run on 1 and 2";
+  const Case& c = cases()[5];  // the pouch with 3D heat and a hold, shorter
+  const SimulationOptions o = options(c);
+  const Experiment experiment({"Discharge at 2C for 1 minute", "Hold at 3.8 V for 20 seconds"});
+  const auto many = BlockDecomposition::over(world, o.grid.nx, o.grid.ny, kTile, gpu);
+  const auto one =
+      std::make_shared<const BlockDecomposition>(self, PlanePartition(o.grid.nx, o.grid.ny, 1, 1, kTile), gpu);
+  Simulation cut_run(c.parameters, o, gpu, many), one_run(c.parameters, o, gpu, one);
+  const Solution cut = cut_run.run(experiment), alone = one_run.run(experiment);
+  ASSERT_TRUE(cut.completed) << cut.termination;
+  expect_one_block_bits(cut, alone, *many);
+}
+
 TEST(BlockSimulation, RefusesAnotherPlane) {
   const Communicator world;
   SimulationOptions o;
   o.grid = {3, 2, 3, 5, 12, 10};
   const auto cut = BlockDecomposition::over(world, o.grid.nx, o.grid.ny, kTile);
+  try {  // a decomposition of host arrays, a GPU executor
+    const auto gpu = CudaExecutor::create(0);
+    EXPECT_THROW(Simulation(parameter_sets::chen2020(), o, gpu, cut), InvalidArgument);
+  } catch (const BackendUnavailable&) {
+  }
   o.grid.nx = 13;  // not the decomposition's plane
   EXPECT_THROW(Simulation(parameter_sets::chen2020(), o, CpuExecutor::create(), cut), InvalidArgument);
 }

@@ -6,6 +6,9 @@
 /// stencil operators, the Krylov solvers and the Simulation run on a rank's
 /// block unchanged.
 
+#include <cstddef>
+
+#include "voltaic/core/memory_space.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
 #include "voltaic/linalg/vector_space.hpp"
 
@@ -19,10 +22,14 @@ namespace voltaic {
 /// the plane's outer faces act on the owned columns there. Reductions cover
 /// the owned cells only, in an order that does not depend on how the plane
 /// is cut, so a run gives the same bits on every partition. Every call is
-/// collective over the ranks. Host memory (the CPU backend).
+/// collective over the ranks. The arrays are in memory_space() (the
+/// executor's the decomposition was made for).
 class PlaneDecomposition {
  public:
   virtual ~PlaneDecomposition() = default;
+
+  /// Where the arrays passed to this decomposition live.
+  virtual MemorySpace memory_space() const = 0;
 
   /// Columns of the ghosted block in x and y.
   virtual int ghosted_nx() const = 0;
@@ -64,8 +71,10 @@ class PlaneDecomposition {
   /// problems (the foils' Schur complement) are solved whole on every rank.
   virtual void gather(const double* field, int layers, double* whole) const = 0;
   /// The ghosted block (ghosts included) of a whole-plane field; no communication.
+  virtual void slice(const double* whole, int layers, double* field) const = 0;
+  /// The same for arrays in host memory, whatever memory_space() is.
   template <class T>
-  void slice(const T* whole, int layers, T* field) const {
+  void slice_host(const T* whole, int layers, T* field) const {
     const std::size_t gx = static_cast<std::size_t>(ghosted_nx()), gy = static_cast<std::size_t>(ghosted_ny());
     const std::size_t nx = static_cast<std::size_t>(plane_nx()), plane = nx * static_cast<std::size_t>(plane_ny());
     for (std::size_t k = 0; k < static_cast<std::size_t>(layers); ++k)

@@ -6,7 +6,9 @@
 
 #include <map>
 #include <memory>
+#include <vector>
 
+#include "voltaic/core/executor.hpp"
 #include "voltaic/linalg/plane_decomposition.hpp"
 #include "voltaic/mpi/block_operator.hpp"
 #include "voltaic/mpi/halo_exchange.hpp"
@@ -30,13 +32,19 @@ struct BlockTraffic {
 /// corner ghosts, which no 5- or 7-point row of an owned cell reads, take the
 /// owned corner cell's value, so that whatever a ghost cell computes stays
 /// in the model's domain. Sums are canonical_block_sum()'s, maxima exact.
-/// CPU (host memory). Not copyable: the exchanges refer to it.
+/// Arrays in host memory (the CPU backend), or on a GPU: then every call
+/// stages its arrays through host memory (whole ghosted fields each way),
+/// correct and the same bits, not fast; pack kernels and device tile
+/// partials are next (docs/mpi.md). Not copyable: the exchanges refer to it.
 class BlockDecomposition final : public PlaneDecomposition {
  public:
+  /// @param exec the executor whose memory the arrays are in (null: the host's)
   /// @throws InvalidArgument when comm's size is not the partition's ranks
-  BlockDecomposition(const Communicator& comm, const PlanePartition& partition);
+  BlockDecomposition(const Communicator& comm, const PlanePartition& partition,
+                     std::shared_ptr<const Executor> exec = nullptr);
   /// The nx x ny plane over comm's ranks (PlanePartition::for_ranks()).
-  static std::shared_ptr<const BlockDecomposition> over(const Communicator& comm, int nx, int ny, int tile = 16);
+  static std::shared_ptr<const BlockDecomposition> over(const Communicator& comm, int nx, int ny, int tile = 16,
+                                                        std::shared_ptr<const Executor> exec = nullptr);
   BlockDecomposition(const BlockDecomposition&) = delete;
   BlockDecomposition& operator=(const BlockDecomposition&) = delete;
 
@@ -49,6 +57,7 @@ class BlockDecomposition final : public PlaneDecomposition {
   /// Index of owned column (li, lj) (-1 and bx, by: ghosts), layer k, in a ghosted field.
   std::size_t index(int li, int lj, int k) const { return halo(1).index(li, lj, 0) + layer_ * std::size_t(k); }
 
+  MemorySpace memory_space() const override { return staged_ ? exec_->memory_space() : MemorySpace::host(); }
   int ghosted_nx() const override { return gx_; }
   int ghosted_ny() const override { return gy_; }
   int plane_nx() const override { return partition_.nx(); }
@@ -56,6 +65,7 @@ class BlockDecomposition final : public PlaneDecomposition {
   int first_i() const override { return first_i_; }
   int first_j() const override { return first_j_; }
   void gather(const double* field, int layers, double* whole) const override;
+  void slice(const double* whole, int layers, double* field) const override;
   void begin(const double* field, int layers) const override;
   void end(double* field, int layers) const override;
   void begin(const float* field, int layers) const override;
@@ -70,10 +80,20 @@ class BlockDecomposition final : public PlaneDecomposition {
 
  private:
   HaloExchange& halo(int layers) const;
+  /// Values of a ghosted field of `layers` layers.
+  std::size_t values(int layers) const { return layer_ * static_cast<std::size_t>(layers); }
+  /// A host copy of `count` values at p (p itself when the arrays are on the host).
+  template <class T>
+  const T* on_host(const T* p, std::size_t count, std::vector<char>& buffer) const;
+  /// Writes `count` host values back to p (nothing when p is host memory, which they are).
+  template <class T>
+  void store(T* p, const T* host, std::size_t count) const;
   template <class T>
   void start(const T* field, int layers) const;
   template <class T>
   void finish(T* field, int layers) const;
+  template <class T>
+  void fill_ghosts(T* field, int layers, T value) const;
   template <class T>
   class CountedSpace;
   template <class T>
@@ -81,6 +101,10 @@ class BlockDecomposition final : public PlaneDecomposition {
 
   Communicator comm_;
   PlanePartition partition_;
+  std::shared_ptr<const Executor> exec_;
+  bool staged_ = false;                                 ///< the arrays are not in host memory
+  mutable std::map<int, std::vector<char>> in_flight_;  ///< an exchange's host copy, by layers and precision
+  mutable std::vector<char> stage_[3];                  ///< scratch of the other calls
   PlaneBlock block_;
   int gx_ = 0, gy_ = 0, first_i_ = 0, first_j_ = 0;
   std::size_t layer_ = 0;  ///< columns of the ghosted block
