@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "block_fields.hpp"
@@ -50,17 +51,14 @@ struct Solved {
 
 enum class Method { cg, gmres, gmres_ir };
 
-Solved solve(const Communicator& comm, const PlanePartition& partition, const Problem& p, Method method) {
-  HaloExchange halo(comm, partition, kGrid.nz());
-  std::vector<double> k = test::to_block(halo, kGrid, p.k, 1.0), d = test::to_block(halo, kGrid, p.d, 1.0),
-                      b = test::to_block(halo, kGrid, p.b, 0.0);
+/// Solves a x = b from a start of zeros with poisoned ghosts (the solvers
+/// must neither read nor keep them) by `method`; fp32() makes GMRES-IR's
+/// FP32 operator and preconditioner. Returns the owned cells of x.
+template <class Op, class Pre, class Fp32>
+Solved run_method(const HaloExchange& halo, std::shared_ptr<Op> a, std::shared_ptr<Pre> m, std::vector<double>& b,
+                  Method method, Fp32 fp32) {
   const MemorySpace host = MemorySpace::host();
   const std::size_t n = halo.ghosted_size();
-  auto a = std::make_shared<BlockOperator<double>>(halo, partition, kGrid, View<double>(k.data(), n, host),
-                                                   View<const double>(d.data(), n, host), p.bc);
-  auto m = std::make_shared<OwnedZLinePreconditioner<double>>(*a);
-  a->add_boundary_terms(View<double>(b.data(), n, host));
-  // Ghosts start as poison: the solvers must neither read nor keep them.
   std::vector<double> x = test::to_block(halo, kGrid, std::vector<double>(kGrid.num_cells(), 0.0),
                                          std::numeric_limits<double>::quiet_NaN());
   SolverOptions o;
@@ -72,13 +70,28 @@ Solved solve(const Communicator& comm, const PlanePartition& partition, const Pr
   const View<double> xv(x.data(), n, host);
   if (method == Method::cg) s.report = CgSolver<double>(a, m, o).solve(bv, xv);
   if (method == Method::gmres) s.report = GmresSolver<double>(a, m, o).solve(bv, xv);
-  if (method == Method::gmres_ir) {  // FP32 corrections on the FP32 copy of the block operator
-    auto a32 = std::make_shared<BlockOperator<float>>(a->converted<float>());
-    auto m32 = std::make_shared<OwnedZLinePreconditioner<float>>(*a32);
+  if (method == Method::gmres_ir) {
+    const auto [a32, m32] = fp32();
     s.report = GmresIrSolver(a, m, a32, m32, o).solve(bv, xv);
   }
   s.owned = test::owned_of(halo, kGrid.nz(), x);
   return s;
+}
+
+Solved solve(const Communicator& comm, const PlanePartition& partition, const Problem& p, Method method) {
+  HaloExchange halo(comm, partition, kGrid.nz());
+  std::vector<double> k = test::to_block(halo, kGrid, p.k, 1.0), d = test::to_block(halo, kGrid, p.d, 1.0),
+                      b = test::to_block(halo, kGrid, p.b, 0.0);
+  const MemorySpace host = MemorySpace::host();
+  const std::size_t n = halo.ghosted_size();
+  auto a = std::make_shared<BlockOperator<double>>(halo, partition, kGrid, View<double>(k.data(), n, host),
+                                                   View<const double>(d.data(), n, host), p.bc);
+  auto m = std::make_shared<OwnedZLinePreconditioner<double>>(*a);
+  a->add_boundary_terms(View<double>(b.data(), n, host));
+  return run_method(halo, a, m, b, method, [&] {  // FP32 corrections on the FP32 copy of the block operator
+    auto a32 = std::make_shared<BlockOperator<float>>(a->converted<float>());
+    return std::make_pair(a32, std::make_shared<OwnedZLinePreconditioner<float>>(*a32));
+  });
 }
 
 /// The same solve through the core library's hook: a StencilOperator on the
@@ -98,24 +111,10 @@ Solved solve_decomposed(const Communicator& comm, const PlanePartition& partitio
   a->decompose(cut);
   auto m = std::make_shared<ZLinePreconditioner<double>>(*a);
   a->add_boundary_terms(View<double>(b.data(), n, host));
-  std::vector<double> x = test::to_block(halo, kGrid, std::vector<double>(kGrid.num_cells(), 0.0),
-                                         std::numeric_limits<double>::quiet_NaN());
-  SolverOptions o;
-  o.relative_tolerance = 1e-12;
-  o.max_iterations = 2000;
-  o.restart = 30;
-  Solved s;
-  const View<const double> bv(b.data(), n, host);
-  const View<double> xv(x.data(), n, host);
-  if (method == Method::cg) s.report = CgSolver<double>(a, m, o).solve(bv, xv);
-  if (method == Method::gmres) s.report = GmresSolver<double>(a, m, o).solve(bv, xv);
-  if (method == Method::gmres_ir) {  // the FP32 copy inherits the decomposition
+  return run_method(halo, a, m, b, method, [&] {  // the FP32 copy inherits the decomposition
     auto a32 = std::make_shared<StencilOperator<float>>(a->converted<float>());
-    auto m32 = std::make_shared<ZLinePreconditioner<float>>(*a32);
-    s.report = GmresIrSolver(a, m, a32, m32, o).solve(bv, xv);
-  }
-  s.owned = test::owned_of(halo, kGrid.nz(), x);
-  return s;
+    return std::make_pair(a32, std::make_shared<ZLinePreconditioner<float>>(*a32));
+  });
 }
 
 class BlockSolve : public ::testing::TestWithParam<Method> {};
