@@ -2,6 +2,7 @@
 target_sources(voltaic_tests PRIVATE
   linalg/plane_multigrid_test.cpp
   linalg/plane_multigrid_cuda_vs_cpu_test.cpp
+  linalg/ghost_columns_test.cpp
 )
 # The iteration-count test solves up to 256 x 256 and checks against Eigen:
 # optimise it even in Debug builds (the library keeps its flags).

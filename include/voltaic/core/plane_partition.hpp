@@ -60,15 +60,33 @@ class PlanePartition {
   std::vector<int> x_cut_, y_cut_;  ///< block boundaries in tiles: px + 1 and py + 1 values
 };
 
+/// Slots of tile_partial()'s column tree for a tile of `columns` columns:
+/// the least power of two not below it.
+inline std::size_t tile_tree_slots(std::size_t columns) {
+  std::size_t p = 1;
+  while (p < columns) p *= 2;
+  return p;
+}
+
 /// The canonical sum of one tile's values, value(i, j, k) at global column
-/// (i, j) and layer k: layer outermost, then row, then column, left to right.
+/// (i, j) and layer k: each column's layers in order into slot c = (i -
+/// i_begin) + nx (j - j_begin), the slots padded with +0 to a power of two
+/// P, then halved: slot c += slot c + h for c < h, h = P/2, P/4, .., 1. A GPU
+/// block with a thread per column takes the same steps in the same order,
+/// so the CUDA backend's partials have these bits (kernels/ghost_columns.cu).
 template <class Value>
 double tile_partial(const PlaneBlock& tile, int nz, Value value) {
-  double s = 0.0;
-  for (int k = 0; k < nz; ++k)
+  thread_local std::vector<double> s;
+  s.assign(tile_tree_slots(tile.columns()), 0.0);
+  const std::size_t nx = static_cast<std::size_t>(tile.nx());
+  for (int k = 0; k < nz; ++k)  // layer outermost for the cache; each slot still sums its layers in order
     for (int j = tile.j_begin; j < tile.j_end; ++j)
-      for (int i = tile.i_begin; i < tile.i_end; ++i) s += value(i, j, k);
-  return s;
+      for (int i = tile.i_begin; i < tile.i_end; ++i)
+        s[static_cast<std::size_t>(i - tile.i_begin) + nx * static_cast<std::size_t>(j - tile.j_begin)] +=
+            value(i, j, k);
+  for (std::size_t h = s.size() / 2; h >= 1; h /= 2)
+    for (std::size_t c = 0; c < h; ++c) s[c] += s[c + h];
+  return s[0];
 }
 
 /// The canonical sum over the grid from the tiles' partials in global tile

@@ -1,0 +1,104 @@
+// Front end of the ghost-column work: checks the block once, then
+// dispatches to the CPU loops or the CUDA kernels.
+#include "voltaic/linalg/ghost_columns.hpp"
+
+#include <string>
+
+#include "core/backend_dispatch.hpp"
+#include "linalg/ghost_columns_kernels.hpp"
+#include "voltaic/core/error.hpp"
+
+namespace voltaic {
+
+std::size_t GhostedBlock::edge_values(int layers) const {
+  std::size_t n = 0;
+  for (int s = 0; s < 4; ++s)
+    if (ghost[s]) n += static_cast<std::size_t>(side_length(s));
+  return n * static_cast<std::size_t>(layers);
+}
+
+namespace ghost_columns {
+
+namespace {
+
+constexpr const char* kWhere = "voltaic::ghost_columns";
+
+void require_block(const GhostedBlock& b, int layers) {
+  if (b.bx < 1 || b.by < 1 || layers < 1)
+    throw InvalidArgument("block", kWhere,
+                          "a block of " + std::to_string(b.bx) + " x " + std::to_string(b.by) + " columns and " +
+                              std::to_string(layers) + " layers: each must be >= 1");
+}
+
+}  // namespace
+
+template <class T>
+void pack(const Executor& exec, const GhostedBlock& b, int layers, const T* field, T* edges, int stream) {
+  require_block(b, layers);
+  (void)stream;  // the CPU works at once
+  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::pack(b, layers, field, edges);
+  VOLTAIC_ON_CUDA(cuda::ghost_columns::pack(detail::as_cuda(exec), b, layers, field, edges, stream));
+}
+
+template <class T>
+void unpack(const Executor& exec, const GhostedBlock& b, int layers, const T* edges, T* field, int stream) {
+  require_block(b, layers);
+  (void)stream;
+  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::unpack(b, layers, edges, field);
+  VOLTAIC_ON_CUDA(cuda::ghost_columns::unpack(detail::as_cuda(exec), b, layers, edges, field, stream));
+}
+
+template <class T>
+void fill(const Executor& exec, const GhostedBlock& b, int layers, T* field, T value) {
+  require_block(b, layers);
+  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::fill(b, layers, field, value);
+  VOLTAIC_ON_CUDA(cuda::ghost_columns::fill(detail::as_cuda(exec), b, layers, field, value));
+}
+
+template <class T>
+void tile_partials(const Executor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
+                   double* partials) {
+  require_block(b, layers);
+  if (tile < 1) throw InvalidArgument("tile", kWhere, "tile = " + std::to_string(tile) + " must be >= 1");
+  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::tile_partials(b, layers, tile, x, y, partials);
+  if (tile > 32)
+    throw InvalidArgument("tile", kWhere,
+                          "tile = " + std::to_string(tile) + ": a GPU block sums a tile, at most 32 x 32 columns");
+  VOLTAIC_ON_CUDA(cuda::ghost_columns::tile_partials(detail::as_cuda(exec), b, layers, tile, x, y, partials));
+}
+
+double max_abs(const Executor& exec, const GhostedBlock& b, int layers, const double* x) {
+  require_block(b, layers);
+  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::max_abs(b, layers, x);
+  double m = 0.0;
+  VOLTAIC_ON_CUDA(m = cuda::ghost_columns::max_abs(detail::as_cuda(exec), b, layers, x));
+  return m;
+}
+
+void slice(const Executor& exec, const GhostedBlock& b, int layers, int plane_nx, int plane_ny, int first_i,
+           int first_j, const double* whole, double* field) {
+  require_block(b, layers);
+  if (first_i < 0 || first_j < 0 || first_i + b.gx() > plane_nx || first_j + b.gy() > plane_ny)
+    throw InvalidArgument("first_i, first_j", kWhere,
+                          "the " + std::to_string(b.gx()) + " x " + std::to_string(b.gy()) + " block at (" +
+                              std::to_string(first_i) + ", " + std::to_string(first_j) + ") leaves the " +
+                              std::to_string(plane_nx) + " x " + std::to_string(plane_ny) + " plane");
+  if (detail::on_cpu(exec, kWhere))
+    return cpu::ghost_columns::slice(b, layers, plane_nx, plane_ny, first_i, first_j, whole, field);
+  VOLTAIC_ON_CUDA(
+      cuda::ghost_columns::slice(detail::as_cuda(exec), b, layers, plane_nx, plane_ny, first_i, first_j, whole, field));
+}
+
+template void pack<double>(const Executor&, const GhostedBlock&, int, const double*, double*, int);
+template void pack<float>(const Executor&, const GhostedBlock&, int, const float*, float*, int);
+template void unpack<double>(const Executor&, const GhostedBlock&, int, const double*, double*, int);
+template void unpack<float>(const Executor&, const GhostedBlock&, int, const float*, float*, int);
+template void fill<double>(const Executor&, const GhostedBlock&, int, double*, double);
+template void fill<float>(const Executor&, const GhostedBlock&, int, float*, float);
+template void tile_partials<double>(const Executor&, const GhostedBlock&, int, int, const double*, const double*,
+                                    double*);
+template void tile_partials<float>(const Executor&, const GhostedBlock&, int, int, const float*, const float*, double*);
+
+}  // namespace ghost_columns
+
+}  // namespace voltaic

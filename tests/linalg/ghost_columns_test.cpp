@@ -1,0 +1,255 @@
+// The ghost-column work of a block of a cut plane: the CPU loops against
+// the layout's definition (a block sliced from a whole plane), and the CUDA
+// kernels against the CPU loops bit for bit, on random blocks with every
+// combination of ghost sides, outputs NaN-poisoned.
+#include "voltaic/linalg/ghost_columns.hpp"
+
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+#include "voltaic/core/plane_partition.hpp"
+
+using namespace voltaic;
+
+namespace {
+
+/// A block of a whole plane: its owned columns start at (i0, j0), a tile
+/// boundary, and it has a ghost on each side the plane extends past.
+struct Placed {
+  int nx, ny, i0, j0, layers, tile;
+  GhostedBlock block;
+  int first_i() const { return i0 - block.x0(); }
+  int first_j() const { return j0 - block.y0(); }
+};
+
+Placed place(int nx, int ny, int i0, int j0, int bx, int by, int layers, int tile) {
+  Placed p{nx, ny, i0, j0, layers, tile, {}};
+  p.block.bx = bx;
+  p.block.by = by;
+  p.block.ghost[0] = i0 > 0;
+  p.block.ghost[1] = i0 + bx < nx;
+  p.block.ghost[2] = j0 > 0;
+  p.block.ghost[3] = j0 + by < ny;
+  return p;
+}
+
+/// Blocks with every combination of ghost sides, odd and narrow.
+std::vector<Placed> blocks() {
+  return {place(40, 30, 16, 8, 16, 16, 3, 8), place(40, 30, 0, 0, 16, 16, 1, 16),  place(37, 21, 32, 16, 5, 5, 4, 16),
+          place(37, 21, 0, 8, 37, 8, 2, 8),   place(9, 50, 0, 0, 9, 50, 5, 32),    place(33, 33, 8, 0, 8, 33, 25, 8),
+          place(100, 3, 32, 0, 32, 3, 2, 32), place(48, 48, 16, 16, 16, 16, 7, 16)};
+}
+
+template <class T>
+std::vector<T> whole_plane(const Placed& p, std::mt19937_64& rng) {
+  return test::random_vector<T>(std::size_t(p.nx) * p.ny * p.layers, rng);
+}
+
+template <class T>
+T at(const Placed& p, const std::vector<T>& whole, int li, int lj, int k) {
+  return whole[std::size_t(p.i0 + li) + std::size_t(p.nx) * (std::size_t(p.j0 + lj) + std::size_t(p.ny) * k)];
+}
+
+}  // namespace
+
+TEST(GhostColumns, PackTakesEachSidesOwnedEdgeLayerByLayer) {
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto cpu = CpuExecutor::create();
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    const auto whole = whole_plane<double>(p, rng);
+    std::vector<double> field(b.layer() * p.layers);
+    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), field.data());
+    std::vector<double> edges(b.edge_values(p.layers), test::poison<double>()), expected;
+    ghost_columns::pack(*cpu, b, p.layers, field.data(), edges.data());
+    for (int s = 0; s < 4; ++s) {
+      if (!b.ghost[s]) continue;
+      for (int k = 0; k < p.layers; ++k)
+        for (int q = 0; q < b.side_length(s); ++q)
+          expected.push_back(s < 2 ? at(p, whole, s == 0 ? 0 : b.bx - 1, q, k)
+                                   : at(p, whole, q, s == 2 ? 0 : b.by - 1, k));
+    }
+    ASSERT_EQ(edges, expected);
+  }
+}
+
+TEST(GhostColumns, UnpackFillsTheGhostsWithTheNeighboursColumnsAndTheCornersWithTheOwnedCorner) {
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto cpu = CpuExecutor::create();
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    const auto whole = whole_plane<double>(p, rng);
+    std::vector<double> field(b.layer() * p.layers);
+    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), field.data());
+    ghost_columns::fill(*cpu, b, p.layers, field.data(), test::poison<double>());
+    std::vector<double> edges;  // what the neighbours send: the plane's columns across each side
+    for (int s = 0; s < 4; ++s) {
+      if (!b.ghost[s]) continue;
+      for (int k = 0; k < p.layers; ++k)
+        for (int q = 0; q < b.side_length(s); ++q)
+          edges.push_back(s < 2 ? at(p, whole, s == 0 ? -1 : b.bx, q, k) : at(p, whole, q, s == 2 ? -1 : b.by, k));
+    }
+    ghost_columns::unpack(*cpu, b, p.layers, edges.data(), field.data());
+    for (int k = 0; k < p.layers; ++k)
+      for (int lj = -b.y0(); lj < b.gy() - b.y0(); ++lj)
+        for (int li = -b.x0(); li < b.gx() - b.x0(); ++li) {
+          const bool corner = (li < 0 || li >= b.bx) && (lj < 0 || lj >= b.by);
+          const double expected =
+              corner ? at(p, whole, li < 0 ? 0 : b.bx - 1, lj < 0 ? 0 : b.by - 1, k) : at(p, whole, li, lj, k);
+          ASSERT_EQ(field[b.index(li, lj, k)], expected) << "column (" << li << ", " << lj << ") layer " << k;
+        }
+  }
+}
+
+TEST(GhostColumns, TilePartialsAreTheWholePlanesTilesCanonicalPartials) {
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto cpu = CpuExecutor::create();
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    const auto x = whole_plane<double>(p, rng), y = whole_plane<double>(p, rng);
+    std::vector<double> bx(b.layer() * p.layers), by(bx.size());
+    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), x.data(), bx.data());
+    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), y.data(), by.data());
+    const int ntx = (b.bx + p.tile - 1) / p.tile, nty = (b.by + p.tile - 1) / p.tile;
+    std::vector<double> partials(std::size_t(ntx) * nty, test::poison<double>());
+    ghost_columns::tile_partials(*cpu, b, p.layers, p.tile, bx.data(), by.data(), partials.data());
+    const PlanePartition whole(p.nx, p.ny, 1, 1, p.tile);
+    for (int tb = 0; tb < nty; ++tb)
+      for (int ta = 0; ta < ntx; ++ta) {
+        const std::size_t t = std::size_t(p.i0 / p.tile + ta) + whole.tiles_x() * std::size_t(p.j0 / p.tile + tb);
+        const double expected = tile_partial(whole.tile_columns(t), p.layers, [&](int i, int j, int k) {
+          const std::size_t c = std::size_t(i) + std::size_t(p.nx) * (std::size_t(j) + std::size_t(p.ny) * k);
+          return x[c] * y[c];
+        });
+        ASSERT_TRUE(test::same_bits(partials[ta + std::size_t(ntx) * tb], expected)) << "tile " << t;
+      }
+  }
+}
+
+TEST(GhostColumns, MaxAbsIsExactAndSeesANaN) {
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto cpu = CpuExecutor::create();
+  const Placed p = blocks()[0];
+  const GhostedBlock& b = p.block;
+  std::vector<double> field(b.layer() * p.layers, 0.5);
+  ghost_columns::fill(*cpu, b, p.layers, field.data(), -9.0);  // ghosts are not owned cells
+  field[b.index(3, 2, 1)] = -0.75;
+  EXPECT_EQ(ghost_columns::max_abs(*cpu, b, p.layers, field.data()), 0.75);
+  field[b.index(b.bx - 1, b.by - 1, p.layers - 1)] = test::poison<double>();
+  EXPECT_TRUE(std::isnan(ghost_columns::max_abs(*cpu, b, p.layers, field.data())));
+}
+
+TEST(GhostColumns, RefusesAnEmptyBlockAndASliceOffThePlane) {
+  const auto cpu = CpuExecutor::create();
+  GhostedBlock empty;
+  double v = 0.0;
+  EXPECT_THROW(ghost_columns::fill(*cpu, empty, 1, &v, 0.0), InvalidArgument);
+  const Placed p = blocks()[0];
+  std::vector<double> whole(std::size_t(p.nx) * p.ny), field(p.block.layer());
+  EXPECT_THROW(ghost_columns::slice(*cpu, p.block, 1, p.nx, p.ny, p.nx - 2, 0, whole.data(), field.data()),
+               InvalidArgument);
+}
+
+/// Every operation on both backends from the same random data, the CUDA
+/// outputs poisoned first: the same bits.
+template <class T>
+class GhostColumnsCudaVsCpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    gpu_ = test::cuda_executor();
+    if (!gpu_) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+    seed_ = test::fresh_seed();
+    rng_.seed(seed_);
+  }
+  /// run(exec, in, out) on both backends; `out` of n values poisoned first.
+  template <class U, class F>
+  void expect_same_bits(const std::vector<U>& in, std::size_t n, F&& run, const std::string& what) {
+    std::vector<std::vector<U>> out;
+    for (const std::shared_ptr<const Executor>& e : {cpu_, gpu_}) {
+      const Array<U> x = Array<U>::from_host(e, in);
+      Array<U> y = Array<U>::from_host(e, std::vector<U>(n, test::poison<U>()));
+      run(*e, x.data(), y.data());
+      out.push_back(y.to_host());
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_TRUE(test::same_bits(out[0][i], out[1][i]))
+          << what << " value " << i << ": cpu " << out[0][i] << " cuda " << out[1][i] << "; seed " << seed_;
+  }
+  std::shared_ptr<const Executor> cpu_ = CpuExecutor::create();
+  std::shared_ptr<const Executor> gpu_;
+  std::uint64_t seed_ = 0;
+  std::mt19937_64 rng_;
+};
+
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(GhostColumnsCudaVsCpu, Precisions);
+
+TYPED_TEST(GhostColumnsCudaVsCpu, EveryOperationGivesTheCpuBits) {
+  using T = TypeParam;
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    const std::size_t n = b.layer() * p.layers, edges = b.edge_values(p.layers);
+    const auto field = test::random_vector<T>(n, this->rng_);
+    this->expect_same_bits(
+        field, edges, [&](const Executor& e, const T* in, T* out) { ghost_columns::pack(e, b, p.layers, in, out); },
+        "pack");
+    // unpack and fill write into a copy of the field (the owned cells kept).
+    std::vector<T> both(field);
+    const auto sent = test::random_vector<T>(edges, this->rng_);
+    both.insert(both.end(), sent.begin(), sent.end());
+    this->expect_same_bits(
+        both, n,
+        [&](const Executor& e, const T* in, T* out) {
+          e.copy(out, e.memory_space(), in, e.memory_space(), n * sizeof(T));
+          ghost_columns::unpack(e, b, p.layers, in + n, out);
+        },
+        "unpack");
+    this->expect_same_bits(
+        field, n,
+        [&](const Executor& e, const T* in, T* out) {
+          e.copy(out, e.memory_space(), in, e.memory_space(), n * sizeof(T));
+          ghost_columns::fill(e, b, p.layers, out, T(-3));
+        },
+        "fill");
+    const std::size_t tiles = std::size_t((b.bx + p.tile - 1) / p.tile) * ((b.by + p.tile - 1) / p.tile);
+    for (bool product : {true, false}) {
+      std::vector<T> xy(field);
+      const auto y = test::random_vector<T>(n, this->rng_);
+      xy.insert(xy.end(), y.begin(), y.end());
+      // The partials are doubles: written into the front of a T array sized for them.
+      const std::size_t room = tiles * sizeof(double) / sizeof(T);
+      this->expect_same_bits(
+          xy, room,
+          [&](const Executor& e, const T* in, T* out) {
+            ghost_columns::tile_partials(e, b, p.layers, p.tile, in, product ? in + n : nullptr,
+                                         reinterpret_cast<double*>(out));
+          },
+          product ? "tile partials of x y" : "tile partials of x");
+    }
+  }
+}
+
+TEST(GhostColumnsCuda, MaxAbsAndSliceGiveTheCpuResults) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  const auto cpu = CpuExecutor::create();
+  std::mt19937_64 rng(test::fresh_seed());
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    auto field = test::random_vector<double>(b.layer() * p.layers, rng, -4.0, 4.0);
+    const Array<double> on_gpu = Array<double>::from_host(gpu, field);
+    EXPECT_EQ(ghost_columns::max_abs(*gpu, b, p.layers, on_gpu.data()),
+              ghost_columns::max_abs(*cpu, b, p.layers, field.data()));
+    field[b.index(b.bx / 2, b.by - 1, p.layers - 1)] = test::poison<double>();
+    const Array<double> with_nan = Array<double>::from_host(gpu, field);
+    EXPECT_TRUE(std::isnan(ghost_columns::max_abs(*gpu, b, p.layers, with_nan.data())));
+
+    const auto whole = whole_plane<double>(p, rng);
+    const Array<double> whole_gpu = Array<double>::from_host(gpu, whole);
+    Array<double> sliced = Array<double>::from_host(gpu, std::vector<double>(field.size(), test::poison<double>()));
+    std::vector<double> expected(field.size());
+    ghost_columns::slice(*gpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole_gpu.data(), sliced.data());
+    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), expected.data());
+    EXPECT_EQ(sliced.to_host(), expected);
+  }
+}
