@@ -15,6 +15,7 @@
 
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
+#include "voltaic/mpi/halo_exchange.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace {

@@ -1,34 +1,76 @@
 // The plane cut over MPI ranks behind the core library's PlaneDecomposition.
 #include "voltaic/mpi/block_decomposition.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
-
-#include "mpi/block_support.hpp"
 
 namespace voltaic::mpi {
 
-using namespace block_support;
+namespace {
+
+/// Memory freed by the executor that gave it.
+using Buffer = std::unique_ptr<void, std::function<void(void*)>>;
+
+Buffer device_buffer(const std::shared_ptr<const Executor>& e, std::size_t bytes) {
+  return Buffer(e->allocate(bytes), [e](void* p) { e->deallocate(p); });
+}
+
+Buffer pinned_buffer(const std::shared_ptr<const Executor>& e, std::size_t bytes) {
+  return Buffer(e->allocate_pinned(bytes), [e](void* p) { e->deallocate_pinned(p); });
+}
+
+}  // namespace
+
+/// One exchange of `layers` layers of one precision: the packed edges
+/// (each side's part at its offset), and on a GPU their device copies and
+/// the events that order the exchange stream with stream 0.
+struct BlockDecomposition::Exchange {
+  std::size_t values = 0;      ///< edge values, every side
+  std::size_t offset[4] = {};  ///< where each side's values start
+  Buffer send, receive;        ///< host memory (pinned on a GPU)
+  Buffer device_send, device_receive;
+  std::unique_ptr<Event> ready, packed, unpacked;
+  std::vector<MPI_Request> requests;
+};
 
 BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePartition& partition,
                                        std::shared_ptr<const Executor> exec)
     : comm_(comm),
       partition_(partition),
-      exec_(std::move(exec)),
-      staged_(exec_ && exec_->memory_space() != MemorySpace::host()) {
+      exec_(exec ? std::move(exec) : CpuExecutor::create()),
+      device_(exec_->memory_space() != MemorySpace::host()) {
   if (comm_.size() != partition_.ranks())
     throw InvalidArgument(
         "partition", "BlockDecomposition",
         std::to_string(partition_.ranks()) + " blocks for " + std::to_string(comm_.size()) + " ranks");
+  if (device_ && partition_.tile() > 32)
+    throw InvalidArgument(
+        "partition", "BlockDecomposition",
+        "tiles of " + std::to_string(partition_.tile()) + " columns: a GPU block sums a tile, at most 32 x 32 columns");
   block_ = partition_.block(comm_.rank());
-  const HaloExchange& h = halo(1);
-  gx_ = block_.nx() + (h.has_ghost(0) ? 1 : 0) + (h.has_ghost(1) ? 1 : 0);
-  gy_ = block_.ny() + (h.has_ghost(2) ? 1 : 0) + (h.has_ghost(3) ? 1 : 0);
-  layer_ = static_cast<std::size_t>(gx_) * static_cast<std::size_t>(gy_);
-  first_i_ = block_.i_begin - (h.has_ghost(0) ? 1 : 0);
-  first_j_ = block_.j_begin - (h.has_ghost(2) ? 1 : 0);
+  const std::vector<int> n = partition_.neighbours(comm_.rank());
+  shape_.bx = block_.nx();
+  shape_.by = block_.ny();
+  for (int s = 0; s < 4; ++s) {
+    neighbour_[s] = n[s];
+    shape_.ghost[s] = n[s] >= 0;
+  }
+  tiles_ = partition_.tiles_of(comm_.rank());
+  partials_.assign(partition_.num_tiles(), 0.0);
+  mine_.assign(tiles_.size(), 0.0);
+  if (device_) {
+    const int streams = exec_->num_streams();
+    stream_ = streams >= 3 ? 2 : streams - 1;
+    device_partials_ = std::shared_ptr<double>(static_cast<double*>(exec_->allocate(mine_.size() * sizeof(double))),
+                                               [e = exec_](double* p) { e->deallocate(p); });
+  }
 }
+
+BlockDecomposition::~BlockDecomposition() = default;
 
 std::shared_ptr<const BlockDecomposition> BlockDecomposition::over(const Communicator& comm, int nx, int ny, int tile,
                                                                    std::shared_ptr<const Executor> exec) {
@@ -37,63 +79,156 @@ std::shared_ptr<const BlockDecomposition> BlockDecomposition::over(const Communi
 }
 
 template <class T>
-const T* BlockDecomposition::on_host(const T* p, std::size_t count, std::vector<char>& buffer) const {
-  if (!staged_) return p;
-  buffer.resize(count * sizeof(T));
-  exec_->copy(buffer.data(), MemorySpace::host(), p, exec_->memory_space(), count * sizeof(T));
-  return reinterpret_cast<const T*>(buffer.data());
-}
-
-template <class T>
-void BlockDecomposition::store(T* p, const T* host, std::size_t count) const {
-  if (staged_) exec_->copy(p, exec_->memory_space(), host, MemorySpace::host(), count * sizeof(T));
-}
-
-HaloExchange& BlockDecomposition::halo(int layers) const {
-  auto& h = halos_[layers];
-  if (!h) h = std::make_unique<HaloExchange>(comm_, partition_, layers);
-  return *h;
+BlockDecomposition::Exchange& BlockDecomposition::exchange_of(int layers) const {
+  auto& x = exchanges_[2 * layers + (std::is_same_v<T, double> ? 1 : 0)];
+  if (x) return *x;
+  x = std::make_unique<Exchange>();
+  for (int s = 0; s < 4; ++s) {
+    x->offset[s] = x->values;
+    if (shape_.ghost[s]) x->values += static_cast<std::size_t>(shape_.side_length(s)) * layers;
+  }
+  const std::size_t bytes = std::max<std::size_t>(x->values, 1) * sizeof(T);
+  if (device_) {
+    x->send = pinned_buffer(exec_, bytes);
+    x->receive = pinned_buffer(exec_, bytes);
+    x->device_send = device_buffer(exec_, bytes);
+    x->device_receive = device_buffer(exec_, bytes);
+    x->ready = exec_->create_event();
+    x->packed = exec_->create_event();
+    x->unpacked = exec_->create_event();
+  } else {
+    x->send = Buffer(::operator new(bytes), [](void* p) { ::operator delete(p); });
+    x->receive = Buffer(::operator new(bytes), [](void* p) { ::operator delete(p); });
+  }
+  return *x;
 }
 
 template <class T>
 void BlockDecomposition::start(const T* field, int layers) const {
-  HaloExchange& h = halo(layers);
+  Exchange& x = exchange_of<T>(layers);
   ++traffic_.exchanges;
-  for (int side = 0; side < 4; ++side) {
-    if (!h.has_ghost(side)) continue;
+  if (x.values == 0) return;  // one block: no ghosts
+  const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
+  // A tag per layer count and precision: exchanges of several may be in flight.
+  const int tag = 1000 + 2 * layers + (std::is_same_v<T, double> ? 1 : 0);
+  auto* receive = static_cast<T*>(x.receive.get());
+  x.requests.clear();
+  for (int s = 0; s < 4; ++s) {
+    if (!shape_.ghost[s]) continue;
+    const int count = shape_.side_length(s) * layers;
+    check(MPI_Irecv(receive + x.offset[s], count, type, neighbour_[s], tag, comm_.get(), &x.requests.emplace_back()),
+          "MPI_Irecv");
     ++traffic_.messages;
-    traffic_.exchange_bytes += static_cast<long long>(side < 2 ? block_.ny() : block_.nx()) * layers * sizeof(T);
+    traffic_.exchange_bytes += static_cast<long long>(count * sizeof(T));
   }
-  // On a GPU the field's host copy travels, and stays until finish().
-  h.begin(on_host(field, values(layers), in_flight_[2 * layers + (sizeof(T) == 8 ? 1 : 0)]));
+  if (device_) {
+    // After what stream 0 has queued (the field's last writer); the host goes on.
+    x.ready->record(0);
+    x.ready->wait(stream_);
+    ghost_columns::pack(*exec_, shape_, layers, field, static_cast<T*>(x.device_send.get()), stream_);
+    exec_->copy_async(x.send.get(), MemorySpace::host(), x.device_send.get(), exec_->memory_space(),
+                      x.values * sizeof(T), stream_);
+    x.packed->record(stream_);
+    return;  // sent in finish(), once packed
+  }
+  ghost_columns::pack(*exec_, shape_, layers, field, static_cast<T*>(x.send.get()));
+  for (int s = 0; s < 4; ++s) {
+    if (!shape_.ghost[s]) continue;
+    // The neighbour across side s receives these as its opposite side's ghosts.
+    check(MPI_Isend(static_cast<T*>(x.send.get()) + x.offset[s], shape_.side_length(s) * layers, type, neighbour_[s],
+                    tag, comm_.get(), &x.requests.emplace_back()),
+          "MPI_Isend");
+  }
 }
 
 template <class T>
-void BlockDecomposition::finish(T* device_field, int layers) const {
-  HaloExchange& h = halo(layers);
-  T* field = staged_ ? reinterpret_cast<T*>(in_flight_[2 * layers + (sizeof(T) == 8 ? 1 : 0)].data()) : device_field;
-  h.end(field);
-  // A corner ghost takes the owned corner cell's value (see the class comment).
-  const int bx = block_.nx(), by = block_.ny();
-  for (int side_x : {0, 1})
-    for (int side_y : {2, 3}) {
-      if (!h.has_ghost(side_x) || !h.has_ghost(side_y)) continue;
-      const int li = side_x == 0 ? -1 : bx, lj = side_y == 2 ? -1 : by;
-      const int oi = side_x == 0 ? 0 : bx - 1, oj = side_y == 2 ? 0 : by - 1;
-      for (int k = 0; k < layers; ++k) field[h.index(li, lj, k)] = field[h.index(oi, oj, k)];
+void BlockDecomposition::finish(T* field, int layers) const {
+  Exchange& x = exchange_of<T>(layers);
+  if (x.values == 0) return;
+  if (device_) {
+    const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
+    const int tag = 1000 + 2 * layers + (std::is_same_v<T, double> ? 1 : 0);
+    x.packed->synchronize();
+    for (int s = 0; s < 4; ++s) {
+      if (!shape_.ghost[s]) continue;
+      check(MPI_Isend(static_cast<T*>(x.send.get()) + x.offset[s], shape_.side_length(s) * layers, type, neighbour_[s],
+                      tag, comm_.get(), &x.requests.emplace_back()),
+            "MPI_Isend");
     }
-  store(device_field, field, values(layers));
+  }
+  check(MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  x.requests.clear();
+  if (!device_) return ghost_columns::unpack(*exec_, shape_, layers, static_cast<const T*>(x.receive.get()), field);
+  exec_->copy_async(x.device_receive.get(), exec_->memory_space(), x.receive.get(), MemorySpace::host(),
+                    x.values * sizeof(T), stream_);
+  ghost_columns::unpack(*exec_, shape_, layers, static_cast<const T*>(x.device_receive.get()), field, stream_);
+  x.unpacked->record(stream_);
+  x.unpacked->wait(0);
 }
 
-void BlockDecomposition::gather(const double* device_field, int layers, double* device_whole) const {
-  // Each rank's owned cells, layer-major, then every block to its place.
-  const HaloExchange& h = halo(layers);
-  const double* field = on_host(device_field, values(layers), stage_[0]);
+void BlockDecomposition::begin(const double* field, int layers) const { start(field, layers); }
+void BlockDecomposition::end(double* field, int layers) const { finish(field, layers); }
+void BlockDecomposition::begin(const float* field, int layers) const { start(field, layers); }
+void BlockDecomposition::end(float* field, int layers) const { finish(field, layers); }
+
+stencil::ColumnFrame BlockDecomposition::frame() const {
+  stencil::ColumnFrame f;
+  f.x_lo = shape_.ghost[0] ? 2 : 0;
+  f.x_hi = shape_.ghost[1] ? 2 : 0;
+  f.y_lo = shape_.ghost[2] ? 2 : 0;
+  f.y_hi = shape_.ghost[3] ? 2 : 0;
+  return f;
+}
+
+void BlockDecomposition::set_ghosts(double* field, int layers, double value) const {
+  ghost_columns::fill(*exec_, shape_, layers, field, value);
+}
+
+void BlockDecomposition::set_ghosts(float* field, int layers, float value) const {
+  ghost_columns::fill(*exec_, shape_, layers, field, value);
+}
+
+template <class T>
+double BlockDecomposition::canonical(const T* x, const T* y, int layers) const {
+  ++traffic_.sums;
+  traffic_.sum_bytes += static_cast<long long>(partials_.size() * sizeof(double));
+  double* local = device_ ? device_partials_.get() : mine_.data();
+  ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), x, y, local);
+  if (device_)
+    exec_->copy(mine_.data(), MemorySpace::host(), local, exec_->memory_space(), mine_.size() * sizeof(double));
+  std::fill(partials_.begin(), partials_.end(), 0.0);
+  for (std::size_t m = 0; m < tiles_.size(); ++m) partials_[tiles_[m]] = mine_[m];
+  comm_.combine_disjoint(partials_);  // each slot has one rank's value and zeros: exact
+  return sum_of_partials(partials_);
+}
+
+double BlockDecomposition::dot(const double* x, const double* y, int layers) const { return canonical(x, y, layers); }
+
+double BlockDecomposition::max_abs(const double* x, int layers) const {
+  const double m = ghost_columns::max_abs(*exec_, shape_, layers, x);
+  double local[2] = {std::isnan(m) ? 0.0 : m, std::isnan(m) ? 1.0 : 0.0};  // the largest |x|, 1 where one is NaN
+  double all[2];
+  ++traffic_.maxima;
+  check(MPI_Allreduce(local, all, 2, MPI_DOUBLE, MPI_MAX, comm_.get()), "MPI_Allreduce");
+  return all[1] != 0.0 ? NAN : all[0];
+}
+
+void BlockDecomposition::gather(const double* field, int layers, double* whole) const {
+  // Each rank's owned cells, layer-major, then every block to its place
+  // (on a GPU through host memory: these are the few-layer 2D fields).
+  const std::size_t values = shape_.layer() * static_cast<std::size_t>(layers);
+  std::vector<double> ghosted;
+  const double* f = field;
+  if (device_) {
+    ghosted.resize(values);
+    exec_->copy(ghosted.data(), MemorySpace::host(), field, exec_->memory_space(), values * sizeof(double));
+    f = ghosted.data();
+  }
   std::vector<double> mine;
   mine.reserve(block_.columns() * static_cast<std::size_t>(layers));
   for (int k = 0; k < layers; ++k)
     for (int lj = 0; lj < block_.ny(); ++lj)
-      for (int li = 0; li < block_.nx(); ++li) mine.push_back(field[h.index(li, lj, k)]);
+      for (int li = 0; li < block_.nx(); ++li) mine.push_back(f[shape_.index(li, lj, k)]);
   std::vector<int> counts(comm_.size()), offsets(comm_.size());
   std::size_t total = 0;
   for (int r = 0; r < comm_.size(); ++r) {
@@ -109,112 +244,52 @@ void BlockDecomposition::gather(const double* device_field, int layers, double* 
         "MPI_Allgatherv");
   const std::size_t nx = static_cast<std::size_t>(partition_.nx());
   const std::size_t plane = nx * static_cast<std::size_t>(partition_.ny());
-  std::vector<double> staged(staged_ ? total : 0);
-  double* whole = staged_ ? staged.data() : device_whole;
+  std::vector<double> placed(device_ ? total : 0);
+  double* w = device_ ? placed.data() : whole;
   for (int r = 0; r < comm_.size(); ++r) {
     const PlaneBlock b = partition_.block(r);
     const double* in = all.data() + offsets[r];
     for (int k = 0; k < layers; ++k)
       for (int j = b.j_begin; j < b.j_end; ++j)
-        for (int i = b.i_begin; i < b.i_end; ++i) whole[std::size_t(i) + nx * std::size_t(j) + plane * k] = *in++;
+        for (int i = b.i_begin; i < b.i_end; ++i) w[std::size_t(i) + nx * std::size_t(j) + plane * k] = *in++;
   }
-  store(device_whole, whole, total);
+  if (device_) exec_->copy(whole, exec_->memory_space(), w, MemorySpace::host(), total * sizeof(double));
 }
 
-void BlockDecomposition::slice(const double* device_whole, int layers, double* device_field) const {
-  const std::size_t plane = static_cast<std::size_t>(partition_.nx()) * static_cast<std::size_t>(partition_.ny());
-  const double* whole = on_host(device_whole, plane * static_cast<std::size_t>(layers), stage_[0]);
-  std::vector<double> staged(staged_ ? values(layers) : 0);
-  double* field = staged_ ? staged.data() : device_field;
-  slice_host(whole, layers, field);
-  store(device_field, field, values(layers));
+void BlockDecomposition::slice(const double* whole, int layers, double* field) const {
+  ghost_columns::slice(*exec_, shape_, layers, partition_.nx(), partition_.ny(), first_i(), first_j(), whole, field);
 }
 
-void BlockDecomposition::begin(const double* field, int layers) const { start(field, layers); }
-void BlockDecomposition::end(double* field, int layers) const { finish(field, layers); }
-void BlockDecomposition::begin(const float* field, int layers) const { start(field, layers); }
-void BlockDecomposition::end(float* field, int layers) const { finish(field, layers); }
-
-stencil::ColumnFrame BlockDecomposition::frame() const { return ghost_frame(halo(1)); }
-
-template <class T>
-void BlockDecomposition::fill_ghosts(T* device_field, int layers, T value) const {
-  T* field = staged_ ? const_cast<T*>(on_host(device_field, values(layers), stage_[0])) : device_field;
-  set_ghost_columns(halo(layers), layers, field, value);
-  store(device_field, field, values(layers));
-}
-
-void BlockDecomposition::set_ghosts(double* field, int layers, double value) const {
-  fill_ghosts(field, layers, value);
-}
-
-void BlockDecomposition::set_ghosts(float* field, int layers, float value) const { fill_ghosts(field, layers, value); }
-
-double BlockDecomposition::dot(const double* device_x, const double* device_y, int layers) const {
-  const HaloExchange& h = halo(layers);
-  const double* x = on_host(device_x, values(layers), stage_[0]);
-  const double* y = device_y ? on_host(device_y, values(layers), stage_[1]) : nullptr;
-  ++traffic_.sums;
-  traffic_.sum_bytes += static_cast<long long>(partition_.num_tiles() * sizeof(double));
-  return canonical_block_sum(comm_, partition_, layers, [&](int i, int j, int k) {
-    const std::size_t c = h.index(i - block_.i_begin, j - block_.j_begin, k);
-    return y ? x[c] * y[c] : x[c];
-  });
-}
-
-double BlockDecomposition::max_abs(const double* device_x, int layers) const {
-  const HaloExchange& h = halo(layers);
-  const double* x = on_host(device_x, values(layers), stage_[0]);
-  double local[2] = {0.0, 0.0};  // the largest |x|, and 1 where one is NaN
-  for (int k = 0; k < layers; ++k)
-    for (int lj = 0; lj < block_.ny(); ++lj)
-      for (int li = 0; li < block_.nx(); ++li) {
-        const double v = x[h.index(li, lj, k)];
-        if (std::isnan(v)) local[1] = 1.0;
-        local[0] = std::fmax(local[0], std::fabs(v));
-      }
-  double all[2];
-  ++traffic_.maxima;
-  check(MPI_Allreduce(local, all, 2, MPI_DOUBLE, MPI_MAX, comm_.get()), "MPI_Allreduce");
-  return all[1] != 0.0 ? NAN : all[0];
-}
-
-/// BlockSpace, its canonical sums counted in the decomposition's traffic; on
-/// a GPU the vectors are copied to the host first and the result back.
+/// The canonical sums as a VectorSpace (of ghosted vectors of `layers`
+/// layers), counted in the decomposition's traffic.
 template <class T>
 class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
  public:
-  CountedSpace(const BlockDecomposition& d, int layers)
-      : d_(d), space_(d.halo(layers), d.partition_, layers), cpu_(CpuExecutor::create()) {}
+  CountedSpace(const BlockDecomposition& d, int layers) : d_(d), layers_(layers) {}
   double dot(const Executor&, View<const T> x, View<const T> y) const override {
-    count();
-    return space_.dot(*cpu_, host(x, 0), host(y, 1));
+    return d_.canonical(x.data(), y.data(), layers(x));
   }
   void dot(const Executor& e, View<const T> x, View<const T> y, View<T> result) const override {
     put(e, static_cast<T>(dot(e, x, y)), result);
   }
-  double nrm2(const Executor&, View<const T> x) const override {
-    count();
-    return space_.nrm2(*cpu_, host(x, 0));
-  }
+  double nrm2(const Executor& e, View<const T> x) const override { return std::sqrt(dot(e, x, x)); }
   void nrm2(const Executor& e, View<const T> x, View<T> result) const override {
     put(e, static_cast<T>(nrm2(e, x)), result);
   }
 
  private:
-  void count() const {
-    ++d_.traffic_.sums;
-    d_.traffic_.sum_bytes += static_cast<long long>(d_.partition_.num_tiles() * sizeof(double));
-  }
-  View<const T> host(View<const T> v, int slot) const {
-    return View<const T>(d_.on_host(v.data(), v.size(), d_.stage_[slot]), v.size(), MemorySpace::host());
+  int layers(View<const T> x) const {
+    if (x.size() != d_.shape_.layer() * static_cast<std::size_t>(layers_))
+      throw SizeMismatch("x", "BlockDecomposition::space",
+                         std::to_string(x.size()) + " values for a ghosted block of " + std::to_string(layers_) +
+                             " layers of " + std::to_string(d_.shape_.layer()));
+    return layers_;
   }
   void put(const Executor& e, T value, View<T> result) const {
     e.copy(result.data(), result.space(), &value, MemorySpace::host(), sizeof(T));
   }
   const BlockDecomposition& d_;
-  BlockSpace<T> space_;
-  std::shared_ptr<const CpuExecutor> cpu_;
+  int layers_;
 };
 
 template <class T>

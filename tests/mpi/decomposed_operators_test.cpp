@@ -11,6 +11,7 @@
 
 #include "block_fields.hpp"
 #include "voltaic/linalg/plane_system.hpp"
+#include "voltaic/linalg/stencil_operator.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
 
 namespace voltaic::mpi {

@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "voltaic/core/executor.hpp"
+#include "voltaic/core/plane_partition.hpp"
+#include "voltaic/linalg/ghost_columns.hpp"
 #include "voltaic/linalg/plane_decomposition.hpp"
-#include "voltaic/mpi/block_operator.hpp"
-#include "voltaic/mpi/halo_exchange.hpp"
+#include "voltaic/mpi/communicator.hpp"
 
 namespace voltaic::mpi {
 
@@ -27,43 +28,56 @@ struct BlockTraffic {
   long long gather_bytes = 0;    ///< bytes this rank received in them
 };
 
-/// comm's ranks own the blocks of `partition` (rank r block r). Ghosts are
-/// exchanged by HaloExchange (one per layer count, made on first use); the
-/// corner ghosts, which no 5- or 7-point row of an owned cell reads, take the
-/// owned corner cell's value, so that whatever a ghost cell computes stays
-/// in the model's domain. Sums are canonical_block_sum()'s, maxima exact.
-/// Arrays in host memory (the CPU backend), or on a GPU: then every call
-/// stages its arrays through host memory (whole ghosted fields each way),
-/// correct and the same bits, not fast; pack kernels and device tile
-/// partials are next (docs/mpi.md). Not copyable: the exchanges refer to it.
+/// comm's ranks own the blocks of `partition` (rank r block r). An exchange
+/// packs the owned edge columns (ghost_columns::pack) and sends each side's
+/// part to that neighbour; the received parts are unpacked into the ghosts,
+/// and each corner ghost, which no 5- or 7-point row of an owned cell reads,
+/// takes the owned corner cell's value, so that whatever a ghost cell
+/// computes stays in the model's domain. A sum takes the canonical partials
+/// of the rank's tiles (ghost_columns::tile_partials), meets the other
+/// ranks' in one exact all-reduce and sums them by the canonical tree;
+/// maxima are exact.
+///
+/// On a GPU the arrays stay in device memory: begin() queues the pack and
+/// its copy to pinned host memory on the executor's last stream (its third
+/// where it has three, so that the particles' second stream is not waited
+/// for), after the work queued on stream 0; end() sends once the copy is
+/// done, waits for the neighbours, copies their edges up and unpacks them,
+/// and stream 0 waits for that. Only the edges and one partial per tile
+/// cross to the host. The whole-plane gather alone copies a whole field
+/// (the few-layer 2D fields). Not copyable: the exchanges refer to it.
 class BlockDecomposition final : public PlaneDecomposition {
  public:
   /// @param exec the executor whose memory the arrays are in (null: the host's)
-  /// @throws InvalidArgument when comm's size is not the partition's ranks
+  /// @throws InvalidArgument when comm's size is not the partition's ranks,
+  ///         or on a GPU when the partition's tiles are wider than 32 columns
   BlockDecomposition(const Communicator& comm, const PlanePartition& partition,
                      std::shared_ptr<const Executor> exec = nullptr);
   /// The nx x ny plane over comm's ranks (PlanePartition::for_ranks()).
   static std::shared_ptr<const BlockDecomposition> over(const Communicator& comm, int nx, int ny, int tile = 16,
                                                         std::shared_ptr<const Executor> exec = nullptr);
+  ~BlockDecomposition() override;
   BlockDecomposition(const BlockDecomposition&) = delete;
   BlockDecomposition& operator=(const BlockDecomposition&) = delete;
 
   const PlaneBlock& block() const { return block_; }
+  /// The ghosted block's layout.
+  const GhostedBlock& shape() const { return shape_; }
   /// Sums since construction (or the last reset_traffic()).
   const BlockTraffic& traffic() const { return traffic_; }
   void reset_traffic() const { traffic_ = BlockTraffic{}; }
   const PlanePartition& partition() const { return partition_; }
   const Communicator& communicator() const { return comm_; }
   /// Index of owned column (li, lj) (-1 and bx, by: ghosts), layer k, in a ghosted field.
-  std::size_t index(int li, int lj, int k) const { return halo(1).index(li, lj, 0) + layer_ * std::size_t(k); }
+  std::size_t index(int li, int lj, int k) const { return shape_.index(li, lj, k); }
 
-  MemorySpace memory_space() const override { return staged_ ? exec_->memory_space() : MemorySpace::host(); }
-  int ghosted_nx() const override { return gx_; }
-  int ghosted_ny() const override { return gy_; }
+  MemorySpace memory_space() const override { return exec_->memory_space(); }
+  int ghosted_nx() const override { return shape_.gx(); }
+  int ghosted_ny() const override { return shape_.gy(); }
   int plane_nx() const override { return partition_.nx(); }
   int plane_ny() const override { return partition_.ny(); }
-  int first_i() const override { return first_i_; }
-  int first_j() const override { return first_j_; }
+  int first_i() const override { return block_.i_begin - shape_.x0(); }
+  int first_j() const override { return block_.j_begin - shape_.y0(); }
   void gather(const double* field, int layers, double* whole) const override;
   void slice(const double* whole, int layers, double* field) const override;
   void begin(const double* field, int layers) const override;
@@ -79,21 +93,17 @@ class BlockDecomposition final : public PlaneDecomposition {
   const VectorSpace<float>& space(int layers, float) const override;
 
  private:
-  HaloExchange& halo(int layers) const;
-  /// Values of a ghosted field of `layers` layers.
-  std::size_t values(int layers) const { return layer_ * static_cast<std::size_t>(layers); }
-  /// A host copy of `count` values at p (p itself when the arrays are on the host).
+  struct Exchange;
+  /// The exchange of `layers` layers of T (made on first use).
   template <class T>
-  const T* on_host(const T* p, std::size_t count, std::vector<char>& buffer) const;
-  /// Writes `count` host values back to p (nothing when p is host memory, which they are).
-  template <class T>
-  void store(T* p, const T* host, std::size_t count) const;
+  Exchange& exchange_of(int layers) const;
   template <class T>
   void start(const T* field, int layers) const;
   template <class T>
   void finish(T* field, int layers) const;
+  /// The canonical sum of x y (y null: x) over the owned cells of every rank.
   template <class T>
-  void fill_ghosts(T* field, int layers, T value) const;
+  double canonical(const T* x, const T* y, int layers) const;
   template <class T>
   class CountedSpace;
   template <class T>
@@ -102,13 +112,15 @@ class BlockDecomposition final : public PlaneDecomposition {
   Communicator comm_;
   PlanePartition partition_;
   std::shared_ptr<const Executor> exec_;
-  bool staged_ = false;                                 ///< the arrays are not in host memory
-  mutable std::map<int, std::vector<char>> in_flight_;  ///< an exchange's host copy, by layers and precision
-  mutable std::vector<char> stage_[3];                  ///< scratch of the other calls
+  bool device_ = false;  ///< the arrays are not in host memory
+  int stream_ = 0;       ///< the exchanges' stream on a GPU
   PlaneBlock block_;
-  int gx_ = 0, gy_ = 0, first_i_ = 0, first_j_ = 0;
-  std::size_t layer_ = 0;  ///< columns of the ghosted block
-  mutable std::map<int, std::unique_ptr<HaloExchange>> halos_;
+  GhostedBlock shape_;
+  int neighbour_[4] = {-1, -1, -1, -1};
+  std::vector<std::size_t> tiles_;  ///< the owned tiles' global numbers, in tile_partials()' order
+  mutable std::map<int, std::unique_ptr<Exchange>> exchanges_;  ///< by 2 layers + (T is double)
+  mutable std::vector<double> partials_, mine_;                 ///< every tile's partial; the owned ones
+  mutable std::shared_ptr<double> device_partials_;             ///< the owned tiles' partials on a GPU
   mutable std::map<int, std::unique_ptr<VectorSpace<double>>> spaces64_;
   mutable std::map<int, std::unique_ptr<VectorSpace<float>>> spaces32_;
   mutable BlockTraffic traffic_;
