@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "voltaic/model/parameter_sets.hpp"
@@ -28,19 +29,38 @@ struct Measured {
   mpi::BlockTraffic traffic;
 };
 
-Measured run(const std::shared_ptr<const mpi::BlockDecomposition>& cut, const SimulationOptions& o,
-             const Experiment& experiment) {
-  Simulation sim(parameter_sets::marquis2019(), o, CpuExecutor::create(), cut);
-  cut->reset_traffic();
-  cut->communicator().barrier();
+/// The run on `cut` (null: the plain Simulation, no decomposition, one process).
+Measured run(const std::shared_ptr<const Executor>& exec, const std::shared_ptr<const mpi::BlockDecomposition>& cut,
+             const SimulationOptions& o, const Experiment& experiment) {
+  Simulation sim = cut ? Simulation(parameter_sets::marquis2019(), o, exec, cut)
+                       : Simulation(parameter_sets::marquis2019(), o, exec);
+  if (cut) {
+    cut->reset_traffic();
+    cut->communicator().barrier();
+  }
   const auto start = std::chrono::steady_clock::now();
   const Solution s = sim.run(experiment);
-  cut->communicator().barrier();
+  exec->synchronize();
+  if (cut) cut->communicator().barrier();
   Measured m;
   m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   m.steps = s.steps_taken + s.steps_rejected;
-  m.traffic = cut->traffic();
+  if (cut) m.traffic = cut->traffic();
   return m;
+}
+
+/// The executor of this rank: the CPU's, or the node's GPUs dealt round the node's ranks.
+std::shared_ptr<const Executor> executor_for(const std::string& backend, const mpi::Communicator& world) {
+  if (backend == "cpu") return CpuExecutor::create();
+  MPI_Comm node;
+  mpi::check(MPI_Comm_split_type(world.get(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL, &node),
+             "MPI_Comm_split_type");
+  int local = 0;
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_free(&node);
+  const int devices = CudaExecutor::device_count();
+  if (devices == 0) throw BackendUnavailable("CUDA backend", "voltaic-mpi-bench", "no CUDA device visible");
+  return CudaExecutor::create(local % devices, 3);  // the third stream: the exchanges'
 }
 
 /// The largest value of each counter over the ranks (the busiest rank).
@@ -110,6 +130,8 @@ int main(int argc, char** argv) {
   app.add_option("--ny", ny, "columns along the electrode width");
   app.add_option("--minutes", minutes, "of a 1C discharge");
   bool latency = false;
+  std::string backend = "cpu";
+  app.add_option("--backend", backend, "where each rank runs its block")->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_flag("!--no-alone", alone, "skip the one-rank run beside it");
   app.add_flag("--latency", latency, "time MPI_Allreduce and ghost exchanges instead");
   CLI11_PARSE(app, argc, argv);
@@ -123,8 +145,9 @@ int main(int argc, char** argv) {
   o.grid = {10, 5, 10, 10, nx, ny, CurrentCollectorModel::potential_pair};
   o.thermal = ThermalModel::conduction;
   const Experiment experiment({"Discharge at 1C for " + std::to_string(minutes) + " minutes"});
-  const auto cut = mpi::BlockDecomposition::over(world, nx, ny);
-  const Measured many = run(cut, o, experiment);
+  const auto exec = executor_for(backend, world);
+  const auto cut = mpi::BlockDecomposition::over(world, nx, ny, 16, exec);
+  const Measured many = run(exec, cut, o, experiment);
   const mpi::BlockTraffic most = busiest(world, many.traffic);
   const PlaneBlock& b = cut->block();
   int largest[2] = {b.nx(), b.ny()};
@@ -137,16 +160,21 @@ int main(int argc, char** argv) {
     j["layers"] = 25;
     j["largest_block"] = {largest[0], largest[1]};
     j["tiles"] = cut->partition().num_tiles();
+    j["device"] = exec->name();
     std::printf("%s\n", j.dump().c_str());
   }
-  if (alone && world.rank() == 0) {  // the same cell on one rank, for the ratio
-    const auto one = std::make_shared<const mpi::BlockDecomposition>(self, PlanePartition(nx, ny, 1, 1));
-    const Measured m = run(one, o, experiment);
-    nlohmann::json j = per_step(m, m.traffic);
-    j["benchmark"] = "mpi_traffic";
-    j["ranks"] = 1;
-    j["plane"] = {nx, ny};
-    std::printf("%s\n", j.dump().c_str());
+  if (alone && world.rank() == 0) {  // the same cell on one rank, for the ratio: cut in one block, and not cut
+    const auto one = std::make_shared<const mpi::BlockDecomposition>(self, PlanePartition(nx, ny, 1, 1), exec);
+    for (const auto& d : {one, std::shared_ptr<const mpi::BlockDecomposition>()}) {
+      const Measured m = run(exec, d, o, experiment);
+      nlohmann::json j = per_step(m, m.traffic);
+      j["benchmark"] = "mpi_traffic";
+      j["ranks"] = 1;
+      j["decomposed"] = d != nullptr;
+      j["plane"] = {nx, ny};
+      j["device"] = exec->name();
+      std::printf("%s\n", j.dump().c_str());
+    }
   }
   return 0;
 }
