@@ -72,7 +72,9 @@ TEST_F(BlockDecompositionOnGpu, ExchangesGiveTheHostsBits) {
   device_->end(da.data(), 25);
   EXPECT_TRUE(same_bits(da.to_host(), a)) << "rank " << world_.rank();
   EXPECT_TRUE(same_bits(db.to_host(), b)) << "rank " << world_.rank();
-  if (world_.size() > 1) EXPECT_EQ(device_->traffic().exchange_bytes, host_->traffic().exchange_bytes);
+  if (world_.size() > 1) {
+    EXPECT_EQ(device_->traffic().exchange_bytes, host_->traffic().exchange_bytes);
+  }
 }
 
 TEST_F(BlockDecompositionOnGpu, SumsMaximaAndGhostFillsGiveTheHostsBits) {
