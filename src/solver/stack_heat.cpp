@@ -112,7 +112,7 @@ double add_tab_sinks(const Grid3D& g, int nx, int ny, const PlaneDecomposition* 
     std::vector<double> mine = plane;
     if (cut) {
       mine.resize(layer);
-      cut->slice(plane.data(), 1, mine.data());
+      cut->slice_host(plane.data(), 1, mine.data());
     }
     for (std::size_t c = 0; c < layer; ++c) sink[static_cast<std::size_t>(k) * layer + c] += mine[c];
   }
