@@ -162,7 +162,43 @@ __global__ void slice_kernel(Shape s, int layers, int plane_nx, int plane_ny, in
   }
 }
 
+__global__ void owned_kernel(Shape s, int layers, const double* field, double* owned) {
+  const std::size_t n = std::size_t(s.bx) * s.by * layers;
+  for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n;
+       q += std::size_t(gridDim.x) * blockDim.x) {
+    const int li = static_cast<int>(q % s.bx), lj = static_cast<int>((q / s.bx) % s.by);
+    owned[q] = field[s.index(li, lj, static_cast<int>(q / (std::size_t(s.bx) * s.by)))];
+  }
+}
+
+__global__ void place_kernel(int bx, int by, int layers, int plane_nx, int plane_ny, int i0, int j0,
+                             const double* block, double* whole) {
+  const std::size_t n = std::size_t(bx) * by * layers, plane = std::size_t(plane_nx) * plane_ny;
+  for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n;
+       q += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t i = q % bx, j = (q / bx) % by, k = q / (std::size_t(bx) * by);
+    whole[(i0 + i) + std::size_t(plane_nx) * (j0 + j) + plane * k] = block[q];
+  }
+}
+
 }  // namespace
+
+void owned(const CudaExecutor& exec, const GhostedBlock& b, int layers, const double* field, double* owned) {
+  exec.activate();
+  cudaStream_t st = exec.stream(0);
+  const std::size_t n = std::size_t(b.bx) * b.by * layers;
+  owned_kernel<<<grid_for(exec, n, kBlock), kBlock, 0, st>>>(shape_of(b), layers, field, owned);
+  VOLTAIC_LAUNCH_CHECK(st, owned_kernel);
+}
+
+void place(const CudaExecutor& exec, int bx, int by, int layers, int plane_nx, int plane_ny, int i0, int j0,
+           const double* block, double* whole) {
+  exec.activate();
+  cudaStream_t st = exec.stream(0);
+  const std::size_t n = std::size_t(bx) * by * layers;
+  place_kernel<<<grid_for(exec, n, kBlock), kBlock, 0, st>>>(bx, by, layers, plane_nx, plane_ny, i0, j0, block, whole);
+  VOLTAIC_LAUNCH_CHECK(st, place_kernel);
+}
 
 template <class T>
 void pack(const CudaExecutor& exec, const GhostedBlock& b, int layers, const T* field, T* edges, int stream) {

@@ -105,6 +105,19 @@ void slice(const GhostedBlock& b, int layers, int plane_nx, int plane_ny, int fi
         field[i + gx * (j + gy * k)] = whole[(first_i + i) + nx * (first_j + j) + plane * k];
 }
 
+void owned(const GhostedBlock& b, int layers, const double* field, double* owned) {
+  for (int k = 0; k < layers; ++k)
+    for (int lj = 0; lj < b.by; ++lj)
+      for (int li = 0; li < b.bx; ++li) *owned++ = field[b.index(li, lj, k)];
+}
+
+void place(int bx, int by, int layers, int plane_nx, int plane_ny, int i0, int j0, const double* block, double* whole) {
+  const std::size_t nx = std::size_t(plane_nx), plane = nx * std::size_t(plane_ny);
+  for (int k = 0; k < layers; ++k)
+    for (int j = j0; j < j0 + by; ++j)
+      for (int i = i0; i < i0 + bx; ++i) whole[std::size_t(i) + nx * std::size_t(j) + plane * k] = *block++;
+}
+
 template void pack<double>(const GhostedBlock&, int, const double*, double*);
 template void pack<float>(const GhostedBlock&, int, const float*, float*);
 template void unpack<double>(const GhostedBlock&, int, const double*, double*);

@@ -89,6 +89,25 @@ void slice(const Executor& exec, const GhostedBlock& b, int layers, int plane_nx
       cuda::ghost_columns::slice(detail::as_cuda(exec), b, layers, plane_nx, plane_ny, first_i, first_j, whole, field));
 }
 
+void owned(const Executor& exec, const GhostedBlock& b, int layers, const double* field, double* owned) {
+  require_block(b, layers);
+  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::owned(b, layers, field, owned);
+  VOLTAIC_ON_CUDA(cuda::ghost_columns::owned(detail::as_cuda(exec), b, layers, field, owned));
+}
+
+void place(const Executor& exec, int bx, int by, int layers, int plane_nx, int plane_ny, int i0, int j0,
+           const double* block, double* whole) {
+  if (bx < 1 || by < 1 || layers < 1 || i0 < 0 || j0 < 0 || i0 + bx > plane_nx || j0 + by > plane_ny)
+    throw InvalidArgument("block", kWhere,
+                          "a " + std::to_string(bx) + " x " + std::to_string(by) + " x " + std::to_string(layers) +
+                              " block at (" + std::to_string(i0) + ", " + std::to_string(j0) + ") of the " +
+                              std::to_string(plane_nx) + " x " + std::to_string(plane_ny) + " plane");
+  if (detail::on_cpu(exec, kWhere))
+    return cpu::ghost_columns::place(bx, by, layers, plane_nx, plane_ny, i0, j0, block, whole);
+  VOLTAIC_ON_CUDA(
+      cuda::ghost_columns::place(detail::as_cuda(exec), bx, by, layers, plane_nx, plane_ny, i0, j0, block, whole));
+}
+
 template void pack<double>(const Executor&, const GhostedBlock&, int, const double*, double*, int);
 template void pack<float>(const Executor&, const GhostedBlock&, int, const float*, float*, int);
 template void unpack<double>(const Executor&, const GhostedBlock&, int, const double*, double*, int);

@@ -18,6 +18,9 @@ double max_abs(const GhostedBlock& b, int layers, const double* x);
 void slice(const GhostedBlock& b, int layers, int plane_nx, int plane_ny, int first_i, int first_j, const double* whole,
            double* field);
 
+void owned(const GhostedBlock& b, int layers, const double* field, double* owned);
+void place(int bx, int by, int layers, int plane_nx, int plane_ny, int i0, int j0, const double* block, double* whole);
+
 }  // namespace voltaic::cpu::ghost_columns
 
 namespace voltaic::cuda::ghost_columns {
@@ -34,5 +37,9 @@ void tile_partials(const CudaExecutor& exec, const GhostedBlock& b, int layers, 
 double max_abs(const CudaExecutor& exec, const GhostedBlock& b, int layers, const double* x);
 void slice(const CudaExecutor& exec, const GhostedBlock& b, int layers, int plane_nx, int plane_ny, int first_i,
            int first_j, const double* whole, double* field);
+
+void owned(const CudaExecutor& exec, const GhostedBlock& b, int layers, const double* field, double* owned);
+void place(const CudaExecutor& exec, int bx, int by, int layers, int plane_nx, int plane_ny, int i0, int j0,
+           const double* block, double* whole);
 
 }  // namespace voltaic::cuda::ghost_columns

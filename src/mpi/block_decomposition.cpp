@@ -214,21 +214,9 @@ double BlockDecomposition::max_abs(const double* x, int layers) const {
 }
 
 void BlockDecomposition::gather(const double* field, int layers, double* whole) const {
-  // Each rank's owned cells, layer-major, then every block to its place
-  // (on a GPU through host memory: these are the few-layer 2D fields).
-  const std::size_t values = shape_.layer() * static_cast<std::size_t>(layers);
-  std::vector<double> ghosted;
-  const double* f = field;
-  if (device_) {
-    ghosted.resize(values);
-    exec_->copy(ghosted.data(), MemorySpace::host(), field, exec_->memory_space(), values * sizeof(double));
-    f = ghosted.data();
-  }
-  std::vector<double> mine;
-  mine.reserve(block_.columns() * static_cast<std::size_t>(layers));
-  for (int k = 0; k < layers; ++k)
-    for (int lj = 0; lj < block_.ny(); ++lj)
-      for (int li = 0; li < block_.nx(); ++li) mine.push_back(f[shape_.index(li, lj, k)]);
+  // Each rank's owned cells (ghost_columns::owned()'s order), every rank's
+  // to every rank, each placed in the whole plane; on a GPU through pinned
+  // host memory, packed and placed by kernels.
   std::vector<int> counts(comm_.size()), offsets(comm_.size());
   std::size_t total = 0;
   for (int r = 0; r < comm_.size(); ++r) {
@@ -236,24 +224,42 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
     offsets[r] = static_cast<int>(total);
     total += static_cast<std::size_t>(counts[r]);
   }
-  std::vector<double> all(total);
+  const std::size_t mine = static_cast<std::size_t>(counts[comm_.rank()]), room = total + mine;
+  if (gather_room_ < room) {
+    const auto e = exec_;
+    if (device_) {
+      gather_host_.reset(static_cast<double*>(e->allocate_pinned(room * sizeof(double))),
+                         [e](double* p) { e->deallocate_pinned(p); });
+      gather_device_.reset(static_cast<double*>(e->allocate(room * sizeof(double))),
+                           [e](double* p) { e->deallocate(p); });
+    } else {
+      gather_host_.reset(new double[room], std::default_delete<double[]>());
+    }
+    gather_room_ = room;
+  }
+  double* const all = gather_host_.get();  // every block, then this rank's
+  double* const own = all + total;
+  if (device_) {
+    ghost_columns::owned(*exec_, shape_, layers, field, gather_device_.get() + total);
+    exec_->copy(own, MemorySpace::host(), gather_device_.get() + total, exec_->memory_space(), mine * sizeof(double));
+  } else {
+    ghost_columns::owned(*exec_, shape_, layers, field, own);
+  }
   ++traffic_.gathers;
   traffic_.gather_bytes += static_cast<long long>(total * sizeof(double));
-  check(MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
-                       offsets.data(), MPI_DOUBLE, comm_.get()),
+  check(MPI_Allgatherv(own, static_cast<int>(mine), MPI_DOUBLE, all, counts.data(), offsets.data(), MPI_DOUBLE,
+                       comm_.get()),
         "MPI_Allgatherv");
-  const std::size_t nx = static_cast<std::size_t>(partition_.nx());
-  const std::size_t plane = nx * static_cast<std::size_t>(partition_.ny());
-  std::vector<double> placed(device_ ? total : 0);
-  double* w = device_ ? placed.data() : whole;
+  const double* blocks = all;
+  if (device_) {
+    exec_->copy_async(gather_device_.get(), exec_->memory_space(), all, MemorySpace::host(), total * sizeof(double), 0);
+    blocks = gather_device_.get();
+  }
   for (int r = 0; r < comm_.size(); ++r) {
     const PlaneBlock b = partition_.block(r);
-    const double* in = all.data() + offsets[r];
-    for (int k = 0; k < layers; ++k)
-      for (int j = b.j_begin; j < b.j_end; ++j)
-        for (int i = b.i_begin; i < b.i_end; ++i) w[std::size_t(i) + nx * std::size_t(j) + plane * k] = *in++;
+    ghost_columns::place(*exec_, b.nx(), b.ny(), layers, partition_.nx(), partition_.ny(), b.i_begin, b.j_begin,
+                         blocks + offsets[r], whole);
   }
-  if (device_) exec_->copy(whole, exec_->memory_space(), w, MemorySpace::host(), total * sizeof(double));
 }
 
 void BlockDecomposition::slice(const double* whole, int layers, double* field) const {

@@ -126,6 +126,32 @@ TEST(GhostColumns, TilePartialsAreTheWholePlanesTilesCanonicalPartials) {
   }
 }
 
+TEST(GhostColumns, OwnedCellsPlacedBackGiveTheWholePlanesBlock) {
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto cpu = CpuExecutor::create();
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    const auto whole = whole_plane<double>(p, rng);
+    std::vector<double> field(b.layer() * p.layers), owned(std::size_t(b.bx) * b.by * p.layers, test::poison<double>());
+    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), field.data());
+    ghost_columns::owned(*cpu, b, p.layers, field.data(), owned.data());
+    std::size_t m = 0;
+    for (int k = 0; k < p.layers; ++k)
+      for (int lj = 0; lj < b.by; ++lj)
+        for (int li = 0; li < b.bx; ++li) ASSERT_EQ(owned[m++], at(p, whole, li, lj, k));
+    std::vector<double> placed(whole.size(), test::poison<double>());
+    ghost_columns::place(*cpu, b.bx, b.by, p.layers, p.nx, p.ny, p.i0, p.j0, owned.data(), placed.data());
+    for (int k = 0; k < p.layers; ++k)
+      for (int j = 0; j < p.ny; ++j)
+        for (int i = 0; i < p.nx; ++i) {
+          const std::size_t c = std::size_t(i) + std::size_t(p.nx) * (std::size_t(j) + std::size_t(p.ny) * k);
+          const bool inside = i >= p.i0 && i < p.i0 + b.bx && j >= p.j0 && j < p.j0 + b.by;
+          ASSERT_TRUE(inside ? placed[c] == whole[c] : std::isnan(placed[c]))
+              << "(" << i << ", " << j << ", " << k << ")";
+        }
+  }
+}
+
 TEST(GhostColumns, MaxAbsIsExactAndSeesANaN) {
   std::mt19937_64 rng(test::fresh_seed());
   const auto cpu = CpuExecutor::create();
@@ -229,7 +255,7 @@ TYPED_TEST(GhostColumnsCudaVsCpu, EveryOperationGivesTheCpuBits) {
   }
 }
 
-TEST(GhostColumnsCuda, MaxAbsAndSliceGiveTheCpuResults) {
+TEST(GhostColumnsCuda, MaxAbsSliceOwnedAndPlaceGiveTheCpuResults) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   const auto cpu = CpuExecutor::create();
@@ -251,5 +277,17 @@ TEST(GhostColumnsCuda, MaxAbsAndSliceGiveTheCpuResults) {
     ghost_columns::slice(*gpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole_gpu.data(), sliced.data());
     ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), expected.data());
     EXPECT_EQ(sliced.to_host(), expected);
+
+    const std::size_t owned_values = std::size_t(b.bx) * b.by * p.layers;
+    Array<double> owned = Array<double>::from_host(gpu, std::vector<double>(owned_values, test::poison<double>()));
+    std::vector<double> owned_cpu(owned_values);
+    ghost_columns::owned(*gpu, b, p.layers, sliced.data(), owned.data());
+    ghost_columns::owned(*cpu, b, p.layers, expected.data(), owned_cpu.data());
+    EXPECT_EQ(owned.to_host(), owned_cpu);
+    Array<double> placed = Array<double>::from_host(gpu, std::vector<double>(whole.size(), -1.0));
+    std::vector<double> placed_cpu(whole.size(), -1.0);
+    ghost_columns::place(*gpu, b.bx, b.by, p.layers, p.nx, p.ny, p.i0, p.j0, owned.data(), placed.data());
+    ghost_columns::place(*cpu, b.bx, b.by, p.layers, p.nx, p.ny, p.i0, p.j0, owned_cpu.data(), placed_cpu.data());
+    EXPECT_EQ(placed.to_host(), placed_cpu);
   }
 }

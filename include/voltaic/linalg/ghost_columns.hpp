@@ -72,6 +72,16 @@ double max_abs(const Executor& exec, const GhostedBlock& b, int layers, const do
 void slice(const Executor& exec, const GhostedBlock& b, int layers, int plane_nx, int plane_ny, int first_i,
            int first_j, const double* whole, double* field);
 
+/// owned = the owned cells of a ghosted field, x fastest, then y, then the
+/// layers (bx by layers values): what a rank sends to a whole-plane gather.
+void owned(const Executor& exec, const GhostedBlock& b, int layers, const double* field, double* owned);
+
+/// The inverse for a gathered block: the bx x by x layers values `block`
+/// (owned()'s order) into columns [i0, i0 + bx) x [j0, j0 + by) of every
+/// layer of the whole plane_nx x plane_ny plane's field `whole`.
+void place(const Executor& exec, int bx, int by, int layers, int plane_nx, int plane_ny, int i0, int j0,
+           const double* block, double* whole);
+
 }  // namespace ghost_columns
 
 }  // namespace voltaic

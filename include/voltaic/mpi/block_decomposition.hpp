@@ -43,9 +43,10 @@ struct BlockTraffic {
 /// where it has three, so that the particles' second stream is not waited
 /// for), after the work queued on stream 0; end() sends once the copy is
 /// done, waits for the neighbours, copies their edges up and unpacks them,
-/// and stream 0 waits for that. Only the edges and one partial per tile
-/// cross to the host. The whole-plane gather alone copies a whole field
-/// (the few-layer 2D fields). Not copyable: the exchanges refer to it.
+/// and stream 0 waits for that. Only the edges, one partial per tile and,
+/// in a whole-plane gather (the few-layer 2D fields), the owned cells one
+/// way and the whole plane the other cross to the host. Not copyable: the
+/// exchanges refer to it.
 class BlockDecomposition final : public PlaneDecomposition {
  public:
   /// @param exec the executor whose memory the arrays are in (null: the host's)
@@ -118,9 +119,11 @@ class BlockDecomposition final : public PlaneDecomposition {
   GhostedBlock shape_;
   int neighbour_[4] = {-1, -1, -1, -1};
   std::vector<std::size_t> tiles_;  ///< the owned tiles' global numbers, in tile_partials()' order
-  mutable std::map<int, std::unique_ptr<Exchange>> exchanges_;  ///< by 2 layers + (T is double)
-  mutable std::vector<double> partials_, mine_;                 ///< every tile's partial; the owned ones
-  mutable std::shared_ptr<double> device_partials_;             ///< the owned tiles' partials on a GPU
+  mutable std::map<int, std::unique_ptr<Exchange>> exchanges_;   ///< by 2 layers + (T is double)
+  mutable std::vector<double> partials_, mine_;                  ///< every tile's partial; the owned ones
+  mutable std::shared_ptr<double> device_partials_;              ///< the owned tiles' partials on a GPU
+  mutable std::shared_ptr<double> gather_host_, gather_device_;  ///< a gather's blocks (pinned on a GPU); grow only
+  mutable std::size_t gather_room_ = 0;                          ///< values each of them holds
   mutable std::map<int, std::unique_ptr<VectorSpace<double>>> spaces64_;
   mutable std::map<int, std::unique_ptr<VectorSpace<float>>> spaces32_;
   mutable BlockTraffic traffic_;
