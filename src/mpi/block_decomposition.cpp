@@ -112,6 +112,8 @@ void BlockDecomposition::start(const T* field, int layers) const {
   // A tag per layer count and precision: exchanges of several may be in flight.
   const int tag = 1000 + 2 * layers + (std::is_same_v<T, double> ? 1 : 0);
   auto* receive = static_cast<T*>(x.receive.get());
+  // The last exchange's edges may still be on their way up from `receive`.
+  if (device_) x.unpacked->synchronize();
   x.requests.clear();
   for (int s = 0; s < 4; ++s) {
     if (!shape_.ghost[s]) continue;
