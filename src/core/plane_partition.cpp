@@ -31,7 +31,7 @@ int index_of(const std::vector<int>& cut, int tile) {
   return r;
 }
 
-double pairwise(const std::vector<double>& x, std::size_t lo, std::size_t hi) {
+double pairwise(const double* x, std::size_t lo, std::size_t hi) {
   if (hi - lo == 1) return x[lo];
   const std::size_t mid = lo + (hi - lo) / 2;
   return pairwise(x, lo, mid) + pairwise(x, mid, hi);
@@ -112,8 +112,12 @@ PlanePartition PlanePartition::for_ranks(int nx, int ny, int ranks, int tile) {
   return PlanePartition(nx, ny, best_px, ranks / best_px, tile);
 }
 
+double sum_of_partials(const double* partials, std::size_t count) {
+  return count == 0 ? 0.0 : pairwise(partials, 0, count);
+}
+
 double sum_of_partials(const std::vector<double>& partials) {
-  return partials.empty() ? 0.0 : pairwise(partials, 0, partials.size());
+  return sum_of_partials(partials.data(), partials.size());
 }
 
 double canonical_sum(const PlanePartition& p, int nz, const std::vector<double>& field) {

@@ -99,9 +99,8 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
       m_->apply(View<const T>(basis(j)), z);
       a_->apply(View<const T>(z), v_next);
       // CGS2 pass 1, with ||w|| before it (the scale of the breakdown test).
-      for (int i = 0; i <= j; ++i) {
-        space.dot(exec, View<const T>(basis(i)), View<const T>(v_next), scalars_.view().subview(i, 1));
-      }
+      const View<const T> basis_block = View<const T>(basis_.view());
+      space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), scalars_.view());
       space.nrm2(exec, View<const T>(v_next), scalars_.view().subview(j + 1, 1));
       read_scalars(j + 2);
       const double w_norm = s[j + 1];
@@ -110,9 +109,7 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
         axpy(exec, -s[i], View<const T>(basis(i)), v_next);
       }
       // Pass 2: what rounding left of the basis directions.
-      for (int i = 0; i <= j; ++i) {
-        space.dot(exec, View<const T>(basis(i)), View<const T>(v_next), scalars_.view().subview(i, 1));
-      }
+      space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), scalars_.view());
       read_scalars(j + 1);
       for (int i = 0; i <= j; ++i) {
         h(i, j) += s[i];

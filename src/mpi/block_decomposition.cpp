@@ -191,20 +191,39 @@ void BlockDecomposition::set_ghosts(float* field, int layers, float value) const
 }
 
 template <class T>
-double BlockDecomposition::canonical(const T* x, const T* y, int layers) const {
+void BlockDecomposition::canonical(const T* ys, std::size_t stride, int count, const T* x, int layers,
+                                   double* out) const {
+  const std::size_t owned = tiles_.size(), all = partition_.num_tiles(), n = static_cast<std::size_t>(count);
+  if (partial_sums_ < count) {
+    partials_.resize(all * n);
+    mine_.resize(owned * n);
+    if (device_) {
+      const auto e = exec_;
+      device_partials_.reset(static_cast<double*>(e->allocate(mine_.size() * sizeof(double))),
+                             [e](double* p) { e->deallocate(p); });
+    }
+    partial_sums_ = count;
+  }
   ++traffic_.sums;
-  traffic_.sum_bytes += static_cast<long long>(partials_.size() * sizeof(double));
+  traffic_.sum_bytes += static_cast<long long>(all * n * sizeof(double));
   double* local = device_ ? device_partials_.get() : mine_.data();
-  ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), x, y, local);
-  if (device_)
-    exec_->copy(mine_.data(), MemorySpace::host(), local, exec_->memory_space(), mine_.size() * sizeof(double));
-  std::fill(partials_.begin(), partials_.end(), 0.0);
-  for (std::size_t m = 0; m < tiles_.size(); ++m) partials_[tiles_[m]] = mine_[m];
-  comm_.combine_disjoint(partials_);  // each slot has one rank's value and zeros: exact
-  return sum_of_partials(partials_);
+  for (std::size_t i = 0; i < n; ++i)
+    ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), ys + i * stride, x, local + i * owned);
+  if (device_) exec_->copy(mine_.data(), MemorySpace::host(), local, exec_->memory_space(), owned * n * sizeof(double));
+  std::fill(partials_.begin(), partials_.begin() + all * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t m = 0; m < owned; ++m) partials_[i * all + tiles_[m]] = mine_[i * owned + m];
+  // Each slot has one rank's value and zeros: exact, in any order MPI adds.
+  check(MPI_Allreduce(MPI_IN_PLACE, partials_.data(), static_cast<int>(all * n), MPI_DOUBLE, MPI_SUM, comm_.get()),
+        "MPI_Allreduce");
+  for (std::size_t i = 0; i < n; ++i) out[i] = sum_of_partials(partials_.data() + i * all, all);
 }
 
-double BlockDecomposition::dot(const double* x, const double* y, int layers) const { return canonical(x, y, layers); }
+double BlockDecomposition::dot(const double* x, const double* y, int layers) const {
+  double s = 0.0;
+  canonical(x, 0, 1, y, layers, &s);
+  return s;
+}
 
 double BlockDecomposition::max_abs(const double* x, int layers) const {
   const double m = ghost_columns::max_abs(*exec_, shape_, layers, x);
@@ -275,7 +294,17 @@ class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
  public:
   CountedSpace(const BlockDecomposition& d, int layers) : d_(d), layers_(layers) {}
   double dot(const Executor&, View<const T> x, View<const T> y) const override {
-    return d_.canonical(x.data(), y.data(), layers(x));
+    double s = 0.0;
+    d_.canonical(x.data(), 0, 1, y.data(), layers(x), &s);
+    return s;
+  }
+  void block_dot(const Executor& e, View<const T> ys, std::size_t stride, int count, View<const T> x,
+                 View<T> result) const override {
+    if (count < 1) return;
+    sums_.resize(static_cast<std::size_t>(count));
+    d_.canonical(ys.data(), stride, count, x.data(), layers(x), sums_.data());
+    values_.assign(sums_.begin(), sums_.end());
+    e.copy(result.data(), result.space(), values_.data(), MemorySpace::host(), values_.size() * sizeof(T));
   }
   void dot(const Executor& e, View<const T> x, View<const T> y, View<T> result) const override {
     put(e, static_cast<T>(dot(e, x, y)), result);
@@ -298,6 +327,8 @@ class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
   }
   const BlockDecomposition& d_;
   int layers_;
+  mutable std::vector<double> sums_;
+  mutable std::vector<T> values_;
 };
 
 template <class T>

@@ -93,6 +93,8 @@ double tile_partial(const PlaneBlock& tile, int nz, Value value) {
 /// order: a fixed pairwise tree (the halves of each range summed, left + right),
 /// so the result does not depend on who computed which partial.
 double sum_of_partials(const std::vector<double>& partials);
+/// The same of `count` partials at `partials`.
+double sum_of_partials(const double* partials, std::size_t count);
 
 /// The canonical sum of a whole field on one process (layer-major, i + nx (j
 /// + ny k)): what a partitioned sum must reproduce bit for bit.

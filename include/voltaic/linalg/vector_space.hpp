@@ -23,6 +23,12 @@ class VectorSpace {
   /// x . y into result[0], in the executor's memory (queued; no host wait
   /// where the space allows).
   virtual void dot(const Executor& exec, View<const T> x, View<const T> y, View<T> result) const;
+  /// result[i] = y_i . x for i < count, y_i the x.size() values of ys from
+  /// i stride (a Krylov basis): Gram-Schmidt's dots as one request, which a
+  /// distributed space meets in one all-reduce. Each is dot()'s value, bit
+  /// for bit; queued in the executor's memory like dot(..., result).
+  virtual void block_dot(const Executor& exec, View<const T> ys, std::size_t stride, int count, View<const T> x,
+                         View<T> result) const;
   /// ||x||_2, on the host.
   virtual double nrm2(const Executor& exec, View<const T> x) const;
   /// ||x||_2 into result[0], in the executor's memory.

@@ -21,7 +21,7 @@ struct BlockTraffic {
   long long exchanges = 0;       ///< ghost exchanges (each to up to 4 neighbours)
   long long messages = 0;        ///< point-to-point messages sent
   long long exchange_bytes = 0;  ///< bytes sent in them
-  long long sums = 0;            ///< canonical sums (one MPI_Allreduce of a slot per tile each)
+  long long sums = 0;            ///< all-reduces of canonical sums (a slot per tile and sum)
   long long sum_bytes = 0;       ///< the size of those reductions' vectors
   long long maxima = 0;          ///< exact maxima (one MPI_Allreduce of 2 values each)
   long long gathers = 0;         ///< whole-plane gathers (MPI_Allgatherv)
@@ -102,9 +102,10 @@ class BlockDecomposition final : public PlaneDecomposition {
   void start(const T* field, int layers) const;
   template <class T>
   void finish(T* field, int layers) const;
-  /// The canonical sum of x y (y null: x) over the owned cells of every rank.
+  /// out[i] = the canonical sum of y_i x (x null: of y_i) over the owned
+  /// cells of every rank, y_i at ys + i stride, in one all-reduce.
   template <class T>
-  double canonical(const T* x, const T* y, int layers) const;
+  void canonical(const T* ys, std::size_t stride, int count, const T* x, int layers, double* out) const;
   template <class T>
   class CountedSpace;
   template <class T>
@@ -120,8 +121,9 @@ class BlockDecomposition final : public PlaneDecomposition {
   int neighbour_[4] = {-1, -1, -1, -1};
   std::vector<std::size_t> tiles_;  ///< the owned tiles' global numbers, in tile_partials()' order
   mutable std::map<int, std::unique_ptr<Exchange>> exchanges_;   ///< by 2 layers + (T is double)
-  mutable std::vector<double> partials_, mine_;                  ///< every tile's partial; the owned ones
+  mutable std::vector<double> partials_, mine_;                  ///< every tile's partial of each sum; the owned ones
   mutable std::shared_ptr<double> device_partials_;              ///< the owned tiles' partials on a GPU
+  mutable int partial_sums_ = 0;                                 ///< sums the partial buffers hold
   mutable std::shared_ptr<double> gather_host_, gather_device_;  ///< a gather's blocks (pinned on a GPU); grow only
   mutable std::size_t gather_room_ = 0;                          ///< values each of them holds
   mutable std::map<int, std::unique_ptr<VectorSpace<double>>> spaces64_;
