@@ -102,9 +102,8 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
     axpy(exec, -alpha, View<const T>(q), r);
     ++it;
     fresh = false;
-    space.nrm2(exec, View<const T>(r), scalars_.view().subview(0, 1));
     m_->apply(r, z);
-    space.dot(exec, View<const T>(r), View<const T>(z), scalars_.view().subview(1, 1));
+    space.norm_and_dot(exec, View<const T>(r), View<const T>(z), scalars_.view().subview(0, 2));
     exec.copy(host_scalars_.data(), MemorySpace::host(), scalars_.data(), scalars_.space(), 2 * sizeof(T));
     r_norm = host_scalars_.data()[0];
     rho_next = host_scalars_.data()[1];

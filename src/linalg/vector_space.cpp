@@ -23,6 +23,12 @@ void VectorSpace<T>::block_dot(const Executor& exec, View<const T> ys, std::size
 }
 
 template <class T>
+void VectorSpace<T>::norm_and_dot(const Executor& exec, View<const T> x, View<const T> y, View<T> result) const {
+  nrm2(exec, x, result.subview(0, 1));
+  dot(exec, x, y, result.subview(1, 1));
+}
+
+template <class T>
 double VectorSpace<T>::nrm2(const Executor& exec, View<const T> x) const {
   return voltaic::nrm2(exec, x);
 }

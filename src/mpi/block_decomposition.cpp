@@ -191,8 +191,7 @@ void BlockDecomposition::set_ghosts(float* field, int layers, float value) const
 }
 
 template <class T>
-void BlockDecomposition::canonical(const T* ys, std::size_t stride, int count, const T* x, int layers,
-                                   double* out) const {
+void BlockDecomposition::canonical(const T* const* ys, int count, const T* x, int layers, double* out) const {
   const std::size_t owned = tiles_.size(), all = partition_.num_tiles(), n = static_cast<std::size_t>(count);
   if (partial_sums_ < count) {
     partials_.resize(all * n);
@@ -208,7 +207,7 @@ void BlockDecomposition::canonical(const T* ys, std::size_t stride, int count, c
   traffic_.sum_bytes += static_cast<long long>(all * n * sizeof(double));
   double* local = device_ ? device_partials_.get() : mine_.data();
   for (std::size_t i = 0; i < n; ++i)
-    ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), ys + i * stride, x, local + i * owned);
+    ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), ys[i], x, local + i * owned);
   if (device_) exec_->copy(mine_.data(), MemorySpace::host(), local, exec_->memory_space(), owned * n * sizeof(double));
   std::fill(partials_.begin(), partials_.begin() + all * n, 0.0);
   for (std::size_t i = 0; i < n; ++i)
@@ -221,7 +220,7 @@ void BlockDecomposition::canonical(const T* ys, std::size_t stride, int count, c
 
 double BlockDecomposition::dot(const double* x, const double* y, int layers) const {
   double s = 0.0;
-  canonical(x, 0, 1, y, layers, &s);
+  canonical(&x, 1, y, layers, &s);
   return s;
 }
 
@@ -295,16 +294,26 @@ class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
   CountedSpace(const BlockDecomposition& d, int layers) : d_(d), layers_(layers) {}
   double dot(const Executor&, View<const T> x, View<const T> y) const override {
     double s = 0.0;
-    d_.canonical(x.data(), 0, 1, y.data(), layers(x), &s);
+    const T* xs = x.data();
+    d_.canonical(&xs, 1, y.data(), layers(x), &s);
     return s;
   }
   void block_dot(const Executor& e, View<const T> ys, std::size_t stride, int count, View<const T> x,
                  View<T> result) const override {
     if (count < 1) return;
+    rows_.clear();
+    for (int i = 0; i < count; ++i) rows_.push_back(ys.data() + static_cast<std::size_t>(i) * stride);
     sums_.resize(static_cast<std::size_t>(count));
-    d_.canonical(ys.data(), stride, count, x.data(), layers(x), sums_.data());
-    values_.assign(sums_.begin(), sums_.end());
-    e.copy(result.data(), result.space(), values_.data(), MemorySpace::host(), values_.size() * sizeof(T));
+    d_.canonical(rows_.data(), count, x.data(), layers(x), sums_.data());
+    put_all(e, result);
+  }
+  void norm_and_dot(const Executor& e, View<const T> x, View<const T> y, View<T> result) const override {
+    // x x and y x: the unfused nrm2's and dot's sums (the products commute exactly).
+    rows_.assign({x.data(), y.data()});
+    sums_.resize(2);
+    d_.canonical(rows_.data(), 2, x.data(), layers(x), sums_.data());
+    sums_[0] = std::sqrt(sums_[0]);
+    put_all(e, result);
   }
   void dot(const Executor& e, View<const T> x, View<const T> y, View<T> result) const override {
     put(e, static_cast<T>(dot(e, x, y)), result);
@@ -325,8 +334,14 @@ class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
   void put(const Executor& e, T value, View<T> result) const {
     e.copy(result.data(), result.space(), &value, MemorySpace::host(), sizeof(T));
   }
+  /// sums_ rounded to T into result, one copy.
+  void put_all(const Executor& e, View<T> result) const {
+    values_.assign(sums_.begin(), sums_.end());
+    e.copy(result.data(), result.space(), values_.data(), MemorySpace::host(), values_.size() * sizeof(T));
+  }
   const BlockDecomposition& d_;
   int layers_;
+  mutable std::vector<const T*> rows_;
   mutable std::vector<double> sums_;
   mutable std::vector<T> values_;
 };

@@ -29,6 +29,9 @@ class VectorSpace {
   /// for bit; queued in the executor's memory like dot(..., result).
   virtual void block_dot(const Executor& exec, View<const T> ys, std::size_t stride, int count, View<const T> x,
                          View<T> result) const;
+  /// result[0] = ||x||_2 and result[1] = x . y, as nrm2() and dot() give
+  /// them (CG's two reductions of an iteration, in one request).
+  virtual void norm_and_dot(const Executor& exec, View<const T> x, View<const T> y, View<T> result) const;
   /// ||x||_2, on the host.
   virtual double nrm2(const Executor& exec, View<const T> x) const;
   /// ||x||_2 into result[0], in the executor's memory.

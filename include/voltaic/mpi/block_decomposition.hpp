@@ -102,10 +102,10 @@ class BlockDecomposition final : public PlaneDecomposition {
   void start(const T* field, int layers) const;
   template <class T>
   void finish(T* field, int layers) const;
-  /// out[i] = the canonical sum of y_i x (x null: of y_i) over the owned
-  /// cells of every rank, y_i at ys + i stride, in one all-reduce.
+  /// out[i] = the canonical sum of ys[i] x (x null: of ys[i]) over the
+  /// owned cells of every rank, in one all-reduce.
   template <class T>
-  void canonical(const T* ys, std::size_t stride, int count, const T* x, int layers, double* out) const;
+  void canonical(const T* const* ys, int count, const T* x, int layers, double* out) const;
   template <class T>
   class CountedSpace;
   template <class T>
