@@ -2,10 +2,11 @@
 /// @file ghost_columns.hpp
 /// @brief The per-block work of a plane cut over processes, on either
 /// backend: packing the owned edge columns for the neighbours, unpacking
-/// theirs into the ghosts, filling ghosts, and the canonical sum's tile
-/// partials and the exact maximum over the owned cells. voltaic::mpi moves
-/// the packed edges and reduces the partials; on a GPU only the edges and
-/// one partial per tile cross to the host.
+/// theirs into the ghosts, filling ghosts, the canonical sum's tile
+/// partials and the exact maximum over the owned cells, and the pieces of a
+/// whole-plane gather (slice, owned cells, placing a block). voltaic::mpi
+/// moves what these pack and reduces the partials; on a GPU only the edges,
+/// one partial per tile and gathered blocks cross to the host.
 
 #include <cstddef>
 

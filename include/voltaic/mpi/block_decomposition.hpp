@@ -39,9 +39,9 @@ struct BlockTraffic {
 /// maxima are exact.
 ///
 /// On a GPU the arrays stay in device memory: begin() queues the pack and
-/// its copy to pinned host memory on the executor's last stream (its third
-/// where it has three, so that the particles' second stream is not waited
-/// for), after the work queued on stream 0; end() sends once the copy is
+/// its copy to pinned host memory on the executor's third stream (its last
+/// where it has fewer; the particles run on the second), after the work
+/// queued on stream 0; end() sends once the copy is
 /// done, waits for the neighbours, copies their edges up and unpacks them,
 /// and stream 0 waits for that. Only the edges, one partial per tile and,
 /// in a whole-plane gather (the few-layer 2D fields), the owned cells one
