@@ -296,9 +296,7 @@ void PotentialStep::initial_guess(View<const double> c_surf, View<const double> 
   const auto& exec = layout_->executor();
   const std::size_t n = layout_->num_cells();
   detail::require_vector(*exec, phi, unknowns(), "PotentialStep::initial_guess", "phi");
-  std::vector<double> cs(c_surf.size());
   double t0 = 0.0;
-  exec->copy(cs.data(), MemorySpace::host(), c_surf.data(), c_surf.space(), cs.size() * sizeof(double));
   exec->copy(&t0, MemorySpace::host(), T.data(), T.space(), sizeof(double));
   // Host constants: the OCP below may be a custom function whose data
   // constants() holds in device memory.
@@ -313,7 +311,9 @@ void PotentialStep::initial_guess(View<const double> c_surf, View<const double> 
     mean[1] = d->dot(c_surf.data() + negative, nullptr, static_cast<int>(positive / layer));
     count[0] = negative / layer * plane;
     count[1] = positive / layer * plane;
-  } else {
+  } else {  // the host copy is needed only here: a cut plane sums on its blocks
+    std::vector<double> cs(c_surf.size());
+    exec->copy(cs.data(), MemorySpace::host(), c_surf.data(), c_surf.space(), cs.size() * sizeof(double));
     for (std::size_t p = 0; p < cs.size(); ++p) {
       const int e = k.map.region(k.map.cell_of_particle(p)) / 2;
       mean[e] += cs[p];
