@@ -9,8 +9,8 @@ namespace voltaic::cpu::ghost_columns {
 
 namespace {
 
-/// The owned edge column beside side s (edge = false) or its ghost column
-/// (edge = true): (li, lj) of position p along it.
+/// The owned edge column beside side s (ghost = false) or the ghost column
+/// across it (ghost = true): (li, lj) of position p along it.
 void side_cell(const GhostedBlock& b, int s, int p, bool ghost, int& li, int& lj) {
   if (s < 2) {
     li = s == 0 ? (ghost ? -1 : 0) : (ghost ? b.bx : b.bx - 1);
@@ -21,34 +21,32 @@ void side_cell(const GhostedBlock& b, int s, int p, bool ghost, int& li, int& lj
   }
 }
 
-}  // namespace
-
-template <class T>
-void pack(const GhostedBlock& b, int layers, const T* field, T* edges) {
+/// f(m, c) for value m of the edges (pack()'s order) and its cell c: the
+/// owned column beside each side (ghost = false) or the ghost column across it.
+template <class F>
+void for_each_edge(const GhostedBlock& b, int layers, bool ghost, F&& f) {
   std::size_t m = 0;
   for (int s = 0; s < 4; ++s) {
     if (!b.ghost[s]) continue;
     for (int k = 0; k < layers; ++k)
       for (int p = 0; p < b.side_length(s); ++p) {
         int li, lj;
-        side_cell(b, s, p, false, li, lj);
-        edges[m++] = field[b.index(li, lj, k)];
+        side_cell(b, s, p, ghost, li, lj);
+        f(m++, b.index(li, lj, k));
       }
   }
 }
 
+}  // namespace
+
+template <class T>
+void pack(const GhostedBlock& b, int layers, const T* field, T* edges) {
+  for_each_edge(b, layers, false, [&](std::size_t m, std::size_t c) { edges[m] = field[c]; });
+}
+
 template <class T>
 void unpack(const GhostedBlock& b, int layers, const T* edges, T* field) {
-  std::size_t m = 0;
-  for (int s = 0; s < 4; ++s) {
-    if (!b.ghost[s]) continue;
-    for (int k = 0; k < layers; ++k)
-      for (int p = 0; p < b.side_length(s); ++p) {
-        int li, lj;
-        side_cell(b, s, p, true, li, lj);
-        field[b.index(li, lj, k)] = edges[m++];
-      }
-  }
+  for_each_edge(b, layers, true, [&](std::size_t m, std::size_t c) { field[c] = edges[m]; });
   for (int sx : {0, 1})
     for (int sy : {2, 3}) {
       if (!b.ghost[sx] || !b.ghost[sy]) continue;

@@ -50,6 +50,23 @@ T at(const Placed& p, const std::vector<T>& whole, int li, int lj, int k) {
   return whole[std::size_t(p.i0 + li) + std::size_t(p.nx) * (std::size_t(p.j0 + lj) + std::size_t(p.ny) * k)];
 }
 
+/// The whole plane's columns beside each side with a ghost (ghost = false:
+/// the block's owned edge; true: the column across it), side after side,
+/// layer after layer, along the side: pack()'s order, by definition.
+std::vector<double> edges_of(const Placed& p, const std::vector<double>& whole, bool ghost) {
+  const GhostedBlock& b = p.block;
+  std::vector<double> edges;
+  for (int s = 0; s < 4; ++s) {
+    if (!b.ghost[s]) continue;
+    const int li = s == 0 ? (ghost ? -1 : 0) : (ghost ? b.bx : b.bx - 1);
+    const int lj = s == 2 ? (ghost ? -1 : 0) : (ghost ? b.by : b.by - 1);
+    for (int k = 0; k < p.layers; ++k)
+      for (int q = 0; q < b.side_length(s); ++q)
+        edges.push_back(s < 2 ? at(p, whole, li, q, k) : at(p, whole, q, lj, k));
+  }
+  return edges;
+}
+
 }  // namespace
 
 TEST(GhostColumns, PackTakesEachSidesOwnedEdgeLayerByLayer) {
@@ -60,16 +77,9 @@ TEST(GhostColumns, PackTakesEachSidesOwnedEdgeLayerByLayer) {
     const auto whole = whole_plane<double>(p, rng);
     std::vector<double> field(b.layer() * p.layers);
     ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), field.data());
-    std::vector<double> edges(b.edge_values(p.layers), test::poison<double>()), expected;
+    std::vector<double> edges(b.edge_values(p.layers), test::poison<double>());
     ghost_columns::pack(*cpu, b, p.layers, field.data(), edges.data());
-    for (int s = 0; s < 4; ++s) {
-      if (!b.ghost[s]) continue;
-      for (int k = 0; k < p.layers; ++k)
-        for (int q = 0; q < b.side_length(s); ++q)
-          expected.push_back(s < 2 ? at(p, whole, s == 0 ? 0 : b.bx - 1, q, k)
-                                   : at(p, whole, q, s == 2 ? 0 : b.by - 1, k));
-    }
-    ASSERT_EQ(edges, expected);
+    ASSERT_EQ(edges, edges_of(p, whole, false));
   }
 }
 
@@ -82,13 +92,7 @@ TEST(GhostColumns, UnpackFillsTheGhostsWithTheNeighboursColumnsAndTheCornersWith
     std::vector<double> field(b.layer() * p.layers);
     ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), field.data());
     ghost_columns::fill(*cpu, b, p.layers, field.data(), test::poison<double>());
-    std::vector<double> edges;  // what the neighbours send: the plane's columns across each side
-    for (int s = 0; s < 4; ++s) {
-      if (!b.ghost[s]) continue;
-      for (int k = 0; k < p.layers; ++k)
-        for (int q = 0; q < b.side_length(s); ++q)
-          edges.push_back(s < 2 ? at(p, whole, s == 0 ? -1 : b.bx, q, k) : at(p, whole, q, s == 2 ? -1 : b.by, k));
-    }
+    const std::vector<double> edges = edges_of(p, whole, true);  // what the neighbours send
     ghost_columns::unpack(*cpu, b, p.layers, edges.data(), field.data());
     for (int k = 0; k < p.layers; ++k)
       for (int lj = -b.y0(); lj < b.gy() - b.y0(); ++lj)
@@ -290,4 +294,9 @@ TEST(GhostColumnsCuda, MaxAbsSliceOwnedAndPlaceGiveTheCpuResults) {
     ghost_columns::place(*cpu, b.bx, b.by, p.layers, p.nx, p.ny, p.i0, p.j0, owned_cpu.data(), placed_cpu.data());
     EXPECT_EQ(placed.to_host(), placed_cpu);
   }
+  const Placed p = blocks()[0];
+  const Array<double> x = Array<double>::from_host(gpu, std::vector<double>(p.block.layer(), 1.0));
+  Array<double> partials(gpu, 1);
+  EXPECT_THROW(ghost_columns::tile_partials(*gpu, p.block, 1, 33, x.data(), x.data(), partials.data()),
+               InvalidArgument);
 }

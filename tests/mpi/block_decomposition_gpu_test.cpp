@@ -117,5 +117,10 @@ TEST_F(BlockDecompositionOnGpu, GathersAndSlicesGiveTheHostsBits) {
   EXPECT_TRUE(same_bits(dsliced.to_host(), sliced));
 }
 
+TEST_F(BlockDecompositionOnGpu, RefusesTilesWiderThanAGpuBlockSums) {
+  // 40 x 40 columns a tile: more threads than a block has.
+  EXPECT_THROW(BlockDecomposition(world_, PlanePartition::for_ranks(80, 80, world_.size(), 40), gpu_), InvalidArgument);
+}
+
 }  // namespace
 }  // namespace voltaic::mpi
