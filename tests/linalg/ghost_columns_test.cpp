@@ -50,6 +50,14 @@ T at(const Placed& p, const std::vector<T>& whole, int li, int lj, int k) {
   return whole[std::size_t(p.i0 + li) + std::size_t(p.nx) * (std::size_t(p.j0 + lj) + std::size_t(p.ny) * k)];
 }
 
+/// The block's ghosted field cut from a whole plane's (ghost_columns::slice on the CPU).
+std::vector<double> sliced(const Placed& p, const std::vector<double>& whole) {
+  std::vector<double> field(p.block.layer() * p.layers);
+  ghost_columns::slice(*CpuExecutor::create(), p.block, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(),
+                       field.data());
+  return field;
+}
+
 /// The whole plane's columns beside each side with a ghost (ghost = false:
 /// the block's owned edge; true: the column across it), side after side,
 /// layer after layer, along the side: pack()'s order, by definition.
@@ -75,8 +83,7 @@ TEST(GhostColumns, PackTakesEachSidesOwnedEdgeLayerByLayer) {
   for (const Placed& p : blocks()) {
     const GhostedBlock& b = p.block;
     const auto whole = whole_plane<double>(p, rng);
-    std::vector<double> field(b.layer() * p.layers);
-    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), field.data());
+    std::vector<double> field = sliced(p, whole);
     std::vector<double> edges(b.edge_values(p.layers), test::poison<double>());
     ghost_columns::pack(*cpu, b, p.layers, field.data(), edges.data());
     ASSERT_EQ(edges, edges_of(p, whole, false));
@@ -89,8 +96,7 @@ TEST(GhostColumns, UnpackFillsTheGhostsWithTheNeighboursColumnsAndTheCornersWith
   for (const Placed& p : blocks()) {
     const GhostedBlock& b = p.block;
     const auto whole = whole_plane<double>(p, rng);
-    std::vector<double> field(b.layer() * p.layers);
-    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), field.data());
+    std::vector<double> field = sliced(p, whole);
     ghost_columns::fill(*cpu, b, p.layers, field.data(), test::poison<double>());
     const std::vector<double> edges = edges_of(p, whole, true);  // what the neighbours send
     ghost_columns::unpack(*cpu, b, p.layers, edges.data(), field.data());
@@ -111,9 +117,7 @@ TEST(GhostColumns, TilePartialsAreTheWholePlanesTilesCanonicalPartials) {
   for (const Placed& p : blocks()) {
     const GhostedBlock& b = p.block;
     const auto x = whole_plane<double>(p, rng), y = whole_plane<double>(p, rng);
-    std::vector<double> bx(b.layer() * p.layers), by(bx.size());
-    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), x.data(), bx.data());
-    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), y.data(), by.data());
+    const std::vector<double> bx = sliced(p, x), by = sliced(p, y);
     const int ntx = (b.bx + p.tile - 1) / p.tile, nty = (b.by + p.tile - 1) / p.tile;
     std::vector<double> partials(std::size_t(ntx) * nty, test::poison<double>());
     ghost_columns::tile_partials(*cpu, b, p.layers, p.tile, bx.data(), by.data(), partials.data());
@@ -136,8 +140,8 @@ TEST(GhostColumns, OwnedCellsPlacedBackGiveTheWholePlanesBlock) {
   for (const Placed& p : blocks()) {
     const GhostedBlock& b = p.block;
     const auto whole = whole_plane<double>(p, rng);
-    std::vector<double> field(b.layer() * p.layers), owned(std::size_t(b.bx) * b.by * p.layers, test::poison<double>());
-    ghost_columns::slice(*cpu, b, p.layers, p.nx, p.ny, p.first_i(), p.first_j(), whole.data(), field.data());
+    const std::vector<double> field = sliced(p, whole);
+    std::vector<double> owned(std::size_t(b.bx) * b.by * p.layers, test::poison<double>());
     ghost_columns::owned(*cpu, b, p.layers, field.data(), owned.data());
     std::size_t m = 0;
     for (int k = 0; k < p.layers; ++k)
