@@ -2,7 +2,7 @@
 # The cut plane on one GPU machine: build (CUDA + MPI + benchmarks), the
 # ghost-column kernels against the CPU, the GPU decomposition and the cut
 # Simulation on 1 and 2 ranks sharing the GPU, compute-sanitizer memcheck on
-# both, then voltaic-mpi-bench --backend cuda on 1 and 2 ranks beside the
+# both, racecheck and synccheck on the kernels, then voltaic-mpi-bench --backend cuda on 1 and 2 ranks beside the
 # uncut run. Logs and JSON go to $OUT (default ./out).
 # Usage: tools/gpu_mpi_check.sh [--no-build] [--no-bench]
 set -uo pipefail
@@ -44,7 +44,12 @@ record "memcheck ghost columns" $?
 "${mpirun[@]}" -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 build/gpu/tests/voltaic_mpi_tests \
   --gtest_filter="$gpu_tests" >"$out/memcheck-mpi-2.log" 2>&1
 record "memcheck mpi gpu tests, 2 ranks" $?
-grep -E "ERROR SUMMARY" "$out"/memcheck-*.log | tee -a "$summary"
+for tool in racecheck synccheck; do
+  compute-sanitizer --tool $tool --error-exitcode 9 build/gpu/tests/voltaic_tests --gtest_filter='GhostColumns*' \
+    >"$out/$tool-ghost-columns.log" 2>&1
+  record "$tool ghost columns" $?
+done
+grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out"/*check-*.log | tee -a "$summary"
 
 [ $bench = 1 ] || exit 0
 for n in 1 2; do
