@@ -52,6 +52,7 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
         "partition", "BlockDecomposition",
         "tiles of " + std::to_string(partition_.tile()) + " columns: a GPU block sums a tile, at most 32 x 32 columns");
   block_ = partition_.block(comm_.rank());
+  for (int r = 0; r < partition_.ranks(); ++r) blocks_.push_back(partition_.block(r));
   const std::vector<int> n = partition_.neighbours(comm_.rank());
   shape_.bx = block_.nx();
   shape_.by = block_.ny();
@@ -280,6 +281,10 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
     ghost_columns::place(*exec_, b.nx(), b.ny(), layers, partition_.nx(), partition_.ny(), b.i_begin, b.j_begin,
                          blocks + offsets[r], whole);
   }
+}
+
+void BlockDecomposition::owned(const double* field, int layers, double* out) const {
+  ghost_columns::owned(*exec_, shape_, layers, field, out);
 }
 
 void BlockDecomposition::slice(const double* whole, int layers, double* field) const {

@@ -490,6 +490,21 @@ void Simulation::emit_due_fields(RunContext& run) {
     ++next_periodic_field_;
 }
 
+std::size_t Simulation::frame_count(const RunContext& run, std::size_t local) const {
+  if (!run.blocks) return layout_->plane_count(local);
+  const PlaneDecomposition& cut = *layout_->decomposition();
+  return local / layout_->grid()->cells_per_layer() * cut.blocks()[static_cast<std::size_t>(cut.rank())].columns();
+}
+
+CheckpointWindow Simulation::state_window() const {
+  const CellGridSpec& g = options_.grid;
+  const auto& cut = layout_->decomposition();
+  if (!cut) return {g.nx, g.ny, PlaneBlock{0, g.nx, 0, g.ny}};
+  return {g.nx, g.ny,
+          PlaneBlock{cut->first_i(), cut->first_i() + cut->ghosted_nx(), cut->first_j(),
+                     cut->first_j() + cut->ghosted_ny()}};
+}
+
 void Simulation::stream_fields(RunContext& run) {
   const CellLayout& l = *layout_;
   const Executor& e = *l.executor();
@@ -505,15 +520,17 @@ void Simulation::stream_fields(RunContext& run) {
   for (std::size_t f = 0; f < run.streamed.size(); ++f) {
     const FieldInfo& info = *run.streamed[f];
     const View<const double> source = field_source(info.key);
-    // On a cut plane the block's values go to w.work, then the whole plane's into the frame.
-    const std::size_t layer = l.grid()->cells_per_layer(), layers = frame[f].size() / l.plane_count(layer);
+    // On a cut plane the block's values go to w.work, then the whole plane's
+    // (or this rank's owned cells) into the frame.
+    const std::size_t layer = l.grid()->cells_per_layer(), layers = frame[f].size() / frame_count(run, layer);
     const View<double> block = cut ? w_->work.view().subview(0, layers * layer) : frame[f];
     if (info.kind == FieldKind::particle) {  // on the cell grid, NaN in the separator
       dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, source.data(), block.data()});
     } else {
       copy(e, source, block);
     }
-    if (cut) cut->gather(block.data(), static_cast<int>(layers), frame[f].data());
+    if (cut && run.blocks) cut->owned(block.data(), static_cast<int>(layers), frame[f].data());
+    if (cut && !run.blocks) cut->gather(block.data(), static_cast<int>(layers), frame[f].data());
   }
   run.fields->push(clock().time);
 }
@@ -548,12 +565,13 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
       run.streamed.push_back(f);
     }
   }
+  run.blocks = observer && layout_->decomposition() && observer->takes_blocks();
   if (!run.streamed.empty()) {
     // Per cell (a particle field on the cells), or per in-plane column.
     std::vector<std::size_t> sizes;
-    for (const FieldInfo* f : run.streamed)  // the whole plane's
-      sizes.push_back(layout_->plane_count(f->kind == FieldKind::column ? layout_->grid()->cells_per_layer()
-                                                                        : layout_->num_cells()));
+    for (const FieldInfo* f : run.streamed)  // the whole plane's, or the owned block's
+      sizes.push_back(
+          frame_count(run, f->kind == FieldKind::column ? layout_->grid()->cells_per_layer() : layout_->num_cells()));
     run.fields = std::make_unique<FieldOutput>(
         layout_->executor(), sizes,
         [observer](double t, const std::vector<const double*>& data) { observer->on_fields(t, data); });

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "solver/checkpoint_values.hpp"
@@ -80,9 +81,12 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
   for (const std::string& n : run.solution.notes) notes += n + "\n";
   c.texts["notes"] = notes;
   // A cut plane's state is gathered whole (on every rank): the checkpoint is
-  // the serial run's, and restarts on any number of ranks.
+  // the serial run's, and restarts on any number of ranks. An observer that
+  // takes blocks gets this rank's owned cells and their window instead.
   const auto& cut = layout_->decomposition();
+  const bool piece = cut && run.blocks;
   const std::size_t layer = layout_->grid()->cells_per_layer();
+  const std::size_t owned = piece ? cut->blocks()[static_cast<std::size_t>(cut->rank())].columns() : 0;
   for (auto& [name, values] : w_->history->to_host()) {
     std::vector<double>& out = c.arrays["state/" + name];
     if (!cut) {
@@ -91,10 +95,14 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
     }
     // Through the executor's memory, where the decomposition's arrays live.
     const auto& exec = layout_->executor();
+    const int layers = static_cast<int>(values.size() / layer);
     const Array<double> block = Array<double>::from_host(exec, values);
-    Array<double> whole(exec, layout_->plane_count(values.size()));
-    cut->gather(block.data(), static_cast<int>(values.size() / layer), whole.data());
-    out = whole.to_host();
+    Array<double> result(exec, piece ? owned * static_cast<std::size_t>(layers) : layout_->plane_count(values.size()));
+    if (piece)
+      cut->owned(block.data(), layers, result.data());
+    else
+      cut->gather(block.data(), layers, result.data());
+    out = result.to_host();
   }
   for (const std::string& name : Solution::variable_names()) c.arrays["solution/" + name] = run.solution[name];
   c.scalars = {{"time", k.time},
@@ -122,6 +130,7 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                 {"step until below", k.cursor.until_below ? 1 : 0},
                 {"steps taken", run.solution.steps_taken},
                 {"steps rejected", run.solution.steps_rejected}};
+  if (piece) set_window(c, {options_.grid.nx, options_.grid.ny, cut->blocks()[static_cast<std::size_t>(cut->rank())]});
   return c;
 }
 
@@ -146,9 +155,17 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   v::text(c, "experiment");
   v::text(c, "termination");
   v::solution_rows(c, Solution::variable_names());
+  // The whole plane's state (this rank's block sliced from it), or exactly
+  // this rank's window of it.
+  const std::optional<CheckpointWindow> window = window_of(c), mine = state_window();
+  if (window && *window != *mine)
+    throw InvalidArgument("checkpoint", where,
+                          "holds the state of " + window->describe() + "; this " +
+                              (layout_->decomposition() ? "rank" : "run") + " needs " + mine->describe() +
+                              " (io::read_checkpoint assembles a checkpoint written per rank for any window)");
   std::map<std::string, std::vector<double>> state;
   for (const auto& [name, values] : c.arrays)
-    if (name.rfind("state/", 0) == 0) state[name.substr(6)] = block_of(values);
+    if (name.rfind("state/", 0) == 0) state[name.substr(6)] = window ? values : block_of(values);
   for (const char* live : {"c_s", "c_e", "T", "c_surf", "phi", "aj"}) v::finite_array(c, std::string("state/") + live);
   w_->history->from_host(state, where);
   load_scalars(c);

@@ -20,6 +20,7 @@ target_sources(voltaic PRIVATE
   solver/simulation_substeps.cpp
   solver/simulation_checkpoint.cpp
   solver/checkpoint_values.cpp
+  solver/checkpoint_window.cpp
   solver/memory_estimate.cpp
   solver/failure_cause.cpp
   solver/field_output.cpp

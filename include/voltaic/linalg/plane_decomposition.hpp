@@ -7,8 +7,10 @@
 /// block unchanged.
 
 #include <cstddef>
+#include <vector>
 
 #include "voltaic/core/memory_space.hpp"
+#include "voltaic/core/plane_partition.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
 #include "voltaic/linalg/vector_space.hpp"
 
@@ -41,6 +43,11 @@ class PlaneDecomposition {
   virtual int first_i() const = 0;
   virtual int first_j() const = 0;
 
+  /// This rank's number and every rank's owned block, in rank order: where
+  /// the pieces of a field or checkpoint written per rank lie in the plane.
+  virtual int rank() const = 0;
+  virtual const std::vector<PlaneBlock>& blocks() const = 0;
+
   /// Posts the exchange of the owned edge columns of a ghosted field of
   /// `layers` layers; end() waits and fills its ghosts, so that interior
   /// work can run between them. One exchange per layer count in flight.
@@ -70,6 +77,9 @@ class PlaneDecomposition {
   /// every rank (x fastest, plane_nx plane_ny values a layer): the small 2D
   /// problems (the foils' Schur complement) are solved whole on every rank.
   virtual void gather(const double* field, int layers, double* whole) const = 0;
+  /// The owned cells of a ghosted field of `layers` layers (blocks()[rank()]'s
+  /// columns, x fastest, then y, then layers); no communication.
+  virtual void owned(const double* field, int layers, double* out) const = 0;
   /// The ghosted block (ghosts included) of a whole-plane field; no communication.
   virtual void slice(const double* whole, int layers, double* field) const = 0;
   /// The same for arrays in host memory, whatever memory_space() is.

@@ -79,6 +79,9 @@ class BlockDecomposition final : public PlaneDecomposition {
   int plane_ny() const override { return partition_.ny(); }
   int first_i() const override { return block_.i_begin - shape_.x0(); }
   int first_j() const override { return block_.j_begin - shape_.y0(); }
+  int rank() const override { return comm_.rank(); }
+  const std::vector<PlaneBlock>& blocks() const override { return blocks_; }
+  void owned(const double* field, int layers, double* out) const override;
   void gather(const double* field, int layers, double* whole) const override;
   void slice(const double* whole, int layers, double* field) const override;
   void begin(const double* field, int layers) const override;
@@ -117,6 +120,7 @@ class BlockDecomposition final : public PlaneDecomposition {
   bool device_ = false;  ///< the arrays are not in host memory
   int stream_ = 0;       ///< the exchanges' stream on a GPU
   PlaneBlock block_;
+  std::vector<PlaneBlock> blocks_;  ///< every rank's
   GhostedBlock shape_;
   int neighbour_[4] = {-1, -1, -1, -1};
   std::vector<std::size_t> tiles_;  ///< the owned tiles' global numbers, in tile_partials()' order

@@ -32,6 +32,15 @@ class RunObserver {
     (void)fields;
   }
 
+  /// On a plane cut over ranks (a Simulation made with a PlaneDecomposition):
+  /// true to receive this rank's owned block of every field frame (the
+  /// columns of blocks()[rank()], x fastest, then y, then layers) and
+  /// checkpoints whose state arrays hold that block only (their
+  /// CheckpointWindow says which), so that no rank holds a whole field.
+  /// False (the default): every rank receives the whole plane's, gathered.
+  /// Asked once, at the start of run(); ignored on an uncut plane.
+  virtual bool takes_blocks() const { return false; }
+
   /// Asked after each accepted time step that does not end its experiment
   /// step: true to receive a checkpoint of the present state.
   virtual bool checkpoint_due(double time) {

@@ -135,7 +135,8 @@ class Simulation {
   /// Solution are the whole cell's, the same bits on every rank and for
   /// every cut of the plane; its fields and checkpoints are the whole cell's
   /// (gathered on every rank), the serial run's, so a checkpoint written on
-  /// any number of ranks restarts on any other.
+  /// any number of ranks restarts on any other, unless the observer takes
+  /// blocks (RunObserver::takes_blocks): then each rank's are its block's.
   /// @throws InvalidArgument as above, and when options.grid's plane is not the decomposition's
   Simulation(const ParameterSet& parameters, SimulationOptions options, std::shared_ptr<const Executor> exec,
              std::shared_ptr<const PlaneDecomposition> decomposition);
@@ -166,6 +167,11 @@ class Simulation {
   /// The same, and checks now (rather than in run()) that the checkpoint
   /// comes from a run of `experiment` and that its step is one of it.
   void load_checkpoint(const Checkpoint& checkpoint, const Experiment& experiment);
+  /// The columns whose state this rank holds: its ghosted block on a cut
+  /// plane, else the whole plane. load_checkpoint() takes a checkpoint whose
+  /// state arrays are the whole plane's or exactly this window's (a reader
+  /// assembling the pieces of a checkpoint written per rank gives it).
+  CheckpointWindow state_window() const;
 
   /// Lithium in the cell [mol]: particles plus electrolyte.
   double lithium_inventory() const;
@@ -256,6 +262,9 @@ class Simulation {
   /// After an accepted step: the observer's row, fields and checkpoint.
   void report_row(RunContext& run, bool may_checkpoint);
   Checkpoint make_checkpoint(const RunContext& run) const;
+  /// Values per frame of a field of `local` values on this rank: the whole
+  /// plane's, or the owned block's when the run streams blocks.
+  std::size_t frame_count(const RunContext& run, std::size_t local) const;
   /// The rows and counters a checkpoint carries, into a fresh Solution.
   static void resume_solution(const Checkpoint& c, Solution& s);
   /// The rank's block of a whole-plane state array of a checkpoint (the array itself on a whole plane).
