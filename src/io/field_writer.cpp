@@ -46,6 +46,15 @@ void validate_grid(const FieldGrid& grid, const std::string& path) {
     throw SizeMismatch("field grid region", "FieldWriter",
                        "'" + path + "': " + std::to_string(grid.region.size()) + " region entries for " +
                            std::to_string(cells) + " cells");
+  const bool inside = grid.plane_nx == 0 ? grid.plane_ny == 0 && grid.i_begin == 0 && grid.j_begin == 0
+                                         : grid.i_begin >= 0 && grid.j_begin >= 0 &&
+                                               grid.i_begin + grid.x_nodes.size() - 1 <= std::size_t(grid.plane_nx) &&
+                                               grid.j_begin + grid.y_nodes.size() - 1 <= std::size_t(grid.plane_ny);
+  if (!inside)
+    throw InvalidArgument("field grid block", "FieldWriter",
+                          "'" + path + "': columns from (" + std::to_string(grid.i_begin) + ", " +
+                              std::to_string(grid.j_begin) + ") do not fit a plane of " +
+                              std::to_string(grid.plane_nx) + " x " + std::to_string(grid.plane_ny));
   if (!grid.plane_z_nodes.empty() && grid.plane_z_nodes.size() != 2)
     throw SizeMismatch("field grid plane_z_nodes", "FieldWriter",
                        "'" + path + "': " + std::to_string(grid.plane_z_nodes.size()) +
@@ -136,6 +145,7 @@ struct FieldWriter::Impl {
   std::vector<hsize_t> row_lengths;    // values per frame of each: cells or columns
   std::vector<std::string> locations;  // "/fields/KEY" or "/planes/KEY", for messages
   State state = State::open;
+  bool xdmf = true;  // write the XDMF file
 
   void create(const FieldGrid& grid, const std::vector<FieldDescription>& descriptions, const ErrorContext& ctx);
   void write_grid(const FieldGrid& grid, const ErrorContext& ctx);
@@ -155,6 +165,11 @@ void FieldWriter::Impl::create(const FieldGrid& grid, const std::vector<FieldDes
   hdf5::write_int64_attribute(file.get(), "nx", static_cast<std::int64_t>(series.nx), ctx);
   hdf5::write_int64_attribute(file.get(), "ny", static_cast<std::int64_t>(series.ny), ctx);
   hdf5::write_int64_attribute(file.get(), "nz", static_cast<std::int64_t>(series.nz), ctx);
+  // Where this grid lies in the cell's plane (a piece of a cut plane, or all of it).
+  hdf5::write_int64_attribute(file.get(), "i_begin", grid.i_begin, ctx);
+  hdf5::write_int64_attribute(file.get(), "j_begin", grid.j_begin, ctx);
+  hdf5::write_int64_attribute(file.get(), "plane_nx", grid.plane_nx > 0 ? grid.plane_nx : std::int64_t(series.nx), ctx);
+  hdf5::write_int64_attribute(file.get(), "plane_ny", grid.plane_ny > 0 ? grid.plane_ny : std::int64_t(series.ny), ctx);
   write_grid(grid, ctx);
 
   time = create_growing(file.get(), "time", 0, ctx);
@@ -191,6 +206,7 @@ void FieldWriter::Impl::write_grid(const FieldGrid& grid, const ErrorContext& ct
 }
 
 void FieldWriter::Impl::write_xdmf() const {
+  if (!xdmf) return;
   try {
     write_file_atomically(xdmf_target.temporary_path(), xdmf_document(series));
   } catch (const FileError& e) {
@@ -211,7 +227,8 @@ void FieldWriter::Impl::require_open(const char* where) const {
                       (state == State::committed ? "committed" : "unusable after an earlier failure"));
 }
 
-FieldWriter::FieldWriter(const std::string& h5_path, const FieldGrid& grid, std::vector<FieldDescription> fields) {
+FieldWriter::FieldWriter(const std::string& h5_path, const FieldGrid& grid, std::vector<FieldDescription> fields,
+                         bool xdmf) {
   const fs::path xdmf_path = fs::path(h5_path).replace_extension(".xdmf");
   if (xdmf_path == fs::path(h5_path))
     throw InvalidArgument("field file name", "FieldWriter", "'" + h5_path + "' would be its own XDMF file");
@@ -219,6 +236,7 @@ FieldWriter::FieldWriter(const std::string& h5_path, const FieldGrid& grid, std:
   validate_fields(fields, h5_path);
 
   impl_ = std::make_unique<Impl>(h5_path, xdmf_path.string());
+  impl_->xdmf = xdmf;
   XdmfSeries& s = impl_->series;
   s.h5_file = fs::path(h5_path).filename().string();
   s.nx = grid.x_nodes.size() - 1;
@@ -268,6 +286,8 @@ void FieldWriter::write(double time, const std::vector<const double*>& data) {
 
 std::size_t FieldWriter::frames() const { return impl_->series.times.size(); }
 
+const XdmfSeries& FieldWriter::series() const { return impl_->series; }
+
 void FieldWriter::commit() {
   constexpr const char* where = "FieldWriter::commit";
   Impl& w = *impl_;
@@ -279,7 +299,7 @@ void FieldWriter::commit() {
   if (!w.file.close()) ErrorContext(w.h5_target.path(), where).fail("close");
   // The HDF5 file first: a reader that finds the new XDMF finds its data.
   w.h5_target.commit();
-  w.xdmf_target.commit();
+  if (w.xdmf) w.xdmf_target.commit();
   w.state = Impl::State::committed;
 }
 

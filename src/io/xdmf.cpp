@@ -92,21 +92,39 @@ std::string field_attribute(const XdmfSeries& s, const CellShape& shape, const s
   return xml;
 }
 
-/// A temporal collection `name`: per frame a grid "`frame_name` N" of
-/// `shape` (its topology, geometry and fixed attributes) with the attributes
-/// `attributes` makes. Frame names are unique in the document (ParaView's
-/// XDMF reader lists the frames by name).
-template <class Attributes>
-std::string temporal_collection(const XdmfSeries& s, const char* name, const char* frame_name, const std::string& shape,
-                                Attributes&& attributes) {
+/// One frame's grid, named `name`: the time, then `content` (a uniform
+/// grid's topology, geometry and attributes, or a spatial collection's grids).
+std::string frame_grid(const std::string& name, const char* type, double time, const std::string& content) {
+  std::string xml = "      <Grid Name=\"" + name + "\" " + type + ">\n";
+  xml += "        <Time Value=\"" + format_double(time) + "\"/>\n";
+  return xml + content + "      </Grid>\n";
+}
+
+/// A temporal collection `name`: per frame a grid "`frame_name` N" holding
+/// each piece's mesh (`shape`, its topology, geometry and fixed attributes)
+/// with the attributes `attributes` makes: the mesh itself for one piece, a
+/// spatial collection of grids "`frame_name` N piece R" for several. Frame
+/// names are unique in the document (ParaView's XDMF reader lists them by name).
+template <class Shape, class Attributes>
+std::string temporal_collection(const std::vector<XdmfSeries>& pieces, const char* name, const char* frame_name,
+                                Shape&& shape, Attributes&& attributes) {
+  std::vector<std::string> shapes;
+  for (const XdmfSeries& p : pieces) shapes.push_back(shape(p));
   std::string xml =
       std::string("    <Grid Name=\"") + name + "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  for (std::size_t frame = 0; frame < s.times.size(); ++frame) {
-    xml += std::string("      <Grid Name=\"") + frame_name + " " + std::to_string(frame) + "\" GridType=\"Uniform\">\n";
-    xml += "        <Time Value=\"" + format_double(s.times[frame]) + "\"/>\n";
-    xml += shape;
-    xml += attributes(frame);
-    xml += "      </Grid>\n";
+  const std::vector<double>& times = pieces.front().times;
+  for (std::size_t frame = 0; frame < times.size(); ++frame) {
+    const std::string grid = std::string(frame_name) + " " + std::to_string(frame);
+    if (pieces.size() == 1) {
+      xml += frame_grid(grid, "GridType=\"Uniform\"", times[frame], shapes[0] + attributes(pieces[0], frame));
+      continue;
+    }
+    std::string blocks;
+    for (std::size_t r = 0; r < pieces.size(); ++r) {
+      blocks += "      <Grid Name=\"" + grid + " piece " + std::to_string(r) + "\" GridType=\"Uniform\">\n";
+      blocks += shapes[r] + attributes(pieces[r], frame) + "      </Grid>\n";
+    }
+    xml += frame_grid(grid, "GridType=\"Collection\" CollectionType=\"Spatial\"", times[frame], blocks);
   }
   xml += "    </Grid>\n";
   return xml;
@@ -114,28 +132,35 @@ std::string temporal_collection(const XdmfSeries& s, const char* name, const cha
 
 }  // namespace
 
-std::string xdmf_document(const XdmfSeries& s) {
-  const std::string h5 = xml_escaped(s.h5_file);
-  const CellShape cells{s.nx, s.ny, s.nz}, columns{s.nx, s.ny, 1};
+std::string xdmf_document(const XdmfSeries& series) { return xdmf_document(std::vector<XdmfSeries>{series}); }
+
+std::string xdmf_document(const std::vector<XdmfSeries>& pieces) {
   std::string xml =
       "<?xml version=\"1.0\" ?>\n"
       "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
       "<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n"
       "  <Domain>\n";
-  xml += temporal_collection(s, "fields", "frame", frame_shape(s, h5), [&](std::size_t frame) {
-    std::string a;
-    for (std::size_t f = 0; f < s.keys.size(); ++f)
-      a += field_attribute(s, cells, h5, "fields", s.keys[f], s.names[f], frame);
-    return a;
-  });
+  const auto cells = [](const XdmfSeries& s) { return CellShape{s.nx, s.ny, s.nz}; };
+  const auto columns = [](const XdmfSeries& s) { return CellShape{s.nx, s.ny, 1}; };
+  const auto h5 = [](const XdmfSeries& s) { return xml_escaped(s.h5_file); };
+  xml += temporal_collection(
+      pieces, "fields", "frame", [&](const XdmfSeries& s) { return frame_shape(s, h5(s)); },
+      [&](const XdmfSeries& s, std::size_t frame) {
+        std::string a;
+        for (std::size_t f = 0; f < s.keys.size(); ++f)
+          a += field_attribute(s, cells(s), h5(s), "fields", s.keys[f], s.names[f], frame);
+        return a;
+      });
   // The column fields: a second collection at the same times, which ParaView
   // shows beside the cell grid (a block of its own, named "planes").
-  if (!s.plane_keys.empty()) {
-    xml +=
-        temporal_collection(s, "planes", "planes frame", mesh_of(columns, h5, "plane_z_nodes"), [&](std::size_t frame) {
+  if (!pieces.front().plane_keys.empty()) {
+    xml += temporal_collection(
+        pieces, "planes", "planes frame",
+        [&](const XdmfSeries& s) { return mesh_of(columns(s), h5(s), "plane_z_nodes"); },
+        [&](const XdmfSeries& s, std::size_t frame) {
           std::string a;
           for (std::size_t f = 0; f < s.plane_keys.size(); ++f)
-            a += field_attribute(s, columns, h5, "planes", s.plane_keys[f], s.plane_names[f], frame);
+            a += field_attribute(s, columns(s), h5(s), "planes", s.plane_keys[f], s.plane_names[f], frame);
           return a;
         });
   }

@@ -32,5 +32,10 @@ struct XdmfSeries {
 /// whose cell attributes read row i of /planes/KEY. Without plane keys the
 /// document is the cell collection alone.
 std::string xdmf_document(const XdmfSeries& series);
+/// The document joining the pieces of a plane cut over ranks, each in its
+/// own HDF5 file (nx ny nz its block's cells) with the same keys and times:
+/// per frame a spatial collection of the pieces' grids, ParaView's
+/// multiblock, in each collection.
+std::string xdmf_document(const std::vector<XdmfSeries>& pieces);
 
 }  // namespace voltaic::io

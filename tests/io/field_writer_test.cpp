@@ -83,6 +83,11 @@ TEST(FieldWriter, RootAttributesAndGrid) {
   EXPECT_EQ(h5::int64_attribute(file.get(), "nx"), 3);
   EXPECT_EQ(h5::int64_attribute(file.get(), "ny"), 2);
   EXPECT_EQ(h5::int64_attribute(file.get(), "nz"), 2);
+  // The whole plane: it starts at column (0, 0) of a plane of its own size.
+  EXPECT_EQ(h5::int64_attribute(file.get(), "i_begin"), 0);
+  EXPECT_EQ(h5::int64_attribute(file.get(), "j_begin"), 0);
+  EXPECT_EQ(h5::int64_attribute(file.get(), "plane_nx"), 3);
+  EXPECT_EQ(h5::int64_attribute(file.get(), "plane_ny"), 2);
 
   const std::pair<const char*, const std::vector<double>*> axes[] = {
       {"/grid/x_nodes", &grid.x_nodes}, {"/grid/y_nodes", &grid.y_nodes}, {"/grid/z_nodes", &grid.z_nodes}};
@@ -349,4 +354,29 @@ TEST(FieldWriter, AFailedWriteStopsTheWriterAndLeavesNoTemporaries) {
   }
   EXPECT_TRUE(entries_of(d).empty());
   EXPECT_EQ(h5::open_hdf5_objects(), 0);
+}
+
+// A rank's piece of a cut plane: its place in the plane as root attributes,
+// no XDMF file of its own (one joins the pieces), and a block that does not
+// fit its plane refused.
+TEST(FieldWriter, APieceRecordsWhereItLiesAndWritesNoXdmf) {
+  const auto d = fresh_dir("fields_piece");
+  FieldGrid grid = small_grid();  // 3 x 2 columns
+  grid.i_begin = 4;
+  grid.j_begin = 1;
+  grid.plane_nx = 7;
+  grid.plane_ny = 3;
+  {
+    FieldWriter w((d / "fields.rank-1.h5").string(), grid, two_fields(), false);
+    write_frames(w, 2);
+    w.commit();
+  }
+  EXPECT_EQ(entries_of(d), Names{"fields.rank-1.h5"});
+  const auto file = h5::open((d / "fields.rank-1.h5").string());
+  EXPECT_EQ(h5::int64_attribute(file.get(), "i_begin"), 4);
+  EXPECT_EQ(h5::int64_attribute(file.get(), "j_begin"), 1);
+  EXPECT_EQ(h5::int64_attribute(file.get(), "plane_nx"), 7);
+  EXPECT_EQ(h5::int64_attribute(file.get(), "plane_ny"), 3);
+  grid.i_begin = 5;  // columns 5..7 of a 7-column plane
+  EXPECT_THROW(FieldWriter((d / "bad.h5").string(), grid, two_fields(), false), voltaic::InvalidArgument);
 }

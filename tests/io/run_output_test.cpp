@@ -15,6 +15,7 @@
 #include "io/mini_xml.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/io/checkpoint_file.hpp"
+#include "voltaic/io/checkpoint_pieces.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/solver/field_catalog.hpp"
 #include "voltaic/solver/simulation.hpp"
@@ -176,6 +177,95 @@ TEST(RunOutput, TimeSeriesColumnsUsePyBaMMNames) {
   for (const char* name : {"Time [s]", "Voltage [V]", "Current [A]", "Discharge capacity [A.h]", "Cell temperature [K]",
                            "Minimum cell temperature [K]", "Maximum cell temperature [K]"})
     EXPECT_NE(std::find(c.begin(), c.end(), name), c.end()) << name;
+}
+
+/// A block's piece of a whole-plane field of `layers` layers (x fastest).
+std::vector<double> block_values(const std::vector<double>& whole, int nx, int ny, const PlaneBlock& b, int layers) {
+  std::vector<double> v;
+  for (int k = 0; k < layers; ++k)
+    for (int j = b.j_begin; j < b.j_end; ++j)
+      for (int i = b.i_begin; i < b.i_end; ++i) v.push_back(whole[i + nx * (j + ny * k)]);
+  return v;
+}
+
+// A plane cut over two ranks, both played here: each rank's RunOutput writes
+// its block's fields and checkpoint piece into rank 0's staging directory;
+// rank 0 publishes them with one XDMF and one manifest, replacing the pieces
+// an earlier run on more ranks left.
+TEST(RunOutput, RanksOfACutPlaneWriteTheirPiecesJoinedByOneXdmfAndOneManifest) {
+  const fs::path dir = fresh_dir("pieces");
+  fs::create_directories(dir);
+  for (const char* stale : {"fields.rank-2.h5", "checkpoint.g1.rank-3.h5"}) std::ofstream(dir / stale) << "old";
+  OutputConfig out;
+  out.directory = dir.string();
+  out.field_period = 60.0;
+  out.fields = {"temperature", "collector_current_density"};
+  out.checkpoint_period = 1.0;
+  SimulationOptions o;
+  o.grid = {6, 4, 6, 6, 6, 4};
+  o.thermal = ThermalModel::lumped;
+  Simulation sim(parameter_sets::chen2020(), o, CpuExecutor::create());
+  const CellLayout& layout = sim.layout();
+  const int nx = 6, ny = 4, nz = static_cast<int>(layout.grid()->nz());
+  const std::vector<PlaneBlock> blocks = {PlaneBlock{0, 2, 0, 4}, PlaneBlock{2, 6, 0, 4}};
+
+  RunOutput root(out, layout, 0.0, RankShare{0, blocks, ""});
+  RunOutput other(out, layout, 0.0, RankShare{1, blocks, root.directory().staging_path()});
+  EXPECT_TRUE(root.takes_blocks());
+  std::vector<double> t(static_cast<std::size_t>(nx * ny * nz)), current(static_cast<std::size_t>(nx * ny));
+  for (std::size_t c = 0; c < t.size(); ++c) t[c] = 298.0 + 0.001 * double(c);
+  for (std::size_t c = 0; c < current.size(); ++c) current[c] = 10.0 + double(c);
+  for (double time : {0.0, 60.0}) {
+    for (RunOutput* r : {&root, &other}) {
+      const PlaneBlock& b = blocks[r == &root ? 0 : 1];
+      const std::vector<double> tb = block_values(t, nx, ny, b, nz), cb = block_values(current, nx, ny, b, 1);
+      r->on_fields(time, {tb.data(), cb.data()});
+    }
+  }
+  for (RunOutput* r : {&root, &other}) {
+    Checkpoint c;
+    c.arrays["state/T"] = block_values(t, nx, ny, blocks[r == &root ? 0 : 1], nz);
+    c.arrays["solution/Time [s]"] = {0.0, 60.0};
+    c.scalars["time"] = 60.0;
+    c.integers["step index"] = 1;
+    set_window(c, {nx, ny, blocks[r == &root ? 0 : 1]});
+    r->on_checkpoint(c);
+  }
+  root.seal_checkpoint();
+  other.seal_checkpoint();
+  other.close();
+  root.close();
+  root.publish();
+
+  for (const char* f : {"timeseries.csv", "fields.xdmf", "fields.rank-0.h5", "fields.rank-1.h5", "checkpoint.h5",
+                        "checkpoint.g0.rank-0.h5", "checkpoint.g0.rank-1.h5"})
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  for (const char* f : {"fields.h5", "fields.rank-2.h5", "checkpoint.g1.rank-3.h5"})
+    EXPECT_FALSE(fs::exists(dir / f)) << f;
+  EXPECT_FALSE(has_temporaries(dir));
+  {
+    const auto file = test::h5::open((dir / "fields.rank-1.h5").string());
+    const auto x = test::h5::values<double>(test::h5::dataset(file.get(), "/grid/x_nodes").get(), H5T_NATIVE_DOUBLE);
+    ASSERT_EQ(x.size(), 5u);
+    EXPECT_NEAR(x[0], 2 * layout.grid()->dx(), 1e-15);
+    const auto ds = test::h5::dataset(file.get(), "/fields/temperature");
+    EXPECT_EQ(test::h5::shape(ds.get()), (std::vector<hsize_t>{2, hsize_t(4 * 4 * nz)}));
+    const auto v = test::h5::values<double>(ds.get(), H5T_NATIVE_DOUBLE);
+    EXPECT_EQ(std::vector<double>(v.begin() + 4 * 4 * nz, v.end()), block_values(t, nx, ny, blocks[1], nz));
+  }
+  namespace xml = test::xml;
+  std::ifstream in(dir / "fields.xdmf");
+  const xml::Element doc = xml::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  const auto frames = doc.first("Domain").first("Grid").all("Grid");
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[1]->attr("CollectionType"), "Spatial");
+  ASSERT_EQ(frames[1]->all("Grid").size(), 2u);
+  EXPECT_EQ(frames[1]->all("Grid")[1]->first("Topology").attr("Dimensions"),
+            std::to_string(nz + 1) + " 5 5");  // nodes z y x of the 4 x 4 block
+
+  // The manifest assembles the whole plane, and any block, from the pieces.
+  const Checkpoint whole = read_checkpoint_for((dir / "checkpoint.h5").string(), sim.state_window());
+  EXPECT_EQ(whole.arrays.at("state/T"), t);
 }
 
 }  // namespace

@@ -171,3 +171,40 @@ TEST(FieldWriterXdmf, ColumnFieldsAreASecondCollectionOfOneLayerSlabs) {
     }
   }
 }
+
+// A plane cut over ranks: per frame a spatial collection of the pieces'
+// grids (ParaView's multiblock), each its own block's shape and file.
+TEST(FieldWriterXdmf, PiecesAreJoinedFramebyFrameInSpatialCollections) {
+  std::vector<XdmfSeries> pieces(2, two_frames());
+  pieces[0].h5_file = "fields.rank-0.h5";
+  pieces[1].h5_file = "fields.rank-1.h5";
+  pieces[1].nx = 5;
+  pieces[1].plane_keys = pieces[0].plane_keys = {"collector_current_density"};
+  pieces[1].plane_names = pieces[0].plane_names = {"Current collector current density [A.m-2]"};
+  const xml::Element root = xml::parse(xdmf_document(pieces));
+  const auto collections = root.first("Domain").all("Grid");
+  ASSERT_EQ(collections.size(), 2u);  // fields, planes
+  for (const xml::Element* collection : collections) {
+    const auto frames = collection->all("Grid");
+    ASSERT_EQ(frames.size(), 2u);
+    for (std::size_t frame = 0; frame < 2; ++frame) {
+      const xml::Element& f = *frames[frame];
+      EXPECT_EQ(f.attr("GridType"), "Collection");
+      EXPECT_EQ(f.attr("CollectionType"), "Spatial");
+      EXPECT_EQ(f.first("Time").attr("Value"), frame == 0 ? "0" : "12.5");
+      const auto blocks = f.all("Grid");
+      ASSERT_EQ(blocks.size(), 2u);
+      for (std::size_t r = 0; r < 2; ++r) {
+        const std::string file = "fields.rank-" + std::to_string(r) + ".h5";
+        EXPECT_EQ(blocks[r]->attr("GridType"), "Uniform");
+        EXPECT_EQ(blocks[r]->first("Geometry").first("DataItem").text, file + ":/grid/x_nodes");
+        EXPECT_EQ(blocks[r]->first("Geometry").first("DataItem").attr("Dimensions"), r == 0 ? "5" : "6");
+        const xml::Element& last = *blocks[r]->all("Attribute").back();
+        const xml::Element& slab = last.first("DataItem");
+        const std::string cells = std::to_string((r == 0 ? 4 : 5) * 3 * (collection == collections[0] ? 2 : 1));
+        EXPECT_EQ(slab.all("DataItem")[0]->text, std::to_string(frame) + " 0 1 1 1 " + cells);
+        EXPECT_EQ(slab.all("DataItem")[1]->text.rfind(file + ":/", 0), 0u);
+      }
+    }
+  }
+}

@@ -7,11 +7,14 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "voltaic/io/checkpoint_pieces.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
 #include "voltaic/solver/simulation.hpp"
@@ -184,6 +187,123 @@ TEST(BlockSimulation, ACheckpointRestartsOnAnotherNumberOfRanks) {
         EXPECT_EQ(second.frames[f][k], first.frames[skip + f][k]) << "frame " << f << " field " << k;
   }
   MPI_Comm_free(&half_comm);
+}
+
+/// The owned columns `b` of a whole-plane field of `layers` layers.
+std::vector<double> owned_part(const std::vector<double>& whole, int nx, int ny, const PlaneBlock& b, int layers) {
+  std::vector<double> v;
+  for (int k = 0; k < layers; ++k)
+    for (int j = b.j_begin; j < b.j_end; ++j)
+      for (int i = b.i_begin; i < b.i_end; ++i) v.push_back(whole[std::size_t(i + nx * (j + ny * k))]);
+  return v;
+}
+
+/// A Recorder that takes blocks: this rank's frames and checkpoint piece.
+class BlockRecorder : public Recorder {
+ public:
+  using Recorder::Recorder;
+  bool takes_blocks() const override { return true; }
+};
+
+// Each rank streams and checkpoints its own block (no rank holds a whole
+// field): the frames are the owned part of the gathered ones, the rows the
+// same bits; the pieces, written as files with a manifest, restart on half
+// the ranks and on one block (io::read_checkpoint_for assembling each rank's
+// block), ending with the uninterrupted run's bits, and in a serial run.
+TEST(BlockSimulation, ACheckpointWrittenPerRankRestartsOnAnotherNumberOfRanks) {
+  const Communicator world;
+  const Case& c = cases()[5];  // the pouch with 3D heat and a hold
+  SimulationOptions o = options(c);
+  o.field_times = {};
+  o.field_period = 60.0;
+  const Experiment experiment(c.steps);
+  const int nx = o.grid.nx, ny = o.grid.ny, nz = 8;
+  const auto cut = BlockDecomposition::over(world, nx, ny, kTile);
+  const PlaneBlock& mine = cut->block();
+  Recorder gathered(100.0);
+  gathered.cells = std::size_t(nx) * ny * nz;
+  gathered.columns = std::size_t(nx) * ny;
+  const Solution uninterrupted = Simulation(c.parameters, o, CpuExecutor::create(), cut).run(experiment, &gathered);
+  BlockRecorder pieces(100.0);
+  pieces.cells = mine.columns() * nz;
+  pieces.columns = mine.columns();
+  const Solution blocked = Simulation(c.parameters, o, CpuExecutor::create(), cut).run(experiment, &pieces);
+  ASSERT_EQ(blocked.rows(), uninterrupted.rows());
+  for (const std::string& name : Solution::variable_names())
+    for (std::size_t r = 0; r < blocked.rows(); ++r)
+      ASSERT_TRUE(same_bits(blocked[name][r], uninterrupted[name][r])) << name << " row " << r;
+  ASSERT_EQ(pieces.frames.size(), gathered.frames.size());
+  for (std::size_t f = 0; f < pieces.frames.size(); ++f) {
+    EXPECT_EQ(pieces.frames[f][0], owned_part(gathered.frames[f][0], nx, ny, mine, nz)) << "frame " << f;
+    EXPECT_EQ(pieces.frames[f][1], owned_part(gathered.frames[f][1], nx, ny, mine, 1)) << "frame " << f;
+  }
+  ASSERT_TRUE(pieces.kept);
+  const std::optional<CheckpointWindow> window = window_of(*pieces.kept);
+  ASSERT_TRUE(window.has_value());
+  EXPECT_EQ(*window, (CheckpointWindow{nx, ny, mine}));
+
+  // The pieces and the manifest as files (one directory per world size: ctest may run them at once).
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("voltaic_mpi_pieces_" + std::to_string(world.size()));
+  if (world.rank() == 0) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  MPI_Barrier(world.get());
+  const std::string manifest = (dir / "checkpoint.h5").string();
+  io::write_checkpoint_piece(io::checkpoint_piece_path(manifest, 0, world.rank()), *pieces.kept);
+  MPI_Barrier(world.get());
+  if (world.rank() == 0) {
+    std::vector<std::string> names;
+    std::vector<CheckpointWindow> windows;
+    for (int r = 0; r < world.size(); ++r) {
+      names.push_back(io::checkpoint_piece_path(manifest, 0, r));
+      windows.push_back({nx, ny, cut->blocks()[std::size_t(r)]});
+    }
+    io::write_checkpoint_manifest(manifest, *pieces.kept, names, windows);
+  }
+  MPI_Barrier(world.get());
+
+  const int group = world.size() >= 4 ? world.rank() / 2 : world.rank();
+  MPI_Comm half_comm;
+  MPI_Comm_split(world.get(), group, world.rank(), &half_comm);
+  {
+    const Communicator half(half_comm);
+    const auto smaller = BlockDecomposition::over(half, nx, ny, kTile);
+    const Communicator self(MPI_COMM_SELF);
+    Simulation on_half(c.parameters, o, CpuExecutor::create(), smaller);
+    Simulation alone(c.parameters, o, CpuExecutor::create(), BlockDecomposition::over(self, nx, ny, kTile));
+    for (Simulation* resumed : {&on_half, &alone}) {
+      resumed->load_checkpoint(io::read_checkpoint_for(manifest, resumed->state_window()), experiment);
+      Recorder second(1e9);
+      second.cells = gathered.cells;
+      second.columns = gathered.columns;
+      const Solution after = resumed->run(experiment, &second);
+      ASSERT_EQ(after.rows(), uninterrupted.rows());
+      std::size_t differ = 0;
+      for (const std::string& name : Solution::variable_names())
+        for (std::size_t r = 0; r < after.rows(); ++r)
+          if (!same_bits(after[name][r], uninterrupted[name][r])) ++differ;
+      EXPECT_EQ(differ, 0u) << (resumed == &alone ? "alone" : "on half the ranks");
+      ASSERT_FALSE(second.frames.empty());
+      const std::size_t skip = gathered.frames.size() - second.frames.size();
+      for (std::size_t f = 0; f < second.frames.size(); ++f)
+        for (int k = 0; k < 2; ++k) EXPECT_EQ(second.frames[f][k], gathered.frames[skip + f][k]) << "frame " << f;
+    }
+  }
+  MPI_Comm_free(&half_comm);
+  // The serial Simulation (the one-block run's to rounding) continues from the pieces too.
+  Simulation serial(c.parameters, o, CpuExecutor::create());
+  serial.load_checkpoint(io::read_checkpoint_for(manifest, serial.state_window()), experiment);
+  const Solution after = serial.run(experiment);
+  ASSERT_TRUE(after.completed) << after.termination;
+  EXPECT_NEAR(after["Voltage [V]"].back(), uninterrupted["Voltage [V]"].back(), 1e-6);
+  // A rank's piece is not its ghosted block: loaded as it is, it is refused by name.
+  Simulation other(c.parameters, o, CpuExecutor::create(), cut);
+  if (world.size() > 1) {
+    Checkpoint wrong = *pieces.kept;
+    EXPECT_THROW(other.load_checkpoint(wrong, experiment), InvalidArgument);
+  }
 }
 
 // On a GPU (the arrays staged through the host for now): the ranks sharing

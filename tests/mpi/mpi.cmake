@@ -4,7 +4,7 @@ add_executable(voltaic_mpi_tests mpi/mpi_main.cpp mpi/halo_exchange_test.cpp mpi
   mpi/block_operator_test.cpp mpi/block_diffusion_step_test.cpp
   mpi/two_field_block_operator_test.cpp mpi/block_simulation_test.cpp
   mpi/decomposed_operators_test.cpp mpi/block_decomposition_gpu_test.cpp)
-target_link_libraries(voltaic_mpi_tests PRIVATE voltaic::mpi GTest::gtest)
+target_link_libraries(voltaic_mpi_tests PRIVATE voltaic::mpi voltaic::io GTest::gtest)
 target_compile_options(voltaic_mpi_tests PRIVATE -Wall -Wextra $<$<BOOL:${VOLTAIC_WERROR}>:-Werror>)
 foreach(ranks 1 2 4)
   add_test(NAME mpi.ranks_${ranks}

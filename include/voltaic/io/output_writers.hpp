@@ -13,6 +13,8 @@
 
 namespace voltaic::io {
 
+struct XdmfSeries;  // src/io/xdmf.hpp: what an XDMF file describes
+
 /// timeseries.csv: a header of column names, then rows appended as they come.
 class TimeseriesCsvWriter {
  public:
@@ -42,6 +44,10 @@ struct FieldGrid {
   /// the cell's top to the foil's thickness above it). Empty: a slab as thick
   /// as the grid's last layer, on top of the grid.
   std::vector<double> plane_z_nodes;
+  /// Where the grid lies in its cell's plane when it is one rank's piece of
+  /// a plane cut over ranks: the plane's column of its first column, and the
+  /// plane's columns (0: the grid is the whole plane).
+  int i_begin = 0, j_begin = 0, plane_nx = 0, plane_ny = 0;
 };
 
 /// Where a field a FieldWriter stores lives.
@@ -69,8 +75,11 @@ struct FieldDescription {
 class FieldWriter {
  public:
   /// @param h5_path the HDF5 file; the XDMF file is the same path with ".xdmf"
+  /// @param xdmf false: no XDMF file (a piece of a plane cut over ranks,
+  /// which one XDMF file joins with the others)
   /// @throws FileError when the temporary files cannot be created
-  FieldWriter(const std::string& h5_path, const FieldGrid& grid, std::vector<FieldDescription> fields);
+  FieldWriter(const std::string& h5_path, const FieldGrid& grid, std::vector<FieldDescription> fields,
+              bool xdmf = true);
   ~FieldWriter();
   FieldWriter(const FieldWriter&) = delete;
   FieldWriter& operator=(const FieldWriter&) = delete;
@@ -79,6 +88,8 @@ class FieldWriter {
   /// mesh says (host memory, e.g. pinned).
   void write(double time, const std::vector<const double*>& data);
   std::size_t frames() const;
+  /// The XDMF series this writer describes (its frames so far).
+  const XdmfSeries& series() const;
   /// Closes both files and renames them into place.
   void commit();
 
