@@ -641,7 +641,7 @@ def main(argv=None):
     unit = choose_time_unit(args.time_unit, columns[TIME])
 
     # Every input is read and checked before anything is written.
-    h5_path = os.path.join(directory, "fields.h5")
+    h5_path = fields_path(directory)
     key = args.field or "temperature"
     data = None
     if os.path.isfile(h5_path):
@@ -675,6 +675,25 @@ def main(argv=None):
     return 0
 
 
+def fields_path(directory):
+    """fields.h5 of `directory`; for a run cut over MPI ranks (fields.rank-R.h5
+    pieces, no fields.h5) the pieces put together in a temporary fields.h5."""
+    path = os.path.join(directory, "fields.h5")
+    if os.path.isfile(path) or not os.path.isfile(os.path.join(directory, "fields.rank-0.h5")):
+        return path
+    import tempfile
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from field_pieces import write_whole
+
+    whole = os.path.join(tempfile.mkdtemp(prefix="voltaic_plot_"), "fields.h5")
+    try:
+        write_whole(directory, whole)
+    except (OSError, ValueError, KeyError) as e:
+        raise InputError(f"{directory}: its fields.rank-*.h5 pieces cannot be put together ({one_line(e)})") from None
+    return whole
+
+
 def plot_maps_dir(args, plt, np, directory):
     if args.maps is None:
         raise InputError("--times picks the rows of --maps: give --maps too")
@@ -684,7 +703,7 @@ def plot_maps_dir(args, plt, np, directory):
     if not keys:
         raise InputError(f"--maps {args.maps}: no field keys")
     times = parse_times(args.times) if args.times is not None else None
-    h5_path = os.path.join(directory, "fields.h5")
+    h5_path = fields_path(directory)
     if not os.path.isfile(h5_path):
         raise InputError(f"{h5_path}: no such file (--maps draws its column fields; set [output] field_period "
                          "or field_times in the config to write it)")

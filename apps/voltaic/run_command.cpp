@@ -20,7 +20,7 @@
 #include "voltaic/core/executor.hpp"
 #include "voltaic/core/version.hpp"
 #include "voltaic/io/atomic_file.hpp"
-#include "voltaic/io/checkpoint_file.hpp"
+#include "voltaic/io/checkpoint_pieces.hpp"
 #include "voltaic/io/config.hpp"
 #include "voltaic/io/output_directory.hpp"
 #include "voltaic/io/output_path.hpp"
@@ -36,8 +36,9 @@ namespace {
 /// RunOutput that also drives the progress display, and stops the run after SIGINT or SIGTERM.
 class CliOutput : public io::RunOutput {
  public:
-  CliOutput(const io::OutputConfig& output, const CellLayout& layout, Progress& progress, double start_time)
-      : RunOutput(output, layout, start_time), progress_(progress) {}
+  CliOutput(const io::OutputConfig& output, const CellLayout& layout, Progress& progress, double start_time,
+            std::optional<io::RankShare> share)
+      : RunOutput(output, layout, start_time, std::move(share)), progress_(progress) {}
   void on_row(const Solution& solution) override {
     RunOutput::on_row(solution);
     progress_.update(solution);
@@ -51,38 +52,60 @@ class CliOutput : public io::RunOutput {
   Progress& progress_;
 };
 
+/// Runs `write` on every rank and tells whether it succeeded on all; a rank
+/// where it failed says why. Every rank calls it at the same point.
+template <class Write>
+bool all_wrote(const Ranks& ranks, Write&& write) {
+  int failed = 0;
+  try {
+    write();
+  } catch (const std::exception& e) {
+    report("error", e);
+    failed = 1;
+  }
+  return ranks.max(failed) == 0;
+}
+
 /// Under mpirun every rank runs its block of the cell and asks its observer
 /// the same questions at the same points of the run; rank 0's output answers
 /// for all (broadcast), so that no rank takes a checkpoint, streams another
-/// field or stops alone. Only rank 0 has an output (`output` null elsewhere).
+/// field or stops alone. Every rank writes its block's fields and checkpoint
+/// pieces (RunOutput with a RankShare); rank 0 also the rows. A file that a
+/// rank cannot write stops the run on every rank, at the next point where
+/// all ask, never leaving one rank waiting for the others.
 class AgreedObserver : public RunObserver {
  public:
-  AgreedObserver(const Ranks& ranks, RunObserver* output) : ranks_(ranks), output_(output) {}
-  void on_row(const Solution& solution) override {
-    if (output_) output_->on_row(solution);
-  }
-  std::vector<std::string> streamed_fields() const override {
-    std::string keys;
-    if (output_)
-      for (const std::string& k : output_->streamed_fields()) keys += k + "\n";
-    keys = ranks_.broadcast(keys);
-    std::vector<std::string> out;
-    for (std::size_t at = 0, end; (end = keys.find('\n', at)) != std::string::npos; at = end + 1)
-      out.push_back(keys.substr(at, end - at));
-    return out;
-  }
+  AgreedObserver(const Ranks& ranks, io::RunOutput& output) : ranks_(ranks), output_(output) {}
+  void on_row(const Solution& solution) override { output_.on_row(solution); }
+  bool takes_blocks() const override { return true; }
+  std::vector<std::string> streamed_fields() const override { return output_.streamed_fields(); }
   void on_fields(double time, const std::vector<const double*>& fields) override {
-    if (output_) output_->on_fields(time, fields);
+    // On the output thread: a failure marks the output broken (RunOutput
+    // keeps that) and is agreed on at the next stop_reason().
+    try {
+      output_.on_fields(time, fields);
+    } catch (const std::exception& e) {
+      report("error", e);
+    }
   }
-  bool checkpoint_due(double time) override { return ranks_.broadcast(output_ && output_->checkpoint_due(time)); }
+  bool checkpoint_due(double time) override { return ranks_.broadcast(output_.checkpoint_due(time)); }
   void on_checkpoint(const Checkpoint& checkpoint) override {
-    if (output_) output_->on_checkpoint(checkpoint);
+    // Every piece, then the manifest naming them.
+    if (!all_wrote(ranks_, [&] { output_.on_checkpoint(checkpoint); }) ||
+        !all_wrote(ranks_, [&] { output_.seal_checkpoint(); }))
+      throw io::FileError("checkpoint", "voltaic run",
+                          "a rank could not write its part of the checkpoint (its error is above); the run stops");
   }
-  std::string stop_reason() override { return ranks_.broadcast(output_ ? output_->stop_reason() : std::string()); }
+  std::string stop_reason() override {
+    if (ranks_.max(output_.intact() ? 0 : 1) != 0)
+      throw io::FileError("output", "voltaic run",
+                          "a rank could not write its fields (its error is above); the run stops");
+    return ranks_.broadcast(output_.stop_reason());
+  }
 
  private:
   const Ranks& ranks_;
-  RunObserver* output_;
+  io::RunOutput& output_;
 };
 
 void print_summary(const Solution& s, const Simulation& sim, double wall_s, const std::vector<std::string>& files) {
@@ -104,10 +127,11 @@ void print_summary(const Solution& s, const Simulation& sim, double wall_s, cons
   for (const std::string& f : files) std::printf("  %-28s %s\n", "wrote", f.c_str());
 }
 
-/// Loads the checkpoint at `path` into `sim`; whatever is wrong with it is
-/// bad input naming the file.
+/// Loads the checkpoint at `path` into `sim` (this rank's block of it, from
+/// the pieces of one written per rank); whatever is wrong with it is bad
+/// input naming the file.
 void restart_from(Simulation& sim, const std::string& path, const Experiment& experiment) {
-  const Checkpoint checkpoint = io::read_checkpoint(path);
+  const Checkpoint checkpoint = io::read_checkpoint_for(path, sim.state_window());
   try {
     sim.load_checkpoint(checkpoint, experiment);
   } catch (const InvalidArgument& e) {
@@ -116,21 +140,36 @@ void restart_from(Simulation& sim, const std::string& path, const Experiment& ex
 }
 
 /// A rank other than 0 under mpirun: its block of the cell, in step with
-/// rank 0, which writes and reports (the exit code is the same on every
-/// rank: the run's rows are).
-int run_block(const Ranks& ranks, Simulation& sim, const Experiment& experiment) {
-  if (ranks.max(0) != 0) return kInternalError;  // rank 0 could not make its output (and said why)
-  AgreedObserver observer(ranks, nullptr);
+/// rank 0, which reports; it writes its pieces into rank 0's staging
+/// directory (the exit code is the same on every rank: the run's rows are).
+int run_block(const Ranks& ranks, Simulation& sim, const Experiment& experiment, const io::RunConfig& config) {
+  const std::string staging = ranks.broadcast(std::string());
+  std::unique_ptr<io::RunOutput> output;
+  int failed = staging.empty() ? 1 : 0;  // rank 0 could not make its output (and said why)
   try {
-    const Solution solution = sim.run(experiment, &observer);
-    return solution.completed ? kSuccess : stop_signal() ? exit_code_of_signal(stop_signal()) : kSolverFailure;
+    const PlaneDecomposition& cut = *sim.layout().decomposition();
+    if (!failed)
+      output = std::make_unique<io::RunOutput>(config.output, sim.layout(), sim.time(),
+                                               io::RankShare{cut.rank(), cut.blocks(), staging});
+  } catch (const io::FileError& e) {
+    report("error", e);
+    failed = 1;
+  }
+  if (ranks.max(failed) != 0) return kInternalError;
+  AgreedObserver observer(ranks, *output);
+  Solution solution;
+  try {
+    solution = sim.run(experiment, &observer);
   } catch (const InvalidArgument& e) {
     report("error", e);
     return kBadInput;
   } catch (const std::exception& e) {
-    report("internal error", e);
+    if (!dynamic_cast<const io::FileError*>(&e)) report("internal error", e);
     return kInternalError;
   }
+  if (!all_wrote(ranks, [&] { output->close(); })) return kInternalError;
+  if (ranks.max(0) != 0) return kInternalError;  // rank 0 could not publish the set
+  return solution.completed ? kSuccess : stop_signal() ? exit_code_of_signal(stop_signal()) : kSolverFailure;
 }
 
 /// After an error on the way: publishes the complete rows and frames when
@@ -204,7 +243,7 @@ int run_command(const RunArguments& args) {
     }
   }
   if (!agreed()) return code != kSuccess ? code : kBadInput;
-  if (!ranks.root()) return run_block(ranks, *sim, *experiment);
+  if (!ranks.root()) return run_block(ranks, *sim, *experiment, config);
 
   const std::string& dir = config.output.directory;
   std::error_code ec;
@@ -218,20 +257,26 @@ int run_command(const RunArguments& args) {
   std::fflush(stdout);
   Progress progress(*experiment, config.parameters.electrical.nominal_capacity, stdout, isatty(fileno(stdout)));
   std::unique_ptr<CliOutput> output;
+  std::optional<io::RankShare> share;  // a cut plane: every rank writes its pieces
+  if (const auto& cut = layout.decomposition()) share = io::RankShare{cut->rank(), cut->blocks(), ""};
   try {
-    output = std::make_unique<CliOutput>(config.output, sim->layout(), progress, sim->time());
+    output = std::make_unique<CliOutput>(config.output, layout, progress, sim->time(), share);
   } catch (const io::FileError& e) {
     report("error", e);
     code = exit_code_of_output_error(e);
   }
-  if (!agreed()) return code;
+  if (share) {
+    ranks.broadcast(output ? output->directory().staging_path() : std::string());
+    if (ranks.max(output ? 0 : 1) != 0) return code != kSuccess ? code : kInternalError;
+  }
+  if (!output) return code;
   note_leftovers(output->directory());
 
   const auto start = std::chrono::steady_clock::now();
   Solution solution;
-  AgreedObserver observer(ranks, output.get());
+  AgreedObserver observer(ranks, *output);
   try {
-    solution = sim->run(*experiment, ranks.size() > 1 ? static_cast<RunObserver*>(&observer) : output.get());
+    solution = sim->run(*experiment, share ? static_cast<RunObserver*>(&observer) : output.get());
   } catch (const InvalidArgument& e) {  // a step or field the run cannot take, seen before anything ran
     progress.finish();
     report("error", e);
@@ -241,17 +286,35 @@ int run_command(const RunArguments& args) {
   } catch (const std::exception& e) {  // a CUDA or file error on the way: keep what is complete
     progress.finish();
     report(dynamic_cast<const io::FileError*>(&e) ? "error" : "internal error", e);
-    settle_after_failure(*output);
+    if (share) {  // the other ranks stopped too, their pieces unclosed
+      output->abandon();
+      std::fprintf(stderr, "voltaic: the earlier files in '%s' are kept\n", dir.c_str());
+    } else {
+      settle_after_failure(*output);
+    }
     return kInternalError;
   }
   progress.finish();
+  if (share) {
+    output->on_row(solution);
+    if (!all_wrote(ranks, [&] { output->close(); })) {
+      output->abandon();
+      std::fprintf(stderr, "voltaic: the earlier files in '%s' are kept\n", dir.c_str());
+      return kInternalError;
+    }
+  }
+  int published = 1;
   try {
     HoldSecondSignal hold;  // the files are published as a set, never half
-    output->finish(solution);
+    if (share)
+      output->publish();
+    else
+      output->finish(solution);
+    published = 0;
   } catch (const io::FileError& e) {
     report("error", e);
-    return kInternalError;
   }
+  if ((share ? ranks.max(published) : published) != 0) return kInternalError;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_summary(solution, *sim, wall, output->files());
   std::fflush(stdout);

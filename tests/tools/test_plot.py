@@ -385,9 +385,64 @@ def test_sweep_bad_inputs(base):
     assert_bad_input([d, "--cells", "0"], "curves.h5: no such file")
 
 
+def split_into_pieces(whole, directory, blocks):
+    """The fields.h5 `whole` cut into the fields.rank-R.h5 pieces a run on
+    len(blocks) ranks writes (block R: columns (i0, i1, j0, j1))."""
+    import h5py
+    import numpy as np
+
+    with h5py.File(whole, "r") as f:
+        nx, ny, nz = (int(f.attrs[a]) for a in ("nx", "ny", "nz"))
+        for r, (i0, i1, j0, j1) in enumerate(blocks):
+            with h5py.File(os.path.join(directory, f"fields.rank-{r}.h5"), "w") as p:
+                p.attrs.update(dict(f.attrs, nx=np.int64(i1 - i0), ny=np.int64(j1 - j0), i_begin=np.int64(i0),
+                                    j_begin=np.int64(j0), plane_nx=np.int64(nx), plane_ny=np.int64(ny)))
+                p["/time"] = f["/time"][()]
+                p["/grid/x_nodes"] = f["/grid/x_nodes"][i0:i1 + 1]
+                p["/grid/y_nodes"] = f["/grid/y_nodes"][j0:j1 + 1]
+                p["/grid/z_nodes"] = f["/grid/z_nodes"][()]
+                p["/grid/plane_z_nodes"] = f["/grid/plane_z_nodes"][()]
+                p["/grid/region"] = f["/grid/region"][()].reshape(nz, ny, nx)[:, j0:j1, i0:i1].reshape(-1)
+                for group, layers in (("fields", nz), ("planes", 1)):
+                    for key in f[group]:
+                        d = f[group][key]
+                        v = d[()].reshape(-1, layers, ny, nx)[:, :, j0:j1, i0:i1]
+                        p[f"/{group}/{key}"] = v.reshape(v.shape[0], -1)
+                        p[f"/{group}/{key}"].attrs.update(dict(d.attrs))
+
+
+def test_pieces_of_a_run_over_ranks(base):
+    """A run cut over ranks leaves fields.rank-R.h5 pieces: field_pieces puts
+    them together bit for bit, and plot.py draws them as it draws fields.h5."""
+    import numpy as np
+
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from field_pieces import read_fields_dir
+
+    whole_dir = make_dir(base, "whole", nx=7, ny=5)
+    d = make_dir(base, "pieces")
+    split_into_pieces(os.path.join(whole_dir, "fields.h5"), d, [(0, 4, 0, 3), (4, 7, 0, 3), (0, 4, 3, 5), (4, 7, 3, 5)])
+    a, attrs, names = read_fields_dir(whole_dir)
+    b, pieces_attrs, pieces_names = read_fields_dir(d)
+    assert int(pieces_attrs["nx"]) == 7 and int(pieces_attrs["ny"]) == 5, pieces_attrs
+    assert sorted(a) == sorted(b)
+    for name in a:
+        assert a[name].shape == b[name].shape, name
+        assert np.array_equal(a[name], b[name], equal_nan=a[name].dtype.kind == "f"), name
+    assert pieces_names["/fields/temperature"]["units"] == "K"
+    rc, out, err = run_plot(d, "--field", "temperature")
+    assert rc == 0, err
+    assert_png(os.path.join(d, "temperature_map.png"))
+    rc, out, err = run_plot(d, "--maps")
+    assert rc == 0, err
+    assert_png(os.path.join(d, "maps.png"))
+    os.remove(os.path.join(d, "fields.rank-3.h5"))  # a piece missing: a one-line error
+    assert_bad_input([d, "--field", "temperature"], "cannot be put together")
+
+
 TESTS = [test_timeseries_only, test_time_unit_hours, test_1d_map, test_1d_other_field_with_nan, test_3d_map,
          test_one_frame, test_bad_inputs, test_maps, test_maps_of_a_1d_cell, test_maps_bad_inputs,
-         test_sweep_all_cells, test_sweep_chosen_cells, test_sweep_bad_inputs]
+         test_sweep_all_cells, test_sweep_chosen_cells, test_sweep_bad_inputs, test_pieces_of_a_run_over_ranks]
 
 
 def main():
