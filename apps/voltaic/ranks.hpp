@@ -26,9 +26,9 @@ class Ranks {
   bool root() const { return rank_ == 0; }
   /// The largest of `value` over the ranks (value itself on one rank).
   int max(int value) const;
-  /// Rank 0's value, on every rank.
+  /// Rank 0's value (rank `from`'s), on every rank.
   bool broadcast(bool value) const;
-  std::string broadcast(const std::string& value) const;
+  std::string broadcast(const std::string& value, int from = 0) const;
   /// The nx x ny plane cut over the ranks (mpi::BlockDecomposition) for arrays
   /// in exec's memory; null on one rank.
   /// @throws InvalidArgument when the plane has fewer tiles than there are ranks

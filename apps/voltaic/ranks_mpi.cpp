@@ -47,12 +47,12 @@ bool Ranks::broadcast(bool value) const {
   return v != 0;
 }
 
-std::string Ranks::broadcast(const std::string& value) const {
+std::string Ranks::broadcast(const std::string& value, int from) const {
   if (!mpi_) return value;
   unsigned long long length = value.size();
-  mpi::check(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, mpi_->world.get()), "MPI_Bcast");
-  std::string out = rank_ == 0 ? value : std::string(length, '\0');
-  mpi::check(MPI_Bcast(out.data(), static_cast<int>(length), MPI_CHAR, 0, mpi_->world.get()), "MPI_Bcast");
+  mpi::check(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, from, mpi_->world.get()), "MPI_Bcast");
+  std::string out = rank_ == from ? value : std::string(length, '\0');
+  mpi::check(MPI_Bcast(out.data(), static_cast<int>(length), MPI_CHAR, from, mpi_->world.get()), "MPI_Bcast");
   return out;
 }
 

@@ -14,7 +14,7 @@ Ranks::Ranks(int&, char**&) { g_current = this; }
 Ranks::~Ranks() { g_current = nullptr; }
 int Ranks::max(int value) const { return value; }
 bool Ranks::broadcast(bool value) const { return value; }
-std::string Ranks::broadcast(const std::string& value) const { return value; }
+std::string Ranks::broadcast(const std::string& value, int) const { return value; }
 std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int, int, const std::shared_ptr<const Executor>&) const {
   return nullptr;
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -52,18 +53,23 @@ class CliOutput : public io::RunOutput {
   Progress& progress_;
 };
 
-/// Runs `write` on every rank and tells whether it succeeded on all; a rank
-/// where it failed says why. Every rank calls it at the same point.
+/// Runs `write` on every rank and tells whether it succeeded on all. The
+/// first rank where it failed passes its error to rank 0, which prints it
+/// (the other ranks' output goes to /dev/null). Every rank calls it at the
+/// same point.
 template <class Write>
 bool all_wrote(const Ranks& ranks, Write&& write) {
-  int failed = 0;
+  std::string why;
   try {
     write();
   } catch (const std::exception& e) {
-    report("error", e);
-    failed = 1;
+    why = one_line(e.what());
   }
-  return ranks.max(failed) == 0;
+  const int first = -ranks.max(why.empty() ? -ranks.size() : -ranks.rank());
+  if (first == ranks.size()) return true;
+  why = ranks.broadcast(why, first);
+  if (ranks.root()) std::fprintf(stderr, "voltaic: error on rank %d: %s\n", first, why.c_str());
+  return false;
 }
 
 /// Under mpirun every rank runs its block of the cell and asks its observer
@@ -81,11 +87,12 @@ class AgreedObserver : public RunObserver {
   std::vector<std::string> streamed_fields() const override { return output_.streamed_fields(); }
   void on_fields(double time, const std::vector<const double*>& fields) override {
     // On the output thread: a failure marks the output broken (RunOutput
-    // keeps that) and is agreed on at the next stop_reason().
+    // keeps that) and is agreed on, and told, at the next stop_reason().
     try {
       output_.on_fields(time, fields);
     } catch (const std::exception& e) {
-      report("error", e);
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (field_error_.empty()) field_error_ = one_line(e.what());
     }
   }
   bool checkpoint_due(double time) override { return ranks_.broadcast(output_.checkpoint_due(time)); }
@@ -94,18 +101,24 @@ class AgreedObserver : public RunObserver {
     if (!all_wrote(ranks_, [&] { output_.on_checkpoint(checkpoint); }) ||
         !all_wrote(ranks_, [&] { output_.seal_checkpoint(); }))
       throw io::FileError("checkpoint", "voltaic run",
-                          "a rank could not write its part of the checkpoint (its error is above); the run stops");
+                          "a rank could not write its part of the checkpoint (above); the run stops");
   }
   std::string stop_reason() override {
-    if (ranks_.max(output_.intact() ? 0 : 1) != 0)
-      throw io::FileError("output", "voltaic run",
-                          "a rank could not write its fields (its error is above); the run stops");
+    const bool intact = output_.intact();
+    if (!all_wrote(ranks_, [&] {
+          const std::lock_guard<std::mutex> lock(mutex_);
+          if (!intact)
+            throw io::FileError("fields", "voltaic run", field_error_.empty() ? "not written" : field_error_);
+        }))
+      throw io::FileError("output", "voltaic run", "a rank could not write its fields (above); the run stops");
     return ranks_.broadcast(output_.stop_reason());
   }
 
  private:
   const Ranks& ranks_;
   io::RunOutput& output_;
+  std::mutex mutex_;  // field_error_ is set on the output thread
+  std::string field_error_;
 };
 
 void print_summary(const Solution& s, const Simulation& sim, double wall_s, const std::vector<std::string>& files) {
@@ -145,17 +158,13 @@ void restart_from(Simulation& sim, const std::string& path, const Experiment& ex
 int run_block(const Ranks& ranks, Simulation& sim, const Experiment& experiment, const io::RunConfig& config) {
   const std::string staging = ranks.broadcast(std::string());
   std::unique_ptr<io::RunOutput> output;
-  int failed = staging.empty() ? 1 : 0;  // rank 0 could not make its output (and said why)
-  try {
+  const bool made = all_wrote(ranks, [&] {
+    if (staging.empty()) return;  // rank 0 could not make its output (and says why)
     const PlaneDecomposition& cut = *sim.layout().decomposition();
-    if (!failed)
-      output = std::make_unique<io::RunOutput>(config.output, sim.layout(), sim.time(),
-                                               io::RankShare{cut.rank(), cut.blocks(), staging});
-  } catch (const io::FileError& e) {
-    report("error", e);
-    failed = 1;
-  }
-  if (ranks.max(failed) != 0) return kInternalError;
+    output = std::make_unique<io::RunOutput>(config.output, sim.layout(), sim.time(),
+                                             io::RankShare{cut.rank(), cut.blocks(), staging});
+  });
+  if (!made || staging.empty()) return kInternalError;
   AgreedObserver observer(ranks, *output);
   Solution solution;
   try {
@@ -267,7 +276,7 @@ int run_command(const RunArguments& args) {
   }
   if (share) {
     ranks.broadcast(output ? output->directory().staging_path() : std::string());
-    if (ranks.max(output ? 0 : 1) != 0) return code != kSuccess ? code : kInternalError;
+    if (!all_wrote(ranks, [] {}) || !output) return code != kSuccess ? code : kInternalError;
   }
   if (!output) return code;
   note_leftovers(output->directory());

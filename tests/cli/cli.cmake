@@ -148,6 +148,13 @@ if(VOLTAIC_HAS_MPI)
   set_tests_properties(cli.run_over_2_and_4_ranks_gives_the_same_bits PROPERTIES PROCESSORS 4 TIMEOUT 600
     SKIP_RETURN_CODE 77
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  # One rank that cannot write stops every rank; the earlier set is kept.
+  add_test(NAME cli.run_over_ranks_stops_every_rank_when_one_cannot_write
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_ranks_fault.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
+                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml ${_work}/run_ranks_fault)
+  set_tests_properties(cli.run_over_ranks_stops_every_rank_when_one_cannot_write PROPERTIES PROCESSORS 2 TIMEOUT 300
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   add_test(NAME cli.run_of_a_1d_cell_refuses_several_ranks
            COMMAND ${MPIEXEC_EXECUTABLE} -n 2 ${VOLTAIC_MPIEXEC_EXTRA} ${_voltaic} run
                    ${_data}/configs/minimal.toml -o ${_work}/run_ranks_1d)
