@@ -167,7 +167,10 @@ Checkpoint read_checkpoint_for(const std::string& path, const CheckpointWindow& 
     if (o.columns() == 0) continue;
     const std::string piece_path = (fs::path(path).parent_path() / names[r]).string();
     const Checkpoint piece = read_piece(piece_path, c, windows[r]);
-    if (!state.empty() && piece.arrays.size() != state.size())
+    // Every piece holds the same arrays, so that coverage by columns is coverage of every array.
+    bool same_names = state.empty() || piece.arrays.size() == state.size();
+    for (const auto& entry : piece.arrays) same_names = same_names && (state.empty() || state.count(entry.first) == 1);
+    if (!same_names)
       throw FileError("'" + piece_path + "'", kWhere, "holds other state arrays than the pieces before it");
     for (const auto& [name, values] : piece.arrays) {
       const std::size_t layers = values.size() / from.columns();

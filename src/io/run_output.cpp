@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 
 #include "voltaic/io/checkpoint_file.hpp"
 #include "voltaic/io/checkpoint_pieces.hpp"
@@ -38,7 +39,7 @@ FieldGrid block_grid(const FieldGrid& whole, const PlaneBlock& b) {
 std::vector<std::string> piece_names(std::size_t ranks, int generation) {
   std::vector<std::string> names;
   for (std::size_t r = 0; r < ranks; ++r)
-    names.push_back(fs::path(checkpoint_piece_path("checkpoint.h5", generation, static_cast<int>(r))).string());
+    names.push_back(checkpoint_piece_path("checkpoint.h5", generation, static_cast<int>(r)));
   return names;
 }
 
@@ -233,13 +234,13 @@ void RunOutput::publish() {
 }
 
 std::vector<std::string> RunOutput::replaced_set() const {
+  // Exactly the names a run writes: a user's own file beside them stays.
+  static const std::regex piece(R"((fields\.rank-[0-9]+|checkpoint\.g[01]\.rank-[0-9]+)\.h5)");
   std::vector<std::string> set = file_names();
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(config_.directory, ec)) {
     const std::string name = entry.path().filename().string();
-    const bool piece =
-        (name.rfind("fields.rank-", 0) == 0 || name.rfind("checkpoint.g", 0) == 0) && entry.path().extension() == ".h5";
-    if (piece) set.push_back(name);
+    if (std::regex_match(name, piece)) set.push_back(name);
   }
   return set;
 }

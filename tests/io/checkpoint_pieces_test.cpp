@@ -143,6 +143,17 @@ TEST(CheckpointPieces, APieceOfAnotherCheckpointIsRefused) {
   EXPECT_NE(e.find("another checkpoint"), std::string::npos) << e;
 }
 
+TEST(CheckpointPieces, APieceWithOtherArraysIsRefused) {
+  const fs::path dir = fresh_dir("other_arrays");
+  const std::string manifest = write_set(dir, four_blocks());
+  Checkpoint renamed = rank_checkpoint(four_blocks()[2]);
+  renamed.arrays["state/c_s"] = renamed.arrays.at("state/c_e");  // as many arrays, one of another name
+  renamed.arrays.erase("state/c_e");
+  write_checkpoint_piece(checkpoint_piece_path(manifest, 0, 2), renamed);
+  const std::string e = error_of(manifest, PlaneBlock{0, kNx, 0, kNy});
+  EXPECT_NE(e.find("other state arrays"), std::string::npos) << e;
+}
+
 TEST(CheckpointPieces, PiecesThatDoNotTileTheWindowAreRefused) {
   // Two pieces both holding column 4 of every row; then a gap.
   std::vector<PlaneBlock> overlapping = {PlaneBlock{0, 5, 0, kNy}, PlaneBlock{4, kNx, 0, kNy}};

@@ -195,7 +195,8 @@ std::vector<double> block_values(const std::vector<double>& whole, int nx, int n
 TEST(RunOutput, RanksOfACutPlaneWriteTheirPiecesJoinedByOneXdmfAndOneManifest) {
   const fs::path dir = fresh_dir("pieces");
   fs::create_directories(dir);
-  for (const char* stale : {"fields.rank-2.h5", "checkpoint.g1.rank-3.h5"}) std::ofstream(dir / stale) << "old";
+  for (const char* stale : {"fields.rank-2.h5", "checkpoint.g1.rank-3.h5", "checkpoint.gold.h5"})
+    std::ofstream(dir / stale) << "old";
   OutputConfig out;
   out.directory = dir.string();
   out.field_period = 60.0;
@@ -242,6 +243,7 @@ TEST(RunOutput, RanksOfACutPlaneWriteTheirPiecesJoinedByOneXdmfAndOneManifest) {
     EXPECT_TRUE(fs::exists(dir / f)) << f;
   for (const char* f : {"fields.h5", "fields.rank-2.h5", "checkpoint.g1.rank-3.h5"})
     EXPECT_FALSE(fs::exists(dir / f)) << f;
+  EXPECT_TRUE(fs::exists(dir / "checkpoint.gold.h5"));  // not a name a run writes: the user's
   EXPECT_FALSE(has_temporaries(dir));
   {
     const auto file = test::h5::open((dir / "fields.rank-1.h5").string());

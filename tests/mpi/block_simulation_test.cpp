@@ -123,6 +123,14 @@ const std::vector<Case>& cases() {
 INSTANTIATE_TEST_SUITE_P(Cells, BlockSimulation, ::testing::ValuesIn(cases()),
                          [](const auto& info) { return info.param.name; });
 
+/// The options of the restart tests: a frame every minute.
+SimulationOptions restart_options(const Case& c) {
+  SimulationOptions o = options(c);
+  o.field_times = {};
+  o.field_period = 60.0;
+  return o;
+}
+
 /// Keeps the checkpoint taken at `at` and every streamed frame.
 class Recorder : public RunObserver {
  public:
@@ -147,9 +155,7 @@ class Recorder : public RunObserver {
 TEST(BlockSimulation, ACheckpointRestartsOnAnotherNumberOfRanks) {
   const Communicator world;
   const Case& c = cases()[5];  // the pouch with 3D heat and a hold
-  SimulationOptions o = options(c);
-  o.field_times = {};
-  o.field_period = 60.0;
+  const SimulationOptions o = restart_options(c);
   const Experiment experiment(c.steps);
   const auto cut = BlockDecomposition::over(world, o.grid.nx, o.grid.ny, kTile);
   Recorder first(100.0);
@@ -213,9 +219,7 @@ class BlockRecorder : public Recorder {
 TEST(BlockSimulation, ACheckpointWrittenPerRankRestartsOnAnotherNumberOfRanks) {
   const Communicator world;
   const Case& c = cases()[5];  // the pouch with 3D heat and a hold
-  SimulationOptions o = options(c);
-  o.field_times = {};
-  o.field_period = 60.0;
+  const SimulationOptions o = restart_options(c);
   const Experiment experiment(c.steps);
   const int nx = o.grid.nx, ny = o.grid.ny, nz = 8;
   const auto cut = BlockDecomposition::over(world, nx, ny, kTile);
