@@ -133,6 +133,10 @@ int main(int argc, char** argv) {
   std::string backend = "cpu";
   app.add_option("--backend", backend, "where each rank runs its block")->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_flag("!--no-alone", alone, "skip the one-rank run beside it");
+  std::string transport = "auto";
+  app.add_option("--transport", transport,
+                 "a GPU's exchanges: auto (device memory where MPI is CUDA-aware), host, device")
+      ->check(CLI::IsMember({"auto", "host", "device"}));
   app.add_flag("--latency", latency, "time MPI_Allreduce and ghost exchanges instead");
   CLI11_PARSE(app, argc, argv);
   if (latency) {
@@ -146,7 +150,10 @@ int main(int argc, char** argv) {
   o.thermal = ThermalModel::conduction;
   const Experiment experiment({"Discharge at 1C for " + std::to_string(minutes) + " minutes"});
   const auto exec = executor_for(backend, world);
-  const auto cut = mpi::BlockDecomposition::over(world, nx, ny, 16, exec);
+  const mpi::GpuTransport way = transport == "host"     ? mpi::GpuTransport::host_staged
+                                : transport == "device" ? mpi::GpuTransport::device_direct
+                                                        : mpi::GpuTransport::automatic;
+  const auto cut = mpi::BlockDecomposition::over(world, nx, ny, 16, exec, way);
   const Measured many = run(exec, cut, o, experiment);
   const mpi::BlockTraffic most = busiest(world, many.traffic);
   const PlaneBlock& b = cut->block();
@@ -161,6 +168,8 @@ int main(int argc, char** argv) {
     j["largest_block"] = {largest[0], largest[1]};
     j["tiles"] = cut->partition().num_tiles();
     j["device"] = exec->name();
+    j["exchanges_from"] = cut->device_direct() ? "device memory" : "host memory";
+    j["mpi_cuda_aware"] = mpi::mpi_is_cuda_aware();
     std::printf("%s\n", j.dump().c_str());
   }
   if (alone && world.rank() == 0) {  // the same cell on one rank, for the ratio: cut in one block, and not cut

@@ -8,7 +8,21 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's MPIX_CUDA_AWARE_SUPPORT and MPIX_Query_cuda_support()
+#endif
+#endif
+
 namespace voltaic::mpi {
+
+bool mpi_is_cuda_aware() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
 
 namespace {
 
@@ -38,7 +52,7 @@ struct BlockDecomposition::Exchange {
 };
 
 BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePartition& partition,
-                                       std::shared_ptr<const Executor> exec)
+                                       std::shared_ptr<const Executor> exec, GpuTransport transport)
     : comm_(comm),
       partition_(partition),
       exec_(exec ? std::move(exec) : CpuExecutor::create()),
@@ -51,6 +65,10 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
     throw InvalidArgument(
         "partition", "BlockDecomposition",
         "tiles of " + std::to_string(partition_.tile()) + " columns: a GPU block sums a tile, at most 32 x 32 columns");
+  if (device_ && transport == GpuTransport::device_direct && !mpi_is_cuda_aware())
+    throw InvalidArgument("transport", "BlockDecomposition",
+                          "device_direct needs a CUDA-aware MPI; this one is not (host_staged or automatic work)");
+  direct_ = device_ && transport != GpuTransport::host_staged && mpi_is_cuda_aware();
   block_ = partition_.block(comm_.rank());
   for (int r = 0; r < partition_.ranks(); ++r) blocks_.push_back(partition_.block(r));
   const std::vector<int> n = partition_.neighbours(comm_.rank());
@@ -74,9 +92,10 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
 BlockDecomposition::~BlockDecomposition() = default;
 
 std::shared_ptr<const BlockDecomposition> BlockDecomposition::over(const Communicator& comm, int nx, int ny, int tile,
-                                                                   std::shared_ptr<const Executor> exec) {
+                                                                   std::shared_ptr<const Executor> exec,
+                                                                   GpuTransport transport) {
   return std::make_shared<const BlockDecomposition>(comm, PlanePartition::for_ranks(nx, ny, comm.size(), tile),
-                                                    std::move(exec));
+                                                    std::move(exec), transport);
 }
 
 template <class T>
@@ -112,8 +131,9 @@ void BlockDecomposition::start(const T* field, int layers) const {
   const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
   // A tag per layer count and precision: exchanges of several may be in flight.
   const int tag = 1000 + 2 * layers + (std::is_same_v<T, double> ? 1 : 0);
-  auto* receive = static_cast<T*>(x.receive.get());
-  // The last exchange's edges may still be on their way up from `receive`.
+  // Device-direct: the neighbours' edges land in device memory.
+  auto* receive = static_cast<T*>(direct_ ? x.device_receive.get() : x.receive.get());
+  // The last exchange's edges may still be on their way up from `receive` (or being unpacked from it).
   if (device_) x.unpacked->synchronize();
   x.requests.clear();
   for (int s = 0; s < 4; ++s) {
@@ -129,8 +149,9 @@ void BlockDecomposition::start(const T* field, int layers) const {
     x.ready->record(0);
     x.ready->wait(stream_);
     ghost_columns::pack(*exec_, shape_, layers, field, static_cast<T*>(x.device_send.get()), stream_);
-    exec_->copy_async(x.send.get(), MemorySpace::host(), x.device_send.get(), exec_->memory_space(),
-                      x.values * sizeof(T), stream_);
+    if (!direct_)
+      exec_->copy_async(x.send.get(), MemorySpace::host(), x.device_send.get(), exec_->memory_space(),
+                        x.values * sizeof(T), stream_);
     x.packed->record(stream_);
     return;  // sent in finish(), once packed
   }
@@ -152,18 +173,20 @@ void BlockDecomposition::finish(T* field, int layers) const {
     const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
     const int tag = 1000 + 2 * layers + (std::is_same_v<T, double> ? 1 : 0);
     x.packed->synchronize();
+    auto* send = static_cast<T*>(direct_ ? x.device_send.get() : x.send.get());
     for (int s = 0; s < 4; ++s) {
       if (!shape_.ghost[s]) continue;
-      check(MPI_Isend(static_cast<T*>(x.send.get()) + x.offset[s], shape_.side_length(s) * layers, type, neighbour_[s],
-                      tag, comm_.get(), &x.requests.emplace_back()),
+      check(MPI_Isend(send + x.offset[s], shape_.side_length(s) * layers, type, neighbour_[s], tag, comm_.get(),
+                      &x.requests.emplace_back()),
             "MPI_Isend");
     }
   }
   check(MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   x.requests.clear();
   if (!device_) return ghost_columns::unpack(*exec_, shape_, layers, static_cast<const T*>(x.receive.get()), field);
-  exec_->copy_async(x.device_receive.get(), exec_->memory_space(), x.receive.get(), MemorySpace::host(),
-                    x.values * sizeof(T), stream_);
+  if (!direct_)
+    exec_->copy_async(x.device_receive.get(), exec_->memory_space(), x.receive.get(), MemorySpace::host(),
+                      x.values * sizeof(T), stream_);
   ghost_columns::unpack(*exec_, shape_, layers, static_cast<const T*>(x.device_receive.get()), field, stream_);
   x.unpacked->record(stream_);
   x.unpacked->wait(0);

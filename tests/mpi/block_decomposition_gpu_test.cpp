@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -115,6 +116,37 @@ TEST_F(BlockDecompositionOnGpu, GathersAndSlicesGiveTheHostsBits) {
   host_->slice(whole.data(), 2, sliced.data());
   device_->slice(dwhole.data(), 2, dsliced.data());
   EXPECT_TRUE(same_bits(dsliced.to_host(), sliced));
+}
+
+// Both transports of a GPU's exchanges give the host's bits: edges staged
+// through pinned host memory, and (with a CUDA-aware MPI) sent from device
+// memory. An MPI that is not CUDA-aware refuses device_direct by name.
+TEST_F(BlockDecompositionOnGpu, EveryTransportGivesTheHostsBits) {
+  const PlanePartition p = PlanePartition::for_ranks(kNx, kNy, world_.size(), kTile);
+  const BlockDecomposition staged(world_, p, gpu_, GpuTransport::host_staged);
+  EXPECT_FALSE(staged.device_direct());
+  EXPECT_EQ(device_->device_direct(), mpi_is_cuda_aware());  // automatic
+  std::unique_ptr<BlockDecomposition> direct;
+  try {
+    direct = std::make_unique<BlockDecomposition>(world_, p, gpu_, GpuTransport::device_direct);
+    EXPECT_TRUE(mpi_is_cuda_aware());
+    EXPECT_TRUE(direct->device_direct());
+  } catch (const InvalidArgument& e) {
+    EXPECT_FALSE(mpi_is_cuda_aware());
+    EXPECT_NE(std::string(e.what()).find("CUDA-aware"), std::string::npos) << e.what();
+  }
+  const std::vector<double> a = random<double>(7);
+  std::vector<double> expected = a;
+  host_->exchange(expected.data(), 7);
+  for (const BlockDecomposition* d : {&staged, static_cast<const BlockDecomposition*>(direct.get())}) {
+    if (!d) continue;
+    Array<double> da = on_gpu(a);
+    d->exchange(da.data(), 7);
+    d->exchange(da.data(), 7);  // again: the previous edges have left the buffers
+    EXPECT_TRUE(same_bits(da.to_host(), expected)) << (d == &staged ? "host_staged" : "device_direct");
+  }
+  std::printf("[ transport ] rank %d: MPI CUDA-aware %s; automatic sends %s\n", world_.rank(),
+              mpi_is_cuda_aware() ? "yes" : "no", device_->device_direct() ? "device memory" : "pinned host memory");
 }
 
 TEST_F(BlockDecompositionOnGpu, RefusesTilesWiderThanAGpuBlockSums) {

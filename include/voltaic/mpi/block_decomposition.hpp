@@ -28,6 +28,18 @@ struct BlockTraffic {
   long long gather_bytes = 0;    ///< bytes this rank received in them
 };
 
+/// How a GPU decomposition's exchanges reach the neighbours.
+enum class GpuTransport {
+  automatic,     ///< device_direct where the MPI library is CUDA-aware, else host_staged
+  host_staged,   ///< packed edges copied to pinned host memory, sent from there
+  device_direct  ///< packed edges sent from device memory (a CUDA-aware MPI: IPC between ranks on one GPU, GPUDirect
+                 ///< between GPUs)
+};
+
+/// True when the MPI library this runs on takes device pointers (Open MPI's
+/// MPIX_Query_cuda_support(); false where the library cannot say).
+bool mpi_is_cuda_aware();
+
 /// comm's ranks own the blocks of `partition` (rank r block r). An exchange
 /// packs the owned edge columns (ghost_columns::pack) and sends each side's
 /// part to that neighbour; the received parts are unpacked into the ghosts,
@@ -45,23 +57,30 @@ struct BlockTraffic {
 /// done, waits for the neighbours, copies their edges up and unpacks them,
 /// and stream 0 waits for that. Only the edges, one partial per tile and,
 /// in a whole-plane gather (the few-layer 2D fields), the owned cells one
-/// way and the whole plane the other cross to the host. Not copyable: the
+/// way and the whole plane the other cross to the host. With a CUDA-aware
+/// MPI (GpuTransport::device_direct) the edges go from device memory to
+/// device memory instead: no host copy, the same bits. Not copyable: the
 /// exchanges refer to it.
 class BlockDecomposition final : public PlaneDecomposition {
  public:
   /// @param exec the executor whose memory the arrays are in (null: the host's)
+  /// @param transport how a GPU's exchanges travel (ignored on the host)
   /// @throws InvalidArgument when comm's size is not the partition's ranks,
-  ///         or on a GPU when the partition's tiles are wider than 32 columns
+  ///         on a GPU when the partition's tiles are wider than 32 columns,
+  ///         or when device_direct is asked of an MPI that is not CUDA-aware
   BlockDecomposition(const Communicator& comm, const PlanePartition& partition,
-                     std::shared_ptr<const Executor> exec = nullptr);
+                     std::shared_ptr<const Executor> exec = nullptr, GpuTransport transport = GpuTransport::automatic);
   /// The nx x ny plane over comm's ranks (PlanePartition::for_ranks()).
   static std::shared_ptr<const BlockDecomposition> over(const Communicator& comm, int nx, int ny, int tile = 16,
-                                                        std::shared_ptr<const Executor> exec = nullptr);
+                                                        std::shared_ptr<const Executor> exec = nullptr,
+                                                        GpuTransport transport = GpuTransport::automatic);
   ~BlockDecomposition() override;
   BlockDecomposition(const BlockDecomposition&) = delete;
   BlockDecomposition& operator=(const BlockDecomposition&) = delete;
 
   const PlaneBlock& block() const { return block_; }
+  /// True when the exchanges send device memory (a GPU with a CUDA-aware MPI).
+  bool device_direct() const { return direct_; }
   /// The ghosted block's layout.
   const GhostedBlock& shape() const { return shape_; }
   /// Sums since construction (or the last reset_traffic()).
@@ -118,6 +137,7 @@ class BlockDecomposition final : public PlaneDecomposition {
   PlanePartition partition_;
   std::shared_ptr<const Executor> exec_;
   bool device_ = false;  ///< the arrays are not in host memory
+  bool direct_ = false;  ///< exchanges send and receive device memory
   int stream_ = 0;       ///< the exchanges' stream on a GPU
   PlaneBlock block_;
   std::vector<PlaneBlock> blocks_;  ///< every rank's
