@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "cuda_check.hpp"
 #include "voltaic/core/error.hpp"
@@ -47,6 +48,9 @@ CudaExecutor::CudaExecutor(int device, int num_streams) {
   info_.global_memory_bytes = p.totalGlobalMem;
   info_.l2_cache_bytes = static_cast<std::size_t>(p.l2CacheSize);
   info_.max_threads_per_multiprocessor = p.maxThreadsPerMultiProcessor;
+  char bus[32];
+  std::snprintf(bus, sizeof bus, "%04x:%02x:%02x", p.pciDomainID, p.pciBusID, p.pciDeviceID);
+  info_.pci_bus_id = bus;
   streams_.reserve(num_streams);
   try {
     for (int i = 0; i < num_streams; ++i) {

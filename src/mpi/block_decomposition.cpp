@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -37,6 +39,25 @@ Buffer pinned_buffer(const std::shared_ptr<const Executor>& e, std::size_t bytes
   return Buffer(e->allocate_pinned(bytes), [e](void* p) { e->deallocate_pinned(p); });
 }
 
+/// True when another rank of comm on this node runs on the same GPU as
+/// this one (compared by PCI bus id, whatever each rank's device ordinal).
+bool shares_gpu(const Communicator& comm, const Executor& exec) {
+  const auto* cuda = dynamic_cast<const CudaExecutor*>(&exec);
+  char mine[32] = {};
+  if (cuda) std::snprintf(mine, sizeof mine, "%s", cuda->info().pci_bus_id.c_str());
+  MPI_Comm node;
+  check(MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  std::vector<char> all(sizeof mine * static_cast<std::size_t>(size));
+  const int gathered = MPI_Allgather(mine, sizeof mine, MPI_CHAR, all.data(), sizeof mine, MPI_CHAR, node);
+  MPI_Comm_free(&node);
+  check(gathered, "MPI_Allgather");
+  int same = 0;
+  for (int r = 0; r < size; ++r) same += std::strncmp(all.data() + r * sizeof mine, mine, sizeof mine) == 0 ? 1 : 0;
+  return same > 1;
+}
+
 }  // namespace
 
 /// One exchange of `layers` layers of one precision: the packed edges
@@ -68,7 +89,11 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
   if (device_ && transport == GpuTransport::device_direct && !mpi_is_cuda_aware())
     throw InvalidArgument("transport", "BlockDecomposition",
                           "device_direct needs a CUDA-aware MPI; this one is not (host_staged or automatic work)");
-  direct_ = device_ && transport != GpuTransport::host_staged && mpi_is_cuda_aware();
+  // Automatic: from device memory where MPI can, unless ranks share this GPU
+  // (then host staging measured faster: docs/performance.md).
+  direct_ = device_ && mpi_is_cuda_aware() &&
+            (transport == GpuTransport::device_direct ||
+             (transport == GpuTransport::automatic && !shares_gpu(comm_, *exec_)));
   block_ = partition_.block(comm_.rank());
   for (int r = 0; r < partition_.ranks(); ++r) blocks_.push_back(partition_.block(r));
   const std::vector<int> n = partition_.neighbours(comm_.rank());

@@ -120,12 +120,14 @@ TEST_F(BlockDecompositionOnGpu, GathersAndSlicesGiveTheHostsBits) {
 
 // Both transports of a GPU's exchanges give the host's bits: edges staged
 // through pinned host memory, and (with a CUDA-aware MPI) sent from device
-// memory. An MPI that is not CUDA-aware refuses device_direct by name.
+// memory. An MPI that is not CUDA-aware refuses device_direct by name; the
+// automatic choice stages through the host where ranks share the GPU.
 TEST_F(BlockDecompositionOnGpu, EveryTransportGivesTheHostsBits) {
   const PlanePartition p = PlanePartition::for_ranks(kNx, kNy, world_.size(), kTile);
   const BlockDecomposition staged(world_, p, gpu_, GpuTransport::host_staged);
   EXPECT_FALSE(staged.device_direct());
-  EXPECT_EQ(device_->device_direct(), mpi_is_cuda_aware());  // automatic
+  // Automatic: device memory with a CUDA-aware MPI, unless ranks share the GPU (these all run on device 0).
+  EXPECT_EQ(device_->device_direct(), mpi_is_cuda_aware() && world_.size() == 1);
   std::unique_ptr<BlockDecomposition> direct;
   try {
     direct = std::make_unique<BlockDecomposition>(world_, p, gpu_, GpuTransport::device_direct);

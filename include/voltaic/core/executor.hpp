@@ -109,6 +109,7 @@ struct DeviceInfo {
   std::size_t global_memory_bytes = 0;
   std::size_t l2_cache_bytes = 0;
   int max_threads_per_multiprocessor = 0;
+  std::string pci_bus_id;  ///< "domain:bus:device" in hex: which physical GPU, whatever the ordinal
 };
 
 /// One CUDA device and the streams it runs on. Stream 0 runs kernels by

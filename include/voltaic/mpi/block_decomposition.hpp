@@ -30,7 +30,7 @@ struct BlockTraffic {
 
 /// How a GPU decomposition's exchanges reach the neighbours.
 enum class GpuTransport {
-  automatic,     ///< device_direct where the MPI library is CUDA-aware, else host_staged
+  automatic,     ///< device_direct where MPI is CUDA-aware and no other rank of the node shares the GPU
   host_staged,   ///< packed edges copied to pinned host memory, sent from there
   device_direct  ///< packed edges sent from device memory (a CUDA-aware MPI: IPC between ranks on one GPU, GPUDirect
                  ///< between GPUs)
