@@ -72,6 +72,18 @@ bool all_wrote(const Ranks& ranks, Write&& write) {
   return false;
 }
 
+/// Whether every rank is ready to run (`code` kSuccess on all). Where one
+/// is not, the first such rank's error `why` reaches rank 0, which prints it
+/// unless it is rank 0's own (printed already).
+bool all_ready(const Ranks& ranks, int code, const std::string& why) {
+  const int first = -ranks.max(code == kSuccess ? -ranks.size() : -ranks.rank());
+  if (first == ranks.size()) return true;
+  const std::string message = ranks.broadcast(why, first);
+  if (ranks.root() && first != 0 && !message.empty())
+    std::fprintf(stderr, "voltaic: error on rank %d: %s\n", first, message.c_str());
+  return false;
+}
+
 /// Under mpirun every rank runs its block of the cell and asks its observer
 /// the same questions at the same points of the run; rank 0's output answers
 /// for all (broadcast), so that no rank takes a checkpoint, streams another
@@ -212,14 +224,14 @@ int run_command(const RunArguments& args) {
   install_stop_handlers();  // a signal from here on ends the run with its exit code, never kills it
   // Everything the input can get wrong, before any file is written. Under
   // mpirun every rank checks the input and builds its block of the cell;
-  // rank 0 also the output. No rank starts unless all can (agreed()).
+  // rank 0 also the output. No rank starts unless all can (all_ready()).
   const Ranks& ranks = Ranks::current();
   io::RunConfig config;
   std::shared_ptr<const Executor> exec;
   std::unique_ptr<Simulation> sim;
   std::optional<Experiment> experiment;
   int code = kSuccess;
-  const auto agreed = [&] { return ranks.max(code != kSuccess ? 1 : 0) == 0; };
+  std::string why;  // this rank's error, for rank 0 to print where it is another rank's
   try {
     config = io::load_config(args.config);
     if (!args.output.empty()) config.output.directory = args.output;
@@ -236,13 +248,14 @@ int run_command(const RunArguments& args) {
     if (ranks.root()) io::check_output_directory(config.output.directory);
     if (!args.restart.empty()) {  // every rank reads it and takes its block
       restart_from(*sim, args.restart, *experiment);
-      std::printf("voltaic: continuing from %s at t = %.6g s\n", args.restart.c_str(), sim->time());
     }
   } catch (const CudaError& e) {
     report("error", e);
+    why = one_line(e.what());
     code = kInternalError;
   } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
     report("error", e);
+    why = one_line(e.what());
     code = kBadInput;
   }
   if (code == kSuccess) {
@@ -251,7 +264,9 @@ int run_command(const RunArguments& args) {
       code = exit_code_of_signal(signal);
     }
   }
-  if (!agreed()) return code != kSuccess ? code : kBadInput;
+  if (!all_ready(ranks, code, why)) return code != kSuccess ? code : kBadInput;
+  if (!args.restart.empty())
+    std::printf("voltaic: continuing from %s at t = %.6g s\n", args.restart.c_str(), sim->time());
   if (!ranks.root()) return run_block(ranks, *sim, *experiment, config);
 
   const std::string& dir = config.output.directory;
