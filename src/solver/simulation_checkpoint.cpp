@@ -157,12 +157,13 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   v::solution_rows(c, Solution::variable_names());
   // The whole plane's state (this rank's block sliced from it), or exactly
   // this rank's window of it.
-  const std::optional<CheckpointWindow> window = window_of(c), mine = state_window();
-  if (window && *window != *mine)
+  const std::optional<CheckpointWindow> window = window_of(c);
+  const CheckpointWindow mine = state_window();
+  if (window && *window != mine)
     throw InvalidArgument("checkpoint", where,
                           "holds the state of " + window->describe() + "; this " +
-                              (layout_->decomposition() ? "rank" : "run") + " needs " + mine->describe() +
-                              " (io::read_checkpoint assembles a checkpoint written per rank for any window)");
+                              (layout_->decomposition() ? "rank" : "run") + " needs " + mine.describe() +
+                              " (io::read_checkpoint_for assembles a checkpoint written per rank for any window)");
   std::map<std::string, std::vector<double>> state;
   for (const auto& [name, values] : c.arrays)
     if (name.rfind("state/", 0) == 0) state[name.substr(6)] = window ? values : block_of(values);
