@@ -3,7 +3,8 @@
 // gathers) and how long its steps take, on the CPU backend, beside the same
 // cell on one rank. Feeds the halo-exchange cost model of docs/performance.md.
 //   mpirun -n 4 voltaic-mpi-bench --nx 64 --ny 64 --minutes 10
-//   mpirun -n 2 voltaic-mpi-bench --latency   (MPI_Allreduce and exchange times)
+//   mpirun -n 2 voltaic-mpi-bench --latency [--backend cuda]   (MPI_Allreduce, exchange and,
+//   on GPUs, device exchange and canonical dot times)
 // Rank 0 prints one JSON object per line.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "voltaic/core/array.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
 #include "voltaic/mpi/halo_exchange.hpp"
@@ -85,25 +87,27 @@ nlohmann::json per_step(const Measured& m, const mpi::BlockTraffic& t) {
           {"gather_bytes_per_step", t.gather_bytes / n}};
 }
 
+/// The median seconds of `repeats` calls of `call`, each started together on every rank.
+double median_s(const mpi::Communicator& world, int repeats, const std::function<void()>& call) {
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) {
+    world.barrier();
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return t[t.size() / 2];
+}
+
 /// Seconds per MPI_Allreduce of `count` doubles and per ghost exchange of
-/// `side` values to each neighbour, the medians of `repeats` timed calls.
+/// `side` values to each neighbour in host memory, the medians of timed calls.
 nlohmann::json latencies(const mpi::Communicator& world) {
-  const auto median_s = [&](int repeats, const std::function<void()>& call) {
-    std::vector<double> t;
-    for (int r = 0; r < repeats; ++r) {
-      world.barrier();
-      const auto start = std::chrono::steady_clock::now();
-      call();
-      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-    return t[t.size() / 2];
-  };
   nlohmann::json j = {{"benchmark", "mpi_latency"}, {"ranks", world.size()}};
   for (int tiles : {16, 1024, 4096}) {
     std::vector<double> v(tiles, 1.0), out(tiles);
     j["allreduce_us"][std::to_string(tiles) + " tiles"] =
-        1e6 * median_s(200, [&] {
+        1e6 * median_s(world, 200, [&] {
           mpi::check(MPI_Allreduce(v.data(), out.data(), tiles, MPI_DOUBLE, MPI_SUM, world.get()), "MPI_Allreduce");
         });
   }
@@ -112,7 +116,32 @@ nlohmann::json latencies(const mpi::Communicator& world) {
     mpi::HaloExchange halo(world, p, 25);
     std::vector<double> field(halo.ghosted_size(), 1.0);
     j["exchange_us"]["side of " + std::to_string(p.block(world.rank()).nx()) + " x 25"] =
-        1e6 * median_s(50, [&] { halo.exchange(field.data()); });
+        1e6 * median_s(world, 50, [&] { halo.exchange(field.data()); });
+  }
+  return j;
+}
+
+/// The same planes on a GPU rank: seconds per ghost exchange of a 25-layer
+/// field in device memory (begin, end, the device synchronised) and per
+/// canonical dot over its owned cells (tile partials, their copy, the
+/// all-reduce), the two operations the cost model prices, by `transport`.
+nlohmann::json device_latencies(const mpi::Communicator& world, const std::shared_ptr<const Executor>& exec,
+                                mpi::GpuTransport transport) {
+  nlohmann::json j;
+  for (int columns : {64, 256, 1024}) {
+    const auto cut = mpi::BlockDecomposition::over(world, columns * 2, columns * 2, 16, exec, transport);
+    const GhostedBlock& g = cut->shape();
+    auto field = Array<double>::from_host(
+        exec, std::vector<double>(static_cast<std::size_t>(g.gx()) * static_cast<std::size_t>(g.gy()) * 25, 1.0));
+    double* f = field.data();
+    const std::string side = "side of " + std::to_string(cut->block().nx()) + " x 25";
+    j["exchanges_from"] = cut->device_direct() ? "device memory" : "host memory";
+    j["exchange_us"][side] = 1e6 * median_s(world, 50, [&] {
+                               cut->begin(f, 25);
+                               cut->end(f, 25);
+                               exec->synchronize();
+                             });
+    j["dot_us"][side] = 1e6 * median_s(world, 50, [&] { (void)cut->dot(f, f, 25); });
   }
   return j;
 }
@@ -140,7 +169,14 @@ int main(int argc, char** argv) {
   app.add_flag("--latency", latency, "time MPI_Allreduce and ghost exchanges instead");
   CLI11_PARSE(app, argc, argv);
   if (latency) {
-    const nlohmann::json j = latencies(world);
+    nlohmann::json j = latencies(world);
+    if (backend == "cuda") {
+      const auto exec = executor_for(backend, world);
+      j["device"] = exec->name();
+      j["host_staged"] = device_latencies(world, exec, mpi::GpuTransport::host_staged);
+      if (mpi::mpi_is_cuda_aware())
+        j["device_direct"] = device_latencies(world, exec, mpi::GpuTransport::device_direct);
+    }
     if (world.rank() == 0) std::printf("%s\n", j.dump().c_str());
     return 0;
   }

@@ -5,10 +5,12 @@
 // outputs are NaN-poisoned first. Skips where no GPU is visible.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "voltaic/core/array.hpp"
@@ -50,6 +52,17 @@ class BlockDecompositionOnGpu : public ::testing::Test {
   template <class T>
   Array<T> on_gpu(const std::vector<T>& v) const {
     return Array<T>::from_host(gpu_, v);
+  }
+  /// True when two ranks' device 0 is one GPU (by PCI bus id; the ranks of this test run on one node).
+  bool ranks_share_a_gpu() const {
+    char mine[32] = {};
+    std::snprintf(mine, sizeof mine, "%s", dynamic_cast<const CudaExecutor&>(*gpu_).info().pci_bus_id.c_str());
+    std::vector<char> all(sizeof mine * static_cast<std::size_t>(world_.size()));
+    MPI_Allgather(mine, sizeof mine, MPI_CHAR, all.data(), sizeof mine, MPI_CHAR, world_.get());
+    std::vector<std::string> ids;
+    for (int r = 0; r < world_.size(); ++r) ids.emplace_back(all.data() + r * sizeof mine);
+    std::sort(ids.begin(), ids.end());
+    return std::adjacent_find(ids.begin(), ids.end()) != ids.end();
   }
   const Communicator world_;
   std::shared_ptr<const Executor> gpu_;
@@ -118,16 +131,17 @@ TEST_F(BlockDecompositionOnGpu, GathersAndSlicesGiveTheHostsBits) {
   EXPECT_TRUE(same_bits(dsliced.to_host(), sliced));
 }
 
-// Both transports of a GPU's exchanges give the host's bits: edges staged
-// through pinned host memory, and (with a CUDA-aware MPI) sent from device
-// memory. An MPI that is not CUDA-aware refuses device_direct by name; the
+// Both transports of a GPU's exchanges and gathers give the host's bits:
+// staged through pinned host memory, and (with a CUDA-aware MPI) sent from
+// device memory. An MPI that is not CUDA-aware refuses device_direct by name; the
 // automatic choice stages through the host where ranks share the GPU.
 TEST_F(BlockDecompositionOnGpu, EveryTransportGivesTheHostsBits) {
   const PlanePartition p = PlanePartition::for_ranks(kNx, kNy, world_.size(), kTile);
   const BlockDecomposition staged(world_, p, gpu_, GpuTransport::host_staged);
   EXPECT_FALSE(staged.device_direct());
-  // Automatic: device memory with a CUDA-aware MPI, unless ranks share the GPU (these all run on device 0).
-  EXPECT_EQ(device_->device_direct(), mpi_is_cuda_aware() && world_.size() == 1);
+  // Automatic: device memory with a CUDA-aware MPI, unless ranks share the GPU (device 0 of each rank: the
+  // same GPU, or each its own where CUDA_VISIBLE_DEVICES orders them so, as tools/gpu_link_check.sh does).
+  EXPECT_EQ(device_->device_direct(), mpi_is_cuda_aware() && !ranks_share_a_gpu());
   std::unique_ptr<BlockDecomposition> direct;
   try {
     direct = std::make_unique<BlockDecomposition>(world_, p, gpu_, GpuTransport::device_direct);
@@ -138,14 +152,21 @@ TEST_F(BlockDecompositionOnGpu, EveryTransportGivesTheHostsBits) {
     EXPECT_NE(std::string(e.what()).find("CUDA-aware"), std::string::npos) << e.what();
   }
   const std::vector<double> a = random<double>(7);
-  std::vector<double> expected = a;
+  std::vector<double> expected = a, whole(std::size_t(kNx) * kNy * 7);
   host_->exchange(expected.data(), 7);
+  host_->gather(a.data(), 7, whole.data());
   for (const BlockDecomposition* d : {&staged, static_cast<const BlockDecomposition*>(direct.get())}) {
     if (!d) continue;
+    const char* way = d == &staged ? "host_staged" : "device_direct";
     Array<double> da = on_gpu(a);
     d->exchange(da.data(), 7);
     d->exchange(da.data(), 7);  // again: the previous edges have left the buffers
-    EXPECT_TRUE(same_bits(da.to_host(), expected)) << (d == &staged ? "host_staged" : "device_direct");
+    EXPECT_TRUE(same_bits(da.to_host(), expected)) << way;
+    // The whole plane gathered, twice: the second gather reuses the first's buffers.
+    const Array<double> dfield = on_gpu(a);
+    Array<double> dwhole = on_gpu(std::vector<double>(whole.size(), std::nan("")));
+    for (int twice = 0; twice < 2; ++twice) d->gather(dfield.data(), 7, dwhole.data());
+    EXPECT_TRUE(same_bits(dwhole.to_host(), whole)) << way << " gather";
   }
   std::printf("[ transport ] rank %d: MPI CUDA-aware %s; automatic sends %s\n", world_.rank(),
               mpi_is_cuda_aware() ? "yes" : "no", device_->device_direct() ? "device memory" : "pinned host memory");
