@@ -284,8 +284,9 @@ double BlockDecomposition::max_abs(const double* x, int layers) const {
 
 void BlockDecomposition::gather(const double* field, int layers, double* whole) const {
   // Each rank's owned cells (ghost_columns::owned()'s order), every rank's
-  // to every rank, each placed in the whole plane; on a GPU through pinned
-  // host memory, packed and placed by kernels.
+  // to every rank, each placed in the whole plane. On a GPU packed and
+  // placed by kernels: with device_direct the blocks go from device memory
+  // to device memory, else through pinned host memory.
   std::vector<int> counts(comm_.size()), offsets(comm_.size());
   std::size_t total = 0;
   for (int r = 0; r < comm_.size(); ++r) {
@@ -293,42 +294,60 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
     offsets[r] = static_cast<int>(total);
     total += static_cast<std::size_t>(counts[r]);
   }
-  const std::size_t mine = static_cast<std::size_t>(counts[comm_.rank()]), room = total + mine;
-  if (gather_room_ < room) {
-    const auto e = exec_;
-    if (device_) {
-      gather_host_.reset(static_cast<double*>(e->allocate_pinned(room * sizeof(double))),
-                         [e](double* p) { e->deallocate_pinned(p); });
-      gather_device_.reset(static_cast<double*>(e->allocate(room * sizeof(double))),
-                           [e](double* p) { e->deallocate(p); });
-    } else {
-      gather_host_.reset(new double[room], std::default_delete<double[]>());
-    }
-    gather_room_ = room;
-  }
-  double* const all = gather_host_.get();  // every block, then this rank's
-  double* const own = all + total;
-  if (device_) {
-    ghost_columns::owned(*exec_, shape_, layers, field, gather_device_.get() + total);
-    exec_->copy(own, MemorySpace::host(), gather_device_.get() + total, exec_->memory_space(), mine * sizeof(double));
-  } else {
-    ghost_columns::owned(*exec_, shape_, layers, field, own);
-  }
+  const std::size_t mine = static_cast<std::size_t>(counts[comm_.rank()]);
+  reserve_gather(total + mine);
   ++traffic_.gathers;
   traffic_.gather_bytes += static_cast<long long>(total * sizeof(double));
-  check(MPI_Allgatherv(own, static_cast<int>(mine), MPI_DOUBLE, all, counts.data(), offsets.data(), MPI_DOUBLE,
-                       comm_.get()),
+  const double* blocks = nullptr;
+  if (direct_) {
+    double* const all = gather_device_.get();  // every block; this rank's packed in its place
+    ghost_columns::owned(*exec_, shape_, layers, field, all + offsets[comm_.rank()]);
+    gather_ready_->record(0);
+    gather_ready_->synchronize();  // MPI reads device memory outside the streams' order
+    check(
+        MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts.data(), offsets.data(), MPI_DOUBLE, comm_.get()),
         "MPI_Allgatherv");
-  const double* blocks = all;
-  if (device_) {
-    exec_->copy_async(gather_device_.get(), exec_->memory_space(), all, MemorySpace::host(), total * sizeof(double), 0);
-    blocks = gather_device_.get();
+    blocks = all;
+  } else {
+    double* const all = gather_host_.get();  // every block, then this rank's
+    double* const own = all + total;
+    if (device_) {
+      ghost_columns::owned(*exec_, shape_, layers, field, gather_device_.get() + total);
+      exec_->copy(own, MemorySpace::host(), gather_device_.get() + total, exec_->memory_space(), mine * sizeof(double));
+    } else {
+      ghost_columns::owned(*exec_, shape_, layers, field, own);
+    }
+    check(MPI_Allgatherv(own, static_cast<int>(mine), MPI_DOUBLE, all, counts.data(), offsets.data(), MPI_DOUBLE,
+                         comm_.get()),
+          "MPI_Allgatherv");
+    blocks = all;
+    if (device_) {
+      exec_->copy_async(gather_device_.get(), exec_->memory_space(), all, MemorySpace::host(), total * sizeof(double),
+                        0);
+      blocks = gather_device_.get();
+    }
   }
   for (int r = 0; r < comm_.size(); ++r) {
     const PlaneBlock b = partition_.block(r);
     ghost_columns::place(*exec_, b.nx(), b.ny(), layers, partition_.nx(), partition_.ny(), b.i_begin, b.j_begin,
                          blocks + offsets[r], whole);
   }
+}
+
+void BlockDecomposition::reserve_gather(std::size_t room) const {
+  if (gather_room_ >= room) return;
+  const auto e = exec_;
+  if (device_) {
+    gather_device_.reset(static_cast<double*>(e->allocate(room * sizeof(double))),
+                         [e](double* p) { e->deallocate(p); });
+    if (!direct_)
+      gather_host_.reset(static_cast<double*>(e->allocate_pinned(room * sizeof(double))),
+                         [e](double* p) { e->deallocate_pinned(p); });
+    if (!gather_ready_) gather_ready_ = e->create_event();
+  } else {
+    gather_host_.reset(new double[room], std::default_delete<double[]>());
+  }
+  gather_room_ = room;
 }
 
 void BlockDecomposition::owned(const double* field, int layers, double* out) const {

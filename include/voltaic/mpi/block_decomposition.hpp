@@ -58,9 +58,9 @@ bool mpi_is_cuda_aware();
 /// and stream 0 waits for that. Only the edges, one partial per tile and,
 /// in a whole-plane gather (the few-layer 2D fields), the owned cells one
 /// way and the whole plane the other cross to the host. With a CUDA-aware
-/// MPI (GpuTransport::device_direct) the edges go from device memory to
-/// device memory instead: no host copy, the same bits. Not copyable: the
-/// exchanges refer to it.
+/// MPI (GpuTransport::device_direct) the edges and the gathers go from
+/// device memory to device memory instead: no host copy, the same bits.
+/// Not copyable: the exchanges refer to it.
 class BlockDecomposition final : public PlaneDecomposition {
  public:
   /// @param exec the executor whose memory the arrays are in (null: the host's)
@@ -128,6 +128,8 @@ class BlockDecomposition final : public PlaneDecomposition {
   /// owned cells of every rank, in one all-reduce.
   template <class T>
   void canonical(const T* const* ys, int count, const T* x, int layers, double* out) const;
+  /// Grows the gather buffers to `room` values (they never shrink).
+  void reserve_gather(std::size_t room) const;
   template <class T>
   class CountedSpace;
   template <class T>
@@ -150,6 +152,7 @@ class BlockDecomposition final : public PlaneDecomposition {
   mutable int partial_sums_ = 0;                                 ///< sums the partial buffers hold
   mutable std::shared_ptr<double> gather_host_, gather_device_;  ///< a gather's blocks (pinned on a GPU); grow only
   mutable std::size_t gather_room_ = 0;                          ///< values each of them holds
+  mutable std::unique_ptr<Event> gather_ready_;                  ///< a device_direct gather's packed cells
   mutable std::map<int, std::unique_ptr<VectorSpace<double>>> spaces64_;
   mutable std::map<int, std::unique_ptr<VectorSpace<float>>> spaces32_;
   mutable BlockTraffic traffic_;
