@@ -146,49 +146,37 @@ nlohmann::json device_latencies(const mpi::Communicator& world, const std::share
   return j;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  mpi::Session session(argc, argv);
-  const mpi::Communicator world, self(MPI_COMM_SELF);
-  CLI::App app{"voltaic-mpi-bench: traffic and step time of a pouch cell cut over the MPI ranks"};
+/// What the command line asks for.
+struct Options {
   int nx = 64, ny = 64;
   double minutes = 10.0;
-  bool alone = true;
-  app.add_option("--nx", nx, "columns along the electrode height");
-  app.add_option("--ny", ny, "columns along the electrode width");
-  app.add_option("--minutes", minutes, "of a 1C discharge");
-  bool latency = false;
-  std::string backend = "cpu";
-  app.add_option("--backend", backend, "where each rank runs its block")->check(CLI::IsMember({"cpu", "cuda"}));
-  app.add_flag("!--no-alone", alone, "skip the one-rank run beside it");
-  std::string transport = "auto";
-  app.add_option("--transport", transport,
-                 "a GPU's exchanges: auto (device memory where MPI is CUDA-aware), host, device")
-      ->check(CLI::IsMember({"auto", "host", "device"}));
-  app.add_flag("--latency", latency, "time MPI_Allreduce and ghost exchanges instead");
-  CLI11_PARSE(app, argc, argv);
-  if (latency) {
-    nlohmann::json j = latencies(world);
-    if (backend == "cuda") {
-      const auto exec = executor_for(backend, world);
-      j["device"] = exec->name();
-      j["host_staged"] = device_latencies(world, exec, mpi::GpuTransport::host_staged);
-      if (mpi::mpi_is_cuda_aware())
-        j["device_direct"] = device_latencies(world, exec, mpi::GpuTransport::device_direct);
-    }
-    if (world.rank() == 0) std::printf("%s\n", j.dump().c_str());
-    return 0;
-  }
+  bool alone = true, latency = false;
+  std::string backend = "cpu", transport = "auto";
+};
 
+/// --latency: the unit costs, on the host and (with --backend cuda) on each rank's GPU.
+void print_latencies(const mpi::Communicator& world, const Options& a) {
+  nlohmann::json j = latencies(world);
+  if (a.backend == "cuda") {
+    const auto exec = executor_for(a.backend, world);
+    j["device"] = exec->name();
+    j["host_staged"] = device_latencies(world, exec, mpi::GpuTransport::host_staged);
+    if (mpi::mpi_is_cuda_aware()) j["device_direct"] = device_latencies(world, exec, mpi::GpuTransport::device_direct);
+  }
+  if (world.rank() == 0) std::printf("%s\n", j.dump().c_str());
+}
+
+/// The pouch cut over the ranks, then (on rank 0) alone in one block and uncut.
+void print_traffic(const mpi::Communicator& world, const mpi::Communicator& self, const Options& a) {
+  const int nx = a.nx, ny = a.ny;
   SimulationOptions o;
   o.grid = {10, 5, 10, 10, nx, ny, CurrentCollectorModel::potential_pair};
   o.thermal = ThermalModel::conduction;
-  const Experiment experiment({"Discharge at 1C for " + std::to_string(minutes) + " minutes"});
-  const auto exec = executor_for(backend, world);
-  const mpi::GpuTransport way = transport == "host"     ? mpi::GpuTransport::host_staged
-                                : transport == "device" ? mpi::GpuTransport::device_direct
-                                                        : mpi::GpuTransport::automatic;
+  const Experiment experiment({"Discharge at 1C for " + std::to_string(a.minutes) + " minutes"});
+  const auto exec = executor_for(a.backend, world);
+  const mpi::GpuTransport way = a.transport == "host"     ? mpi::GpuTransport::host_staged
+                                : a.transport == "device" ? mpi::GpuTransport::device_direct
+                                                          : mpi::GpuTransport::automatic;
   const auto cut = mpi::BlockDecomposition::over(world, nx, ny, 16, exec, way);
   const Measured many = run(exec, cut, o, experiment);
   const mpi::BlockTraffic most = busiest(world, many.traffic);
@@ -208,7 +196,7 @@ int main(int argc, char** argv) {
     j["mpi_cuda_aware"] = mpi::mpi_is_cuda_aware();
     std::printf("%s\n", j.dump().c_str());
   }
-  if (alone && world.rank() == 0) {  // the same cell on one rank, for the ratio: cut in one block, and not cut
+  if (a.alone && world.rank() == 0) {  // the same cell on one rank, for the ratio: cut in one block, and not cut
     const auto one = std::make_shared<const mpi::BlockDecomposition>(self, PlanePartition(nx, ny, 1, 1), exec);
     for (const auto& d : {one, std::shared_ptr<const mpi::BlockDecomposition>()}) {
       const Measured m = run(exec, d, o, experiment);
@@ -220,6 +208,31 @@ int main(int argc, char** argv) {
       j["device"] = exec->name();
       std::printf("%s\n", j.dump().c_str());
     }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mpi::Session session(argc, argv);
+  const mpi::Communicator world, self(MPI_COMM_SELF);
+  CLI::App app{"voltaic-mpi-bench: traffic and step time of a pouch cell cut over the MPI ranks"};
+  Options a;
+  app.add_option("--nx", a.nx, "columns along the electrode height");
+  app.add_option("--ny", a.ny, "columns along the electrode width");
+  app.add_option("--minutes", a.minutes, "of a 1C discharge");
+  app.add_option("--backend", a.backend, "where each rank runs its block")->check(CLI::IsMember({"cpu", "cuda"}));
+  app.add_flag("!--no-alone", a.alone, "skip the one-rank run beside it");
+  app.add_option("--transport", a.transport,
+                 "a GPU's exchanges: auto (device memory where MPI is CUDA-aware), host, device")
+      ->check(CLI::IsMember({"auto", "host", "device"}));
+  app.add_flag("--latency", a.latency, "time MPI_Allreduce and ghost exchanges instead");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    a.latency ? print_latencies(world, a) : print_traffic(world, self, a);
+  } catch (const std::exception& e) {  // every rank meets most errors; abort so that none waits for the others
+    std::fprintf(stderr, "voltaic-mpi-bench (rank %d): %s\n", world.rank(), e.what());
+    MPI_Abort(world.get(), 2);
   }
   return 0;
 }
