@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 #include <system_error>
 
 #include "commands.hpp"
@@ -27,8 +28,15 @@ int node_local_rank() {
 
 }  // namespace
 
+std::string message_of(const std::exception& e) {
+  std::string what = one_line(e.what());
+  const std::string prefix = "voltaic: ";
+  if (what.rfind(prefix, 0) == 0) what.erase(0, prefix.size());
+  return what;
+}
+
 void report(const char* kind, const std::exception& e) {
-  std::fprintf(stderr, "voltaic: %s: %s\n", kind, one_line(e.what()).c_str());
+  std::fprintf(stderr, "voltaic: %s: %s\n", kind, message_of(e).c_str());
 }
 
 std::shared_ptr<const Executor> make_executor(io::BackendChoice choice, const std::string& command) {

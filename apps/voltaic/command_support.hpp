@@ -12,7 +12,11 @@
 
 namespace voltaic::cli {
 
-/// "voltaic: KIND: MESSAGE" on stderr, the message on one line.
+/// e's message on one line, without the "voltaic: " voltaic::Error puts first
+/// (the CLI's own lines start with it once).
+std::string message_of(const std::exception& e);
+
+/// "voltaic: KIND: MESSAGE" on stderr, the message_of(e).
 void report(const char* kind, const std::exception& e);
 
 /// The executor of a backend choice (auto: CUDA when a device is visible).

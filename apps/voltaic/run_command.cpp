@@ -63,7 +63,7 @@ bool all_wrote(const Ranks& ranks, Write&& write) {
   try {
     write();
   } catch (const std::exception& e) {
-    why = one_line(e.what());
+    why = message_of(e);
   }
   const int first = -ranks.max(why.empty() ? -ranks.size() : -ranks.rank());
   if (first == ranks.size()) return true;
@@ -104,7 +104,7 @@ class AgreedObserver : public RunObserver {
       output_.on_fields(time, fields);
     } catch (const std::exception& e) {
       const std::lock_guard<std::mutex> lock(mutex_);
-      if (field_error_.empty()) field_error_ = one_line(e.what());
+      if (field_error_.empty()) field_error_ = message_of(e);
     }
   }
   bool checkpoint_due(double time) override { return ranks_.broadcast(output_.checkpoint_due(time)); }
@@ -251,11 +251,11 @@ int run_command(const RunArguments& args) {
     }
   } catch (const CudaError& e) {
     report("error", e);
-    why = one_line(e.what());
+    why = message_of(e);
     code = kInternalError;
   } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
     report("error", e);
-    why = one_line(e.what());
+    why = message_of(e);
     code = kBadInput;
   }
   if (code == kSuccess) {
