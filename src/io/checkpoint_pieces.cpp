@@ -153,7 +153,7 @@ Checkpoint read_checkpoint_for(const std::string& path, const CheckpointWindow& 
     throw FileError("'" + path + "'", kWhere, "is a manifest without 'time' or 'step index'");
   const std::vector<CheckpointWindow> windows = piece_windows(c, names.size(), path);
   const PlaneBlock& to = window.columns;
-  std::vector<char> covered(to.columns(), 0);
+  std::vector<int> covered(to.columns(), 0);  // pieces holding each column (at most 2^20 pieces)
   std::map<std::string, std::vector<double>> state;
   std::map<std::string, std::size_t> layers_of;
   for (std::size_t r = 0; r < names.size(); ++r) {
@@ -187,7 +187,7 @@ Checkpoint read_checkpoint_for(const std::string& path, const CheckpointWindow& 
       for (int i = o.i_begin; i < o.i_end; ++i)
         ++covered[static_cast<std::size_t>(i - to.i_begin) + static_cast<std::size_t>(to.nx()) * (j - to.j_begin)];
   }
-  for (const char n : covered)
+  for (const int n : covered)
     if (n != 1)
       throw FileError("'" + path + "'", kWhere,
                       "its pieces do not cover " + window.describe() + " exactly once (a column is " +
