@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.." || exit 1
 bin="$PWD/.carry/link"
 export OPAL_PREFIX="$PWD/.deps/ompi"
 export PATH="$OPAL_PREFIX/bin:$PATH"
-export LD_LIBRARY_PATH="$OPAL_PREFIX/lib:$bin/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$OPAL_PREFIX/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Built against Debian 12's HDF5 1.10.8; Ubuntu 24.04's 1.10.10 has the same ABI (warn, do not abort).
 export HDF5_DISABLE_VERSION_CHECK=1

@@ -2,9 +2,9 @@
 # Builds here what tools/gpu_link_check.sh runs on a two-GPU node and puts
 # it in .carry/link (git-ignored; carry .carry/link and .deps/ompi): the
 # MPI tests and voltaic-mpi-bench against the CUDA-aware Open MPI in
-# .deps/ompi (tools/build_cuda_aware_ompi.sh), voltaic-peer-bench, and the
-# shared libraries they need that the GPU machine lacks (toml++). Release,
-# sm_90. The device time then goes to the runs, not to a build.
+# .deps/ompi (tools/build_cuda_aware_ompi.sh) and voltaic-peer-bench
+# (Release, sm_90; they link only libraries the GPU machine has). The
+# device time then goes to the runs, not to a build.
 # Usage: tools/pack_link_check.sh [BUILD_DIR]   (default build/link-ompi; an
 # existing Release sm_90 build directory is reconfigured for that MPI, so only
 # what links MPI is rebuilt)
@@ -20,12 +20,8 @@ cmake -S . -B "$build" -G Ninja -U 'MPI_*' -DCMAKE_BUILD_TYPE=Release -DCMAKE_CU
 cmake --build "$build" -j "$(nproc)" --target voltaic_mpi_tests voltaic-mpi-bench voltaic-peer-bench
 dest=.carry/link
 rm -rf $dest
-mkdir -p $dest/lib
+mkdir -p $dest
 cp "$build"/tests/voltaic_mpi_tests "$build"/benchmarks/voltaic-mpi-bench "$build"/benchmarks/voltaic-peer-bench $dest/
 strip $dest/voltaic_mpi_tests $dest/voltaic-mpi-bench
-# Libraries outside the system's and Open MPI's own that the GPU machine (Ubuntu 24.04) has no package of.
-for lib in $(ldd $dest/voltaic_mpi_tests $dest/voltaic-mpi-bench | awk '/tomlplusplus/ {print $3}' | sort -u); do
-  cp -L "$lib" $dest/lib/
-done
-ldd $dest/voltaic_mpi_tests | grep -E "mpi|hdf5|toml" || true
+ldd $dest/voltaic_mpi_tests | grep -E "mpi|hdf5" || true
 du -sh $dest .deps/ompi

@@ -295,7 +295,7 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
     total += static_cast<std::size_t>(counts[r]);
   }
   const std::size_t mine = static_cast<std::size_t>(counts[comm_.rank()]);
-  reserve_gather(total + mine);
+  reserve_gather(direct_ ? total : total + mine);  // staged: this rank's cells after every block
   ++traffic_.gathers;
   traffic_.gather_bytes += static_cast<long long>(total * sizeof(double));
   const double* blocks = nullptr;
