@@ -52,6 +52,7 @@ struct Run {
   std::string termination;
   std::size_t cells = 0, particles = 0;
   voltaic::SubstepTimes substeps;  ///< with time_substeps only
+  voltaic::WorkCounts work;
 };
 
 Run discharge(const StepBenchOptions& so, const std::string& protocol, const ExecPtr& exec,
@@ -91,6 +92,7 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   out.cells = sim.layout().num_cells();
   out.particles = sim.layout().num_particles();
   out.substeps = sim.substep_times();
+  out.work = sim.work();
   return out;
 }
 
@@ -109,12 +111,22 @@ struct FloorBytes {
 };
 
 FloorBytes floor_bytes(const Run& x, int shells, bool conduction, std::size_t columns) {
-  const voltaic::SubstepTimes& t = x.substeps;
+  const voltaic::WorkCounts& t = x.work;
   const double n = double(x.cells), p = double(x.particles), s = double(shells);
   const double pass = 5.0 * n + 3.0 * p * s + 2.0 * p, response = 2.0 * p * s + 2.0 * p;
   const double newton = 36.0 * n + 4.0 * p, heat = 8.0 * n + p + (conduction ? 3.0 * (n + 2.0 * double(columns)) : 0.0);
   return {8.0 * (pass * t.concentration_passes + response * t.attempts), 8.0 * newton * t.newton_iterations,
           8.0 * heat * t.potential_solves};
+}
+
+nlohmann::ordered_json work_json(const voltaic::WorkCounts& w) {
+  return {{"attempts", w.attempts},
+          {"concentration_passes", w.concentration_passes},
+          {"electrolyte_iterations", w.electrolyte_iterations},
+          {"potential_solves", w.potential_solves},
+          {"newton_iterations", w.newton_iterations},
+          {"linear_iterations", w.linear_iterations},
+          {"heat_iterations", w.heat_iterations}};
 }
 
 /// The profiled run's time per sub-step: seconds, ms per accepted step and
@@ -126,12 +138,10 @@ nlohmann::ordered_json split_of(const Run& x, const StepBenchOptions& so, double
   const FloorBytes floor = floor_bytes(x, so.shells, so.thermal == "conduction", std::size_t(so.nx) * so.ny);
   nlohmann::ordered_json j;
   j["run_s"] = x.run_s;
-  j["attempts"] = t.attempts;
-  j["concentration_passes"] = t.concentration_passes;
-  j["potential_solves"] = t.potential_solves;
-  j["newton_iterations"] = t.newton_iterations;
-  j["linear_iterations"] = t.linear_iterations;
-  j["linear_iterations_per_newton"] = t.newton_iterations > 0 ? double(t.linear_iterations) / t.newton_iterations : 0.0;
+  const voltaic::WorkCounts& work = x.work;
+  j["work"] = work_json(work);
+  j["linear_iterations_per_newton"] =
+      work.newton_iterations > 0 ? double(work.linear_iterations) / double(work.newton_iterations) : 0.0;
   j["copy_bandwidth_GBps"] = copy_gbps;
   j["accepted_steps"] = x.accepted;
   const std::pair<const char*, double> parts[] = {
@@ -234,6 +244,7 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   r.extra["completed"] = first.completed;
   r.extra["termination"] = first.termination;
   r.extra["same_steps_every_repeat"] = same_steps;
+  r.extra["work"] = work_json(first.work);
   if (so.split) {
     // The device's copy bandwidth beside it (256 MiB), for the byte floors.
     voltaic::Array<double> block(exec, std::size_t{1} << 25);

@@ -70,9 +70,12 @@ void run_sweep_cuda(BenchReport& r, const BenchOptions& o, const std::shared_ptr
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   std::size_t completed = 0;
   long steps = 0;
+  long long passes = 0, newton = 0;
   for (const voltaic::BatchCellResult& c : results) {
     completed += c.status == voltaic::BatchCellResult::Status::completed;
     steps += c.steps_taken;
+    passes += c.concentration_passes;
+    newton += c.newton_iterations;
   }
   r.add("BatchSimulation::run, cell program on " + exec->name(), "voltaic (GPU)", summarize({wall}), 0);
 
@@ -101,9 +104,15 @@ void run_sweep_cuda(BenchReport& r, const BenchOptions& o, const std::shared_ptr
     }
   }
   const double bytes = double(gpu.cell_program_bytes());
-  r.extra["gpu"] = {{"wall_s", wall},          {"cells_per_s", double(results.size()) / wall},
-                    {"completed", completed},  {"mean_accepted_steps", double(steps) / double(results.size())},
-                    {"bytes_per_cell", bytes}, {"cells_in_80_GB", std::floor(80e9 / bytes)}};
+  r.extra["gpu"] = {{"wall_s", wall},
+                    {"cells_per_s", double(results.size()) / wall},
+                    {"completed", completed},
+                    {"mean_accepted_steps", double(steps) / double(results.size())},
+                    {"bytes_per_cell", bytes},
+                    {"cells_in_80_GB", std::floor(80e9 / bytes)},
+                    {"work",
+                     {{"mean_concentration_passes", double(passes) / double(results.size())},
+                      {"mean_newton_iterations", double(newton) / double(results.size())}}}};
   r.extra["cpu_baseline"] = {{"cells", nb},
                              {"threads", cores},
                              {"wall_s", cpu_wall},

@@ -40,7 +40,7 @@ void check_cells(const CellParameters& cells) {
 }
 
 /// The BatchCellResult of a finished Simulation run.
-BatchCellResult result_of(const Solution& s, bool interrupted) {
+BatchCellResult result_of(const Solution& s, const WorkCounts& work, bool interrupted) {
   BatchCellResult r;
   r.status = s.completed   ? BatchCellResult::Status::completed
              : interrupted ? BatchCellResult::Status::interrupted
@@ -48,6 +48,8 @@ BatchCellResult result_of(const Solution& s, bool interrupted) {
   r.termination = s.termination;
   r.steps_taken = s.steps_taken;
   r.steps_rejected = s.steps_rejected;
+  r.concentration_passes = work.concentration_passes;
+  r.newton_iterations = work.newton_iterations;
   if (s.rows() == 0) return r;
   r.time = s["Time [s]"];
   r.voltage = s["Voltage [V]"];
@@ -156,7 +158,7 @@ BatchCellResult run_cell(const ParameterSet& p, const SimulationOptions& options
     Simulation sim(p, options, exec);
     CellObserver observer(run);
     const Solution s = sim.run(experiment, &observer);
-    return result_of(s, observer.stopped());
+    return result_of(s, sim.work(), observer.stopped());
   } catch (const Error& e) {  // a non-physical parameter, or a step the cell cannot take
     return failure(e.what_failed() + ": " + e.why());
   } catch (const std::bad_alloc&) {

@@ -100,7 +100,7 @@ class CellRun {
     sync();
     return b;
   }
-  /// Level i of a 3-level (c_e, c_surf) or 2-level (c_s, phi, aj) array.
+  /// Level i of a 3-level (c_e, c_surf, phi, aj) or 2-level (c_s) array.
   VOLTAIC_HD double* level3(std::size_t base, std::size_t size, int i) const {
     return at(base + static_cast<std::size_t>((i + k_.rotation3) % 3) * size);
   }
@@ -185,6 +185,7 @@ class CellRun {
   VOLTAIC_HD void mix();
 
   // The integrator.
+  VOLTAIC_HD void predict_inputs(double h);
   VOLTAIC_HD bool attempt(double h, const ProgramStep& step);
   VOLTAIC_HD double split_change() const;
   VOLTAIC_HD double local_error(double h, bool voltage_driven) const;
@@ -418,7 +419,9 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   const dfn::NewtonSystemT<const DfnConstants&> system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
                                                        adj, residual, at(o.d_s),   at(o.d_e),   at(o.c01), at(o.c10)};
   double last_update = 0.0;
-  for (int it = 0;; ++it) {
+  // Counted as Simulation counts PotentialReport::iterations: the updates
+  // made (a converged solve's last one included).
+  for (int it = 0;; ++it, ++k_.newton_iterations) {
     each(reaction);
     apply(at(o.sig_diag), at(o.sig_tz), phi, at(o.s_phi));
     apply(at(o.kap_diag), at(o.kap_tz), phi + n_, at(o.e_phi));
@@ -460,6 +463,7 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     if (!damped && largest * rate <= s_.newton_tolerance) {
       const dfn::LinearisedReactionT<const DfnConstants&> finish{k, update, adj, c_surf, slope, flux, aj, surface};
       each(finish);
+      ++k_.newton_iterations;
       return true;
     }
   }
@@ -582,6 +586,28 @@ VOLTAIC_HD inline double CellRun::split_change() const {
   return d;
 }
 
+/// Simulation::predict_inputs: the first pass's reaction, potentials,
+/// electrolyte and (lumped) temperature from the error estimate's predictor.
+VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
+  const SlabOffsets& o = s_.o;
+  const int degree = k_.history >= 3 ? 2 : 1;
+  const bdf::Estimate e = bdf::estimate(degree, h, k_.h1, k_.h2);
+  const auto predict = [&](std::size_t levels, double* live, std::size_t m) {
+    copy(level3(levels, m, 0), live, m);
+    axpby(e.l1, level3(levels, m, 1), e.l0, live, m);
+    if (degree == 2) axpy(e.l2, level3(levels, m, 2), live, m);
+  };
+  predict(o.aj_levels, at(o.aj), n_);
+  predict(o.phi_levels, at(o.phi), 2 * n_);
+  predict(o.c_e_levels, at(o.c_e), n_);
+  if (!above(at(o.c_e), 0.0, n_)) copy(level3(o.c_e_levels, n_, 0), at(o.c_e), n_);
+  if (!s_.lumped) return;
+  // The cells' temperature is the lumped one, whose past values are scalars.
+  double t = ops::Axpby<double>{e.l1, e.l0}(k_.lumped_history[1], k_.lumped_history[0]);
+  if (degree == 2) t = ops::Axpy<double>{e.l2}(k_.lumped_history[2], t);
+  fill(at(o.T), t, n_);
+}
+
 VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   const SlabOffsets& o = s_.o;
   // start_attempt: the formula, and the first pass's reaction and potentials extrapolated.
@@ -593,20 +619,15 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
     if (!above(w, 0.0, n_)) f = bdf::formula(1, h, k_.h1);
   }
   k_.last_order = f.order;
-  if (k_.history >= 2) {
-    const double w1 = h / k_.h1;
-    copy(level2(o.aj_levels, n_, 0), at(o.aj), n_);
-    axpby(-w1, level2(o.aj_levels, n_, 1), 1.0 + w1, at(o.aj), n_);
-    copy(level2(o.phi_levels, 2 * n_, 0), at(o.phi), 2 * n_);
-    axpby(-w1, level2(o.phi_levels, 2 * n_, 1), 1.0 + w1, at(o.phi), 2 * n_);
-  }
-  Pass p{f.a0, f.a1, f.beta * h, 0};
-  double previous_change = 0.0, current_before = 0.0;
   double least = INFINITY;
-  const double* c_e = at(o.c_e);
+  const double* c_e = level3(o.c_e_levels, n_, 0);
   for (std::size_t c = lane_; c < n_; c += lanes_) least = fmin(least, fabs(c_e[c]));
   const bool rate_test = reduce_min(least) > 0.1 * c_.ce0;
+  if (k_.history >= 2) predict_inputs(h);
+  Pass p{f.a0, f.a1, f.beta * h, 0};
+  double previous_change = 0.0, current_before = 0.0;
   for (;; ++p.index) {
+    ++k_.passes;
     if (!concentration(p, true, p.index == 0)) return false;
     if (p.index > 0) {
       const double inputs = split_change();
@@ -702,8 +723,8 @@ VOLTAIC_HD inline void CellRun::save() {
   copy(at(o.c_s), level2(o.c_s_levels, np_ * s_.R, 0), np_ * s_.R);
   copy(at(o.c_e), level3(o.c_e_levels, n_, 0), n_);
   copy(at(o.c_surf), level3(o.c_surf_levels, np_, 0), np_);
-  copy(at(o.phi), level2(o.phi_levels, 2 * n_, 0), 2 * n_);
-  copy(at(o.aj), level2(o.aj_levels, n_, 0), n_);
+  copy(at(o.phi), level3(o.phi_levels, 2 * n_, 0), 2 * n_);
+  copy(at(o.aj), level3(o.aj_levels, n_, 0), n_);
   k_.lumped_history[0] = k_.lumped_t;
   k_.voltage_history[0] = k_.voltage;
   k_.current_history[0] = k_.current;
@@ -716,8 +737,8 @@ VOLTAIC_HD inline void CellRun::restore() {
   copy(level2(o.c_s_levels, np_ * s_.R, 0), at(o.c_s), np_ * s_.R);
   copy(level3(o.c_e_levels, n_, 0), at(o.c_e), n_);
   copy(level3(o.c_surf_levels, np_, 0), at(o.c_surf), np_);
-  copy(level2(o.phi_levels, 2 * n_, 0), at(o.phi), 2 * n_);
-  copy(level2(o.aj_levels, n_, 0), at(o.aj), n_);
+  copy(level3(o.phi_levels, 2 * n_, 0), at(o.phi), 2 * n_);
+  copy(level3(o.aj_levels, n_, 0), at(o.aj), n_);
   k_.lumped_t = k_.lumped_history[0];
   fill(at(o.T), k_.lumped_t, n_);  // T is the lumped temperature everywhere (or the initial one)
   k_.voltage = k_.voltage_history[0];

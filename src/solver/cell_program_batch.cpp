@@ -97,9 +97,9 @@ program::SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R) {
   take(o.c_surf, P);
   take(o.c_surf_levels, 3 * P);
   take(o.phi, 2 * n);
-  take(o.phi_levels, 4 * n);
+  take(o.phi_levels, 6 * n);
   take(o.aj, n);
-  take(o.aj_levels, 2 * n);
+  take(o.aj_levels, 3 * n);
   for (std::size_t* a :
        {&o.T, &o.T_pass, &o.c_e_pass, &o.iterate, &o.source, &o.de, &o.sigma, &o.capacity, &o.q, &o.work})
     take(*a, n);
@@ -253,6 +253,8 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
   BatchCellResult& out = r.result;
   out.steps_taken = k.steps_taken;
   out.steps_rejected = k.steps_rejected;
+  out.concentration_passes = k.passes;
+  out.newton_iterations = k.newton_iterations;
   const auto step_of = [&](long long i) -> const ExperimentStep& {
     return experiment.cycle()[static_cast<std::size_t>(i % s.cycle_size)];
   };

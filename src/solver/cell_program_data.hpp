@@ -32,8 +32,8 @@ struct SlabOffsets {
   std::size_t c_s, c_s_levels;        ///< R P; 2 levels
   std::size_t c_e, c_e_levels;        ///< n; 3 levels
   std::size_t c_surf, c_surf_levels;  ///< P; 3 levels
-  std::size_t phi, phi_levels;        ///< 2n; 2 levels
-  std::size_t aj, aj_levels;          ///< n; 2 levels
+  std::size_t phi, phi_levels;        ///< 2n; 3 levels
+  std::size_t aj, aj_levels;          ///< n; 3 levels
   // Work.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
   std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
@@ -125,6 +125,7 @@ struct ProgramClock {
   double split_rate = 1.0;
   double split_rate_dt = 0.0;  ///< the step split_rate was measured at (0: none yet)
   int steps_taken = 0, steps_rejected = 0;
+  long long passes = 0, newton_iterations = 0;  ///< as Simulation's WorkCounts
   double max_temperature = 0;
   int rows = 0;                 ///< rows in the buffer since the host last drained it
   int rotation3 = 0;            ///< level rotation of the 3-level arrays

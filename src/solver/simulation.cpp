@@ -71,8 +71,9 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.mixing = std::make_unique<AndersonMixing>(e, n, 4, l.space());
   w.flags = Array<double>(e, std::max(n, nr * np));
   // The registry: BDF2 needs y_n and y_{n-1}; the error estimate's predictor
-  // y_{n-2} too, for the quantities it checks. phi and aj start each step
-  // from their linear extrapolation.
+  // y_{n-2} too, for the quantities it checks, and so does the first pass of
+  // the split, which starts every input of the potential step (phi, aj, c_e,
+  // T) from the predictor (start_attempt).
   w.history = std::make_unique<StateHistory>(e);
   w.history->add("c_s", w.c_s, 2);
   w.history->add("c_e", w.c_e, 3);
@@ -85,8 +86,8 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
     w.history->add("T_foils", w.T_foils, 3);
   }
   w.history->add("c_surf", w.c_surf, 3);
-  w.history->add("phi", w.phi, 2);
-  w.history->add("aj", w.aj, 2);
+  w.history->add("phi", w.phi, 3);
+  w.history->add("aj", w.aj, 3);
 
   // Initial state: uniform concentrations and temperature, no reaction yet.
   std::vector<double> cs(nr * np);
@@ -164,25 +165,44 @@ bdf::Formula Simulation::start_attempt(double h) {
     if (!above(w.work, 0.0)) f = bdf::formula(1, h, c.h1);
   }
   clock().last_order = f.order;
-  if (c.history >= 2) {
-    // The first pass starts from the reaction and potentials extrapolated to
-    // the new time: one pass then usually settles the split, and Newton starts
-    // close. (A combination with weights summing to 1 keeps the reaction's
-    // charge balance.)
-    const double w1 = h / c.h1;
-    for (auto [name, live] : {std::pair<const char*, Array<double>*>{"aj", &w.aj}, {"phi", &w.phi}}) {
-      copy(exec, past.level(name, 0).const_view(), live->view());
-      axpby(exec, -w1, past.level(name, 1).const_view(), 1.0 + w1, live->view());
-    }
-  }
+  if (c.history >= 2) predict_inputs(h);
   return f;
+}
+
+void Simulation::predict_inputs(double h) {
+  // The split's first pass starts from the polynomial through the last
+  // accepted values (the error estimate's predictor: quadratic once three
+  // are known), extrapolated to the new time, for every input of the
+  // potential step: the reaction and potentials it starts Newton from, the
+  // electrolyte it linearises about, the temperature. The passes then measure
+  // the split's own error, not the step's change in a lagged input, and one
+  // pass usually settles it (docs/performance.md, "The work of a step").
+  // The weights sum to 1, which keeps the reaction's charge balance.
+  Workspace& w = *w_;
+  const Executor& exec = *layout_->executor();
+  const StepCursor& c = clock().cursor;
+  const StateHistory& past = *w.history;
+  const int degree = c.history >= 3 ? 2 : 1;
+  const bdf::Estimate k = bdf::estimate(degree, h, c.h1, c.h2);
+  const auto predict = [&](const char* name, Array<double>& live) {
+    copy(exec, past.level(name, 0).const_view(), live.view());
+    axpby(exec, k.l1, past.level(name, 1).const_view(), k.l0, live.view());
+    if (degree == 2) axpy(exec, k.l2, past.level(name, 2).const_view(), live.view());
+  };
+  predict("aj", w.aj);
+  predict("phi", w.phi);
+  // The electrolyte's first pass evaluates D_e and linearises its sink at
+  // this c_e; an extrapolation through zero (depletion) keeps c_e at t_n.
+  predict("c_e", w.c_e);
+  if (!above(w.c_e, 0.0)) copy(exec, past.level("c_e", 0).const_view(), w.c_e.view());
+  if (options_.thermal != ThermalModel::isothermal) predict("T", w.T);
 }
 
 bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why) {
   CellClock& k = clock();
   const Executor& exec = *layout_->executor();
   Workspace& w = *w_;
-  ++substep_times_.attempts;
+  ++work_.attempts;
   const bdf::Formula f = start_attempt(h);
   // Implicit: the drive at the new time.
   Pass p{f.a0, f.a1, f.beta * h, 0, step_drive.at(k.cursor.elapsed + h)};
@@ -198,7 +218,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     // electrolyte runs low somewhere (below a tenth of its initial value):
     // there the passes' rate changes from step to step and an early stop
     // leaves errors the step control then chases.
-    dfn::for_each_index(exec, 0, w.c_e.size(), dfn::Reciprocal{w.c_e.data(), w.work.data()});
+    dfn::for_each_index(exec, 0, w.c_e.size(), dfn::Reciprocal{w.history->level("c_e", 0).data(), w.work.data()});
     const bool rate_test =
         1.0 / layout_->max_abs(w.work.view()) > 0.1 * layout_->parameters().electrolyte.initial_concentration;
     for (int& pass = p.index;; ++pass) {  // the index the sub-steps see in their Pass

@@ -20,11 +20,35 @@ namespace voltaic {
 
 namespace {
 
-constexpr const char* kFormat = "voltaic simulation state 3";
-// Read too: state 2 lacks "split rate dt" (the passes then measure a rate
-// afresh), the current's history (the current at every level: a hold's
-// error estimate then starts again) and the notes.
+constexpr const char* kFormat = "voltaic simulation state 4";
+// Read too: state 3 keeps two past levels of phi and aj, not three
+// (complete_predictor_levels); state 2 also lacks "split rate dt" (the passes
+// then measure a rate afresh), the current's history (the current at every
+// level: a hold's error estimate then starts again) and the notes.
+constexpr const char* kFormat3 = "voltaic simulation state 3";
 constexpr const char* kFormat2 = "voltaic simulation state 2";
+
+bool known_format(const std::string& f) { return f == kFormat || f == kFormat3 || f == kFormat2; }
+
+/// A checkpoint of state 2 or 3 holds phi and aj at two past levels; the
+/// third, before them, is put on the line through the two newest values, so
+/// that the first step's quadratic predictor is the linear extrapolation
+/// those states' runs made.
+void complete_predictor_levels(const Checkpoint& c, std::map<std::string, std::vector<double>>& state) {
+  namespace v = checkpoint_values;
+  const double h1 = v::scalar(c, "step h1", 0.0, v::kInf, "[s]"), h2 = v::scalar(c, "step h2", 0.0, v::kInf, "[s]");
+  const double back = h1 > 0.0 ? h2 / h1 : 0.0;
+  for (const char* name : {"phi", "aj"}) {
+    const std::string key = std::string(name) + "@2";
+    const auto live = state.find(name), last = state.find(std::string(name) + "@1");
+    if (state.count(key) || live == state.end() || last == state.end() || live->second.size() != last->second.size())
+      continue;  // complete, or named by the loader
+    std::vector<double>& before = state[key];
+    before.resize(last->second.size());
+    for (std::size_t i = 0; i < before.size(); ++i)
+      before[i] = last->second[i] + back * (last->second[i] - live->second[i]);
+  }
+}
 
 std::string g17(double v) { return format_parameter_value(v); }
 
@@ -147,7 +171,7 @@ std::vector<double> Simulation::block_of(const std::vector<double>& whole) const
 void Simulation::load_checkpoint(const Checkpoint& c) {
   namespace v = checkpoint_values;
   const char* where = "Simulation::load_checkpoint";
-  if (v::text(c, "format") != kFormat && v::text(c, "format") != kFormat2)
+  if (!known_format(v::text(c, "format")))
     throw InvalidArgument("checkpoint", where, "has format '" + v::text(c, "format") + "', expected '" + kFormat + "'");
   const std::string here = setup_fingerprint(), difference = first_difference(v::text(c, "setup"), here);
   if (!difference.empty())
@@ -168,6 +192,7 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   for (const auto& [name, values] : c.arrays)
     if (name.rfind("state/", 0) == 0) state[name.substr(6)] = window ? values : block_of(values);
   for (const char* live : {"c_s", "c_e", "T", "c_surf", "phi", "aj"}) v::finite_array(c, std::string("state/") + live);
+  if (v::text(c, "format") != kFormat) complete_predictor_levels(c, state);
   w_->history->from_host(state, where);
   load_scalars(c);
   v::integer(c, "steps taken", 0, std::numeric_limits<int>::max());
@@ -212,7 +237,7 @@ void Simulation::load_scalars(const Checkpoint& c) {
   k.cursor.h1 = v::scalar(c, "step h1", 0.0, v::kInf, "[s]");
   k.cursor.h2 = v::scalar(c, "step h2", 0.0, v::kInf, "[s]");
   k.split_rate = v::scalar(c, "split rate", 0.0, 1.0);
-  const bool format3 = v::text(c, "format") == kFormat;
+  const bool format3 = v::text(c, "format") != kFormat2;  // state 3 or later
   k.split_rate_dt = format3 ? v::scalar(c, "split rate dt", 0.0, v::kInf, "[s]") : 0.0;
   for (int i = 0; i < 3; ++i) {
     k.lumped_history[i] = v::scalar(c, "lumped temperature@" + std::to_string(i), v::kPositive, v::kInf, "[K]");

@@ -34,7 +34,7 @@ bool Simulation::Substep::run(const Pass& pass, std::string& why) {
 // ---- Concentration ----------------------------------------------------------
 
 bool Simulation::ConcentrationSubstep::advance(const Pass& pass, std::string&) {
-  if (sim_.options_.time_substeps) ++sim_.substep_times_.concentration_passes;
+  ++sim_.work_.concentration_passes;
   step(pass, true, pass.index == 0);
   return true;
 }
@@ -93,6 +93,7 @@ void Simulation::ConcentrationSubstep::step(const Pass& pass, bool linearised_si
                       dfn::ElectrolyteSink{l.porosity().data(), w.iterate.data(), w.c_e.data(), dt, linearised_sink,
                                            w.source.data(), w.sigma.data(), w.capacity.data()});
   const SolveReport r = w.electrolyte->step(w.c_e.view(), w.capacity.view(), w.de.view(), w.source.view(), dt);
+  sim_.work_.electrolyte_iterations += r.iterations;
   if (response) w.particles_done->wait(0);  // joined before anything can throw
   if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("electrolyte diffusion step", r);
   dfn::for_each_index(e, 0, n,
@@ -128,11 +129,10 @@ bool Simulation::PotentialSubstep::solve(const CellDrive& drive, std::string& wh
   const ParticleSurface surface{w.c_surf.view(), w.slope.view(), w.flux.view(), w.aj.view()};
   const PotentialReport r = w.potential->solve(drive, surface, w.c_e.view(), w.T.view(), w.phi.view());
   w.drive = drive;
-  if (sim_.options_.time_substeps) {
-    ++sim_.substep_times_.potential_solves;
-    sim_.substep_times_.newton_iterations += r.iterations;
-    sim_.substep_times_.linear_iterations += r.linear_iterations;
-  }
+  WorkCounts& work = sim_.work_;
+  ++work.potential_solves;
+  work.newton_iterations += r.iterations;
+  work.linear_iterations += r.linear_iterations;
   if (!r.converged) why = "potential step: " + r.reason;
   return r.converged;
 }
@@ -209,6 +209,7 @@ class Simulation::ConductionSubstep final : public ThermalSubstep {
     }
     w.potential->foil_heat_density(solved_drive(pass), w.phi.view(), w.q_foils.view());
     const SolveReport r = w.heat->step(w.T.view(), w.T_foils.view(), w.q.view(), w.q_foils.view(), pass.dt);
+    sim_.work_.heat_iterations += r.iterations;
     if (!r.converged && !(r.relative_residual < StackHeat::kAcceptedResidual))
       throw NotConverged("heat conduction step", r);
   }

@@ -48,6 +48,9 @@ void expect_close(const BatchCellResult& program, const BatchCellResult& sim, do
   EXPECT_EQ(program.termination, sim.termination);
   EXPECT_EQ(program.steps_taken, sim.steps_taken);
   EXPECT_EQ(program.steps_rejected, sim.steps_rejected);
+  // The same work: one step control, one split, one Newton.
+  EXPECT_EQ(program.concentration_passes, sim.concentration_passes);
+  EXPECT_EQ(program.newton_iterations, sim.newton_iterations);
   ASSERT_EQ(program.voltage.size(), sim.voltage.size());
   EXPECT_LE(max_difference(program.voltage, sim.voltage), volts);
   EXPECT_LE(max_difference(program.time, sim.time), 1e-6);

@@ -81,6 +81,26 @@ TEST(SimulationRestart, ContinuesBitForBit) {
   }
 }
 
+// A checkpoint of state 3 (written before the split's first pass took the
+// quadratic predictor) holds phi and aj at two past levels, not three: it
+// still continues, its first step from the linear extrapolation.
+TEST(SimulationRestart, AStateThreeCheckpointContinues) {
+  Simulation whole(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  CheckpointAt observer(600.0);
+  const Solution a = whole.run(cycle(), &observer);
+  ASSERT_TRUE(observer.kept);
+  Checkpoint old = *observer.kept;
+  old.texts["format"] = "voltaic simulation state 3";
+  ASSERT_EQ(old.arrays.erase("state/phi@2") + old.arrays.erase("state/aj@2"), 2u);
+  Simulation resumed(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  resumed.load_checkpoint(old, cycle());
+  const Solution b = resumed.run(cycle());
+  ASSERT_TRUE(b.completed) << b.termination;
+  EXPECT_NEAR(b["Voltage [V]"].back(), a["Voltage [V]"].back(), 1e-6);
+  EXPECT_NEAR(b["Discharge capacity [A.h]"].back(), a["Discharge capacity [A.h]"].back(), 1e-6);
+  EXPECT_NEAR(b["Time [s]"].back(), a["Time [s]"].back(), 0.01);  // the cut-off located to its tolerance
+}
+
 // A note taken before the checkpoint is in the resumed run's solution too.
 TEST(SimulationRestart, KeepsTheNotesOfTheStepsBefore) {
   const Experiment e({"Discharge at 2C for 40 minutes", "Rest for 10 minutes"});

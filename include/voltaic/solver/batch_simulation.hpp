@@ -48,6 +48,9 @@ struct BatchCellResult {
   double max_temperature = kNaN;        ///< [K], the maximum over the rows
   double simulated_time = kNaN;         ///< [s] at the last row
   int steps_taken = 0, steps_rejected = 0;
+  /// The passes of the split and the Newton iterations the cell's run took
+  /// (WorkCounts; both engines count them alike).
+  long long concentration_passes = 0, newton_iterations = 0;
   /// One value per row (empty when the batch was asked not to keep curves,
   /// or when the cell failed before its first row).
   std::vector<double> time;         ///< [s]

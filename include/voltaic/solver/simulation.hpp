@@ -84,11 +84,21 @@ struct SubstepTimes {
   double concentration_s = 0.0;  ///< particles and electrolyte (and their inputs)
   double potential_s = 0.0;      ///< Newton with GMRES-IR, terminal voltage, current
   double thermal_s = 0.0;        ///< heat source and the thermal model (the heat is computed when isothermal too)
-  int attempts = 0;              ///< calls of the concentration -> potential -> temperature split
-  int concentration_passes = 0;  ///< concentration sub-steps run (passes of the split)
-  int potential_solves = 0;      ///< Newton solves of the potential step
-  int newton_iterations = 0;     ///< their Newton iterations, summed
-  int linear_iterations = 0;     ///< GMRES-IR inner (Krylov) iterations of those, summed (3D)
+};
+
+/// The work a run did, summed over the same attempts and starts as
+/// SubstepTimes, always kept. The counts are deterministic (the same on every
+/// run of one build, and, up to an estimate sitting on a boundary, on every
+/// backend), so tests pin them: a change that adds work fails where no GPU is
+/// (tests/solver/work_counts_test.cpp, docs/performance.md).
+struct WorkCounts {
+  long long attempts = 0;                ///< calls of the concentration -> potential -> temperature split
+  long long concentration_passes = 0;    ///< concentration sub-steps run (passes of the split)
+  long long electrolyte_iterations = 0;  ///< CG iterations of those passes' electrolyte solves
+  long long potential_solves = 0;        ///< Newton solves of the potential step
+  long long newton_iterations = 0;       ///< their Newton iterations (updates made), summed
+  long long linear_iterations = 0;       ///< Krylov iterations of those Newton iterations (3D; inner ones for GMRES-IR)
+  long long heat_iterations = 0;         ///< CG iterations of the 3D heat step
 };
 
 struct SimulationOptions {
@@ -178,6 +188,8 @@ class Simulation {
   double time() const { return clock().time; }
   /// Sums since construction (all zero unless options().time_substeps).
   const SubstepTimes& substep_times() const { return substep_times_; }
+  /// The work since construction (WorkCounts).
+  const WorkCounts& work() const { return work_; }
   const CellLayout& layout() const { return *layout_; }
   const SimulationOptions& options() const { return options_; }
 
@@ -228,6 +240,7 @@ class Simulation {
   /// The formula of a step of length h (BDF2 where the history allows and
   /// keeps c_e positive) and the first pass's reaction and potentials.
   bdf::Formula start_attempt(double h);
+  void predict_inputs(double h);
   /// One step of length h: the formula's passes until the split converges.
   bool attempt(double h, const StepDrive& drive, std::string& why);
   /// 2 (BDF2) when three accepted values are at hand and h is at most 2.4
@@ -309,6 +322,7 @@ class Simulation {
   std::unique_ptr<ThermalSubstep> thermal_;
   std::vector<Substep*> coupled_;  // after the concentrations, in order: potential, thermal
   SubstepTimes substep_times_;
+  WorkCounts work_;
   std::size_t next_field_ = 0;           // into options_.field_times
   std::size_t next_periodic_field_ = 0;  // multiples of options_.field_period done
   std::unique_ptr<Checkpoint> resume_;   // set by load_checkpoint until the next run
