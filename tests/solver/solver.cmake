@@ -26,4 +26,5 @@ target_sources(voltaic_tests PRIVATE
   solver/batch_simulation_test.cpp
   solver/cell_program_test.cpp
   solver/batch_pybamm_test.cpp
+  solver/work_counts_test.cpp
 )
