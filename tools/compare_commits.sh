@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Times the working tree (head) against earlier commits (bases) with the same
+# benchmarks, all built on the machine that runs them, and prints a table of
+# ratios (tools/compare_table.py). Used for "no silent slowdowns": a change to
+# solver/, linalg/ or kernels/ is timed against the commit before it.
+#
+#   tools/compare_commits.sh prepare BASE...  # here: each BASE's tree into .compare/base-SHA (git-ignored)
+#   tools/compare_commits.sh build            # there: every voltaic-bench binary (CUDA when nvcc is found)
+#   tools/compare_commits.sh run [ROUNDS]     # there: the workloads, every side in turn, ROUNDS times
+#   tools/compare_commits.sh all [ROUNDS]     # build, then run
+#
+# On the GPU machine (the device tool), carry .compare and .deps (toml++,
+# tools/gpu_check.sh says how) and run `tools/compare_commits.sh all` in one
+# call, or build and run in two calls that follow each other while the machine
+# is warm. Results: $OUT/compare.jsonl (one line per run: side, commit,
+# workload, command, the benchmark's JSON) and $OUT/compare.md (the table).
+# The build logs: $OUT/build-SIDE.log.
+# WORKLOADS picks workloads by name (default: every one below; without a GPU,
+# the CPU ones).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+out="${OUT:-$root/out}"
+
+# name|backend|voltaic-bench arguments (the issue's four rows, docs/performance.md "Headline figures")
+workloads=(
+  "1d_cpu|cpu|step --backend cpu --repeat 7 --warmup 1"
+  "sweep_100k|cuda|sweep --backend cuda --cells 100000 --baseline-cells 0"
+  "pouch_1m|cuda|step --backend cuda --parameters marquis2019 --collectors potential-pair --thermal conduction --nx 130 --ny 130 --cells 20 --shells 10 --repeat 2 --warmup 1"
+  "stack_1m|cuda|step --backend cuda --nx 130 --ny 130 --cells 20 --shells 10 --repeat 2 --warmup 1"
+)
+
+deps_env() {
+  if [ -d "$root/.deps/usr" ]; then
+    export CMAKE_PREFIX_PATH="$root/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+    export LD_LIBRARY_PATH="$root/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+}
+
+prepare() {
+  [ $# -ge 1 ] || { echo "usage: tools/compare_commits.sh prepare BASE..." >&2; exit 2; }
+  rm -rf .compare
+  mkdir -p .compare
+  for base in "$@"; do
+    local sha
+    sha=$(git rev-parse --verify "$base^{commit}")
+    local dir=".compare/base-${sha:0:7}"
+    mkdir -p "$dir"
+    git archive "$sha" | tar -x -C "$dir"
+    echo "$sha" >"$dir.commit"
+    echo "base ${sha:0:7} in $dir"
+  done
+  { git rev-parse HEAD | tr -d '\n'; git diff --quiet HEAD -- . || printf '+changes'; echo; } >.compare/head.commit
+  grep -qxF '/.compare/' .git/info/exclude 2>/dev/null || echo '/.compare/' >>.git/info/exclude
+  echo "head $(cat .compare/head.commit)"
+  echo "on the GPU machine: carry [\".compare\", \".deps\"] and run: tools/compare_commits.sh all"
+}
+
+build_one() {  # source dir, build dir, jobs
+  local cuda=OFF
+  command -v nvcc >/dev/null && cuda=ON
+  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DVOLTAIC_CUDA=$cuda \
+    -DVOLTAIC_BUILD_TESTS=OFF -DVOLTAIC_BUILD_EXAMPLES=OFF -DVOLTAIC_MPI=OFF -DVOLTAIC_BUILD_BENCHMARKS=ON &&
+    cmake --build "$2" --target voltaic-bench -j "$3"
+}
+
+sides() {  # every prepared base, then head
+  for d in .compare/base-*.commit; do [ -e "$d" ] && basename "$d" .commit; done
+  echo head
+}
+
+binary() {  # the voltaic-bench of a side
+  [ "$1" = head ] && echo build/compare-head/benchmarks/voltaic-bench || echo ".compare/build-${1#base-}/benchmarks/voltaic-bench"
+}
+
+build() {
+  deps_env
+  local all
+  mapfile -t all < <(sides)
+  [ ${#all[@]} -ge 2 ] || { echo "no base in .compare: run 'tools/compare_commits.sh prepare BASE' here first" >&2; exit 2; }
+  mkdir -p "$out"
+  local jobs=$(( ($(nproc) + ${#all[@]} - 1) / ${#all[@]} )) t0=$SECONDS pids=() side
+  for side in "${all[@]}"; do
+    local src=".compare/$side" dir
+    dir=$(dirname "$(dirname "$(binary "$side")")")
+    [ "$side" = head ] && src=.
+    build_one "$src" "$dir" "$jobs" >"$out/build-$side.log" 2>&1 &
+    pids+=($!)
+  done
+  local failed=0 i
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || { echo "build of ${all[$i]} failed:" >&2; tail -20 "$out/build-${all[$i]}.log" >&2; failed=1; }
+  done
+  [ $failed = 0 ] || exit 1
+  echo "built ${all[*]} in $((SECONDS - t0)) s"
+}
+
+run() {
+  deps_env
+  local rounds="${1:-1}" gpu=0
+  command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && gpu=1
+  mkdir -p "$out"
+  local jsonl="$out/compare.jsonl"
+  : >"$jsonl"
+  # One core for the CPU runs, away from core 0 (interrupts), the same for both sides.
+  local core=$(( $(nproc) > 2 ? 2 : 0 ))
+  for ((round = 0; round < rounds; ++round)); do
+    for w in "${workloads[@]}"; do
+      IFS='|' read -r name backend args <<<"$w"
+      [[ -n "${WORKLOADS:-}" && " $WORKLOADS " != *" $name "* ]] && continue
+      [[ "$backend" == cuda && $gpu == 0 ]] && continue
+      # The sides in turn, reversed in odd rounds (drift cancels over two rounds).
+      local order
+      mapfile -t order < <(sides)
+      ((round % 2)) && mapfile -t order < <(sides | tac)
+      for side in "${order[@]}"; do
+        local bin commit
+        bin=$(binary "$side")
+        commit=$(cat ".compare/$side.commit")
+        local pin=()
+        [[ "$backend" == cpu ]] && command -v taskset >/dev/null && pin=(taskset -c "$core")
+        echo "== $name $side ($commit)" >&2
+        # shellcheck disable=SC2086
+        local json
+        json=$("${pin[@]}" "$bin" $args --json 2>>"$out/compare.err") || { echo "$name $side failed" >&2; continue; }
+        python3 -c 'import json,sys; print(json.dumps({"side": sys.argv[1], "commit": sys.argv[2], "workload": sys.argv[3], "round": int(sys.argv[4]), "command": sys.argv[5], "result": json.loads(sys.stdin.read())}))' \
+          "$side" "$commit" "$name" "$round" "voltaic-bench $args" <<<"$json" >>"$jsonl"
+      done
+    done
+  done
+  python3 tools/compare_table.py "$jsonl" | tee "$out/compare.md"
+}
+
+case "${1:-}" in
+  prepare) prepare "${@:2}" ;;
+  build) build ;;
+  run) run "${2:-1}" ;;
+  all) build && run "${2:-1}" ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
+esac
