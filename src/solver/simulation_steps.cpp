@@ -73,7 +73,17 @@ bool Simulation::locate_event(const ExperimentStep& step, const StepDrive& drive
     m = std::clamp(m, a + 1e-3 * (b - a), b - 1e-3 * (b - a));
     restore();
     ++solution.steps_rejected;
-    if (!attempt(m, drive, why)) return false;
+    if (!attempt(m, drive, why)) {
+      // A step inside the bracket that the solver cannot take (near a
+      // physical limit: the electrolyte depleting as the voltage falls to its
+      // cut-off): the event stays bracketed by [a, b], and the step to b,
+      // taken before, ends the step there.
+      restore();
+      ++solution.steps_rejected;
+      if (!attempt(b, drive, why)) return false;
+      h = b;
+      return true;
+    }
     const double gm = event_margin(step, drive);
     if (gm > tolerance) {  // still before the event
       a = m;
