@@ -48,7 +48,16 @@ __global__ void coefficients_kernel(Layout<T> g, const T* k, const T* d, stencil
   out.tx[c] = cc.tx;
   out.ty[c] = cc.ty;
   out.tz[c] = cc.tz;
+  out.faces[c] = cc.faces;
   rhs[c] = cc.rhs;
+}
+
+template <class T>
+__global__ void diagonal_kernel(Layout<T> g, const T* faces, const T* d, T* diag) {
+  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y, kk = blockIdx.z;
+  if (i >= g.nx || j >= g.ny) return;
+  const long long c = i + static_cast<long long>(g.nx) * (j + static_cast<long long>(g.ny) * kk);
+  diag[c] = stencil::diagonal_of(g, faces, d, c, kk);
 }
 
 /// One thread per cell; neighbours read straight from global memory (L1/L2).
@@ -205,6 +214,14 @@ void stencil_coefficients(const CudaExecutor& exec, const Layout<T>& g, const T*
 }
 
 template <class T>
+void stencil_diagonal(const CudaExecutor& exec, const Layout<T>& g, const T* faces, const T* d, T* diag) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  diagonal_kernel<<<cell_grid(g), dim3(kTileX, kTileY), 0, s>>>(g, faces, d, diag);
+  VOLTAIC_LAUNCH_CHECK(s, diagonal_kernel);
+}
+
+template <class T>
 void stencil_apply(const CudaExecutor& exec, const Layout<T>& g, const ApplyArgs<T>& a) {
   exec.activate();
   cudaStream_t s = exec.stream(0);
@@ -243,6 +260,7 @@ void stencil_apply_frame(const CudaExecutor& exec, const Layout<T>& g, const App
   template long long first_invalid_cell<T>(const CudaExecutor&, const T*, const T*, std::size_t);     \
   template void stencil_coefficients<T>(const CudaExecutor&, const Layout<T>&, const T*, const T*,    \
                                         stencil::Coefficients<T>, T*);                                \
+  template void stencil_diagonal<T>(const CudaExecutor&, const Layout<T>&, const T*, const T*, T*);   \
   template void stencil_apply<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&);         \
   template void stencil_apply_untiled<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&); \
   template void stencil_apply_frame<T>(const CudaExecutor&, const Layout<T>&, const ApplyArgs<T>&,    \

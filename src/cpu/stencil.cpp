@@ -25,10 +25,18 @@ VOLTAIC_FMA_CLONES void stencil_coefficients(const stencil::Layout<T>& g, const 
         out.tx[c] = cc.tx;
         out.ty[c] = cc.ty;
         out.tz[c] = cc.tz;
+        out.faces[c] = cc.faces;
         boundary_rhs[c] = cc.rhs;
       }
     }
   }
+}
+
+template <class T>
+VOLTAIC_FMA_CLONES void stencil_diagonal(const stencil::Layout<T>& g, const T* faces, const T* d, T* diag) {
+  const long long layer = static_cast<long long>(g.nx) * g.ny;
+  for (int k = 0; k < g.nz; ++k)
+    for (long long c = layer * k; c < layer * (k + 1); ++c) diag[c] = stencil::diagonal_of(g, faces, d, c, k);
 }
 
 template <class T>
@@ -60,6 +68,8 @@ template void stencil_coefficients<float>(const stencil::Layout<float>&, const f
                                           stencil::Coefficients<float>, float*);
 template void stencil_coefficients<double>(const stencil::Layout<double>&, const double*, const double*,
                                            stencil::Coefficients<double>, double*);
+template void stencil_diagonal<float>(const stencil::Layout<float>&, const float*, const float*, float*);
+template void stencil_diagonal<double>(const stencil::Layout<double>&, const double*, const double*, double*);
 template void stencil_apply<float>(const stencil::Layout<float>&, const stencil::ApplyArgs<float>&);
 template void stencil_apply<double>(const stencil::Layout<double>&, const stencil::ApplyArgs<double>&);
 template void stencil_apply_frame<float>(const stencil::Layout<float>&, const stencil::ApplyArgs<float>&,

@@ -23,14 +23,23 @@ struct Layout {
   bool arithmetic = false;  ///< FaceMean::arithmetic
 };
 
-/// The stencil's coefficient arrays (num_cells each).
+/// The stencil's coefficient arrays (num_cells each); `faces` receives each
+/// diagonal's part from the faces (CellCoefficients::faces).
 template <class T>
 struct Coefficients {
   T* diag;
   T* tx;
   T* ty;
   T* tz;
+  T* faces;
 };
+
+/// Cell c's diagonal from its faces' part and d (cell_diagonal), the layer
+/// of c given: the one formula of both backends' diagonal-only update.
+template <class T>
+VOLTAIC_HD inline T diagonal_of(const Layout<T>& g, const T* faces, const T* d, long long c, int layer) {
+  return cell_diagonal(faces[c], fp::mul(g.dx, g.dy), g.dz[layer], d[c]);
+}
 
 /// y = S x (+ coupling .* other when coupling is not null: the 2x2 block of a two-field operator).
 template <class T>
@@ -71,6 +80,9 @@ long long first_invalid_cell(const T* k, const T* d, std::size_t n);
 template <class T>
 void stencil_coefficients(const stencil::Layout<T>& g, const T* k, const T* d, stencil::Coefficients<T> out,
                           T* boundary_rhs);
+/// diag = faces + volume d per cell (stencil::diagonal_of).
+template <class T>
+void stencil_diagonal(const stencil::Layout<T>& g, const T* faces, const T* d, T* diag);
 template <class T>
 void stencil_apply(const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a);
 /// The rows of the columns in `frame` (clamped) only.
@@ -86,6 +98,8 @@ long long first_invalid_cell(const CudaExecutor& exec, const T* k, const T* d, s
 template <class T>
 void stencil_coefficients(const CudaExecutor& exec, const stencil::Layout<T>& g, const T* k, const T* d,
                           stencil::Coefficients<T> out, T* boundary_rhs);
+template <class T>
+void stencil_diagonal(const CudaExecutor& exec, const stencil::Layout<T>& g, const T* faces, const T* d, T* diag);
 /// The x-y tiled, z-streaming kernel.
 template <class T>
 void stencil_apply(const CudaExecutor& exec, const stencil::Layout<T>& g, const stencil::ApplyArgs<T>& a);

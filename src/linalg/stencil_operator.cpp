@@ -95,6 +95,7 @@ StencilOperator<T>::StencilOperator(std::shared_ptr<const Grid3D> grid, std::sha
   const std::size_t n = grid->num_cells();
   coefficients_ = {grid, Array<T>(exec_, n), Array<T>(exec_, n), Array<T>(exec_, n), Array<T>(exec_, n)};
   boundary_rhs_ = Array<T>(exec_, n);
+  faces_ = Array<T>(exec_, n);
   dz_ = layer_widths<T>(exec_, *grid);
   update(k, d);
 }
@@ -106,7 +107,8 @@ StencilOperator<T>::StencilOperator(std::shared_ptr<const Executor> exec, const 
       bc_(bc),
       coefficients_(std::move(coefficients)),
       boundary_rhs_(std::move(boundary_rhs)),
-      dz_(std::move(dz)) {}
+      dz_(std::move(dz)),
+      faces_(exec_, coefficients_.grid->num_cells()) {}
 
 template <class T>
 void StencilOperator<T>::check_inputs(View<const T> k, View<const T> d, const char* where) const {
@@ -136,11 +138,26 @@ void StencilOperator<T>::update(View<const T> k, View<const T> d) {
   check_inputs(k, d, "StencilOperator::update");
   const auto l = layout_of(grid(), dz_, bc_, mean_);
   stencil::Coefficients<T> out{coefficients_.diag.data(), coefficients_.tx.data(), coefficients_.ty.data(),
-                               coefficients_.tz.data()};
+                               coefficients_.tz.data(), faces_.data()};
+  faces_current_ = true;
   if (detail::on_cpu(*exec_, "voltaic::StencilOperator"))
     return cpu::stencil_coefficients(l, k.data(), d.data(), out, boundary_rhs_.data());
   VOLTAIC_ON_CUDA(
       cuda::stencil_coefficients(detail::as_cuda(*exec_), l, k.data(), d.data(), out, boundary_rhs_.data()));
+}
+
+template <class T>
+void StencilOperator<T>::update_diagonal(View<const T> d) {
+  const char* where = "StencilOperator::update_diagonal";
+  require(*exec_, d, size(), where, "d");
+  if (!faces_current_)
+    throw InvalidArgument(where, where, "needs an update() first: it keeps the faces' part of that update's diagonal");
+  if (size() == 0) return;
+  const auto l = layout_of(grid(), dz_, bc_, mean_);
+  if (detail::on_cpu(*exec_, "voltaic::StencilOperator"))
+    return cpu::stencil_diagonal(l, faces_.data(), d.data(), coefficients_.diag.data());
+  VOLTAIC_ON_CUDA(
+      cuda::stencil_diagonal(detail::as_cuda(*exec_), l, faces_.data(), d.data(), coefficients_.diag.data()));
 }
 
 template <class T>
@@ -344,6 +361,7 @@ void StencilOperator<T>::assign_converted(const StencilOperator<U>& other) {
   convert(*exec_, c.ty.view(), coefficients_.ty.view());
   convert(*exec_, c.tz.view(), coefficients_.tz.view());
   convert(*exec_, other.boundary_rhs_.view(), boundary_rhs_.view());
+  faces_current_ = false;  // not converted: a converted operator is never updated by diagonal alone
 }
 
 template <class T>
@@ -405,6 +423,18 @@ void TwoFieldStencilOperator<T>::update(View<const T> k0, View<const T> d0, View
   require(exec, c10, field0_.size(), "TwoFieldStencilOperator::update", "c10");
   field0_.update(k0, d0);
   field1_.update(k1, d1);
+  copy(exec, c01, c01_.view());
+  copy(exec, c10, c10_.view());
+}
+
+template <class T>
+void TwoFieldStencilOperator<T>::update_diagonals(View<const T> d0, View<const T> d1, View<const T> c01,
+                                                  View<const T> c10) {
+  const auto& exec = *executor();
+  require(exec, c01, field0_.size(), "TwoFieldStencilOperator::update_diagonals", "c01");
+  require(exec, c10, field0_.size(), "TwoFieldStencilOperator::update_diagonals", "c10");
+  field0_.update_diagonal(d0);
+  field1_.update_diagonal(d1);
   copy(exec, c01, c01_.view());
   copy(exec, c10, c10_.view());
 }

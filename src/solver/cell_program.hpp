@@ -24,6 +24,7 @@
 #include "solver/bdf2.hpp"
 #include "solver/cell_program_data.hpp"
 #include "solver/dfn_point.hpp"
+#include "solver/newton_rate.hpp"
 #include "voltaic/linalg/blas1_ops.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
 
@@ -176,7 +177,7 @@ class CellRun {
   VOLTAIC_HD bool concentration(const Pass& p, bool linearised_sink, bool response);
   VOLTAIC_HD bool concentration_finish(const Pass& p);
   VOLTAIC_HD void stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi, bool arithmetic,
-                          double* diag, double* tz) const;
+                          double* diag, double* tz, bool d_last = false) const;
   VOLTAIC_HD void apply(const double* diag, const double* tz, const double* x, double* y) const;
   VOLTAIC_HD bool potential(const ProgramStep& step);
   VOLTAIC_HD bool newton(const dfn::Drive& drive);
@@ -281,16 +282,17 @@ VOLTAIC_HD inline void CellRun::particle_surface(const double* c, const double* 
 
 /// A 1D stencil's diagonal and couplings, as StencilOperator's
 /// cell_coefficients() rounds them for a 1 x 1 x n grid: insulated x-y faces,
-/// z faces Dirichlet 0 or insulated.
+/// z faces Dirichlet 0 or insulated. d_last: the diagonal as
+/// StencilOperator::update_diagonal() rounds it (the faces' sum, then d's term).
 VOLTAIC_HD inline void CellRun::stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi,
-                                        bool arithmetic, double* diag, double* tz) const {
+                                        bool arithmetic, double* diag, double* tz, bool d_last) const {
   const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
   const double* dz = at(s_.o.dz);
   const double area = fp::mul(c_.dx, c_.dy);
   for (std::size_t z = lane_; z < n_; z += lanes_) {
     const std::size_t c = z;
     const double h = dz[c], kk = kc[c];
-    double out = fp::mul(fp::mul(area, h), d[c]), rhs = 0.0, t = 0.0;
+    double out = d_last ? 0.0 : fp::mul(fp::mul(area, h), d[c]), rhs = 0.0, t = 0.0;
     if (z > 0) {
       out = fp::add(out, stencil::face_transmissibility(arithmetic, area, dz[c - 1], kc[c - 1], h, kk));
     } else if (dirichlet_lo) {
@@ -302,7 +304,7 @@ VOLTAIC_HD inline void CellRun::stencil(const double* kc, const double* d, bool 
     } else if (dirichlet_hi) {
       stencil::add_boundary_face(dirichlet, area, h, kk, out, rhs);
     }
-    diag[c] = out;
+    diag[c] = d_last ? stencil::cell_diagonal(out, area, h, d[c]) : out;
     tz[c] = t;
   }
   sync();
@@ -430,9 +432,10 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
       fail(Failure::newton, last_update);
       return false;
     }
-    // The Jacobian: the two stencils with the reaction's diagonals, coupled per cell.
-    stencil(at(o.solid_sigma), at(o.d_s), true, drive.voltage_control, false, at(o.j0_diag), at(o.j0_tz));
-    stencil(kappa, at(o.d_e), false, false, s_.kappa_arithmetic, at(o.j1_diag), at(o.j1_tz));
+    // The Jacobian: the two stencils with the reaction's diagonals, coupled per
+    // cell; after the first iteration rounded as PotentialStep's diagonal-only update.
+    stencil(at(o.solid_sigma), at(o.d_s), true, drive.voltage_control, false, at(o.j0_diag), at(o.j0_tz), it > 0);
+    stencil(kappa, at(o.d_e), false, false, s_.kappa_arithmetic, at(o.j1_diag), at(o.j1_tz), it > 0);
     const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.j0_tz),
                                                at(o.j1_tz),   at(o.c01),     at(o.c10)};
     bool solved = true;
@@ -458,7 +461,10 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
       sync();
     }
     axpy(1.0, update, phi, 2 * n_);
-    const double rate = it > 0 ? fmin(1.0, largest / last_update) : 1.0;
+    // As PotentialStep::solve.
+    if (it == 1 && !damped && last_update <= newton::kLargest)
+      k_.newton_constant = largest / (last_update * last_update);
+    const double rate = it > 0 ? fmin(1.0, largest / last_update) : newton::first_rate(k_.newton_constant, largest);
     last_update = largest;
     if (!damped && largest * rate <= s_.newton_tolerance) {
       const dfn::LinearisedReactionT<const DfnConstants&> finish{k, update, adj, c_surf, slope, flux, aj, surface};

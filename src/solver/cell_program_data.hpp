@@ -123,7 +123,8 @@ struct ProgramClock {
   double saved[2] = {0, 0};
   int last_order = 1;
   double split_rate = 1.0;
-  double split_rate_dt = 0.0;  ///< the step split_rate was measured at (0: none yet)
+  double split_rate_dt = 0.0;    ///< the step split_rate was measured at (0: none yet)
+  double newton_constant = 0.0;  ///< PotentialStep::newton_constant
   int steps_taken = 0, steps_rejected = 0;
   long long passes = 0, newton_iterations = 0;  ///< as Simulation's WorkCounts
   double max_temperature = 0;

@@ -22,7 +22,7 @@ namespace {
 
 constexpr const char* kFormat = "voltaic simulation state 4";
 // Read too: state 3 keeps two past levels of phi and aj, not three
-// (complete_predictor_levels); state 2 also lacks "split rate dt" (the passes
+// (complete_predictor_levels), and no Newton constant; state 2 also lacks "split rate dt" (the passes
 // then measure a rate afresh), the current's history (the current at every
 // level: a hold's error estimate then starts again) and the notes.
 constexpr const char* kFormat3 = "voltaic simulation state 3";
@@ -141,7 +141,8 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                {"step h1", k.cursor.h1},
                {"step h2", k.cursor.h2},
                {"split rate", k.split_rate},
-               {"split rate dt", k.split_rate_dt}};
+               {"split rate dt", k.split_rate_dt},
+               {"newton constant", w_->potential->newton_constant()}};
   for (int i = 0; i < 3; ++i) {
     c.scalars["lumped temperature@" + std::to_string(i)] = k.lumped_history[i];
     c.scalars["voltage@" + std::to_string(i)] = k.voltage_history[i];
@@ -239,6 +240,9 @@ void Simulation::load_scalars(const Checkpoint& c) {
   k.split_rate = v::scalar(c, "split rate", 0.0, 1.0);
   const bool format3 = v::text(c, "format") != kFormat2;  // state 3 or later
   k.split_rate_dt = format3 ? v::scalar(c, "split rate dt", 0.0, v::kInf, "[s]") : 0.0;
+  // State 4 on: Newton's measured quadratic constant (before it: measured afresh).
+  w_->potential->set_newton_constant(
+      v::text(c, "format") == kFormat ? v::scalar(c, "newton constant", 0.0, v::kInf, "[1/V]") : 0.0);
   for (int i = 0; i < 3; ++i) {
     k.lumped_history[i] = v::scalar(c, "lumped temperature@" + std::to_string(i), v::kPositive, v::kInf, "[K]");
     k.voltage_history[i] = v::scalar(c, "voltage@" + std::to_string(i));

@@ -1,5 +1,5 @@
-// StencilOperator's CUDA kernels (coefficients, tiled and plain apply, the
-// two-field coupled apply, the frame apply) against the CPU backend, bit for bit, on random
+// StencilOperator's CUDA kernels (coefficients, the diagonal-only update, tiled
+// and plain apply, the two-field coupled apply, the frame apply) against the CPU backend, bit for bit, on random
 // odd-sized grids with NaN-poisoned outputs.
 #include <gtest/gtest.h>
 
@@ -128,6 +128,22 @@ TYPED_TEST(StencilCudaVsCpu, TwoFieldApplyMatchesBitwise) {
   oc.field(0).apply_coupled_frame(xc.view().subview(0, n), a01c.view(), xc.view().subview(n, n), fc.view(), frame);
   og.field(0).apply_coupled_frame(xg.view().subview(0, n), a01g.view(), xg.view().subview(n, n), fg.view(), frame);
   this->expect_same(fc, fg, "coupled frame apply");
+}
+
+// A diagonal-only update (a Newton Jacobian's) on every grid: the CUDA kernel
+// gives the CPU's bits, which are the full update's (stencil_test.cpp).
+TYPED_TEST(StencilCudaVsCpu, DiagonalUpdateMatchesBitwise) {
+  using T = TypeParam;
+  for (const auto& g : this->grids()) {
+    const std::string where =
+        "grid " + std::to_string(g->nx()) + "x" + std::to_string(g->ny()) + "x" + std::to_string(g->nz());
+    auto [oc, og] = this->twin(g, this->random_bc());
+    const auto d = test::random_vector<T>(g->num_cells(), this->rng_, T(-50), T(1e3));
+    const auto dc = Array<T>::from_host(this->cpu_, d), dg = Array<T>::from_host(this->gpu_, d);
+    oc.update_diagonal(dc.view());
+    og.update_diagonal(dg.view());
+    this->expect_same(oc.coefficients().diag, og.coefficients().diag, where + " diagonal update");
+  }
 }
 
 TYPED_TEST(StencilCudaVsCpu, ConvertedOperatorsMatch) {

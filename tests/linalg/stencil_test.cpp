@@ -204,3 +204,34 @@ TYPED_TEST(StencilTest, BadInputIsNamed) {
   EXPECT_THROW(op.apply(short_x.view(), y.view()), SizeMismatch);
   EXPECT_THROW(op.apply(y.view(), y.view()), InvalidArgument);
 }
+
+// A Newton step's Jacobian keeps its conductivities and changes its
+// diagonal: update_diagonal() gives update()'s coefficients, the diagonal
+// summed in another order (d's term last: within a few ulp), the rest to the bit.
+TYPED_TEST(StencilTest, DiagonalUpdateGivesTheFullUpdatesCoefficients) {
+  using T = typename TestFixture::T;
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto k = this->region_k();
+  const std::size_t n = k.size();
+  BoundaryConditions bc{};
+  bc[int(Face::z_lo)] = BoundaryCondition::dirichlet(0.5);
+  bc[int(Face::x_hi)] = BoundaryCondition::robin(25.0, 300.0);
+  const Array<T> ka = this->make(k), d1 = this->make(test::random_vector<T>(n, rng, T(0), T(1e3))),
+                 d2 = this->make(test::random_vector<T>(n, rng, T(-50), T(1e3)));
+  StencilOperator<T> op(this->grid_, this->exec_, ka.view(), d1.view(), bc);
+  op.update_diagonal(d2.view());
+  const StencilOperator<T> full(this->grid_, this->exec_, ka.view(), d2.view(), bc);
+  const std::vector<T> diag = op.coefficients().diag.to_host(), expected = full.coefficients().diag.to_host();
+  for (std::size_t c = 0; c < n; ++c)
+    ASSERT_NEAR(diag[c], expected[c], 8 * std::numeric_limits<T>::epsilon() * std::fabs(expected[c])) << "cell " << c;
+  for (const auto& [a, b] :
+       {std::pair{&op.coefficients().tx, &full.coefficients().tx}, {&op.coefficients().tz, &full.coefficients().tz}})
+    EXPECT_EQ(a->to_host(), b->to_host());
+  // Without faces of its own (a converted operator) it refuses by name.
+  using U = std::conditional_t<std::is_same_v<T, float>, double, float>;
+  StencilOperator<U> other = op.template converted<U>();
+  const Array<U> du(this->exec_, n);
+  EXPECT_THROW(other.update_diagonal(du.view()), InvalidArgument);
+  const Array<T> short_d(this->exec_, n - 1);
+  EXPECT_THROW(op.update_diagonal(short_d.view()), SizeMismatch);
+}

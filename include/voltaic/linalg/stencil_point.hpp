@@ -44,28 +44,47 @@ VOLTAIC_HD inline T face_transmissibility(bool arithmetic, T area, T h_a, T k_a,
 }
 
 /// A boundary face of a cell of width h (normal to the face) and coefficient k:
-/// adds its diagonal part to `diag` and its constant part to `rhs`.
+/// adds its constant part to `rhs` and returns its diagonal part (0 for a flux).
 template <class T>
-VOLTAIC_HD inline void add_boundary_face(const FaceCondition<T>& bc, T area, T h, T k, T& diag, T& rhs) {
+VOLTAIC_HD inline T boundary_face(const FaceCondition<T>& bc, T area, T h, T k, T& rhs) {
   if (bc.kind == 0) {  // u = value at the face, half a cell away from the centre
     const T g = fp::mul(T(2) * area, k) / h;
-    diag = fp::add(diag, g);
     rhs = fp::fma(g, bc.value, rhs);
-  } else if (bc.kind == 1) {  // outward flux = value
-    rhs = fp::fma(-area, bc.value, rhs);
-  } else {  // outward flux = coefficient (u_face - value), in series with the half cell
-    const T g =
-        k > T(0) && bc.coefficient > T(0) ? area / fp::add(T(1) / bc.coefficient, fp::mul(T(0.5), h) / k) : T(0);
-    diag = fp::add(diag, g);
-    rhs = fp::fma(g, bc.value, rhs);
+    return g;
   }
+  if (bc.kind == 1) {  // outward flux = value
+    rhs = fp::fma(-area, bc.value, rhs);
+    return T(0);
+  }
+  // outward flux = coefficient (u_face - value), in series with the half cell
+  const T g = k > T(0) && bc.coefficient > T(0) ? area / fp::add(T(1) / bc.coefficient, fp::mul(T(0.5), h) / k) : T(0);
+  rhs = fp::fma(g, bc.value, rhs);
+  return g;
 }
 
-/// The stencil coefficients of one cell and its boundary constant.
+/// boundary_face() with its diagonal part added to `diag` (nothing for a flux).
+template <class T>
+VOLTAIC_HD inline void add_boundary_face(const FaceCondition<T>& bc, T area, T h, T k, T& diag, T& rhs) {
+  const bool flux = bc.kind == 1;
+  const T g = boundary_face(bc, area, h, k, rhs);
+  if (!flux) diag = fp::add(diag, g);
+}
+
+/// The stencil coefficients of one cell and its boundary constant; `faces`
+/// sums the diagonal's parts from the faces and boundaries alone, for a
+/// diagonal-only update (cell_diagonal).
 template <class T>
 struct CellCoefficients {
-  T diag, tx, ty, tz, rhs;
+  T diag, tx, ty, tz, rhs, faces;
 };
+
+/// A cell's diagonal from its faces' sum and its volume (area_z h) times d:
+/// a diagonal-only update's (StencilOperator::update_diagonal). The same
+/// value as cell_coefficients' diag, summed in another order (d's term last).
+template <class T>
+VOLTAIC_HD inline T cell_diagonal(T faces, T area_z, T h, T d) {
+  return fp::add(faces, fp::mul(fp::mul(area_z, h), d));
+}
 
 /// Coefficients of cell (i, j, k) of an nx x ny x nz grid with spacings dx, dy
 /// and per-layer dz[], cell coefficient kc[], per-volume diagonal d[] and the
@@ -79,41 +98,50 @@ VOLTAIC_HD inline CellCoefficients<T> cell_coefficients(int i, int j, int k, int
   const long long c = i + sy * j + sz * k;
   const T h = dz[k], kk = kc[c];
   const T area_x = fp::mul(dy, h), area_y = fp::mul(dx, h), area_z = fp::mul(dx, dy);
-  CellCoefficients<T> out{fp::mul(fp::mul(area_z, h), d[c]), T(0), T(0), T(0), T(0)};
+  CellCoefficients<T> out{fp::mul(fp::mul(area_z, h), d[c]), T(0), T(0), T(0), T(0), T(0)};
+  // Each face's diagonal term goes to diag (after d's) and to faces (alone).
+  const auto add = [&out](T t) {
+    out.diag = fp::add(out.diag, t);
+    out.faces = fp::add(out.faces, t);
+  };
+  const auto boundary = [&](const FaceCondition<T>& b, T area, T width) {
+    const T g = boundary_face(b, area, width, kk, out.rhs);
+    if (b.kind != 1) add(g);
+  };
 
   // -x, +x, -y, +y, -z, +z
   if (i > 0) {
-    out.diag = fp::add(out.diag, face_transmissibility(arithmetic, area_x, dx, kc[c - sx], dx, kk));
+    add(face_transmissibility(arithmetic, area_x, dx, kc[c - sx], dx, kk));
   } else {
-    add_boundary_face(bc[0], area_x, dx, kk, out.diag, out.rhs);
+    boundary(bc[0], area_x, dx);
   }
   if (i < nx - 1) {
     out.tx = face_transmissibility(arithmetic, area_x, dx, kk, dx, kc[c + sx]);
-    out.diag = fp::add(out.diag, out.tx);
+    add(out.tx);
   } else {
-    add_boundary_face(bc[1], area_x, dx, kk, out.diag, out.rhs);
+    boundary(bc[1], area_x, dx);
   }
   if (j > 0) {
-    out.diag = fp::add(out.diag, face_transmissibility(arithmetic, area_y, dy, kc[c - sy], dy, kk));
+    add(face_transmissibility(arithmetic, area_y, dy, kc[c - sy], dy, kk));
   } else {
-    add_boundary_face(bc[2], area_y, dy, kk, out.diag, out.rhs);
+    boundary(bc[2], area_y, dy);
   }
   if (j < ny - 1) {
     out.ty = face_transmissibility(arithmetic, area_y, dy, kk, dy, kc[c + sy]);
-    out.diag = fp::add(out.diag, out.ty);
+    add(out.ty);
   } else {
-    add_boundary_face(bc[3], area_y, dy, kk, out.diag, out.rhs);
+    boundary(bc[3], area_y, dy);
   }
   if (k > 0) {
-    out.diag = fp::add(out.diag, face_transmissibility(arithmetic, area_z, dz[k - 1], kc[c - sz], h, kk));
+    add(face_transmissibility(arithmetic, area_z, dz[k - 1], kc[c - sz], h, kk));
   } else {
-    add_boundary_face(bc[4], area_z, h, kk, out.diag, out.rhs);
+    boundary(bc[4], area_z, h);
   }
   if (k < nz - 1) {
     out.tz = face_transmissibility(arithmetic, area_z, h, kk, dz[k + 1], kc[c + sz]);
-    out.diag = fp::add(out.diag, out.tz);
+    add(out.tz);
   } else {
-    add_boundary_face(bc[5], area_z, h, kk, out.diag, out.rhs);
+    boundary(bc[5], area_z, h);
   }
   return out;
 }

@@ -158,6 +158,14 @@ class PotentialStep {
 
   const PotentialOptions& options() const { return options_; }
 
+  /// Newton's quadratic constant as the solves measure it: the second update
+  /// over the first squared [1/V], of the last solve that made two (0: none
+  /// yet). A solve whose first update u is so small that four times this
+  /// constant times u^2 is within the tolerance stops after it (newton_settled).
+  /// It is state of the run: checkpoints keep it.
+  double newton_constant() const { return newton_constant_; }
+  void set_newton_constant(double c) { newton_constant_ = c; }
+
   /// The current collectors per in-plane column col = i + nx j (L = nx ny
   /// columns) at `phi` (the last solve's, in `drive`): out[col] the negative
   /// foil's potential [V], out[L + col] the positive foil's [V], out[2L + col]
@@ -184,6 +192,7 @@ class PotentialStep {
 
   std::shared_ptr<const CellLayout> layout_;
   PotentialOptions options_;
+  double newton_constant_ = 0.0;
   std::unique_ptr<System> systems_[2];
   Array<double> kappa_, kappa_d_, c_e_;  // electrolyte properties and c_e of the current solve
   Array<double> aj_, adj_, surface_;
