@@ -24,7 +24,7 @@ out="${OUT:-$root/out}"
 
 # name|backend|voltaic-bench arguments (the four rows, docs/performance.md "Headline figures")
 workloads=(
-  "1d_cpu|cpu|step --backend cpu --repeat 7 --warmup 1"
+  "1d_cpu|cpu|step --backend cpu --repeat 21 --warmup 3"
   "sweep_100k|cuda|sweep --backend cuda --cells 100000 --baseline-cells 0"
   "pouch_1m|cuda|step --backend cuda --parameters marquis2019 --collectors potential-pair --thermal conduction --nx 130 --ny 130 --cells 20 --shells 10 --repeat 2 --warmup 1"
   "stack_1m|cuda|step --backend cuda --nx 130 --ny 130 --cells 20 --shells 10 --repeat 2 --warmup 1"
@@ -70,7 +70,8 @@ sides() {  # every prepared base, then head
 }
 
 binary() {  # the voltaic-bench of a side
-  [ "$1" = head ] && echo build/compare-head/benchmarks/voltaic-bench || echo ".compare/build-${1#base-}/benchmarks/voltaic-bench"
+  # Under build/, which the device tool keeps between calls (.compare is replaced by each carry).
+  echo "build/compare-$1/benchmarks/voltaic-bench"
 }
 
 build() {
