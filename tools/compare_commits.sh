@@ -6,13 +6,14 @@
 #
 #   tools/compare_commits.sh prepare BASE...  # here: each BASE's tree into .compare/base-SHA (git-ignored)
 #   tools/compare_commits.sh build            # there: every voltaic-bench binary (CUDA when nvcc is found)
-#   tools/compare_commits.sh run [ROUNDS]     # there: the workloads, every side in turn, ROUNDS times
+#   tools/compare_commits.sh run [ROUNDS]     # there: the workloads, every side in turn (ROUNDS: rounds of each)
 #   tools/compare_commits.sh all [ROUNDS]     # build, then run
 #
 # On the GPU machine (the device tool), carry .compare and .deps (toml++,
 # tools/gpu_check.sh says how) and run `tools/compare_commits.sh all` in one
 # call, or build and run in two calls that follow each other while the machine
-# is warm. Results: $OUT/compare.jsonl (one line per run: side, commit,
+# is warm (the builds are under build/, which stays; carry only the
+# .compare/*.commit files in the second call: a carried .compare replaces it). Results: $OUT/compare.jsonl (one line per run: side, commit,
 # workload, command, the benchmark's JSON) and $OUT/compare.md (the table).
 # The build logs: $OUT/build-SIDE.log.
 # WORKLOADS picks workloads by name (default: every one below; without a GPU,
@@ -22,12 +23,14 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 out="${OUT:-$root/out}"
 
-# name|backend|voltaic-bench arguments (the issue's four rows, docs/performance.md "Headline figures")
+# name|backend|rounds|voltaic-bench arguments (the issue's four rows, docs/performance.md
+# "Headline figures"). The one-core CPU run varies by up to 30 % from run to
+# run on the GPU machine's virtual cores: it takes the most rounds.
 workloads=(
-  "1d_cpu|cpu|step --backend cpu --repeat 21 --warmup 3"
-  "sweep_100k|cuda|sweep --backend cuda --cells 100000 --baseline-cells 0"
-  "pouch_1m|cuda|step --backend cuda --parameters marquis2019 --collectors potential-pair --thermal conduction --nx 130 --ny 130 --cells 20 --shells 10 --repeat 2 --warmup 1"
-  "stack_1m|cuda|step --backend cuda --nx 130 --ny 130 --cells 20 --shells 10 --repeat 2 --warmup 1"
+  "1d_cpu|cpu|6|step --backend cpu --repeat 21 --warmup 3"
+  "sweep_100k|cuda|1|sweep --backend cuda --cells 100000 --baseline-cells 0"
+  "pouch_1m|cuda|1|step --backend cuda --parameters marquis2019 --collectors potential-pair --thermal conduction --nx 130 --ny 130 --cells 20 --shells 10 --repeat 2 --warmup 1"
+  "stack_1m|cuda|1|step --backend cuda --nx 130 --ny 130 --cells 20 --shells 10 --repeat 2 --warmup 1"
 )
 
 deps_env() {
@@ -96,20 +99,22 @@ build() {
   echo "built ${all[*]} in $((SECONDS - t0)) s"
 }
 
-run() {
+run() {  # [ROUNDS]: every workload this many times (default: its own count)
   deps_env
-  local rounds="${1:-1}" gpu=0
+  local rounds_override="${1:-}" gpu=0
   command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && gpu=1
   mkdir -p "$out"
   local jsonl="$out/compare.jsonl"
   : >"$jsonl"
   # One core for the CPU runs, away from core 0 (interrupts), the same for both sides.
   local core=$(( $(nproc) > 2 ? 2 : 0 ))
-  for ((round = 0; round < rounds; ++round)); do
-    for w in "${workloads[@]}"; do
-      IFS='|' read -r name backend args <<<"$w"
-      [[ -n "${WORKLOADS:-}" && " $WORKLOADS " != *" $name "* ]] && continue
-      [[ "$backend" == cuda && $gpu == 0 ]] && continue
+  for w in "${workloads[@]}"; do
+    local name backend rounds args
+    IFS='|' read -r name backend rounds args <<<"$w"
+    [[ -n "${WORKLOADS:-}" && " $WORKLOADS " != *" $name "* ]] && continue
+    [[ "$backend" == cuda && $gpu == 0 ]] && continue
+    rounds="${rounds_override:-$rounds}"
+    for ((round = 0; round < rounds; ++round)); do
       # The sides in turn, reversed in odd rounds (drift cancels over two rounds).
       local order
       mapfile -t order < <(sides)
@@ -135,7 +140,7 @@ run() {
 case "${1:-}" in
   prepare) prepare "${@:2}" ;;
   build) build ;;
-  run) run "${2:-1}" ;;
-  all) build && run "${2:-1}" ;;
+  run) run "${2:-}" ;;
+  all) build && run "${2:-}" ;;
   *) sed -n '2,20p' "$0"; exit 2 ;;
 esac

@@ -66,7 +66,12 @@ def main(path):
             if r["side"] not in sides:
                 sides.append(r["side"])
     bases = sorted(s for s in sides if s != "head")
-    device = next((res[0].get("device", "?") for res in runs.values()), "?")
+    results = [r for res in runs.values() for r in res]
+    device = next((r.get("device") for r in results if r.get("backend") == "cuda"), None) or \
+        next((r.get("device", "?") for r in results), "?")
+    cpu = next((r.get("host_cpu") for r in results if r.get("host_cpu")), None)
+    if cpu:
+        device += " (host CPU: %s)" % cpu
     print("On %s. %s.\n" % (device, "; ".join("%s = %s" % (s, commits[s]) for s in bases + ["head"])))
     print("| workload | " + " | ".join(bases + ["head"]) + " | " + " | ".join("head / " + b for b in bases) +
           " | steps (rejected) | work |")
