@@ -24,8 +24,8 @@ root="$PWD"
 out="${OUT:-$root/out}"
 
 # name|backend|rounds|voltaic-bench arguments (the four rows, docs/performance.md
-# "Headline figures"). The one-core CPU run varies by up to 30 % from run to
-# run on the GPU machine's virtual cores: it takes the most rounds.
+# "Headline figures"). The one-core CPU run varies by up to several times
+# from run to run on the GPU machine's virtual cores: it takes the most rounds.
 workloads=(
   "1d_cpu|cpu|6|step --backend cpu --repeat 21 --warmup 3"
   "sweep_100k|cuda|1|sweep --backend cuda --cells 100000 --baseline-cells 0"
