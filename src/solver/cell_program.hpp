@@ -616,7 +616,7 @@ VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
 
 VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   const SlabOffsets& o = s_.o;
-  // start_attempt: the formula, and the first pass's reaction and potentials extrapolated.
+  // start_attempt: the formula, then (below) the first pass's inputs predicted.
   bdf::Formula f = bdf::formula(k_.history >= 3 && h <= 2.4 * k_.h1 ? 2 : 1, h, k_.h1);
   if (f.order == 2) {
     double* w = at(o.work);

@@ -73,7 +73,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   // The registry: BDF2 needs y_n and y_{n-1}; the error estimate's predictor
   // y_{n-2} too, for the quantities it checks, and so does the first pass of
   // the split, which starts every input of the potential step (phi, aj, c_e,
-  // T) from the predictor (start_attempt).
+  // T) from the predictor (predict_inputs).
   w.history = std::make_unique<StateHistory>(e);
   w.history->add("c_s", w.c_s, 2);
   w.history->add("c_e", w.c_e, 3);
@@ -176,7 +176,8 @@ void Simulation::predict_inputs(double h) {
   // potential step: the reaction and potentials it starts Newton from, the
   // electrolyte it linearises about, the temperature. The passes then measure
   // the split's own error, not the step's change in a lagged input, and one
-  // pass usually settles it (docs/performance.md, "The work of a step").
+  // pass usually settles it (docs/performance.md, "Work counts and the
+  // late-November regression").
   // The weights sum to 1, which keeps the reaction's charge balance.
   Workspace& w = *w_;
   const Executor& exec = *layout_->executor();

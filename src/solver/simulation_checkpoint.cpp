@@ -22,9 +22,10 @@ namespace {
 
 constexpr const char* kFormat = "voltaic simulation state 4";
 // Read too: state 3 keeps two past levels of phi and aj, not three
-// (complete_predictor_levels), and no Newton constant; state 2 also lacks "split rate dt" (the passes
-// then measure a rate afresh), the current's history (the current at every
-// level: a hold's error estimate then starts again) and the notes.
+// (complete_predictor_levels), and no Newton constant (measured afresh);
+// state 2 also lacks "split rate dt" (the passes then measure a rate
+// afresh), the current's history (the current at every level: a hold's
+// error estimate then starts again) and the notes.
 constexpr const char* kFormat3 = "voltaic simulation state 3";
 constexpr const char* kFormat2 = "voltaic simulation state 2";
 

@@ -238,8 +238,10 @@ class Simulation {
   /// What the running Solution and its observer need besides the state.
   struct RunContext;
   /// The formula of a step of length h (BDF2 where the history allows and
-  /// keeps c_e positive) and the first pass's reaction and potentials.
+  /// keeps c_e positive) and the first pass's inputs (predict_inputs).
   bdf::Formula start_attempt(double h);
+  /// aj, phi, c_e (and T unless isothermal) extrapolated to t + h through the
+  /// last two or three accepted values: where the split's first pass starts.
   void predict_inputs(double h);
   /// One step of length h: the formula's passes until the split converges.
   bool attempt(double h, const StepDrive& drive, std::string& why);
