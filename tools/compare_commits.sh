@@ -13,9 +13,10 @@
 # tools/gpu_check.sh says how) and run `tools/compare_commits.sh all` in one
 # call, or build and run in two calls that follow each other while the machine
 # is warm (the builds are under build/, which stays; carry only the
-# .compare/*.commit files in the second call: a carried .compare replaces it). Results: $OUT/compare.jsonl (one line per run: side, commit,
-# workload, command, the benchmark's JSON) and $OUT/compare.md (the table).
-# The build logs: $OUT/build-SIDE.log.
+# .compare/*.commit files in the second call: a carried .compare replaces it).
+# Results: $OUT/compare.jsonl (one line per run: side, commit, workload,
+# command, the benchmark's JSON) and $OUT/compare.md (the table); the build
+# logs: $OUT/build-SIDE.log.
 # WORKLOADS picks workloads by name (default: every one below; without a GPU,
 # the CPU ones).
 set -euo pipefail
