@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,6 +87,20 @@ double DriveCycle::value_at(double t) const {
 double DriveCycle::next_breakpoint(double t) const {
   const auto next = std::upper_bound(time_.begin(), time_.end(), t);
   return next == time_.end() ? duration() : *next;
+}
+
+std::uint64_t DriveCycle::digest() const {
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a, 64 bits
+  const auto mix = [&h](double x) {
+    unsigned char bytes[sizeof x];
+    std::memcpy(bytes, &x, sizeof x);
+    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
+  };
+  for (std::size_t i = 0; i < time_.size(); ++i) {
+    mix(time_[i]);
+    mix(value_[i]);
+  }
+  return h;
 }
 
 }  // namespace voltaic

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "solver/bdf2.hpp"
@@ -571,8 +573,20 @@ void Simulation::report_row(RunContext& run, bool may_checkpoint) {
 
 std::string Simulation::experiment_fingerprint(const Experiment& experiment) {
   std::string text = "[";
-  for (const ExperimentStep& step : experiment.cycle()) text += "\"" + step.text + "\", ";
-  return text + "] x " + std::to_string(experiment.cycles());
+  std::map<std::string, const DriveCycle*> tables;  // by name: each once, in order
+  for (const ExperimentStep& step : experiment.cycle()) {
+    text += "\"" + step.text + "\", ";
+    if (step.drive_cycle) tables[step.drive_cycle->name()] = step.drive_cycle.get();
+  }
+  text += "] x " + std::to_string(experiment.cycles());
+  // A drive cycle's rows shape the run as much as the steps' words: an edited
+  // table must not continue a checkpoint of the old one.
+  for (const auto& [name, table] : tables) {
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(table->digest()));
+    text += "; table \"" + name + "\": " + std::to_string(table->rows()) + " rows, digest " + digest;
+  }
+  return text;
 }
 
 Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {

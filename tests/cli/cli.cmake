@@ -54,6 +54,10 @@ add_test(NAME cli.missing_config_file
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${_work}/no_such_config.toml
                  "-DEXPECTED=no_such_config.toml" -DWORK=${_work}/missing -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
 
+add_test(NAME cli.restart_refuses_an_edited_drive_cycle
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DWORK=${_work}/restart_inputs
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart_inputs.cmake)
+
 add_test(NAME cli.restart_is_bitwise
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml
                  -DWORK=${_work}/restart -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart_bitwise.cmake)

@@ -246,6 +246,26 @@ TEST(SimulationRestart, ValuesNoRunWritesAreRefusedByName) {
   EXPECT_NE(refusal(good, Experiment({"Discharge at 1C for 6 minutes"})).find("another experiment"), std::string::npos);
 }
 
+// A drive cycle's rows shape the run as much as its name: a checkpoint of a
+// run over one table does not continue over an edited one (issue 34), and
+// the refusal names the table; the same table continues.
+TEST(SimulationRestart, ADriveCycleEditedSinceTheCheckpointIsRefused) {
+  const auto table = [](double amps) {
+    return DriveCycles{{"trips", std::make_shared<const DriveCycle>("trips", std::vector<double>{0, 300, 600},
+                                                                    std::vector<double>{5.0, amps, 5.0})}};
+  };
+  const std::vector<std::string> steps{"Run trips (A)"};
+  Simulation whole(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  CheckpointAt observer(200.0);
+  const Solution a = whole.run(Experiment(steps, 1, table(2.0)), &observer);
+  ASSERT_TRUE(a.completed) << a.termination;
+  ASSERT_TRUE(observer.kept);
+  const std::string edited = refusal(*observer.kept, Experiment(steps, 1, table(2.5)));
+  EXPECT_NE(edited.find("another experiment"), std::string::npos) << edited;
+  EXPECT_NE(edited.find("table \"trips\": 3 rows, digest"), std::string::npos) << edited;
+  EXPECT_EQ(refusal(*observer.kept, Experiment(steps, 1, table(2.0))), "");
+}
+
 // The field schedule follows the restarted run's options (a restart with
 // field_period 300 -> 100 used to fail with dt = -1500).
 TEST(SimulationRestart, TheFieldScheduleComesFromTheNewOptions) {

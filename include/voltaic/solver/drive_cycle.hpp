@@ -12,6 +12,7 @@
 /// duration, voltaic refuses one (Experiment says so), and it holds the end
 /// values outside [0, duration()] where PyBaMM would extrapolate.
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -45,6 +46,9 @@ class DriveCycle {
   double value_at(double t) const;
   /// The first breakpoint strictly after t (duration() when none): integrators land steps on these.
   double next_breakpoint(double t) const;
+  /// A 64-bit FNV-1a digest of every row's time and value (their bits): a
+  /// checkpoint records it, so that a restart sees an edited table.
+  std::uint64_t digest() const;
 
  private:
   std::string name_;
