@@ -294,6 +294,7 @@ int run_command(const RunArguments& args) {
     if (!all_wrote(ranks, [] {}) || !output) return code != kSuccess ? code : kInternalError;
   }
   if (!output) return code;
+  if (!args.restart.empty()) output->restarted_from(args.restart);  // never removes its own source
   note_leftovers(output->directory());
 
   const auto start = std::chrono::steady_clock::now();

@@ -236,11 +236,19 @@ void RunOutput::publish() {
 std::vector<std::string> RunOutput::replaced_set() const {
   // Exactly the names a run writes: a user's own file beside them stays.
   static const std::regex piece(R"((fields\.rank-[0-9]+|checkpoint\.g[01]\.rank-[0-9]+)\.h5)");
-  std::vector<std::string> set = file_names();
+  static const std::regex checkpoint_piece(R"(checkpoint\.g[01]\.rank-[0-9]+\.h5)");
+  // A run restarted from this directory's checkpoint that wrote none of its
+  // own keeps its source: it is an earlier point of this very run.
   std::error_code ec;
+  const bool keep_source =
+      !wrote_checkpoint_ && !restarted_from_.empty() && fs::equivalent(restarted_from_, checkpoint_path(), ec);
+  std::vector<std::string> set;
+  for (const std::string& name : file_names())
+    if (!(keep_source && name == "checkpoint.h5")) set.push_back(name);
   for (const auto& entry : fs::directory_iterator(config_.directory, ec)) {
     const std::string name = entry.path().filename().string();
-    if (std::regex_match(name, piece)) set.push_back(name);
+    if (std::regex_match(name, piece) && !(keep_source && std::regex_match(name, checkpoint_piece)))
+      set.push_back(name);
   }
   return set;
 }

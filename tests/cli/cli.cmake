@@ -54,7 +54,7 @@ add_test(NAME cli.missing_config_file
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${_work}/no_such_config.toml
                  "-DEXPECTED=no_such_config.toml" -DWORK=${_work}/missing -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
 
-add_test(NAME cli.restart_refuses_an_edited_drive_cycle
+add_test(NAME cli.restart_checks_its_tables_and_keeps_its_source
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DWORK=${_work}/restart_inputs
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart_inputs.cmake)
 

@@ -67,6 +67,11 @@ class RunOutput : public RunObserver {
   /// written: rank 0 writes the manifest naming them (every rank calls it).
   void seal_checkpoint();
 
+  /// The checkpoint this run continues (`--restart`): where it is this
+  /// directory's checkpoint and the run writes none of its own, publishing
+  /// keeps it (and its pieces) instead of removing it with the earlier set.
+  void restarted_from(std::string checkpoint) { restarted_from_ = std::move(checkpoint); }
+
   /// Writes the rows not yet written, then commit().
   void finish(const Solution& solution);
   /// Closes the files and publishes them as one set, replacing the earlier
@@ -113,6 +118,7 @@ class RunOutput : public RunObserver {
   std::size_t rows_written_ = 0;
   double last_checkpoint_ = 0.0;
   bool wrote_checkpoint_ = false;
+  std::string restarted_from_;            // restarted_from()
   int generation_ = 0;                    // of the next checkpoint's pieces (a cut plane's)
   int sealed_ = -1;                       // of the last complete checkpoint's pieces
   std::unique_ptr<Checkpoint> unsealed_;  // rank 0's last piece, without its state, until sealed
