@@ -223,6 +223,7 @@ class Parser {
     } else {
       fail(kind, "expected '(A)' (a current table) or '(W)' (a power table), got '" + kind.original + "'");
     }
+    within_limits(*step.drive_cycle, kind, step.mode == StepMode::current ? kStepLimits.current : kStepLimits.power);
     const double table = step.drive_cycle->duration();
     step.duration_s = table;
     if (pos_ >= words_.size()) return;
@@ -235,6 +236,21 @@ class Parser {
                                 format_parameter_value(table) + " s), which is not repeated");
     }
     step.duration_s = std::min(*step.duration_s, table);
+  }
+  /// A table's rows obey the limits of a step's own numbers: its last time
+  /// the duration's, every value (either sign) the current's or the power's.
+  void within_limits(const DriveCycle& table, const Word& at, const StepLimit& value_limit) const {
+    const auto out_of_range = [&](std::size_t row, const char* what, double v, const StepLimit& limit,
+                                  const char* sign) {
+      fail(at, "drive cycle '" + table.name() + "' row " + std::to_string(row + 1) + ": the " + what + " " +
+                   format_parameter_value(v) + " " + limit.unit + " is out of range: at most " +
+                   format_parameter_value(limit.max) + " " + limit.unit + sign);
+    };
+    if (!(table.duration() <= kStepLimits.duration.max))
+      out_of_range(table.rows() - 1, "time", table.duration(), kStepLimits.duration, "");
+    for (std::size_t i = 0; i < table.rows(); ++i)
+      if (!(std::fabs(table.values()[i]) <= value_limit.max))
+        out_of_range(i, "value", table.values()[i], value_limit, " either way");
   }
   std::shared_ptr<const DriveCycle> drive_cycle(const Word& name) const {
     const auto found = drive_cycles_.find(name.original);

@@ -276,6 +276,27 @@ TEST(Experiment, RunStepsFollowATable) {
   EXPECT_EQ(e.total_steps(), 6u);
 }
 
+// A table's rows obey the limits of a step's own numbers (issue 34: a table
+// of 1e300 A failed in Newton with exit 3, one ending at 1e300 s ran
+// forever): refused where the step names it, with the table's row.
+TEST(Experiment, RunStepsRefuseTablesOutsideTheStepLimits) {
+  const auto table = [](std::vector<double> t, std::vector<double> v) {
+    return DriveCycles{{"trips", std::make_shared<const DriveCycle>("trips", std::move(t), std::move(v))}};
+  };
+  const ExperimentError amps = run_error("Run trips (A)", table({0, 1, 2}, {1, -1e300, 1}));
+  EXPECT_TRUE(has(amps.what(), "drive cycle 'trips' row 2: the value -1e+300 A is out of range: at most 1e+06 A"))
+      << amps.what();
+  EXPECT_EQ(amps.column(), 11u);  // the table's kind, '(A)'
+  const ExperimentError watts = run_error("Run trips (W)", table({0, 1}, {2e9, 1}));
+  EXPECT_TRUE(has(watts.what(), "row 1: the value 2e+09 W is out of range: at most 1e+09 W either way"))
+      << watts.what();
+  const ExperimentError endless = run_error("Run trips (A) until 2.5 V", table({0, 1, 1e300}, {1, 1, 1}));
+  EXPECT_TRUE(has(endless.what(), "row 3: the time 1e+300 s is out of range: at most 1e+09 s")) << endless.what();
+  // At the limits: accepted (2e6 W is a power, not a current).
+  EXPECT_NO_THROW(parse_experiment_step("Run trips (A)", 1, table({0, 1e9}, {1e6, -1e6})));
+  EXPECT_NO_THROW(parse_experiment_step("Run trips (W)", 1, table({0, 1}, {2e6, 1})));
+}
+
 TEST(Experiment, RunStepErrorsSayWhichColumn) {
   const DriveCycles tables{{"US06", ramp()}, {"pulses", ramp("pulses")}};
   const ExperimentError unknown = run_error("Run US07 (A)", tables);
