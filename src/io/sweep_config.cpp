@@ -314,11 +314,24 @@ Distribution read_distribution(const Swept& p, double base) {
   const std::string& unit = p.info->unit;
   const Interval first_range = kind == Distribution::Kind::log_uniform ? kPositive : kFinite;
   const double a = *t.number(first, first_range, unit);
-  if (normal) return {kind, a, *t.number(second, kPositive, unit)};
+  const std::string in_unit = unit.empty() ? "" : " [" + unit + "]";
+  if (normal) {
+    // A draw lies within detail::kNormalReach standard deviations of the mean
+    // (sweep_sampling.hpp): every one must be a finite number.
+    const double std = *t.number(second, kPositive, unit);
+    if (!std::isfinite(std::fabs(a) + detail::kNormalReach * std)) {
+      t.fail(second, "is " + show(std) + " with mean " + show(a) + ": draws " + show(detail::kNormalReach) +
+                         " std from the mean overflow; allowed: |mean| + " + show(detail::kNormalReach) +
+                         " std a finite number" + in_unit);
+    }
+    return {kind, a, std};
+  }
   const double b = *t.number(second, kFinite, unit);
-  if (!(b > a)) {
-    t.fail(second, "is " + show(b) + ", not above low (" + show(a) + "); allowed: a number > low" +
-                       (unit.empty() ? "" : " [" + unit + "]"));
+  if (!(b > a))
+    t.fail(second, "is " + show(b) + ", not above low (" + show(a) + "); allowed: a number > low" + in_unit);
+  if (!std::isfinite(b - a)) {  // a + u (b - a) would be infinite
+    t.fail(second, "is " + show(b) + " and low " + show(a) +
+                       ": high - low overflows; allowed: high - low a finite number" + in_unit);
   }
   return {kind, a, b};
 }

@@ -29,6 +29,10 @@ struct Distribution {
 /// bits, k + 0.5 would round, up to 1 itself.)
 double unit_uniform(std::mt19937_64& rng);
 
+/// Every normal draw lies within this many standard deviations of its mean:
+/// unit_uniform() is at least 2^-53, whose standard normal quantile is -8.2.
+constexpr double kNormalReach = 9.0;
+
 /// An integer in [0, n), n >= 1, unbiased (Lemire's multiply and reject).
 std::uint64_t bounded_integer(std::mt19937_64& rng, std::uint64_t n);
 
