@@ -16,6 +16,7 @@
 #include "io/nearest_name.hpp"
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/io/drive_cycle_file.hpp"
+#include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/experiment.hpp"
 
 namespace voltaic::io::detail {
@@ -132,21 +133,39 @@ void check_run_step(const ConfigSection& e, const toml::node& element, std::size
                 "a table of [experiment.drive_cycles]: " + join(declared) + " (names are case-sensitive)");
 }
 
-void check_step(const ConfigSection& e, const toml::node& element, std::size_t index, const DriveCycles& tables,
+/// A hold drives the cell to its voltage: one outside the cell's window of
+/// cut-offs would charge or discharge it past them (a hold at 5 V of a 4.2 V
+/// cell charged at 22C with exit 0).
+void check_hold(const ConfigSection& e, const toml::node& element, std::size_t index, const std::string& text,
+                const ExperimentStep& step, const ElectricalParameters& cell) {
+  if (step.mode != StepMode::voltage) return;
+  const double lo = cell.lower_voltage_cutoff, hi = cell.upper_voltage_cutoff;
+  if (step.voltage_v >= lo && step.voltage_v <= hi) return;
+  e.fail_at(element, e.path("steps"),
+            step_label(index) + " '" + text + "': the voltage " + format_parameter_value(step.voltage_v) +
+                " V is outside the cell's window, " + format_parameter_value(lo) +
+                " V (\"Lower voltage cut-off [V]\") to " + format_parameter_value(hi) +
+                " V (\"Upper voltage cut-off [V]\"); allowed: a hold within the window, or the cut-offs changed in "
+                "[cell.overrides]");
+}
+
+void check_step(const ConfigSection& e, const toml::node& element, std::size_t index, const RunConfig& config,
                 std::vector<std::string>& steps) {
   const std::string key = e.path("steps");
   if (!element.is_string()) {
     e.fail_at(element, key, step_label(index) + " is " + describe(element) + "; allowed: " + kAllowedSteps);
   }
   const std::string text = e.text_of(element, key, kAllowedSteps);
-  check_run_step(e, element, index, text, tables);
+  check_run_step(e, element, index, text, config.drive_cycles);
+  ExperimentStep step;
   try {
-    parse_experiment_step(text, index, tables);
+    step = parse_experiment_step(text, index, config.drive_cycles);
   } catch (const ExperimentError& x) {
     // x.why() is "'<step>', column <n>: <reason>"
     e.fail_at(element, key,
               step_label(index) + " " + x.why() + "; allowed: " + (is_run_step(text) ? kAllowedRun : kAllowedSteps));
   }
+  check_hold(e, element, index, text, step, config.parameters.electrical);
   steps.push_back(text);
 }
 
@@ -164,7 +183,7 @@ void read_experiment(const ConfigSection& e, RunConfig& config) {
   if (steps->empty()) e.fail("steps", "is empty; allowed: " + std::string(kAllowedSteps));
   config.experiment_steps.clear();
   for (std::size_t i = 0; i < steps->size(); ++i) {
-    check_step(e, *steps->get(i), i + 1, config.drive_cycles, config.experiment_steps);
+    check_step(e, *steps->get(i), i + 1, config, config.experiment_steps);
   }
   const Interval at_least_one{1.0, std::numeric_limits<double>::infinity(), true, false, true};
   if (const std::optional<int> cycles = e.integer("cycles", at_least_one)) config.cycles = *cycles;
