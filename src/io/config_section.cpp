@@ -92,6 +92,7 @@ std::string allowed_number(const Interval& allowed, const std::string& unit) {
   const std::string range = real.to_string();
   const std::string unit_part = unit.empty() ? "" : " [" + unit + "]";
   if (range == "finite") return "any finite number" + unit_part;
+  if (range.rfind("exactly ", 0) == 0) return range + unit_part;
   return (allowed.whole ? "a whole number " : "a number ") + range + unit_part;
 }
 

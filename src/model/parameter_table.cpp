@@ -22,6 +22,7 @@ const Interval kUnitOpen{0.0, 1.0, false, false};
 const Interval kUnitLeftOpen{0.0, 1.0, false, true};
 const Interval kAny{-kInf, kInf, false, false};
 const Interval kCount{1.0, kInf, true, false, true};
+const Interval kOnlyOne{1.0, 1.0, true, true};
 // Physical ranges, far beyond any cell built but tight enough that a denormal
 // or astronomic value (5e-324 m) is refused by its name up front rather than
 // met later as a singular matrix inside the solver.
@@ -129,8 +130,9 @@ std::vector<ParameterInfo> build_parameter_table() {
   t.push_back({"Number of electrodes connected in parallel to make a cell", "",
                "Electrode pairs in parallel; the current density is I / (height width pairs)", kCount,
                &field<&P::cell, &G::electrodes_in_parallel>});
-  t.push_back({"Number of cells connected in series to make a battery", "", "Cells in series; scales the voltage",
-               kCount, &field<&P::cell, &G::cells_in_series>});
+  t.push_back({"Number of cells connected in series to make a battery", "",
+               "1: voltaic simulates one cell (a string of cells in series is not built)", kOnlyOne,
+               &field<&P::cell, &G::cells_in_series>});
   add_collector<&P::negative_current_collector>(t, "Negative");
   add_electrode<&P::negative_electrode>(t, "Negative");
   using S = SeparatorParameters;
@@ -196,8 +198,9 @@ std::vector<ParameterInfo> build_parameter_table() {
   using V = ElectricalParameters;
   t.push_back({"Nominal cell capacity [A.h]", "A.h", "Capacity that defines 1C", kCapacity,
                &field<&P::electrical, &V::nominal_capacity>});
-  t.push_back({"Current function [A]", "A", "Default applied current (> 0 discharges); experiments override it", kAny,
-               &field<&P::electrical, &V::current_function>});
+  t.push_back({"Current function [A]", "A",
+               "Not used: the experiment's steps set the current (PyBaMM's default current, read so its files load)",
+               kAny, &field<&P::electrical, &V::current_function>});
   t.push_back({"Lower voltage cut-off [V]", "V", "Terminal voltage that ends a discharge", kPositive,
                &field<&P::electrical, &V::lower_voltage_cutoff>});
   t.push_back({"Upper voltage cut-off [V]", "V", "Terminal voltage that ends a charge", kPositive,
@@ -266,6 +269,7 @@ bool Interval::contains(double v) const {
 
 std::string Interval::to_string() const {
   std::string s;
+  if (lo == hi && lo_closed && hi_closed) return "exactly " + format_number(lo);
   if (std::isinf(lo) && std::isinf(hi)) {
     s = "finite";
   } else if (std::isinf(hi)) {
