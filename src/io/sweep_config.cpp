@@ -428,12 +428,31 @@ const char* to_string(SweepConfig::Method m) {
   return "list";
 }
 
+namespace {
+
+/// A sweep's cells are 1D (BatchSimulation): a 3D grid is refused at its key.
+void check_one_dimensional(const toml::table& root, const detail::ConfigSource& source, const RunConfig& run) {
+  const toml::table* grid = root.get("grid") ? root.get("grid")->as_table() : nullptr;
+  const CellGridSpec& g = run.simulation.grid;
+  for (const auto& [key, value] : {std::pair<const char*, int>{"nx", g.nx}, {"ny", g.ny}}) {
+    const toml::node* node = grid ? grid->get(key) : nullptr;
+    if (node && value != 1) {
+      source.fail(
+          detail::line_of(*node), std::string("grid.") + key,
+          "is " + std::to_string(value) + "; allowed: 1 (a sweep's cells are 1D; voltaic run runs a pouch or a stack)");
+    }
+  }
+}
+
+}  // namespace
+
 SweepRunConfig parse_sweep_config(const std::string& toml_text, const std::string& origin,
                                   const std::string& base_dir) {
   const detail::ConfigSource source{origin, base_dir};
   const toml::table root = detail::parse_toml(toml_text, source);
   SweepRunConfig config;
   config.run = detail::read_run_config(root, source);
+  check_one_dimensional(root, source, config.run);
   config.sweep = read_sweep(root, source, config.run);
   return config;
 }

@@ -140,7 +140,7 @@ TEST(SweepConfigGood, TableReadsTheCsvBesideTheConfig) {
   EXPECT_EQ(c.sweep.cells.values, (std::vector<double>{7e-5, 4e-6, 8.5e-5, 5e-6, 1e-4, 6e-6}));
 }
 
-TEST(SweepConfigGood, EveryRunConfigWithASweepIsAccepted) {
+TEST(SweepConfigGood, EveryOneDimensionalRunConfigWithASweepIsAccepted) {
   for (const auto& entry : fs::directory_iterator(kGood)) {
     const std::string name = entry.path().filename().string();
     if (entry.path().extension() != ".toml" || name.rfind("sweep_", 0) == 0) continue;
@@ -149,8 +149,17 @@ TEST(SweepConfigGood, EveryRunConfigWithASweepIsAccepted) {
     text +=
         "\n[sweep]\nmethod = \"list\"\n[sweep.parameters.\"Negative electrode double-layer capacity [F.m-2]\"]\n"
         "values = [0.1, 0.2]\n";
-    const SweepRunConfig c = parse_sweep_config(text, name, entry.path().parent_path().string());
     const voltaic::io::RunConfig alone = voltaic::io::load_config(entry.path().string());
+    if (alone.simulation.grid.nx * alone.simulation.grid.ny > 1) {  // a sweep's cells are 1D: refused at the key
+      try {
+        parse_sweep_config(text, name, entry.path().parent_path().string());
+        ADD_FAILURE() << "a 3D grid accepted in a sweep";
+      } catch (const ConfigError& e) {
+        EXPECT_TRUE(has(e.what(), "grid.n")) << e.what();
+      }
+      continue;
+    }
+    const SweepRunConfig c = parse_sweep_config(text, name, entry.path().parent_path().string());
     EXPECT_EQ(c.run.cell_source, alone.cell_source);
     EXPECT_EQ(c.run.experiment_steps, alone.experiment_steps);
     EXPECT_EQ(c.sweep.cells.num_cells(), 2u);
