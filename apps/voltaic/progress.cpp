@@ -25,7 +25,7 @@ double Progress::fraction(const Solution& s) const {
   const auto index = static_cast<std::size_t>(s["Step"][r]);
   const ExperimentStep& step = experiment_.step(index % experiment_.cycle().size());
   double part = 0.0;
-  if (step.duration_s && *step.duration_s > 0.0) {
+  if (step.duration_s && *step.duration_s > 0.0 && !step.default_duration) {
     part = (time - step_time_) / *step.duration_s;
   } else if (step.mode == StepMode::current && capacity_ah_ > 0.0) {
     part = std::fabs(capacity - step_capacity_) / capacity_ah_;

@@ -97,6 +97,10 @@ class Parser {
       fail(verb, "'" + verb.text + "' is not a step; expected Discharge, Charge, Hold, Rest or Run");
     }
     if (pos_ < words_.size()) fail(words_[pos_], "unexpected '" + words_[pos_].text + "' after a complete step");
+    if (!step.duration_s) {
+      step.duration_s = default_step_duration(step);
+      step.default_duration = true;
+    }
     return step;
   }
 
@@ -305,6 +309,13 @@ ExperimentError::ExperimentError(std::size_t step_index, const std::string& step
                       "'" + step + "', column " + std::to_string(column) + ": " + why),
       step_index_(step_index),
       column_(column) {}
+
+double default_step_duration(const ExperimentStep& step) {
+  constexpr double kDay = 24.0 * 3600.0;
+  const bool c_rate = step.mode == StepMode::current && step.current.c_rate;
+  const double d = c_rate ? 2.0 * 3600.0 / std::fabs(step.current.value) : kDay;
+  return std::min(d, kStepLimits.duration.max);
+}
 
 ExperimentStep parse_experiment_step(const std::string& text, std::size_t index, const DriveCycles& drive_cycles) {
   return Parser(text, index, drive_cycles).parse();

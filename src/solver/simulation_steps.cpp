@@ -157,6 +157,13 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   for (;;) {
     if (step.duration_s && c.elapsed >= *step.duration_s * (1.0 - 1e-12)) {
       solution.termination = describe_step(step, index) + " ended after its duration";
+      if (step.default_duration) {
+        std::ostringstream m;
+        m << describe_step(step, index) << " ended after its default duration of " << *step.duration_s
+          << " s at t = " << k.time << " s, before its 'until' condition (a step without 'for' lasts at most "
+          << "2 / |C| hours at a C-rate, else a day, as in PyBaMM)";
+        solution.notes.push_back(m.str());
+      }
       return true;
     }
     const double proposed = std::min(c.dt, sc.max_dt);

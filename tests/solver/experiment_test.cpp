@@ -18,7 +18,7 @@ TEST(Experiment, ParsesPyBaMMWording) {
   EXPECT_DOUBLE_EQ(d.current.value, 1.0);
   EXPECT_DOUBLE_EQ(d.current.amperes(5.0), 5.0);
   EXPECT_DOUBLE_EQ(*d.until_voltage_v, 2.5);
-  EXPECT_FALSE(d.duration_s);
+  EXPECT_TRUE(d.default_duration);  // no "for": the default (AStepWithoutForHasPyBammsDefaultDuration)
 
   const ExperimentStep a = parse_experiment_step("Discharge at 5 A until 2.5 V");
   EXPECT_FALSE(a.current.c_rate);
@@ -295,6 +295,25 @@ TEST(Experiment, RunStepsRefuseTablesOutsideTheStepLimits) {
   // At the limits: accepted (2e6 W is a power, not a current).
   EXPECT_NO_THROW(parse_experiment_step("Run trips (A)", 1, table({0, 1e9}, {1e6, -1e6})));
   EXPECT_NO_THROW(parse_experiment_step("Run trips (W)", 1, table({0, 1}, {2e6, 1})));
+}
+
+// No step is endless (issue 34): one without "for" lasts at most PyBaMM's
+// default, 2 / |C| hours at a C-rate, a day otherwise, within the duration limit.
+TEST(Experiment, AStepWithoutForHasPyBammsDefaultDuration) {
+  const auto step = [](const std::string& text) { return parse_experiment_step(text, 1); };
+  const ExperimentStep one_c = step("Discharge at 1C until 2.5 V");
+  EXPECT_EQ(*one_c.duration_s, 7200.0);
+  EXPECT_TRUE(one_c.default_duration);
+  EXPECT_EQ(*step("Charge at C/20 until 4.2 V").duration_s, 40.0 * 3600.0);
+  EXPECT_EQ(*step("Discharge at 2 A until 2.5 V").duration_s, 86400.0);
+  EXPECT_EQ(*step("Discharge at 1e-300 A until 2.5 V").duration_s, 86400.0);
+  EXPECT_EQ(*step("Discharge at 10 W until 2.5 V").duration_s, 86400.0);
+  EXPECT_EQ(*step("Hold at 4.1 V until 1e-300 A").duration_s, 86400.0);
+  EXPECT_EQ(*step("Discharge at 1e-300C until 2.5 V").duration_s, kStepLimits.duration.max);
+  const ExperimentStep given = step("Discharge at 1C for 10 minutes or until 2.5 V");
+  EXPECT_EQ(*given.duration_s, 600.0);
+  EXPECT_FALSE(given.default_duration);
+  EXPECT_FALSE(parse_experiment_step("Run US06 (A) until 2.5 V", 1, {{"US06", ramp()}}).default_duration);
 }
 
 TEST(Experiment, RunStepErrorsSayWhichColumn) {

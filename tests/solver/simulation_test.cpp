@@ -92,6 +92,20 @@ TEST(Simulation, CyclesRepeatTheSteps) {
   EXPECT_NEAR(s["Discharge capacity [A.h]"].back(), 2 * (5.0 * 300 - 1.0 * 120) / 3600.0, 1e-9);
 }
 
+// Steps whose "until" can never come end after their default duration with a
+// note, instead of running for ever (issue 34).
+TEST(Simulation, StepsThatNeverReachTheirUntilEndAfterTheDefaultDuration) {
+  for (const char* text : {"Discharge at 1e-300 A until 2.5 V", "Hold at 4.1 V until 1e-300 A"}) {
+    Simulation sim(parameter_sets::chen2020(), coarse(), CpuExecutor::create());
+    const Solution s = sim.run(Experiment({text}));
+    ASSERT_TRUE(s.completed) << text << ": " << s.termination;
+    EXPECT_NEAR(s["Time [s]"].back(), 86400.0, 1e-6) << text;
+    EXPECT_LT(s.steps_taken, 2000) << text;
+    ASSERT_EQ(s.notes.size(), 1u) << text;
+    EXPECT_NE(s.notes[0].find("ended after its default duration of 86400 s"), std::string::npos) << s.notes[0];
+  }
+}
+
 TEST(Simulation, RestKeepsTheCellAtEquilibrium) {
   Simulation sim(parameter_sets::chen2020(), coarse(), CpuExecutor::create());
   const Solution s = sim.run(Experiment({"Rest for 10 minutes"}));

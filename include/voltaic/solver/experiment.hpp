@@ -57,16 +57,25 @@ enum class StepMode { current, power, voltage, rest };
 struct ExperimentStep {
   std::string text;  ///< the step as written
   StepMode mode = StepMode::rest;
-  CurrentValue current;                       ///< mode current (signed); 0 for a Run step
-  double power_w = 0.0;                       ///< mode power (signed); 0 for a Run step
-  double voltage_v = 0.0;                     ///< mode voltage (a hold)
-  std::optional<double> duration_s;           ///< "for ..."; a Run step's table duration unless "for" is shorter
+  CurrentValue current;    ///< mode current (signed); 0 for a Run step
+  double power_w = 0.0;    ///< mode power (signed); 0 for a Run step
+  double voltage_v = 0.0;  ///< mode voltage (a hold)
+  /// "for ..."; a Run step's table duration unless "for" is shorter; without
+  /// either, the default (default_step_duration()), so that no step is endless.
+  std::optional<double> duration_s;
+  bool default_duration = false;              ///< duration_s is the default: the step named no "for"
   std::optional<double> until_voltage_v;      ///< "until <x> V"
   std::optional<CurrentValue> until_current;  ///< "until <x> A | C/<n>": |I| falls below
   /// A Run step's table (null for other steps): mode current reads it in
   /// amperes, mode power in watts, at the time since the step began.
   std::shared_ptr<const DriveCycle> drive_cycle;
 };
+
+/// [s]: how long a step without "for" lasts at most, as PyBaMM's steps do:
+/// a C-rate step twice the time its rate moves the nominal capacity (2 / |C|
+/// hours), any other a day; at most kStepLimits.duration. A step that ends
+/// there rather than at its "until" says so in the run's notes.
+double default_step_duration(const ExperimentStep& step);
 
 /// A step that does not parse: names the step (its index from 1 and its text)
 /// and the position of the offending word.
