@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -48,19 +49,8 @@ std::string holder_of(int fd) {
   return pid > 0 ? "pid " + std::to_string(pid) : "pid unknown";
 }
 
-int lock_directory(const std::string& dir) {
-  const std::string path = (fs::path(dir) / OutputDirectory::kLockName).string();
-  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) fail("lock", "cannot create the lock file '" + path + "'", errno);
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int error = errno;
-    const std::string holder = error == EWOULDBLOCK ? holder_of(fd) : "";
-    close(fd);
-    if (error != EWOULDBLOCK) fail("lock", "cannot lock '" + path + "'", error);
-    throw OutputLocked("lock", kWhere,
-                       "output directory '" + dir + "' is in use by another voltaic run (" + holder +
-                           "); wait for it to end or choose another --output");
-  }
+/// Writes this process's pid into the held lock file; returns fd.
+int write_pid(int fd, const std::string& path) {
   const std::string pid = std::to_string(getpid()) + "\n";
   if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
     const int error = errno;
@@ -68,6 +58,37 @@ int lock_directory(const std::string& dir) {
     fail("lock", "cannot write the lock file '" + path + "'", error);
   }
   return fd;
+}
+
+/// Whether `fd` is the file at `path` now (not one unlinked since it was opened).
+bool still_at(int fd, const std::string& path) {
+  struct stat opened {
+  }, named{};
+  return fstat(fd, &opened) == 0 && stat(path.c_str(), &named) == 0 && opened.st_dev == named.st_dev &&
+         opened.st_ino == named.st_ino;
+}
+
+int lock_directory(const std::string& dir) {
+  const std::string path = (fs::path(dir) / OutputDirectory::kLockName).string();
+  // The run that ends removes its lock file while holding the lock, so a
+  // lock taken on a file that is no longer at the path (removed between
+  // this open and this flock) locks nothing: open the new one and try again.
+  for (int attempt = 0;; ++attempt) {
+    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) fail("lock", "cannot create the lock file '" + path + "'", errno);
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      const std::string holder = error == EWOULDBLOCK ? holder_of(fd) : "";
+      close(fd);
+      if (error != EWOULDBLOCK) fail("lock", "cannot lock '" + path + "'", error);
+      throw OutputLocked("lock", kWhere,
+                         "output directory '" + dir + "' is in use by another voltaic run (" + holder +
+                             "); wait for it to end or choose another --output");
+    }
+    if (still_at(fd, path)) return write_pid(fd, path);
+    close(fd);
+    if (attempt == 100) fail("lock", "the lock file '" + path + "' keeps being replaced", EAGAIN);
+  }
 }
 
 std::vector<std::string> earlier_stagings(const std::string& dir) {
@@ -116,7 +137,12 @@ OutputDirectory::OutputDirectory(std::string dir) : dir_(std::move(dir)) {
 
 OutputDirectory::~OutputDirectory() {
   if (!keep_staging_) abandon();
-  if (lock_fd_ >= 0) close(lock_fd_);  // releases the lock; the file stays (removing it would race)
+  if (lock_fd_ < 0) return;
+  // Removed while still held: a run that opened the file before this and
+  // locks it after sees it is no longer at the path and opens the new one
+  // (lock_directory), so two runs never hold the directory at once.
+  std::remove((fs::path(dir_) / kLockName).c_str());
+  close(lock_fd_);  // releases the lock
 }
 
 std::string OutputDirectory::staged(const std::string& name) const { return (fs::path(staging_) / name).string(); }

@@ -2,7 +2,9 @@
 // set, and a publish that cannot replace a target changing nothing.
 #include "voltaic/io/output_directory.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -77,6 +79,33 @@ TEST(OutputDirectory, ASecondHolderIsRefusedWithThePid) {
   } catch (const OutputLocked& e) {
     EXPECT_NE(std::string(e.what()).find("pid " + std::to_string(getpid())), std::string::npos) << e.what();
   }
+}
+
+// A finished run leaves no lock file (issue 34: .voltaic.lock stayed in every
+// finished directory), and the next run locks a new one; a file opened
+// before the removal and locked after it is not the one at the path, which
+// lock_directory checks (still_at) before it trusts a lock.
+TEST(OutputDirectory, AFinishedRunLeavesNoLockFile) {
+  const fs::path d = fresh_dir("lock_removed");
+  const fs::path lock = d / OutputDirectory::kLockName;
+  {
+    OutputDirectory run(d.string());
+    EXPECT_TRUE(fs::exists(lock));
+    run.publish({}, kSet);
+  }
+  EXPECT_FALSE(fs::exists(lock));
+  { std::ofstream(lock) << "0\n"; }  // as a killed run leaves it: no process holds it
+  const int stale = open(lock.c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(stale, 0);
+  fs::remove(lock);
+  {
+    const OutputDirectory next(d.string());
+    ASSERT_TRUE(fs::exists(lock));
+    EXPECT_EQ(flock(stale, LOCK_EX | LOCK_NB), 0);            // the removed file: its lock holds nothing
+    EXPECT_THROW(OutputDirectory(d.string()), OutputLocked);  // the file at the path is held
+  }
+  close(stale);
+  EXPECT_FALSE(fs::exists(lock));
 }
 
 TEST(OutputDirectory, AnAbandonedRunLeavesNothingAndTheNextOneIsTold) {

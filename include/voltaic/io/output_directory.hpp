@@ -30,7 +30,8 @@ class OutputDirectory {
   /// @throws OutputLocked when another run holds the lock
   /// @throws FileError when the directory, the lock or the staging directory cannot be made
   explicit OutputDirectory(std::string dir);
-  /// Removes the staging directory unless publish() moved it or kept it.
+  /// Removes the staging directory unless publish() moved it or kept it,
+  /// and the lock file (a finished run leaves none behind).
   ~OutputDirectory();
   OutputDirectory(const OutputDirectory&) = delete;
   OutputDirectory& operator=(const OutputDirectory&) = delete;
