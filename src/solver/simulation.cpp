@@ -580,11 +580,12 @@ std::string Simulation::experiment_fingerprint(const Experiment& experiment) {
   }
   text += "] x " + std::to_string(experiment.cycles());
   // A drive cycle's rows shape the run as much as the steps' words: an edited
-  // table must not continue a checkpoint of the old one.
+  // table must not continue a checkpoint of the old one. One line per table,
+  // so that a refusal names the first line that differs (first_difference).
   for (const auto& [name, table] : tables) {
     char digest[17];
     std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(table->digest()));
-    text += "; table \"" + name + "\": " + std::to_string(table->rows()) + " rows, digest " + digest;
+    text += "\ntable \"" + name + "\": " + std::to_string(table->rows()) + " rows, digest " + digest;
   }
   return text;
 }

@@ -56,26 +56,6 @@ void complete_predictor_levels(const Checkpoint& c, std::map<std::string, std::v
 
 std::string g17(double v) { return format_parameter_value(v); }
 
-/// The first "; "-separated part of two experiment fingerprints that differs
-/// (the steps, or a drive cycle's rows), as "'...' in the checkpoint, '...' here".
-std::string first_part_differing(const std::string& there, const std::string& here) {
-  const auto parts = [](const std::string& text) {
-    std::vector<std::string> out;
-    for (std::size_t begin = 0;;) {
-      const std::size_t end = text.find("; ", begin);
-      out.push_back(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
-      if (end == std::string::npos) return out;
-      begin = end + 2;
-    }
-  };
-  const std::vector<std::string> a = parts(there), b = parts(here);
-  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-    const std::string x = i < a.size() ? a[i] : "(nothing)", y = i < b.size() ? b[i] : "(nothing)";
-    if (x != y) return "'" + x + "' in the checkpoint, '" + y + "' here";
-  }
-  return "'" + there + "'";
-}
-
 /// The first line where a and b differ.
 std::string first_difference(const std::string& a, const std::string& b) {
   std::istringstream sa(a), sb(b);
@@ -240,7 +220,7 @@ void Simulation::check_resume(const Experiment& experiment) const {
   const std::string there = resume_->texts.at("experiment"), here = experiment_fingerprint(experiment);
   if (there != here)
     throw InvalidArgument("checkpoint", where,
-                          "was written by a run of another experiment: " + first_part_differing(there, here));
+                          "was written by a run of another experiment: " + first_difference(there, here));
   if (clock().cursor.index >= experiment.total_steps())
     throw InvalidArgument("checkpoint", where,
                           "'step index' is " + std::to_string(clock().cursor.index) +
