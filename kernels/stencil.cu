@@ -48,7 +48,7 @@ __global__ void coefficients_kernel(Layout<T> g, const T* k, const T* d, stencil
   out.tx[c] = cc.tx;
   out.ty[c] = cc.ty;
   out.tz[c] = cc.tz;
-  out.faces[c] = cc.faces;
+  if (out.faces) out.faces[c] = cc.faces;
   rhs[c] = cc.rhs;
 }
 

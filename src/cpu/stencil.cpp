@@ -25,7 +25,7 @@ VOLTAIC_FMA_CLONES void stencil_coefficients(const stencil::Layout<T>& g, const 
         out.tx[c] = cc.tx;
         out.ty[c] = cc.ty;
         out.tz[c] = cc.tz;
-        out.faces[c] = cc.faces;
+        if (out.faces) out.faces[c] = cc.faces;
         boundary_rhs[c] = cc.rhs;
       }
     }

@@ -95,7 +95,6 @@ StencilOperator<T>::StencilOperator(std::shared_ptr<const Grid3D> grid, std::sha
   const std::size_t n = grid->num_cells();
   coefficients_ = {grid, Array<T>(exec_, n), Array<T>(exec_, n), Array<T>(exec_, n), Array<T>(exec_, n)};
   boundary_rhs_ = Array<T>(exec_, n);
-  faces_ = Array<T>(exec_, n);
   dz_ = layer_widths<T>(exec_, *grid);
   update(k, d);
 }
@@ -107,8 +106,7 @@ StencilOperator<T>::StencilOperator(std::shared_ptr<const Executor> exec, const 
       bc_(bc),
       coefficients_(std::move(coefficients)),
       boundary_rhs_(std::move(boundary_rhs)),
-      dz_(std::move(dz)),
-      faces_(exec_, coefficients_.grid->num_cells()) {}
+      dz_(std::move(dz)) {}
 
 template <class T>
 void StencilOperator<T>::check_inputs(View<const T> k, View<const T> d, const char* where) const {
@@ -138,8 +136,8 @@ void StencilOperator<T>::update(View<const T> k, View<const T> d) {
   check_inputs(k, d, "StencilOperator::update");
   const auto l = layout_of(grid(), dz_, bc_, mean_);
   stencil::Coefficients<T> out{coefficients_.diag.data(), coefficients_.tx.data(), coefficients_.ty.data(),
-                               coefficients_.tz.data(), faces_.data()};
-  faces_current_ = true;
+                               coefficients_.tz.data(), keep_faces_ ? faces_.data() : nullptr};
+  faces_current_ = keep_faces_;
   if (detail::on_cpu(*exec_, "voltaic::StencilOperator"))
     return cpu::stencil_coefficients(l, k.data(), d.data(), out, boundary_rhs_.data());
   VOLTAIC_ON_CUDA(
@@ -147,11 +145,20 @@ void StencilOperator<T>::update(View<const T> k, View<const T> d) {
 }
 
 template <class T>
+void StencilOperator<T>::keep_face_sums() {
+  if (keep_faces_) return;
+  faces_ = Array<T>(exec_, size());
+  keep_faces_ = true;
+}
+
+template <class T>
 void StencilOperator<T>::update_diagonal(View<const T> d) {
   const char* where = "StencilOperator::update_diagonal";
   require(*exec_, d, size(), where, "d");
   if (!faces_current_)
-    throw InvalidArgument(where, where, "needs an update() first: it keeps the faces' part of that update's diagonal");
+    throw InvalidArgument(where, where,
+                          "needs keep_face_sums() and then an update(): it keeps the faces' part of that "
+                          "update's diagonal");
   if (size() == 0) return;
   const auto l = layout_of(grid(), dz_, bc_, mean_);
   if (detail::on_cpu(*exec_, "voltaic::StencilOperator"))
@@ -425,6 +432,12 @@ void TwoFieldStencilOperator<T>::update(View<const T> k0, View<const T> d0, View
   field1_.update(k1, d1);
   copy(exec, c01, c01_.view());
   copy(exec, c10, c10_.view());
+}
+
+template <class T>
+void TwoFieldStencilOperator<T>::keep_face_sums() {
+  field0_.keep_face_sums();
+  field1_.keep_face_sums();
 }
 
 template <class T>

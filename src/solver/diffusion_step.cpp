@@ -59,6 +59,19 @@ DiffusionStep<T>::DiffusionStep(std::shared_ptr<const Grid3D> grid, std::shared_
 
 template <class T>
 SolveReport DiffusionStep<T>::step(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt) {
+  return advance(u, capacity, k, source, dt, nullptr);
+}
+
+template <class T>
+SolveReport DiffusionStep<T>::step(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt,
+                                   View<const T> guess) {
+  require(*exec_, guess, grid_->num_cells(), "guess");
+  return advance(u, capacity, k, source, dt, &guess);
+}
+
+template <class T>
+SolveReport DiffusionStep<T>::advance(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt,
+                                      const View<const T>* guess) {
   const std::size_t n = grid_->num_cells();
   require(*exec_, u, n, "u");
   require(*exec_, capacity, n, "capacity");
@@ -88,6 +101,7 @@ SolveReport DiffusionStep<T>::step(View<T> u, View<const T> capacity, View<const
     r.iterations = 1;
     return r;
   }
+  if (guess) copy(*exec_, *guess, u);
   const SolveReport r = cg_->solve(rhs_.const_view(), u);
   if (decomposition_) decomposition_->exchange(u.data(), grid_->nz());
   return r;

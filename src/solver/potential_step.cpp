@@ -137,6 +137,7 @@ PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
     s->j64->decompose(d);  // before its FP32 copy, which inherits it
   }
   s->j32 = std::make_shared<TwoFieldStencilOperator<float>>(s->j64->converted<float>());
+  s->j64->keep_face_sums();  // after a Newton solve's first update, only the diagonals move
   s->m64 = std::make_shared<BlockZLinePreconditioner<double>>(*s->j64);
   s->m32 = std::make_shared<BlockZLinePreconditioner<float>>(*s->j32);
   if (has_collectors())

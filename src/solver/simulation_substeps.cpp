@@ -92,7 +92,9 @@ void Simulation::ConcentrationSubstep::step(const Pass& pass, bool linearised_si
   dfn::for_each_index(e, 0, n,
                       dfn::ElectrolyteSink{l.porosity().data(), w.iterate.data(), w.c_e.data(), dt, linearised_sink,
                                            w.source.data(), w.sigma.data(), w.capacity.data()});
-  const SolveReport r = w.electrolyte->step(w.c_e.view(), w.capacity.view(), w.de.view(), w.source.view(), dt);
+  // CG starts from the last pass's c_e (the first pass's: the predictor's).
+  const SolveReport r =
+      w.electrolyte->step(w.c_e.view(), w.capacity.view(), w.de.view(), w.source.view(), dt, w.iterate.const_view());
   sim_.work_.electrolyte_iterations += r.iterations;
   if (response) w.particles_done->wait(0);  // joined before anything can throw
   if (!r.converged && !(r.relative_residual < 1e-10)) throw NotConverged("electrolyte diffusion step", r);

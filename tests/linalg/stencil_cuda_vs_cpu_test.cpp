@@ -138,8 +138,17 @@ TYPED_TEST(StencilCudaVsCpu, DiagonalUpdateMatchesBitwise) {
     const std::string where =
         "grid " + std::to_string(g->nx()) + "x" + std::to_string(g->ny()) + "x" + std::to_string(g->nz());
     auto [oc, og] = this->twin(g, this->random_bc());
-    const auto d = test::random_vector<T>(g->num_cells(), this->rng_, T(-50), T(1e3));
+    const std::size_t n = g->num_cells();
+    const auto k = test::random_vector<T>(n, this->rng_, T(0), T(2));
+    const auto d0 = test::random_vector<T>(n, this->rng_, T(0), T(1e3));
+    const auto d = test::random_vector<T>(n, this->rng_, T(-50), T(1e3));
+    const auto kc = Array<T>::from_host(this->cpu_, k), kg = Array<T>::from_host(this->gpu_, k);
+    const auto d0c = Array<T>::from_host(this->cpu_, d0), d0g = Array<T>::from_host(this->gpu_, d0);
     const auto dc = Array<T>::from_host(this->cpu_, d), dg = Array<T>::from_host(this->gpu_, d);
+    oc.keep_face_sums();
+    og.keep_face_sums();
+    oc.update(kc.view(), d0c.view());
+    og.update(kg.view(), d0g.view());
     oc.update_diagonal(dc.view());
     og.update_diagonal(dg.view());
     this->expect_same(oc.coefficients().diag, og.coefficients().diag, where + " diagonal update");

@@ -219,6 +219,11 @@ TYPED_TEST(StencilTest, DiagonalUpdateGivesTheFullUpdatesCoefficients) {
   const Array<T> ka = this->make(k), d1 = this->make(test::random_vector<T>(n, rng, T(0), T(1e3))),
                  d2 = this->make(test::random_vector<T>(n, rng, T(-50), T(1e3)));
   StencilOperator<T> op(this->grid_, this->exec_, ka.view(), d1.view(), bc);
+  // It keeps the faces' sums only when asked (they cost an array per update).
+  EXPECT_THROW(op.update_diagonal(d2.view()), InvalidArgument);
+  op.keep_face_sums();
+  EXPECT_THROW(op.update_diagonal(d2.view()), InvalidArgument);  // not before an update()
+  op.update(ka.view(), d1.view());
   op.update_diagonal(d2.view());
   const StencilOperator<T> full(this->grid_, this->exec_, ka.view(), d2.view(), bc);
   const std::vector<T> diag = op.coefficients().diag.to_host(), expected = full.coefficients().diag.to_host();

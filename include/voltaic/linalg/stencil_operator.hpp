@@ -93,8 +93,13 @@ class StencilOperator final : public LinearOperator<T> {
   /// host wait: a Newton step's Jacobian, whose conductivities stay while the
   /// reaction's derivative moves. d is not checked: a non-finite d gives
   /// non-finite rows.
-  /// @throws InvalidArgument before any update() (or after assign_converted())
+  /// @throws InvalidArgument unless keep_face_sums() and then update() ran
+  ///         (and no assign_converted() since)
   void update_diagonal(View<const T> d);
+  /// Makes every later update() keep the faces' part of each diagonal (one
+  /// more array, written by every update) for update_diagonal(); operators
+  /// that never update their diagonal alone skip those bytes.
+  void keep_face_sums();
 
   /// Makes this the operator of a rank's ghosted block of a cut plane (the
   /// grid is the block's, ghosts included; k's ghosts must hold the
@@ -165,6 +170,7 @@ class StencilOperator final : public LinearOperator<T> {
   Array<T> boundary_rhs_;          ///< the constants add_boundary_terms() adds
   Array<T> dz_;                    ///< layer widths in the executor's memory, for the kernels
   Array<T> faces_;                 ///< each diagonal's part from the faces, as the last update() left it
+  bool keep_faces_ = false;        ///< keep_face_sums() ran: update() fills faces_
   bool faces_current_ = false;     ///< faces_ belongs to the coefficients (update_diagonal() may run)
   mutable int chosen_tiled_ = -1;  ///< apply()'s kernel once the device's choice is known: 1 tiled, 0 plain
   std::shared_ptr<const PlaneDecomposition> decomposition_;
@@ -205,6 +211,8 @@ class TwoFieldStencilOperator final : public LinearOperator<T> {
   /// As update() with the k0 and k1 of the last update: each field's
   /// diagonal alone (StencilOperator::update_diagonal()) and the coupling.
   void update_diagonals(View<const T> d0, View<const T> d1, View<const T> c01, View<const T> c10);
+  /// StencilOperator::keep_face_sums() for both fields.
+  void keep_face_sums();
 
   /// Overwrites everything with `other`'s values rounded to T (see StencilOperator::assign_converted).
   template <class U>

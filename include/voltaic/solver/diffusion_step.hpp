@@ -42,6 +42,12 @@ class DiffusionStep {
   ///         ExecutorMismatch; NotConverged when CG fails and options say throw
   SolveReport step(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt);
 
+  /// As step(), with CG starting from `guess` (num_cells values; ghosts
+  /// current where decomposed) instead of from u's old values: a previous
+  /// iterate of the same step (an operator split's later passes) is far
+  /// closer to the answer, and the answer is the same to CG's tolerance.
+  SolveReport step(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt, View<const T> guess);
+
   /// Makes the grid a rank's ghosted block of a cut plane
   /// (StencilOperator::decompose()); step() then ends with u's ghosts
   /// holding the neighbours' new values. k's ghosts must hold theirs.
@@ -51,6 +57,9 @@ class DiffusionStep {
   const Array<T>& volumes() const { return volume_; }
 
  private:
+  SolveReport advance(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt,
+                      const View<const T>* guess);
+
   std::shared_ptr<const Grid3D> grid_;
   std::shared_ptr<const Executor> exec_;
   Array<T> volume_, mass_, rhs_, work_;
