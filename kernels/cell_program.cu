@@ -17,12 +17,13 @@ namespace {
 constexpr int kBlock = 64;
 constexpr int kLanes = 32;  ///< a warp per cell
 constexpr int kCellsPerBlock = kBlock / kLanes;
-/// Blocks per SM the register budget must allow: 12 gives at most 85
-/// registers a thread and 24 warps an SM. The program is latency-bound (ncu:
+/// Blocks per SM the register budget must allow: 16 gives at most 64
+/// registers a thread and 32 warps an SM. The program is latency-bound (ncu:
 /// about 14 % of issue slots busy), so more warps hide more latency than the
-/// spills cost: 100,000 cells 23.05 s at 8 blocks (128 registers), 20.82 s at
-/// 12, 23.49 s at 4, 25.01 s at 6 (H100, docs/performance.md).
-constexpr int kMinBlocks = 12;
+/// spills cost. 100,000 cells on one H100 (docs/performance.md): 23.5 s at 4
+/// blocks, 25.0 at 6, 23.1 at 8 (the earlier choice), 21.8 at 10, 20.8-21.1
+/// at 12, 20.0 at 16.
+constexpr int kMinBlocks = 16;
 
 __global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSettings s, ProgramCells cells) {
   const std::size_t i = std::size_t(blockIdx.x) * kCellsPerBlock + threadIdx.x / kLanes;
