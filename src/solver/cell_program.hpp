@@ -25,6 +25,7 @@
 #include "solver/cell_program_data.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/newton_rate.hpp"
+#include "solver/step_control.hpp"
 #include "voltaic/linalg/blas1_ops.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
 
@@ -191,7 +192,17 @@ class CellRun {
   VOLTAIC_HD double split_change() const;
   VOLTAIC_HD double local_error(double h, bool voltage_driven) const;
   VOLTAIC_HD double event_margin(const ProgramStep& step) const;
-  VOLTAIC_HD bool locate_event(const ProgramStep& step, double& h, double margin_before);
+  /// This cell under one experiment step as the shared step control sees it (step_control.hpp).
+  struct Stepped {
+    CellRun& run;
+    const ProgramStep& step;
+    VOLTAIC_HD bool attempt(double h) { return run.attempt(h, step); }
+    VOLTAIC_HD void restore() { run.restore(); }
+    VOLTAIC_HD void reject() { ++run.k_.steps_rejected; }
+    VOLTAIC_HD double local_error(double h) const { return run.local_error(h, step.voltage_control); }
+    VOLTAIC_HD int last_order() const { return run.k_.last_order; }
+    VOLTAIC_HD double event_margin() const { return run.event_margin(step); }
+  };
   VOLTAIC_HD bool consistent_start(const ProgramStep& step);
   VOLTAIC_HD void save();
   VOLTAIC_HD void restore();
@@ -617,7 +628,7 @@ VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
 VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   const SlabOffsets& o = s_.o;
   // start_attempt: the formula, then (below) the first pass's inputs predicted.
-  bdf::Formula f = bdf::formula(k_.history >= 3 && h <= 2.4 * k_.h1 ? 2 : 1, h, k_.h1);
+  bdf::Formula f = bdf::formula(stepping::order_for(k_.history, h, k_.h1), h, k_.h1);
   if (f.order == 2) {
     double* w = at(o.work);
     copy(level3(o.c_e_levels, n_, 0), w, n_);
@@ -652,11 +663,8 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
         k_.split_rate_dt = h;
       }
       previous_change = change;
-      // As Simulation::predicted_split_rate before a rate is measured in this step.
-      const double r = measured                  ? k_.split_rate
-                       : !(k_.split_rate_dt > 0) ? 1.0
-                                                 : fmin(1.0, k_.split_rate * fmax(1.0, h / k_.split_rate_dt));
-      if (change <= 0.2 || (rate_test && r < 0.5 && change * r / (1.0 - r) <= 0.2)) {
+      const double r = measured ? k_.split_rate : stepping::predicted_split_rate(k_.split_rate, k_.split_rate_dt, h);
+      if (stepping::split_settled(change, r, rate_test)) {
         if (!concentration_finish(p)) return false;
         break;
       }
@@ -794,39 +802,6 @@ VOLTAIC_HD inline double CellRun::event_margin(const ProgramStep& step) const {
   return margin;
 }
 
-VOLTAIC_HD inline bool CellRun::locate_event(const ProgramStep& step, double& h, double margin_before) {
-  const double tolerance = s_.event_tolerance;
-  double a = 0.0, ga = margin_before, b = h, gb = event_margin(step);
-  int side = 0;
-  for (int it = 0; it < 60 && gb < -tolerance; ++it) {
-    double m = b - gb * (b - a) / (gb - ga);
-    m = fmin(fmax(m, a + 1e-3 * (b - a)), b - 1e-3 * (b - a));
-    restore();
-    ++k_.steps_rejected;
-    if (!attempt(m, step)) return false;
-    const double gm = event_margin(step);
-    if (gm > tolerance) {
-      a = m;
-      ga = gm;
-      if (side == -1) gb *= 0.5;
-      side = -1;
-    } else {
-      b = m;
-      gb = gm;
-      if (side == 1) ga *= 0.5;
-      side = 1;
-      if (gm >= -tolerance) break;
-    }
-    if (b - a <= 1e-12 * fmax(1.0, b)) break;
-  }
-  if (side == -1) {
-    restore();
-    if (!attempt(b, step)) return false;
-  }
-  h = b;
-  return true;
-}
-
 VOLTAIC_HD inline bool CellRun::consistent_start(const ProgramStep& step) {
   fill(at(s_.o.slope), 0.0, np_);  // the surface is held where the particles are
   if (!potential(step)) return false;
@@ -878,38 +853,21 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   const bool clipped = h < proposed;
   const double v_before = k_.voltage, i_before = k_.current, margin_before = event_margin(step);
   save();
-  double error = -1.0;
-  for (int retries = 0;; ++retries) {
-    if (!attempt(h, step)) {
-      restore();
-      ++k_.steps_rejected;
-      if (retries >= s_.max_retries || h / 4.0 < s_.min_dt) return false;
-      h /= 4.0;
-      continue;
-    }
-    error = local_error(h, step.voltage_control);
-    if (error <= 1.0) break;
-    restore();
-    ++k_.steps_rejected;
-    const double cut = bdf::quantised(fmin(fmax(0.9 * pow(error, -1.0 / (k_.last_order + 1)), 0.1), 0.9));
-    if (retries >= s_.max_retries || h * cut < s_.min_dt) {
-      fail(Failure::local_error, error);
-      return false;
-    }
-    h *= cut;
+  Stepped cell{*this, step};
+  const stepping::Tried tried = stepping::take_step(cell, h, s_.min_dt, s_.max_retries);
+  if (tried.outcome == stepping::Outcome::error_stuck) {
+    fail(Failure::local_error, tried.error);
+    k_.failure_dt = tried.h;
   }
+  if (tried.outcome != stepping::Outcome::accepted) return false;  // a failed attempt said why
+  h = tried.h;
   const bool event = event_margin(step) <= 0.0;
-  if (event && !locate_event(step, h, margin_before)) return false;
-  k_.capacity_ah += 0.5 * (i_before + k_.current) * h / 3600.0;
-  k_.energy_wh += 0.5 * (i_before * v_before + k_.current * k_.voltage) * h / 3600.0;
+  if (event && !stepping::locate_event(cell, s_.event_tolerance, h, margin_before)) return false;
+  stepping::account(k_.capacity_ah, k_.energy_wh, i_before, v_before, k_.current, k_.voltage, h);
   k_.time += h;
   k_.elapsed += h;
   ++k_.steps_taken;
-  const double growth =
-      error < 0.0
-          ? s_.max_growth
-          : bdf::quantised(fmin(fmax(0.9 * pow(fmax(error, 1e-10), -1.0 / (k_.last_order + 1)), 0.2), s_.max_growth));
-  k_.dt = clipped ? fmax(proposed, h * growth) : h * growth;
+  k_.dt = stepping::next_dt(h, proposed, clipped, stepping::growth_factor(tried.error, k_.last_order, s_.max_growth));
   accept(h);
   record();
   step_ended = event;

@@ -201,7 +201,7 @@ std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
       m << "the electrolyte concentration fell below zero (depletion: the step is too long)";
       break;
     case program::Failure::local_error:
-      m << "the local error stays " << k.failure_value << " times the tolerance at the smallest step";
+      m << "the local error stays " << k.failure_value << " times the tolerance at dt = " << k.failure_dt << " s";
       break;
     default: m << "the step failed"; break;
   }

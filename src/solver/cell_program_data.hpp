@@ -105,7 +105,6 @@ enum class Failure : int {
   terminal,         ///< a non-finite voltage, current or heat
   depletion,        ///< c_e below the depletion floor
   local_error,      ///< the local error stays above tolerance at the smallest step
-  event,            ///< locating a cut-off failed
 };
 
 /// One cell's clock: where it is in the experiment, its step-size controller
@@ -114,6 +113,7 @@ struct ProgramClock {
   Ending ending = Ending::running;
   Failure failure = Failure::none;
   double failure_value = 0.0;  ///< the local error, or the last Newton update [V]
+  double failure_dt = 0.0;     ///< the step [s] a local-error failure was measured at
   long long step = 0;          ///< experiment step index (over all cycles)
   bool step_started = false;
   double elapsed = 0, dt = 0, h1 = 0, h2 = 0;

@@ -14,6 +14,7 @@
 #include "solver/simulation_run.hpp"
 #include "solver/simulation_substeps.hpp"
 #include "solver/state_history.hpp"
+#include "solver/step_control.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/solver/diffusion_step.hpp"
@@ -122,16 +123,6 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
 
 Simulation::~Simulation() = default;
 
-double Simulation::predicted_split_rate(const CellClock& k, double h) {
-  // The split's contraction grows with the step (its coupling acts over h),
-  // so a rate measured at a shorter step predicts in proportion; measured at
-  // a longer one it still bounds. Trusting a rate measured at a far shorter
-  // step stopped the passes early step after step: a bias of up to 20 times
-  // the tolerance per step, which added up (2C on a lumped LFP cell: 52 mV).
-  if (!(k.split_rate_dt > 0.0)) return 1.0;
-  return std::min(1.0, k.split_rate * std::max(1.0, h / k.split_rate_dt));
-}
-
 double Simulation::scalar_tolerance(double y, double scale) const {
   return options_.steps.relative_tolerance * std::fabs(y) + options_.steps.absolute_tolerance * scale;
 }
@@ -158,7 +149,7 @@ bdf::Formula Simulation::start_attempt(double h) {
   const Executor& exec = *layout_->executor();
   const StepCursor& c = clock().cursor;
   const StateHistory& past = *w.history;
-  bdf::Formula f = bdf::formula(order_for(h), h, c.h1);
+  bdf::Formula f = bdf::formula(stepping::order_for(c.history, h, c.h1), h, c.h1);
   if (f.order == 2) {
     // BDF2 starts from an extrapolation of c_e, which goes below zero where
     // the electrolyte is being depleted; backward Euler keeps it positive.
@@ -239,17 +230,16 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
             step_drive.mode != StepDrive::Mode::voltage ? inputs
             : pass > 1 ? std::max(inputs, std::fabs(k.current - current_before) / scalar_tolerance(k.current, 1.0))
                        : std::numeric_limits<double>::infinity();
-        // Settled when the change, or the change still to come at the
-        // contraction rate the passes showed (IDA's test), is below a fifth
-        // of the tolerance.
+        // Settled as stepping::split_settled says, at the rate measured in
+        // this step or else predicted from the last one.
         const bool measured = pass > 1 && std::isfinite(previous_change);
         if (measured) {
           k.split_rate = std::min(change / previous_change, 1.0);
           k.split_rate_dt = h;
         }
         previous_change = change;
-        const double rate = measured ? k.split_rate : predicted_split_rate(k, h);
-        if (change <= 0.2 || (rate_test && rate < 0.5 && change * rate / (1.0 - rate) <= 0.2)) {
+        const double rate = measured ? k.split_rate : stepping::predicted_split_rate(k.split_rate, k.split_rate_dt, h);
+        if (stepping::split_settled(change, rate, rate_test)) {
           concentration_->finish(p);
           break;
         }
@@ -343,11 +333,6 @@ double Simulation::local_error(double h, bool voltage_driven) const {
   // full tolerance, 0.41 mV at half).
   constexpr double kFraction = 0.5;
   return std::isfinite(error) ? error / kFraction : std::numeric_limits<double>::infinity();
-}
-
-int Simulation::order_for(double h) const {
-  const StepCursor& c = clock().cursor;
-  return c.history >= 3 && h <= 2.4 * c.h1 ? 2 : 1;
 }
 
 void Simulation::save() {

@@ -10,6 +10,7 @@
 #include "solver/bdf2.hpp"
 #include "solver/failure_cause.hpp"
 #include "solver/simulation_run.hpp"
+#include "solver/step_control.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
@@ -61,51 +62,23 @@ std::string Simulation::cell_limit_reached(const ExperimentStep& step, const Ste
   return m.str();
 }
 
-// Illinois (modified regula falsi) on the step length: the margin is > 0 at
-// h = 0 and <= 0 at h; each evaluation redoes the step from the saved state.
-bool Simulation::locate_event(const ExperimentStep& step, const StepDrive& drive, double& h, double margin_before,
-                              Solution& solution, std::string& why) {
-  const double tolerance = options_.steps.event_tolerance;
-  double a = 0.0, ga = margin_before, b = h, gb = event_margin(step, drive);
-  int side = 0;
-  for (int it = 0; it < 60 && gb < -tolerance; ++it) {
-    double m = b - gb * (b - a) / (gb - ga);
-    m = std::clamp(m, a + 1e-3 * (b - a), b - 1e-3 * (b - a));
-    restore();
-    ++solution.steps_rejected;
-    if (!attempt(m, drive, why)) {
-      // A step inside the bracket that the solver cannot take (near a
-      // physical limit: the electrolyte depleting as the voltage falls to its
-      // cut-off): the event stays bracketed by [a, b], and the step to b,
-      // taken before, ends the step there.
-      restore();
-      ++solution.steps_rejected;
-      if (!attempt(b, drive, why)) return false;
-      h = b;
-      return true;
-    }
-    const double gm = event_margin(step, drive);
-    if (gm > tolerance) {  // still before the event
-      a = m;
-      ga = gm;
-      if (side == -1) gb *= 0.5;
-      side = -1;
-    } else {
-      b = m;
-      gb = gm;
-      if (side == 1) ga *= 0.5;
-      side = 1;
-      if (gm >= -tolerance) break;
-    }
-    if (b - a <= 1e-12 * std::max(1.0, b)) break;
-  }
-  if (side == -1) {  // the last attempt was before the event: redo the step to b
-    restore();
-    if (!attempt(b, drive, why)) return false;
-  }
-  h = b;
-  return true;
-}
+// Simulation's cell as the shared step control sees it (step_control.hpp):
+// its attempts under one step's drive, the solver's reason for the last
+// failure, and the run's count of rejected attempts.
+struct Simulation::SteppedCell {
+  Simulation& sim;
+  const ExperimentStep& step;
+  const StepDrive& drive;
+  Solution& solution;
+  std::string why;
+
+  bool attempt(double h) { return sim.attempt(h, drive, why); }
+  void restore() { sim.restore(); }
+  void reject() { ++solution.steps_rejected; }
+  double local_error(double h) const { return sim.local_error(h, drive.mode == StepDrive::Mode::voltage); }
+  int last_order() const { return sim.clock().last_order; }
+  double event_margin() const { return sim.event_margin(step, drive); }
+};
 
 std::string Simulation::physical_limit_reached() const {
   const Executor& e = *layout_->executor();
@@ -176,46 +149,22 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     const bool clipped = h < proposed;  // by the duration or a field time: keep the proposal
     const double v_before = k.voltage, i_before = k.current, margin_before = event_margin(step, drive);
     save();
-    // Error control: a step whose solve fails is cut by 4; one whose local
-    // error is above tolerance is redone at the size the estimate asks for.
-    // Nothing of a rejected attempt is kept.
-    double error = -1.0;
-    for (int retries = 0;; ++retries) {
-      std::string reason;
-      if (!attempt(h, drive, why)) {
-        reason = why;
-        restore();
-        ++solution.steps_rejected;
-        if (retries >= sc.max_retries || h / 4.0 < sc.min_dt) return fail(reason);
-        h /= 4.0;
-        continue;
-      }
-      error = local_error(h, drive.mode == StepDrive::Mode::voltage);
-      if (error <= 1.0) break;
-      restore();
-      ++solution.steps_rejected;
-      const int order = k.last_order;
-      const double cut = bdf::quantised(std::clamp(0.9 * std::pow(error, -1.0 / (order + 1)), 0.1, 0.9));
-      if (retries >= sc.max_retries || h * cut < sc.min_dt) {
-        std::ostringstream m;
-        m << "the local error stays " << error << " times the tolerance at dt = " << h << " s";
-        return fail(m.str());
-      }
-      h *= cut;
+    SteppedCell cell{*this, step, drive, solution, {}};
+    const stepping::Tried tried = stepping::take_step(cell, h, sc.min_dt, sc.max_retries);
+    if (tried.outcome == stepping::Outcome::solver_failed) return fail(cell.why);
+    if (tried.outcome == stepping::Outcome::error_stuck) {
+      std::ostringstream m;
+      m << "the local error stays " << tried.error << " times the tolerance at dt = " << tried.h << " s";
+      return fail(m.str());
     }
+    h = tried.h;
     const bool event = event_margin(step, drive) <= 0.0;
-    if (event && !locate_event(step, drive, h, margin_before, solution, why)) return fail(why);
-    k.capacity_ah += 0.5 * (i_before + k.current) * h / 3600.0;
-    k.energy_wh += 0.5 * (i_before * v_before + k.current * k.voltage) * h / 3600.0;
+    if (event && !stepping::locate_event(cell, sc.event_tolerance, h, margin_before)) return fail(cell.why);
+    stepping::account(k.capacity_ah, k.energy_wh, i_before, v_before, k.current, k.voltage, h);
     k.time += h;
     c.elapsed += h;
     ++solution.steps_taken;
-    const int order = k.last_order;
-    const double growth = error < 0.0
-                              ? sc.max_growth
-                              : bdf::quantised(std::clamp(0.9 * std::pow(std::max(error, 1e-10), -1.0 / (order + 1)),
-                                                          0.2, sc.max_growth));
-    c.dt = clipped ? std::max(proposed, h * growth) : h * growth;
+    c.dt = stepping::next_dt(h, proposed, clipped, stepping::growth_factor(tried.error, k.last_order, sc.max_growth));
     accept(h);
     record(solution, static_cast<int>(index));
     report_row(run, !event);

@@ -245,9 +245,6 @@ class Simulation {
   void predict_inputs(double h);
   /// One step of length h: the formula's passes until the split converges.
   bool attempt(double h, const StepDrive& drive, std::string& why);
-  /// 2 (BDF2) when three accepted values are at hand and h is at most 2.4
-  /// times the step before (zero-stability), else 1 (backward Euler).
-  int order_for(double h) const;
   /// Weighted RMS local error of the last attempt (<= 1 accepts it); < 0 when
   /// there is no history to estimate it from.
   double local_error(double h, bool voltage_driven) const;
@@ -259,8 +256,6 @@ class Simulation {
   double split_change() const;
   /// The error test's tolerance for a scalar y of absolute scale `scale`.
   double scalar_tolerance(double y, double scale) const;
-  /// The contraction rate to expect of the passes of a step of h [s] before any is measured in it.
-  static double predicted_split_rate(const CellClock& k, double h);
   bool consistent_start(const StepDrive& drive, std::string& why);
   void record(Solution& s, int step_index) const;
   void snapshot(Solution& s) const;
@@ -311,8 +306,8 @@ class Simulation {
   /// After a located event: "lower voltage cut-off, 2.5 V," when it was the
   /// cell's own limit rather than the step's end that ended the step, else "".
   std::string cell_limit_reached(const ExperimentStep& step, const StepDrive& drive) const;
-  bool locate_event(const ExperimentStep& step, const StepDrive& drive, double& h, double margin_before,
-                    Solution& solution, std::string& why);
+  /// This cell as the shared step control sees it (solver/step_control.hpp).
+  struct SteppedCell;
   static std::string experiment_fingerprint(const Experiment& experiment);
 
   std::shared_ptr<const CellLayout> layout_;

@@ -1,0 +1,155 @@
+#pragma once
+// The step control of one cell, written once for Simulation (on the host) and
+// the batch cell program (a CPU worker or a CUDA warp): the formula's order,
+// the error test's cut and growth, the retries of one time step, the split's
+// convergence test and Illinois event location. The caller supplies the cell
+// as a small adapter (attempt, restore, local error, event margin); nothing
+// here allocates or words a message, so both engines take the same decisions
+// from the same values, bit for bit.
+
+#include <cmath>
+
+#include "solver/bdf2.hpp"
+#include "voltaic/core/macros.hpp"
+
+namespace voltaic::stepping {
+
+/// 2 (BDF2) when three accepted values are at hand and h is at most 2.4
+/// times the step before (zero-stability), else 1 (backward Euler).
+VOLTAIC_HD inline int order_for(int history, double h, double h1) { return history >= 3 && h <= 2.4 * h1 ? 2 : 1; }
+
+/// The factor a step whose local error is `error` (> 1) times the tolerance
+/// is cut by before it is redone: 0.9 error^(-1/(order + 1)) within [0.1, 0.9].
+VOLTAIC_HD inline double cut_factor(double error, int order) {
+  return bdf::quantised(fmin(fmax(0.9 * pow(error, -1.0 / (order + 1)), 0.1), 0.9));
+}
+
+/// The factor the next step grows by after an accepted one: within [0.2,
+/// max_growth]; max_growth without an estimate (error < 0).
+VOLTAIC_HD inline double growth_factor(double error, int order, double max_growth) {
+  if (error < 0.0) return max_growth;
+  return bdf::quantised(fmin(fmax(0.9 * pow(fmax(error, 1e-10), -1.0 / (order + 1)), 0.2), max_growth));
+}
+
+/// The next step's size after an accepted step of h proposed as `proposed`:
+/// a step clipped short (by a duration, a field time, a table row) keeps
+/// its proposal.
+VOLTAIC_HD inline double next_dt(double h, double proposed, bool clipped, double growth) {
+  return clipped ? fmax(proposed, h * growth) : h * growth;
+}
+
+/// The split's contraction grows with the step (its coupling acts over h),
+/// so a rate measured at a shorter step predicts in proportion; measured at
+/// a longer one it still bounds. Trusting a rate measured at a far shorter
+/// step stopped the passes early step after step: a bias of up to 20 times
+/// the tolerance per step, which added up (2C on a lumped LFP cell: 52 mV).
+/// 1 (no trust) before any rate is measured (rate_dt = 0).
+VOLTAIC_HD inline double predicted_split_rate(double rate, double rate_dt, double h) {
+  if (!(rate_dt > 0.0)) return 1.0;
+  return fmin(1.0, rate * fmax(1.0, h / rate_dt));
+}
+
+/// The split's passes have settled: the change of the potential step's
+/// inputs (in error tolerances), or the change still to come at the
+/// contraction rate (IDA's test, trusted only where `rate_test`), is within
+/// a fifth of the tolerance.
+VOLTAIC_HD inline bool split_settled(double change, double rate, bool rate_test) {
+  return change <= 0.2 || (rate_test && rate < 0.5 && change * rate / (1.0 - rate) <= 0.2);
+}
+
+/// How a time step's error control ended.
+enum class Outcome {
+  accepted,       ///< the attempt at h passed the error test (error: its estimate, < 0 without one)
+  solver_failed,  ///< attempts failed until the retries or min_dt ran out (the cell knows why)
+  error_stuck,    ///< the local error stayed above tolerance (error at h) until the retries or min_dt ran out
+};
+
+struct Tried {
+  Outcome outcome;
+  double h;      ///< the step taken (accepted) or the last one tried
+  double error;  ///< the local error estimate at h (accepted, error_stuck)
+};
+
+/// One time step under error control, from h: an attempt whose solve fails
+/// is cut by 4, one whose local error is above tolerance is redone at the
+/// size the estimate asks for; nothing of a rejected attempt is kept.
+/// Cell: bool attempt(double h), void restore(), void reject() (counts a
+/// rejected attempt), double local_error(double h) (<= 1 accepts; < 0
+/// without an estimate), int last_order().
+template <class Cell>
+VOLTAIC_HD Tried take_step(Cell& cell, double h, double min_dt, int max_retries) {
+  for (int retries = 0;; ++retries) {
+    if (!cell.attempt(h)) {
+      cell.restore();
+      cell.reject();
+      if (retries >= max_retries || h / 4.0 < min_dt) return {Outcome::solver_failed, h, 0.0};
+      h /= 4.0;
+      continue;
+    }
+    const double error = cell.local_error(h);
+    if (error <= 1.0) return {Outcome::accepted, h, error};
+    cell.restore();
+    cell.reject();
+    const double cut = cut_factor(error, cell.last_order());
+    if (retries >= max_retries || h * cut < min_dt) return {Outcome::error_stuck, h, error};
+    h *= cut;
+  }
+}
+
+/// Illinois (modified regula falsi) on the step length: the event margin is
+/// > 0 at 0 (margin_before) and <= 0 after the step of h just taken; each
+/// evaluation redoes the step from the saved state, and h ends as the step
+/// that lands on the event within `tolerance`, the cell's state that step's.
+/// A step inside the bracket that the solver cannot take (near a physical
+/// limit: the electrolyte depleting as the voltage falls to its cut-off)
+/// leaves the event bracketed by [a, b], and the step to b ends there.
+/// False when even that fails. Cell: as take_step(), and double
+/// event_margin() of the state the last attempt left.
+template <class Cell>
+VOLTAIC_HD bool locate_event(Cell& cell, double tolerance, double& h, double margin_before) {
+  double a = 0.0, ga = margin_before, b = h, gb = cell.event_margin();
+  int side = 0;
+  for (int it = 0; it < 60 && gb < -tolerance; ++it) {
+    double m = b - gb * (b - a) / (gb - ga);
+    m = fmin(fmax(m, a + 1e-3 * (b - a)), b - 1e-3 * (b - a));
+    cell.restore();
+    cell.reject();
+    if (!cell.attempt(m)) {
+      cell.restore();
+      cell.reject();
+      if (!cell.attempt(b)) return false;
+      h = b;
+      return true;
+    }
+    const double gm = cell.event_margin();
+    if (gm > tolerance) {  // still before the event
+      a = m;
+      ga = gm;
+      if (side == -1) gb *= 0.5;
+      side = -1;
+    } else {
+      b = m;
+      gb = gm;
+      if (side == 1) ga *= 0.5;
+      side = 1;
+      if (gm >= -tolerance) break;
+    }
+    if (b - a <= 1e-12 * fmax(1.0, b)) break;
+  }
+  if (side == -1) {  // the last attempt was before the event: redo the step to b
+    cell.restore();
+    if (!cell.attempt(b)) return false;
+  }
+  h = b;
+  return true;
+}
+
+/// Charge [A h] and energy [W h] through a step of h [s], by the trapezoidal
+/// rule on the terminal current and power before (i0, v0) and after (i1, v1).
+VOLTAIC_HD inline void account(double& capacity_ah, double& energy_wh, double i0, double v0, double i1, double v1,
+                               double h) {
+  capacity_ah += 0.5 * (i0 + i1) * h / 3600.0;
+  energy_wh += 0.5 * (i0 * v0 + i1 * v1) * h / 3600.0;
+}
+
+}  // namespace voltaic::stepping
