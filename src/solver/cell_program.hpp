@@ -739,11 +739,7 @@ VOLTAIC_HD inline void CellRun::save() {
   copy(at(o.c_surf), level3(o.c_surf_levels, np_, 0), np_);
   copy(at(o.phi), level3(o.phi_levels, 2 * n_, 0), 2 * n_);
   copy(at(o.aj), level3(o.aj_levels, n_, 0), n_);
-  k_.lumped_history[0] = k_.lumped_t;
-  k_.voltage_history[0] = k_.voltage;
-  k_.current_history[0] = k_.current;
-  k_.saved[0] = k_.current;
-  k_.saved[1] = k_.heat_w;
+  k_.save();
 }
 
 VOLTAIC_HD inline void CellRun::restore() {
@@ -753,25 +749,14 @@ VOLTAIC_HD inline void CellRun::restore() {
   copy(level3(o.c_surf_levels, np_, 0), at(o.c_surf), np_);
   copy(level3(o.phi_levels, 2 * n_, 0), at(o.phi), 2 * n_);
   copy(level3(o.aj_levels, n_, 0), at(o.aj), n_);
-  k_.lumped_t = k_.lumped_history[0];
+  k_.restore();
   fill(at(o.T), k_.lumped_t, n_);  // T is the lumped temperature everywhere (or the initial one)
-  k_.voltage = k_.voltage_history[0];
-  k_.current = k_.saved[0];
-  k_.heat_w = k_.saved[1];
 }
 
 VOLTAIC_HD inline void CellRun::accept(double h) {
   k_.rotation3 = (k_.rotation3 + 2) % 3;  // level i <- level i - 1
   k_.rotation2 = (k_.rotation2 + 1) % 2;
-  k_.lumped_history[2] = k_.lumped_history[1];
-  k_.lumped_history[1] = k_.lumped_history[0];
-  k_.voltage_history[2] = k_.voltage_history[1];
-  k_.voltage_history[1] = k_.voltage_history[0];
-  k_.current_history[2] = k_.current_history[1];
-  k_.current_history[1] = k_.current_history[0];
-  k_.h2 = k_.h1;
-  k_.h1 = h;
-  k_.history = k_.history + 1 < 3 ? k_.history + 1 : 3;
+  k_.accept(h);
 }
 
 VOLTAIC_HD inline void CellRun::record() {
@@ -830,10 +815,7 @@ VOLTAIC_HD inline bool CellRun::start_step() {
     k_.ending = Ending::infeasible_cutoff;
     return false;
   }
-  k_.elapsed = 0.0;
-  k_.dt = s_.initial_dt;
-  k_.h1 = k_.h2 = 0.0;
-  k_.history = 1;
+  k_.start_step(s_.initial_dt);
   k_.step_started = true;
   return true;
 }

@@ -8,6 +8,7 @@
 
 #include "voltaic/solver/cell_layout.hpp"
 #include "voltaic/solver/particle_point.hpp"
+#include "voltaic/solver/step_clock.hpp"
 
 namespace voltaic::program {
 
@@ -107,23 +108,15 @@ enum class Failure : int {
   local_error,      ///< the local error stays above tolerance at the smallest step
 };
 
-/// One cell's clock: where it is in the experiment, its step-size controller
-/// and its terminal quantities. Kept between calls.
-struct ProgramClock {
+/// One cell's clock (stepping::Clock, Simulation's too), where it is in the
+/// experiment, why it ended, its work and its row buffer. Kept between calls.
+struct ProgramClock : stepping::Clock {
   Ending ending = Ending::running;
   Failure failure = Failure::none;
   double failure_value = 0.0;  ///< the local error, or the last Newton update [V]
   double failure_dt = 0.0;     ///< the step [s] a local-error failure was measured at
   long long step = 0;          ///< experiment step index (over all cycles)
   bool step_started = false;
-  double elapsed = 0, dt = 0, h1 = 0, h2 = 0;
-  int history = 1;
-  double time = 0, capacity_ah = 0, energy_wh = 0, voltage = 0, current = 0, heat_w = 0, lumped_t = 0;
-  double lumped_history[3] = {0, 0, 0}, voltage_history[3] = {0, 0, 0}, current_history[3] = {0, 0, 0};
-  double saved[2] = {0, 0};
-  int last_order = 1;
-  double split_rate = 1.0;
-  double split_rate_dt = 0.0;    ///< the step split_rate was measured at (0: none yet)
   double newton_constant = 0.0;  ///< PotentialStep::newton_constant
   int steps_taken = 0, steps_rejected = 0;
   long long passes = 0, newton_iterations = 0;  ///< as Simulation's WorkCounts

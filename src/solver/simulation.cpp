@@ -108,7 +108,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   fill(*e, w.flux.view(), 0.0);
   fill(*e, w.ds.view(), p.negative_electrode.diffusivity);
   clock().lumped_t = starting_temperature(p, options_.thermal);
-  clock().lumped_history.fill(clock().lumped_t);
+  std::fill(std::begin(clock().lumped_history), std::end(clock().lumped_history), clock().lumped_t);
   // The surface response runs on a second stream where there is one (no-ops on the CPU).
   w.side_stream = e->num_streams() >= 2 ? 1 : 0;
   w.inputs_ready = e->create_event();
@@ -147,7 +147,7 @@ double Simulation::split_change() const {
 bdf::Formula Simulation::start_attempt(double h) {
   Workspace& w = *w_;
   const Executor& exec = *layout_->executor();
-  const StepCursor& c = clock().cursor;
+  const CellClock& c = clock();
   const StateHistory& past = *w.history;
   bdf::Formula f = bdf::formula(stepping::order_for(c.history, h, c.h1), h, c.h1);
   if (f.order == 2) {
@@ -174,7 +174,7 @@ void Simulation::predict_inputs(double h) {
   // The weights sum to 1, which keeps the reaction's charge balance.
   Workspace& w = *w_;
   const Executor& exec = *layout_->executor();
-  const StepCursor& c = clock().cursor;
+  const CellClock& c = clock();
   const StateHistory& past = *w.history;
   const int degree = c.history >= 3 ? 2 : 1;
   const bdf::Estimate k = bdf::estimate(degree, h, c.h1, c.h2);
@@ -199,7 +199,7 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
   ++work_.attempts;
   const bdf::Formula f = start_attempt(h);
   // Implicit: the drive at the new time.
-  Pass p{f.a0, f.a1, f.beta * h, 0, step_drive.at(k.cursor.elapsed + h)};
+  Pass p{f.a0, f.a1, f.beta * h, 0, step_drive.at(k.elapsed + h)};
   try {
     // concentration -> potential -> temperature, repeated until the potential
     // step's inputs settle. The passes linearise the electrolyte's sink (it
@@ -295,7 +295,7 @@ bool Simulation::above(const Array<double>& x, double floor) const {
 
 double Simulation::local_error(double h, bool voltage_driven) const {
   const CellClock& cell = clock();
-  const StepCursor& c = cell.cursor;
+  const CellClock& c = cell;
   if (c.history < 2) return -1.0;
   Workspace& w = *w_;
   const Executor& e = *layout_->executor();
@@ -314,7 +314,7 @@ double Simulation::local_error(double h, bool voltage_driven) const {
     const View<const double> error = w.work.view().subview(0, n);
     return std::sqrt(layout_->dot(error, error) / double(layout_->plane_count(n)));
   };
-  const auto scalar = [&](const std::array<double, 3>& past, double y, double scale) {
+  const auto scalar = [&](const double(&past)[3], double y, double scale) {
     const double predicted = k.l0 * past[0] + k.l1 * past[1] + k.l2 * past[2];
     return std::fabs(k.factor * (y - predicted)) / scalar_tolerance(y, scale);
   };
@@ -338,32 +338,19 @@ double Simulation::local_error(double h, bool voltage_driven) const {
 void Simulation::save() {
   CellClock& k = clock();
   w_->history->save();
-  k.lumped_history[0] = k.lumped_t;
-  k.voltage_history[0] = k.voltage;
-  k.current_history[0] = k.current;
-  k.saved = {k.current, k.heat_w};
+  k.save();
 }
 
 void Simulation::restore() {
   CellClock& k = clock();
   w_->history->restore();
-  k.lumped_t = k.lumped_history[0];
-  k.voltage = k.voltage_history[0];
-  k.current = k.saved[0];
-  k.heat_w = k.saved[1];
+  k.restore();
 }
 
 void Simulation::accept(double h) {
   CellClock& k = clock();
   w_->history->rotate();
-  for (std::array<double, 3>* past : {&k.lumped_history, &k.voltage_history, &k.current_history}) {
-    (*past)[2] = (*past)[1];
-    (*past)[1] = (*past)[0];
-  }
-  StepCursor& c = k.cursor;
-  c.h2 = c.h1;
-  c.h1 = h;
-  c.history = std::min(c.history + 1, 3);
+  k.accept(h);
 }
 
 bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why) {
@@ -377,7 +364,7 @@ bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why)
     why = e.what();
     return false;
   }
-  clock().cursor.history = 1;
+  clock().history = 1;
   return true;
 }
 
@@ -603,12 +590,12 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
     check_resume(experiment);
     const std::unique_ptr<Checkpoint> c = std::move(resume_);
     resume_solution(*c, run.solution);
-    first = clock().cursor.index;
+    first = clock().index;
     run.resuming = true;
   }
   for (std::size_t i = first; i < experiment.total_steps(); ++i) {
     const ExperimentStep& step = experiment.step(i % experiment.cycle().size());
-    clock().cursor.index = i;
+    clock().index = i;
     try {
       if (!run_step(step, run)) break;
     } catch (const InvalidArgument& e) {

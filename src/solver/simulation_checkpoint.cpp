@@ -140,10 +140,10 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                {"current", k.current},
                {"heat", k.heat_w},
                {"lumped temperature", k.lumped_t},
-               {"step elapsed", k.cursor.elapsed},
-               {"step dt", k.cursor.dt},
-               {"step h1", k.cursor.h1},
-               {"step h2", k.cursor.h2},
+               {"step elapsed", k.elapsed},
+               {"step dt", k.dt},
+               {"step h1", k.h1},
+               {"step h2", k.h2},
                {"split rate", k.split_rate},
                {"split rate dt", k.split_rate_dt},
                {"newton constant", w_->potential->newton_constant()}};
@@ -152,11 +152,11 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
     c.scalars["voltage@" + std::to_string(i)] = k.voltage_history[i];
     c.scalars["current@" + std::to_string(i)] = k.current_history[i];
   }
-  c.integers = {{"step index", static_cast<std::int64_t>(k.cursor.index)},
+  c.integers = {{"step index", static_cast<std::int64_t>(k.index)},
                 {"next field", static_cast<std::int64_t>(next_field_)},
                 {"next periodic field", static_cast<std::int64_t>(next_periodic_field_)},
-                {"step history", k.cursor.history},
-                {"step until below", k.cursor.until_below ? 1 : 0},
+                {"step history", k.history},
+                {"step until below", k.until_below ? 1 : 0},
                 {"steps taken", run.solution.steps_taken},
                 {"steps rejected", run.solution.steps_rejected}};
   if (piece) set_window(c, {options_.grid.nx, options_.grid.ny, cut->blocks()[static_cast<std::size_t>(cut->rank())]});
@@ -202,7 +202,7 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   load_scalars(c);
   v::integer(c, "steps taken", 0, std::numeric_limits<int>::max());
   v::integer(c, "steps rejected", 0, std::numeric_limits<int>::max());
-  StepCursor& cursor = clock().cursor;
+  CellClock& cursor = clock();
   cursor.history = static_cast<int>(v::integer(c, "step history", 0, 3));
   cursor.until_below = v::integer(c, "step until below", 0, 1) != 0;
   cursor.index = static_cast<std::size_t>(v::integer(c, "step index", 0, std::numeric_limits<std::int32_t>::max()));
@@ -221,11 +221,10 @@ void Simulation::check_resume(const Experiment& experiment) const {
   if (there != here)
     throw InvalidArgument("checkpoint", where,
                           "was written by a run of another experiment: " + first_difference(there, here));
-  if (clock().cursor.index >= experiment.total_steps())
+  if (clock().index >= experiment.total_steps())
     throw InvalidArgument("checkpoint", where,
-                          "'step index' is " + std::to_string(clock().cursor.index) +
-                              "; allowed: below the experiment's " + std::to_string(experiment.total_steps()) +
-                              " steps");
+                          "'step index' is " + std::to_string(clock().index) + "; allowed: below the experiment's " +
+                              std::to_string(experiment.total_steps()) + " steps");
 }
 
 void Simulation::load_scalars(const Checkpoint& c) {
@@ -238,10 +237,10 @@ void Simulation::load_scalars(const Checkpoint& c) {
   k.current = v::scalar(c, "current");
   k.heat_w = v::scalar(c, "heat");
   k.lumped_t = v::scalar(c, "lumped temperature", v::kPositive, v::kInf, "[K]");
-  k.cursor.elapsed = v::scalar(c, "step elapsed", 0.0, k.time, "[s] (at most 'time')");
-  k.cursor.dt = v::scalar(c, "step dt", v::kPositive, v::kInf, "[s]");
-  k.cursor.h1 = v::scalar(c, "step h1", 0.0, v::kInf, "[s]");
-  k.cursor.h2 = v::scalar(c, "step h2", 0.0, v::kInf, "[s]");
+  k.elapsed = v::scalar(c, "step elapsed", 0.0, k.time, "[s] (at most 'time')");
+  k.dt = v::scalar(c, "step dt", v::kPositive, v::kInf, "[s]");
+  k.h1 = v::scalar(c, "step h1", 0.0, v::kInf, "[s]");
+  k.h2 = v::scalar(c, "step h2", 0.0, v::kInf, "[s]");
   k.split_rate = v::scalar(c, "split rate", 0.0, 1.0);
   const bool format3 = v::text(c, "format") != kFormat2;  // state 3 or later
   k.split_rate_dt = format3 ? v::scalar(c, "split rate dt", 0.0, v::kInf, "[s]") : 0.0;

@@ -29,7 +29,7 @@ double Simulation::event_margin(const ExperimentStep& step, const StepDrive& dri
     if (step.until_voltage_v) {
       // A drive cycle's cut-off is crossed from the side the step started on.
       const double v = *step.until_voltage_v;
-      const bool below = drive.table ? k.cursor.until_below : discharge;
+      const bool below = drive.table ? k.until_below : discharge;
       margin = std::min(margin, below ? k.voltage - v : v - k.voltage);
     }
   }
@@ -52,7 +52,7 @@ std::string Simulation::cell_limit_reached(const ExperimentStep& step, const Ste
   double own = std::numeric_limits<double>::infinity();
   if (step.until_voltage_v) {
     const double v = *step.until_voltage_v;
-    own = (drive.table ? k.cursor.until_below : discharge) ? k.voltage - v : v - k.voltage;
+    own = (drive.table ? k.until_below : discharge) ? k.voltage - v : v - k.voltage;
   }
   if (step.until_current)
     own = std::min(own, std::fabs(k.current) - std::fabs(step.until_current->amperes(limits.nominal_capacity)));
@@ -97,7 +97,7 @@ std::string Simulation::physical_limit_reached() const {
 bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   Solution& solution = run.solution;
   CellClock& k = clock();
-  const std::size_t index = k.cursor.index;
+  const std::size_t index = k.index;
   const StepDrive drive = drive_of(step);
   const StepControl& sc = options_.steps;
   std::string why;
@@ -110,7 +110,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     solution.termination = m.str();
     return false;
   };
-  StepCursor& c = k.cursor;
+  CellClock& c = k;
   if (!std::exchange(run.resuming, false)) {  // a fresh step (a resumed one started before its checkpoint)
     if (!consistent_start(drive, why)) return fail(why);
     c.until_below = step.until_voltage_v && clock().voltage > *step.until_voltage_v;
@@ -122,10 +122,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       solution.termination = describe_step(step, index) + " is infeasible: " + infeasible;
       return false;
     }
-    c.elapsed = 0.0;
-    c.dt = sc.initial_dt;
-    c.h1 = c.h2 = 0.0;
-    c.history = 1;
+    c.start_step(sc.initial_dt);
   }
   for (;;) {
     if (step.duration_s && c.elapsed >= *step.duration_s * (1.0 - 1e-12)) {

@@ -20,6 +20,7 @@
 #include "voltaic/solver/potential_step.hpp"
 #include "voltaic/solver/run_observer.hpp"
 #include "voltaic/solver/solution.hpp"
+#include "voltaic/solver/step_clock.hpp"
 
 namespace voltaic {
 
@@ -195,34 +196,12 @@ class Simulation {
 
  private:
   struct Workspace;
-  /// Where a run is inside its experiment: the step, and the step-size
-  /// controller's state after the last accepted time step.
-  struct StepCursor {
-    std::size_t index = 0;
-    double elapsed = 0.0, dt = 0.0;
-    double h1 = 0.0, h2 = 0.0;  ///< the last two accepted steps [s]
-    int history = 1;            ///< accepted values usable by the formulas (1 at a step's start, up to 3)
-    bool until_below = true;    ///< a drive cycle's "until" voltage is a lower limit (the step started above it)
-  };
-  /// The clock of one independent cell: where it is in the experiment, its
-  /// step-size controller, and the terminal quantities that its events, rows
-  /// and error estimate read. A Simulation holds one: a 1D cell, or the
-  /// columns of a 3D cell, which their in-plane coupling keeps in step.
-  /// Batched independent cells (side by side in the same arrays) will hold
-  /// one each, so nothing of the clock is a scalar of the Simulation.
-  struct CellClock {
-    StepCursor cursor;
-    double time = 0.0;                          ///< [s]
-    double capacity_ah = 0.0, energy_wh = 0.0;  ///< discharged since the start
-    double voltage = 0.0, current = 0.0, heat_w = 0.0;
-    double lumped_t = 0.0;                    ///< [K]
-    std::array<double, 3> lumped_history{};   ///< lumped T at t_n, t_{n-1}, t_{n-2}
-    std::array<double, 3> voltage_history{};  ///< terminal voltage likewise
-    std::array<double, 3> current_history{};  ///< and current
-    std::array<double, 2> saved{};            ///< current, heat at the last save()
-    int last_order = 1;                       ///< of the formula the last attempt used
-    double split_rate = 1.0;                  ///< contraction of the split's passes, last measured
-    double split_rate_dt = 0.0;               ///< the step it was measured at [s] (0: none yet)
+  /// The clock of one independent cell (stepping::Clock, shared with the
+  /// batch cell program) and its experiment step's index. A Simulation holds
+  /// one: a 1D cell, or the columns of a 3D cell, which their in-plane
+  /// coupling keeps in step.
+  struct CellClock : stepping::Clock {
+    std::size_t index = 0;  ///< the experiment step
   };
   CellClock& clock() { return clocks_.front(); }
   const CellClock& clock() const { return clocks_.front(); }
