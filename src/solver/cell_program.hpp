@@ -191,6 +191,8 @@ class CellRun {
   VOLTAIC_HD bool attempt(double h, const ProgramStep& step);
   VOLTAIC_HD double split_change() const;
   VOLTAIC_HD double local_error(double h, bool voltage_driven) const;
+  /// The step's ends for this cell (step_control.hpp) and the state's margin to them.
+  VOLTAIC_HD stepping::Ends ends(const ProgramStep& step) const;
   VOLTAIC_HD double event_margin(const ProgramStep& step) const;
   /// This cell under one experiment step as the shared step control sees it (step_control.hpp).
   struct Stepped {
@@ -772,19 +774,21 @@ VOLTAIC_HD inline void CellRun::record() {
 
 // ---- Events and the step driver (simulation_steps.cpp) -------------------------
 
+VOLTAIC_HD inline stepping::Ends CellRun::ends(const ProgramStep& step) const {
+  stepping::Ends e;
+  e.voltage_control = step.voltage_control;
+  e.lower_cutoff = c_.lower_cutoff;
+  e.upper_cutoff = c_.upper_cutoff;
+  e.has_until_voltage = step.has_until_voltage;
+  e.until_voltage = step.until_voltage;
+  e.has_until_current = step.has_until_current;
+  e.until_current = step.has_until_current ? until_current(step) : 0.0;
+  return e;
+}
+
 VOLTAIC_HD inline double CellRun::event_margin(const ProgramStep& step) const {
-  double margin = INFINITY;
-  if (!step.voltage_control && drive(step) != 0.0) {
-    const bool discharge = drive(step) > 0.0;
-    const double limit = discharge ? c_.lower_cutoff : c_.upper_cutoff;
-    margin = discharge ? k_.voltage - limit : limit - k_.voltage;
-    if (step.has_until_voltage) {
-      const double v = step.until_voltage;
-      margin = fmin(margin, discharge ? k_.voltage - v : v - k_.voltage);
-    }
-  }
-  if (step.has_until_current) margin = fmin(margin, fabs(k_.current) - until_current(step));
-  return margin;
+  const double value = drive(step);
+  return stepping::event_margin(ends(step), value, value > 0.0, k_.voltage, k_.current);
 }
 
 VOLTAIC_HD inline bool CellRun::consistent_start(const ProgramStep& step) {
@@ -804,16 +808,10 @@ VOLTAIC_HD inline bool CellRun::start_step() {
     return false;
   }
   record();
-  if (step.has_until_voltage && !step.voltage_control && drive(step) != 0.0) {
-    const bool discharge = drive(step) > 0.0;
-    if (discharge ? k_.voltage <= step.until_voltage : k_.voltage >= step.until_voltage) {
-      k_.ending = Ending::infeasible_voltage;
-      return false;
-    }
-  }
-  if (!(event_margin(step) > 0.0)) {
-    k_.ending = Ending::infeasible_cutoff;
-    return false;
+  switch (stepping::start_check(ends(step), drive(step), k_.voltage, event_margin(step))) {
+    case stepping::Start::feasible: break;
+    case stepping::Start::until_voltage_behind: k_.ending = Ending::infeasible_voltage; return false;
+    case stepping::Start::cutoff_reached: k_.ending = Ending::infeasible_cutoff; return false;
   }
   k_.start_step(s_.initial_dt);
   k_.step_started = true;

@@ -381,18 +381,17 @@ StepDrive Simulation::drive_of(const ExperimentStep& step) const {
 
 std::string Simulation::infeasibility(const ExperimentStep& step, const StepDrive& step_drive) const {
   const CellClock& k = clock();
-  const StepDrive drive = step_drive.at(0.0);
+  const double value0 = step_drive.at(0.0).value;
+  const stepping::Ends ends = ends_of(step, step_drive);
   std::ostringstream why;
-  if (step.until_voltage_v && drive.mode != StepDrive::Mode::voltage && drive.value != 0.0) {
-    const double target = *step.until_voltage_v;
-    const bool discharge = drive.value > 0.0;
-    if (discharge ? k.voltage <= target : k.voltage >= target) {
-      why << "it " << (discharge ? "discharges" : "charges") << " until " << target
+  switch (stepping::start_check(ends, value0, k.voltage, event_margin(step, step_drive))) {
+    case stepping::Start::feasible: return "";
+    case stepping::Start::until_voltage_behind:
+      why << "it " << (value0 > 0.0 ? "discharges" : "charges") << " until " << ends.until_voltage
           << " V, but the voltage at its start is already " << k.voltage << " V";
       return why.str();
-    }
+    case stepping::Start::cutoff_reached: break;
   }
-  if (event_margin(step, step_drive) > 0.0) return "";
   const ElectricalParameters& e = layout_->parameters().electrical;
   why << "a cut-off is already reached at its start (voltage " << k.voltage << " V, current " << k.current
       << " A; the cell's voltage cut-offs " << e.lower_voltage_cutoff << " V and " << e.upper_voltage_cutoff << " V";

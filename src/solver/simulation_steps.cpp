@@ -15,51 +15,42 @@
 
 namespace voltaic {
 
-double Simulation::event_margin(const ExperimentStep& step, const StepDrive& drive) const {
-  const CellClock& k = clock();
+stepping::Ends Simulation::ends_of(const ExperimentStep& step, const StepDrive& drive) const {
   const ElectricalParameters& limits = layout_->parameters().electrical;
-  double margin = std::numeric_limits<double>::infinity();
-  // The sign of a drive cycle's present value is that of the current.
+  stepping::Ends e;
+  e.voltage_control = drive.mode == StepDrive::Mode::voltage;
+  e.lower_cutoff = limits.lower_voltage_cutoff;
+  e.upper_cutoff = limits.upper_voltage_cutoff;
+  e.has_until_voltage = step.until_voltage_v.has_value();
+  e.until_voltage = step.until_voltage_v.value_or(0.0);
+  e.has_until_current = step.until_current.has_value();
+  if (step.until_current) e.until_current = std::fabs(step.until_current->amperes(limits.nominal_capacity));
+  return e;
+}
+
+stepping::Margins Simulation::margins(const ExperimentStep& step, const StepDrive& drive) const {
+  const CellClock& k = clock();
+  // A drive cycle's present value has the sign of the current, and its
+  // cut-off is crossed from the side the step started on.
   const double value = drive.table ? k.current : drive.value;
-  if (drive.mode != StepDrive::Mode::voltage && value != 0.0) {
-    // The step's own cut-off, and always the parameter set's voltage limits.
-    const bool discharge = value > 0.0;
-    const double limit = discharge ? limits.lower_voltage_cutoff : limits.upper_voltage_cutoff;
-    margin = discharge ? k.voltage - limit : limit - k.voltage;
-    if (step.until_voltage_v) {
-      // A drive cycle's cut-off is crossed from the side the step started on.
-      const double v = *step.until_voltage_v;
-      const bool below = drive.table ? k.until_below : discharge;
-      margin = std::min(margin, below ? k.voltage - v : v - k.voltage);
-    }
-  }
-  if (step.until_current) {
-    const double limit = std::fabs(step.until_current->amperes(limits.nominal_capacity));
-    margin = std::min(margin, std::fabs(k.current) - limit);
-  }
-  return margin;
+  const bool below = drive.table ? k.until_below : value > 0.0;
+  return stepping::margins(ends_of(step, drive), value, below, k.voltage, k.current);
+}
+
+double Simulation::event_margin(const ExperimentStep& step, const StepDrive& drive) const {
+  const stepping::Margins m = margins(step, drive);
+  return std::fmin(m.cell, m.own);
 }
 
 std::string Simulation::cell_limit_reached(const ExperimentStep& step, const StepDrive& drive) const {
-  const CellClock& k = clock();
+  const stepping::Margins m = margins(step, drive);
+  if (!(m.cell < m.own)) return "";
   const ElectricalParameters& limits = layout_->parameters().electrical;
-  const double value = drive.table ? k.current : drive.value;
-  if (drive.mode == StepDrive::Mode::voltage || value == 0.0) return "";
-  const bool discharge = value > 0.0;
-  const double limit = discharge ? limits.lower_voltage_cutoff : limits.upper_voltage_cutoff;
-  const double cell = discharge ? k.voltage - limit : limit - k.voltage;
-  // The step's own ends, as event_margin() measures them.
-  double own = std::numeric_limits<double>::infinity();
-  if (step.until_voltage_v) {
-    const double v = *step.until_voltage_v;
-    own = (drive.table ? k.until_below : discharge) ? k.voltage - v : v - k.voltage;
-  }
-  if (step.until_current)
-    own = std::min(own, std::fabs(k.current) - std::fabs(step.until_current->amperes(limits.nominal_capacity)));
-  if (!(cell < own)) return "";
-  std::ostringstream m;
-  m << (discharge ? "lower" : "upper") << " voltage cut-off, " << limit << " V,";
-  return m.str();
+  const bool discharge = (drive.table ? clock().current : drive.value) > 0.0;
+  std::ostringstream out;
+  out << (discharge ? "lower" : "upper") << " voltage cut-off, "
+      << (discharge ? limits.lower_voltage_cutoff : limits.upper_voltage_cutoff) << " V,";
+  return out.str();
 }
 
 // Simulation's cell as the shared step control sees it (step_control.hpp):

@@ -144,6 +144,59 @@ VOLTAIC_HD bool locate_event(Cell& cell, double tolerance, double& h, double mar
   return true;
 }
 
+/// An experiment step's ends, resolved for one cell (volts and amperes).
+struct Ends {
+  bool voltage_control = false;                   ///< a hold: no voltage cut-off applies
+  double lower_cutoff = 0.0, upper_cutoff = 0.0;  ///< the cell's voltage limits [V]
+  bool has_until_voltage = false;
+  double until_voltage = 0.0;  ///< [V]
+  bool has_until_current = false;
+  double until_current = 0.0;  ///< [A], a magnitude
+};
+
+/// How far a state is from the cell's voltage cut-off (`cell`) and from the
+/// step's own ends (`own`): > 0 before, <= 0 at or past; infinity where none
+/// applies. `value`: the drive's present value (> 0 discharges; a drive
+/// cycle's is the current); `below`: the "until" voltage is a lower limit
+/// (a discharge's; a drive cycle's when it started above it).
+struct Margins {
+  double cell, own;
+};
+
+VOLTAIC_HD inline Margins margins(const Ends& e, double value, bool below, double voltage, double current) {
+  Margins m{INFINITY, INFINITY};
+  if (!e.voltage_control && value != 0.0) {
+    const bool discharge = value > 0.0;
+    m.cell = discharge ? voltage - e.lower_cutoff : e.upper_cutoff - voltage;
+    if (e.has_until_voltage) m.own = below ? voltage - e.until_voltage : e.until_voltage - voltage;
+  }
+  if (e.has_until_current) m.own = fmin(m.own, fabs(current) - e.until_current);
+  return m;
+}
+
+/// The event margin: the nearer of the two (<= 0 ends the step).
+VOLTAIC_HD inline double event_margin(const Ends& e, double value, bool below, double voltage, double current) {
+  const Margins m = margins(e, value, below, voltage, current);
+  return fmin(m.cell, m.own);
+}
+
+/// Whether a step can start from its consistent state (PyBaMM's rule: a step
+/// that starts at or past its cut-off is infeasible and ends the run).
+enum class Start {
+  feasible,
+  until_voltage_behind,  ///< it discharges (charges) until a voltage already at or above (below)
+  cutoff_reached,        ///< its event margin is not positive
+};
+
+/// `value0`: the drive's value at the step's start; `margin`: event_margin() there.
+VOLTAIC_HD inline Start start_check(const Ends& e, double value0, double voltage, double margin) {
+  if (e.has_until_voltage && !e.voltage_control && value0 != 0.0) {
+    const bool discharge = value0 > 0.0;
+    if (discharge ? voltage <= e.until_voltage : voltage >= e.until_voltage) return Start::until_voltage_behind;
+  }
+  return margin > 0.0 ? Start::feasible : Start::cutoff_reached;
+}
+
 /// Charge [A h] and energy [W h] through a step of h [s], by the trapezoidal
 /// rule on the terminal current and power before (i0, v0) and after (i1, v1).
 VOLTAIC_HD inline void account(double& capacity_ah, double& energy_wh, double i0, double v0, double i1, double v1,

@@ -24,6 +24,11 @@
 
 namespace voltaic {
 
+namespace stepping {
+struct Ends;
+struct Margins;
+}  // namespace stepping
+
 namespace bdf {
 struct Formula;
 }
@@ -282,6 +287,9 @@ class Simulation {
   /// How far the state is from ending the step by an event (cut-off voltage,
   /// current limit of a hold): > 0 before, <= 0 at or past it.
   double event_margin(const ExperimentStep& step, const StepDrive& drive) const;
+  /// The step's ends for this cell, and the state's margins to them (solver/step_control.hpp).
+  stepping::Ends ends_of(const ExperimentStep& step, const StepDrive& drive) const;
+  stepping::Margins margins(const ExperimentStep& step, const StepDrive& drive) const;
   /// After a located event: "lower voltage cut-off, 2.5 V," when it was the
   /// cell's own limit rather than the step's end that ended the step, else "".
   std::string cell_limit_reached(const ExperimentStep& step, const StepDrive& drive) const;
