@@ -194,6 +194,44 @@ class CellRun {
   /// The step's ends for this cell (step_control.hpp) and the state's margin to them.
   VOLTAIC_HD stepping::Ends ends(const ProgramStep& step) const;
   VOLTAIC_HD double event_margin(const ProgramStep& step) const;
+  /// This cell's operator split as the shared pass loop sees it (stepping::split_passes).
+  struct Passes {
+    CellRun& run;
+    const ProgramStep& step;
+    Pass& p;
+    VOLTAIC_HD bool concentration(int pass) {
+      ++run.k_.passes;
+      p.index = pass;
+      return run.concentration(p, true, pass == 0);
+    }
+    VOLTAIC_HD double split_change() const { return run.split_change(); }
+    VOLTAIC_HD bool voltage_driven() const { return step.voltage_control; }
+    VOLTAIC_HD double current() const { return run.k_.current; }
+    VOLTAIC_HD double current_tolerance() const { return run.s_.rtol * fabs(run.k_.current) + run.s_.atol * 1.0; }
+    VOLTAIC_HD stepping::Clock& clock() { return run.k_; }
+    VOLTAIC_HD void mix() {
+      const SlabOffsets& o = run.s_.o;
+      run.mix();
+      if (run.above(run.at(o.work), 0.0, run.n_)) {
+        run.copy(run.at(o.work), run.at(o.c_e), run.n_);
+      } else {
+        run.k_.mix_count = 0;
+      }
+    }
+    VOLTAIC_HD void reset_mixing() { run.k_.mix_count = 0; }
+    VOLTAIC_HD void keep_inputs() {
+      const SlabOffsets& o = run.s_.o;
+      run.copy(run.at(o.c_e), run.at(o.c_e_pass), run.n_);
+      run.copy(run.at(o.T), run.at(o.T_pass), run.n_);
+    }
+    VOLTAIC_HD bool coupled(int) {
+      if (!run.potential(step)) return false;
+      run.heat(step);
+      run.thermal_update(p);
+      return true;
+    }
+    VOLTAIC_HD bool finish() { return run.concentration_finish(p); }
+  };
   /// This cell under one experiment step as the shared step control sees it (step_control.hpp).
   struct Stepped {
     CellRun& run;
@@ -644,51 +682,13 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   const bool rate_test = reduce_min(least) > 0.1 * c_.ce0;
   if (k_.history >= 2) predict_inputs(h);
   Pass p{f.a0, f.a1, f.beta * h, 0};
-  double previous_change = 0.0, current_before = 0.0;
-  for (;; ++p.index) {
-    ++k_.passes;
-    if (!concentration(p, true, p.index == 0)) return false;
-    if (p.index > 0) {
-      const double inputs = split_change();
-      if (!(inputs - inputs == 0.0)) {
-        fail(Failure::split_nonfinite);
-        return false;
-      }
-      // As Simulation::attempt: under a voltage the current must settle too.
-      const double change =
-          !step.voltage_control ? inputs
-          : p.index > 1 ? fmax(inputs, fabs(k_.current - current_before) / (s_.rtol * fabs(k_.current) + s_.atol * 1.0))
-                        : INFINITY;
-      const bool measured = p.index > 1 && previous_change < INFINITY;
-      if (measured) {
-        k_.split_rate = fmin(change / previous_change, 1.0);
-        k_.split_rate_dt = h;
-      }
-      previous_change = change;
-      const double r = measured ? k_.split_rate : stepping::predicted_split_rate(k_.split_rate, k_.split_rate_dt, h);
-      if (stepping::split_settled(change, r, rate_test)) {
-        if (!concentration_finish(p)) return false;
-        break;
-      }
-      if (p.index == s_.max_split) {
-        fail(Failure::split, change);
-        return false;
-      }
-      mix();
-      if (above(at(o.work), 0.0, n_)) {
-        copy(at(o.work), at(o.c_e), n_);
-      } else {
-        k_.mix_count = 0;
-      }
-    } else {
-      k_.mix_count = 0;
-    }
-    copy(at(o.c_e), at(o.c_e_pass), n_);
-    copy(at(o.T), at(o.T_pass), n_);
-    current_before = k_.current;
-    if (!potential(step)) return false;
-    heat(step);
-    thermal_update(p);
+  Passes passes{*this, step, p};
+  const stepping::SplitEnd end = stepping::split_passes(passes, h, rate_test, s_.max_split);
+  switch (end.outcome) {
+    case stepping::Split::settled: break;
+    case stepping::Split::failed: return false;  // the sub-step said why
+    case stepping::Split::nonfinite: fail(Failure::split_nonfinite); return false;
+    case stepping::Split::unsettled: fail(Failure::split, end.change); return false;
   }
   const auto finite = [](double x) { return x - x == 0.0; };
   if (!finite(k_.voltage) || !finite(k_.current) || !finite(k_.heat_w)) {

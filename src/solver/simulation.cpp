@@ -192,6 +192,50 @@ void Simulation::predict_inputs(double h) {
   if (options_.thermal != ThermalModel::isothermal) predict("T", w.T);
 }
 
+// Simulation's split as the shared pass loop sees it (step_control.hpp).
+struct Simulation::SplitPasses {
+  Simulation& sim;
+  Pass& p;
+  std::string& why;
+
+  bool concentration(int pass) {
+    p.index = pass;  // the index the sub-steps see in their Pass
+    return sim.concentration_->run(p, why);
+  }
+  double split_change() const { return sim.split_change(); }
+  bool voltage_driven() const { return p.drive.mode == StepDrive::Mode::voltage; }
+  double current() const { return sim.clock().current; }
+  double current_tolerance() const { return sim.scalar_tolerance(sim.clock().current, 1.0); }
+  stepping::Clock& clock() { return sim.clock(); }
+  void mix() {
+    // The next c_e for the potential step: Anderson-accelerated, since plain
+    // passes diverge where the electrolyte nears depletion.
+    Workspace& w = *sim.w_;
+    w.mixing->mix(w.c_e_pass.view(), w.c_e.view(), w.work.view());
+    if (sim.above(w.work, 0.0)) {
+      copy(*sim.layout_->executor(), w.work.view(), w.c_e.view());
+    } else {  // extrapolated past depletion: a plain pass instead
+      w.mixing->reset();
+    }
+  }
+  void reset_mixing() { sim.w_->mixing->reset(); }
+  void keep_inputs() {
+    Workspace& w = *sim.w_;
+    const Executor& exec = *sim.layout_->executor();
+    copy(exec, w.c_e.view(), w.c_e_pass.view());
+    copy(exec, w.T.view(), w.T_pass.view());
+  }
+  bool coupled(int) {
+    for (Substep* s : sim.coupled_)
+      if (!s->run(p, why)) return false;
+    return true;
+  }
+  bool finish() {
+    sim.concentration_->finish(p);
+    return true;
+  }
+};
+
 bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why) {
   CellClock& k = clock();
   const Executor& exec = *layout_->executor();
@@ -207,7 +251,6 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     // ends the step, so that particles and electrolyte exchange the reaction
     // of the potential step, whose charge balances: lithium is conserved to
     // rounding.
-    double previous_change = 0.0, current_before = 0.0;
     // The last step's contraction rate predicts this one's, but not where the
     // electrolyte runs low somewhere (below a tenth of its initial value):
     // there the passes' rate changes from step to step and an early stop
@@ -215,55 +258,19 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     dfn::for_each_index(exec, 0, w.c_e.size(), dfn::Reciprocal{w.history->level("c_e", 0).data(), w.work.data()});
     const bool rate_test =
         1.0 / layout_->max_abs(w.work.view()) > 0.1 * layout_->parameters().electrolyte.initial_concentration;
-    for (int& pass = p.index;; ++pass) {  // the index the sub-steps see in their Pass
-      if (!concentration_->run(p, why)) return false;
-      if (pass > 0) {
-        const double inputs = split_change();
-        if (!std::isfinite(inputs)) {
-          why = "the step produced a non-finite electrolyte concentration or temperature";
-          return false;
-        }
-        // Under a voltage the current is the potential step's answer, and the
-        // error test's: it must settle too (it amplifies what is left of the
-        // inputs' change many times over). Unknown after one solve.
-        const double change =
-            step_drive.mode != StepDrive::Mode::voltage ? inputs
-            : pass > 1 ? std::max(inputs, std::fabs(k.current - current_before) / scalar_tolerance(k.current, 1.0))
-                       : std::numeric_limits<double>::infinity();
-        // Settled as stepping::split_settled says, at the rate measured in
-        // this step or else predicted from the last one.
-        const bool measured = pass > 1 && std::isfinite(previous_change);
-        if (measured) {
-          k.split_rate = std::min(change / previous_change, 1.0);
-          k.split_rate_dt = h;
-        }
-        previous_change = change;
-        const double rate = measured ? k.split_rate : stepping::predicted_split_rate(k.split_rate, k.split_rate_dt, h);
-        if (stepping::split_settled(change, rate, rate_test)) {
-          concentration_->finish(p);
-          break;
-        }
-        if (pass == options_.steps.max_split_iterations) {
-          why = "the concentration/potential/temperature split did not converge in " + std::to_string(pass) +
-                " passes (last change " + std::to_string(change) + " of the error tolerance)";
-          return false;
-        }
-        // The next c_e for the potential step: Anderson-accelerated, since
-        // plain passes diverge where the electrolyte nears depletion.
-        w.mixing->mix(w.c_e_pass.view(), w.c_e.view(), w.work.view());
-        if (above(w.work, 0.0)) {
-          copy(exec, w.work.view(), w.c_e.view());
-        } else {  // extrapolated past depletion: a plain pass instead
-          w.mixing->reset();
-        }
-      } else {
-        w.mixing->reset();
-      }
-      copy(exec, w.c_e.view(), w.c_e_pass.view());
-      copy(exec, w.T.view(), w.T_pass.view());
-      current_before = k.current;
-      for (Substep* s : coupled_)
-        if (!s->run(p, why)) return false;
+    SplitPasses passes{*this, p, why};
+    const int most = options_.steps.max_split_iterations;
+    const stepping::SplitEnd end = stepping::split_passes(passes, h, rate_test, most);
+    switch (end.outcome) {
+      case stepping::Split::settled: break;
+      case stepping::Split::failed: return false;
+      case stepping::Split::nonfinite:
+        why = "the step produced a non-finite electrolyte concentration or temperature";
+        return false;
+      case stepping::Split::unsettled:
+        why = "the concentration/potential/temperature split did not converge in " + std::to_string(most) +
+              " passes (last change " + std::to_string(end.change) + " of the error tolerance)";
+        return false;
     }
   } catch (const Error& e) {  // NotConverged, or a coefficient outside its domain
     why = e.what();

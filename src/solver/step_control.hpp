@@ -11,6 +11,7 @@
 
 #include "solver/bdf2.hpp"
 #include "voltaic/core/macros.hpp"
+#include "voltaic/solver/step_clock.hpp"
 
 namespace voltaic::stepping {
 
@@ -55,6 +56,63 @@ VOLTAIC_HD inline double predicted_split_rate(double rate, double rate_dt, doubl
 /// a fifth of the tolerance.
 VOLTAIC_HD inline bool split_settled(double change, double rate, bool rate_test) {
   return change <= 0.2 || (rate_test && rate < 0.5 && change * rate / (1.0 - rate) <= 0.2);
+}
+
+/// How an attempt's operator-split passes ended.
+enum class Split {
+  settled,    ///< the passes settled and the last pass (cell.finish()) ended the step
+  failed,     ///< a sub-step failed (the cell knows why)
+  nonfinite,  ///< a pass produced a non-finite input of the potential step
+  unsettled,  ///< max_passes passes did not settle (change: the last change)
+};
+
+struct SplitEnd {
+  Split outcome;
+  double change;  ///< the last change of the inputs, in error tolerances
+};
+
+/// The concentration -> potential -> temperature passes of one attempt of h,
+/// repeated until the potential step's inputs settle (split_settled): the
+/// first pass starts from the predicted inputs; each later one measures the
+/// change of the inputs since the pass before and, from the third on, the
+/// contraction rate it keeps in the clock for the next steps; under a
+/// voltage the current must settle too (unknown after one solve). Between
+/// passes the cell mixes the next inputs (Anderson). `rate_test`: the rate
+/// may be trusted (not where the electrolyte runs low).
+/// Cell: bool concentration(int pass), double split_change() (of c_e and T
+/// since keep_inputs(), in tolerances), bool voltage_driven(), double
+/// current(), double current_tolerance(), Clock& clock(), void mix(), void
+/// reset_mixing(), void keep_inputs(), bool coupled(int pass) (potential and
+/// temperature), bool finish() (the last pass, with the plain sink).
+template <class Cell>
+VOLTAIC_HD SplitEnd split_passes(Cell& cell, double h, bool rate_test, int max_passes) {
+  double previous_change = 0.0, current_before = 0.0;
+  for (int pass = 0;; ++pass) {
+    if (!cell.concentration(pass)) return {Split::failed, 0.0};
+    if (pass > 0) {
+      const double inputs = cell.split_change();
+      if (!(inputs - inputs == 0.0)) return {Split::nonfinite, inputs};
+      const double change = !cell.voltage_driven() ? inputs
+                            : pass > 1 ? fmax(inputs, fabs(cell.current() - current_before) / cell.current_tolerance())
+                                       : INFINITY;
+      Clock& k = cell.clock();
+      const bool measured = pass > 1 && previous_change - previous_change == 0.0;
+      if (measured) {
+        k.split_rate = fmin(change / previous_change, 1.0);
+        k.split_rate_dt = h;
+      }
+      previous_change = change;
+      const double rate = measured ? k.split_rate : predicted_split_rate(k.split_rate, k.split_rate_dt, h);
+      if (split_settled(change, rate, rate_test)) return {cell.finish() ? Split::settled : Split::failed, change};
+      if (pass == max_passes) return {Split::unsettled, change};
+      cell.mix();
+    } else {
+      cell.reset_mixing();
+    }
+    cell.keep_inputs();
+    current_before = cell.current();
+    if (!cell.coupled(pass)) return {Split::failed, 0.0};
+  }
 }
 
 /// How a time step's error control ended.

@@ -295,6 +295,8 @@ class Simulation {
   std::string cell_limit_reached(const ExperimentStep& step, const StepDrive& drive) const;
   /// This cell as the shared step control sees it (solver/step_control.hpp).
   struct SteppedCell;
+  /// Its operator split as the shared pass loop sees it (stepping::split_passes).
+  struct SplitPasses;
   static std::string experiment_fingerprint(const Experiment& experiment);
 
   std::shared_ptr<const CellLayout> layout_;
