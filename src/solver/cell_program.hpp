@@ -718,20 +718,13 @@ VOLTAIC_HD inline double CellRun::local_error(double h, bool voltage_driven) con
     }
     return sqrt(reduce_sum(squares) / double(m));
   };
-  const auto scalar = [&](const double* past, double y, double scale) {
-    const double predicted = e.l0 * past[0] + e.l1 * past[1] + e.l2 * past[2];
-    return fabs(e.factor * (y - predicted)) / (s_.rtol * fabs(y) + s_.atol * scale);
-  };
   const int back = order >= 2 ? 2 : 1;
   double error = norm(at(o.c_e), level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1),
                       level3(o.c_e_levels, n_, back), n_, c_.ce0);
   error = fmax(error, norm(at(o.c_surf), level3(o.c_surf_levels, np_, 0), level3(o.c_surf_levels, np_, 1),
                            level3(o.c_surf_levels, np_, back), np_, c_.c_max));
-  error = fmax(error, scalar(k_.voltage_history, k_.voltage, 1.0));
-  if (voltage_driven) error = fmax(error, scalar(k_.current_history, k_.current, 1.0));  // Simulation's
-  if (s_.lumped) error = fmax(error, scalar(k_.lumped_history, k_.lumped_t, 1.0));
-  constexpr double kFraction = 0.5;  // Simulation::local_error's
-  return error - error == 0.0 ? error / kFraction : INFINITY;
+  error = fmax(error, stepping::terminal_error(k_, e, voltage_driven, s_.lumped, s_.rtol, s_.atol));
+  return stepping::error_test(error);
 }
 
 VOLTAIC_HD inline void CellRun::save() {
