@@ -4,10 +4,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "commands.hpp"
+#include "ranks.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/version.hpp"
 #include "voltaic/io/atomic_file.hpp"
@@ -24,6 +29,21 @@ int node_local_rank() {
   for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK", "SLURM_LOCALID"})
     if (const char* s = std::getenv(v)) return std::max(0, std::atoi(s));
   return 0;
+}
+
+/// The fingerprint's lines, for naming the first one two ranks disagree on.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+/// A line as a message quotes it: printable ASCII, at most 120 characters.
+std::string quoted(const std::string& line) {
+  std::string out;
+  for (char c : line.substr(0, 120)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  return "'" + out + (line.size() > 120 ? "...'" : "'");
 }
 
 }  // namespace
@@ -65,6 +85,38 @@ void note_leftovers(const io::OutputDirectory& directory) {
   for (const std::string& d : directory.leftovers())
     std::fprintf(stderr, "voltaic: note: '%s' holds the unfinished files of an earlier run that was killed\n",
                  d.c_str());
+}
+
+std::string input_fingerprint(const std::string& config_path, const std::string& options) {
+  // The config's bytes, as the rank's reader sees them (capped: the reader
+  // refuses larger files anyway).
+  constexpr std::size_t kMaxBytes = std::size_t(64) << 20;
+  std::ifstream in(config_path, std::ios::binary);
+  std::string text;
+  if (in) {
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (text.size() > kMaxBytes) text.resize(kMaxBytes);
+  } else {
+    text = "(the config '" + config_path + "' cannot be read)";
+  }
+  return options + "\n" + text;
+}
+
+bool same_input_on_every_rank(const Ranks& ranks, const std::string& fingerprint) {
+  std::string theirs;
+  const int first = ranks.first_disagreeing(fingerprint, theirs);
+  if (first == ranks.size()) return true;
+  if (ranks.root()) {
+    const std::vector<std::string> a = lines_of(fingerprint), b = lines_of(theirs);
+    std::size_t line = 0;
+    while (line < a.size() && line < b.size() && a[line] == b[line]) ++line;
+    std::fprintf(stderr,
+                 "voltaic: error: the MPI ranks were given different inputs (every rank needs the same options and "
+                 "config): rank %d differs from rank 0 first at %s (rank 0) against %s (rank %d); nothing was run\n",
+                 first, line < a.size() ? quoted(a[line]).c_str() : "(the end)",
+                 line < b.size() ? quoted(b[line]).c_str() : "(the end)", first);
+  }
+  return false;
 }
 
 }  // namespace voltaic::cli

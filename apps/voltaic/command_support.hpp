@@ -33,4 +33,14 @@ void remove_if_unused(const std::string& dir, bool created);
 /// Notes the staging directories that killed runs left behind.
 void note_leftovers(const io::OutputDirectory& directory);
 
+/// What every MPI rank must be given alike: the command's options (`options`,
+/// one per line) and the config file's text (or why it cannot be read).
+std::string input_fingerprint(const std::string& config_path, const std::string& options);
+
+/// Whether every rank was given rank 0's input (input_fingerprint). Where a
+/// rank was not, rank 0 names it and the first line where its input differs;
+/// every rank calls it at the same point, before any collective that the
+/// input shapes (a plane's cut, a batch's share).
+bool same_input_on_every_rank(const class Ranks& ranks, const std::string& fingerprint);
+
 }  // namespace voltaic::cli

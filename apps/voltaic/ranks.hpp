@@ -29,6 +29,10 @@ class Ranks {
   /// Rank 0's value (rank `from`'s), on every rank.
   bool broadcast(bool value) const;
   std::string broadcast(const std::string& value, int from = 0) const;
+  /// The first rank whose `text` differs from rank 0's, or size() when all
+  /// agree; every rank calls it at the same point. `theirs` receives that
+  /// rank's text (on every rank).
+  int first_disagreeing(const std::string& text, std::string& theirs) const;
   /// The nx x ny plane cut over the ranks (mpi::BlockDecomposition) for arrays
   /// in exec's memory; null on one rank.
   /// @throws InvalidArgument when the plane has fewer tiles than there are ranks

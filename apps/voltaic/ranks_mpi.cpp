@@ -56,6 +56,13 @@ std::string Ranks::broadcast(const std::string& value, int from) const {
   return out;
 }
 
+int Ranks::first_disagreeing(const std::string& text, std::string& theirs) const {
+  const std::string root_text = broadcast(text);
+  const int first = -max(text == root_text ? -size_ : -rank_);
+  if (first < size_) theirs = broadcast(text, first);
+  return first;
+}
+
 std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int nx, int ny,
                                                                const std::shared_ptr<const Executor>& exec) const {
   if (size_ == 1) return nullptr;

@@ -15,6 +15,7 @@ Ranks::~Ranks() { g_current = nullptr; }
 int Ranks::max(int value) const { return value; }
 bool Ranks::broadcast(bool value) const { return value; }
 std::string Ranks::broadcast(const std::string& value, int) const { return value; }
+int Ranks::first_disagreeing(const std::string&, std::string&) const { return 1; }
 std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int, int, const std::shared_ptr<const Executor>&) const {
   return nullptr;
 }

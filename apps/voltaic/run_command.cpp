@@ -84,6 +84,13 @@ bool all_ready(const Ranks& ranks, int code, const std::string& why) {
   return false;
 }
 
+/// Reports e on this rank and keeps its message for rank 0 (all_ready); returns `code`.
+int failed(int code, const std::exception& e, std::string& why) {
+  report("error", e);
+  why = message_of(e);
+  return code;
+}
+
 /// Under mpirun every rank runs its block of the cell and asks its observer
 /// the same questions at the same points of the run; rank 0's output answers
 /// for all (broadcast), so that no rank takes a checkpoint, streams another
@@ -239,24 +246,32 @@ int run_command(const RunArguments& args) {
     if (args.backend == "cuda") config.backend = io::BackendChoice::cuda;
     if (args.backend == "auto") config.backend = io::BackendChoice::automatic;
     exec = make_executor(config.backend, "voltaic run");
+    experiment.emplace(config.experiment());
+    if (ranks.root()) io::check_output_directory(config.output.directory);
+  } catch (const CudaError& e) {
+    code = failed(kInternalError, e, why);
+  } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
+    code = failed(kBadInput, e, why);
+  }
+  // Before the first collective that the input shapes (the plane's cut):
+  // ranks given different inputs would wait for each other for ever.
+  const std::string given =
+      "voltaic run\n--output " + args.output + "\n--backend " + args.backend + "\n--restart " + args.restart;
+  if (!same_input_on_every_rank(ranks, input_fingerprint(args.config, given))) return kBadInput;
+  if (!all_ready(ranks, code, why)) return code != kSuccess ? code : kBadInput;
+  try {  // every rank its block of the cell (a collective under mpirun)
     SimulationOptions options = config.simulation;
     options.field_times = config.output.field_times;
     options.field_period = config.output.field_period;
     sim = std::make_unique<Simulation>(config.parameters, options, exec,
                                        ranks.decomposition(options.grid.nx, options.grid.ny, exec));
-    experiment.emplace(config.experiment());
-    if (ranks.root()) io::check_output_directory(config.output.directory);
     if (!args.restart.empty()) {  // every rank reads it and takes its block
       restart_from(*sim, args.restart, *experiment);
     }
   } catch (const CudaError& e) {
-    report("error", e);
-    why = message_of(e);
-    code = kInternalError;
-  } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
-    report("error", e);
-    why = message_of(e);
-    code = kBadInput;
+    code = failed(kInternalError, e, why);
+  } catch (const Error& e) {
+    code = failed(kBadInput, e, why);
   }
   if (code == kSuccess) {
     if (const int signal = stop_signal()) {

@@ -159,6 +159,13 @@ if(VOLTAIC_HAS_MPI)
   set_tests_properties(cli.run_over_ranks_stops_every_rank_when_one_cannot_write PROPERTIES PROCESSORS 2 TIMEOUT 300
     SKIP_RETURN_CODE 77
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  # Ranks given different inputs stop together (exit 2), never hang or publish.
+  add_test(NAME cli.ranks_given_different_inputs_stop_together
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/ranks_disagree.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
+                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml
+                   ${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml ${_work}/ranks_disagree)
+  set_tests_properties(cli.ranks_given_different_inputs_stop_together PROPERTIES PROCESSORS 2 TIMEOUT 900
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   add_test(NAME cli.run_of_a_1d_cell_refuses_several_ranks
            COMMAND ${MPIEXEC_EXECUTABLE} -n 2 ${VOLTAIC_MPIEXEC_EXTRA} ${_voltaic} run
                    ${_data}/configs/minimal.toml -o ${_work}/run_ranks_1d)
