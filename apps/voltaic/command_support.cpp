@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "ranks.hpp"
+#include "stop_signals.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/version.hpp"
 #include "voltaic/io/atomic_file.hpp"
@@ -117,6 +118,13 @@ bool same_input_on_every_rank(const Ranks& ranks, const std::string& fingerprint
                  line < b.size() ? quoted(b[line]).c_str() : "(the end)", first);
   }
   return false;
+}
+
+AgreedSignal agreed_stop_signal(const Ranks& ranks) {
+  const int mine = stop_signal();
+  const int first = -ranks.max(mine != 0 ? -ranks.rank() : -ranks.size());
+  if (first == ranks.size()) return {0, first};
+  return {std::stoi(ranks.broadcast(std::to_string(mine), first)), first};
 }
 
 }  // namespace voltaic::cli

@@ -33,6 +33,15 @@ void remove_if_unused(const std::string& dir, bool created);
 /// Notes the staging directories that killed runs left behind.
 void note_leftovers(const io::OutputDirectory& directory);
 
+/// A stop signal as the ranks agree on it: the first rank that received one
+/// (SIGINT or SIGTERM) and the signal; {0, size} while none has. Every rank
+/// calls it at the same point, so that a signal to any rank stops them all.
+struct AgreedSignal {
+  int signal = 0;
+  int rank = 0;
+};
+AgreedSignal agreed_stop_signal(const class Ranks& ranks);
+
 /// What every MPI rank must be given alike: the command's options (`options`,
 /// one per line) and the config file's text (or why it cannot be read).
 std::string input_fingerprint(const std::string& config_path, const std::string& options);

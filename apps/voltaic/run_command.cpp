@@ -130,14 +130,23 @@ class AgreedObserver : public RunObserver {
             throw io::FileError("fields", "voltaic run", field_error_.empty() ? "not written" : field_error_);
         }))
       throw io::FileError("output", "voltaic run", "a rank could not write its fields (above); the run stops");
+    // A signal to any rank stops every rank (each has its handlers).
+    if (const AgreedSignal s = agreed_stop_signal(ranks_); s.signal != 0) {
+      signal_ = s;
+      return std::string("interrupted by ") + signal_name(s.signal) +
+             (s.rank != 0 ? " on rank " + std::to_string(s.rank) : std::string());
+    }
     return ranks_.broadcast(output_.stop_reason());
   }
+  /// The signal that stopped the run on some rank (0: none).
+  const AgreedSignal& signal() const { return signal_; }
 
  private:
   const Ranks& ranks_;
   io::RunOutput& output_;
   std::mutex mutex_;  // field_error_ is set on the output thread
   std::string field_error_;
+  AgreedSignal signal_;
 };
 
 void print_summary(const Solution& s, const Simulation& sim, double wall_s, const std::vector<std::string>& files) {
@@ -197,7 +206,8 @@ int run_block(const Ranks& ranks, Simulation& sim, const Experiment& experiment,
   }
   if (!all_wrote(ranks, [&] { output->close(); })) return kInternalError;
   if (ranks.max(0) != 0) return kInternalError;  // rank 0 could not publish the set
-  return solution.completed ? kSuccess : stop_signal() ? exit_code_of_signal(stop_signal()) : kSolverFailure;
+  const int signal = observer.signal().signal;
+  return solution.completed ? kSuccess : signal ? exit_code_of_signal(signal) : kSolverFailure;
 }
 
 /// After an error on the way: publishes the complete rows and frames when
@@ -218,11 +228,12 @@ void settle_after_failure(io::RunOutput& output) {
 }
 
 /// The last lines of an interrupted run: what it kept and how to go on.
-int report_interruption(int signal, const Solution& s, const io::RunOutput& output) {
-  std::fprintf(stderr, "voltaic: interrupted by %s", signal_name(signal));
+int report_interruption(const AgreedSignal& signal, const Solution& s, const io::RunOutput& output) {
+  std::fprintf(stderr, "voltaic: interrupted by %s", signal_name(signal.signal));
+  if (signal.rank != 0) std::fprintf(stderr, " on rank %d", signal.rank);
   if (!s.completed) std::fprintf(stderr, "; continue with --restart %s", output.checkpoint_path().c_str());
   std::fprintf(stderr, "\n");
-  return exit_code_of_signal(signal);
+  return exit_code_of_signal(signal.signal);
 }
 
 }  // namespace
@@ -358,7 +369,8 @@ int run_command(const RunArguments& args) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_summary(solution, *sim, wall, output->files());
   std::fflush(stdout);
-  if (const int signal = stop_signal()) return report_interruption(signal, solution, *output);
+  const AgreedSignal signal = share ? observer.signal() : AgreedSignal{stop_signal(), 0};
+  if (signal.signal != 0) return report_interruption(signal, solution, *output);
   if (!solution.completed) {
     std::fprintf(stderr, "voltaic: stopped early: %s\n", one_line(solution.termination).c_str());
     return kSolverFailure;

@@ -169,13 +169,15 @@ int sweep_command(const SweepArguments& args) {
   if (!ranks.root()) {  // runs its share; rank 0 writes everything
     if (!agreed()) return code != kSuccess ? code : kBadInput;
     StopObserver stop;
+    int ran = kSuccess;
     try {
       ranks.run_batch(*batch, config.run.parameters, config.run.simulation, batch_options, *experiment, &stop);
     } catch (const std::exception& e) {
       report("error", e);
-      return kInternalError;
+      ran = kInternalError;
     }
-    return kSuccess;
+    const AgreedSignal signal = agreed_stop_signal(ranks);  // as rank 0 asks, after the batch
+    return ran != kSuccess ? ran : signal.signal != 0 ? exit_code_of_signal(signal.signal) : kSuccess;
   }
   if (code != kSuccess) {
     agreed();
@@ -223,9 +225,12 @@ int sweep_command(const SweepArguments& args) {
   } catch (const std::exception& e) {  // the output failed (a full disk): keep what is complete
     progress.finish();
     report(dynamic_cast<const io::FileError*>(&e) ? "error" : "internal error", e);
+    agreed_stop_signal(ranks);  // the other ranks ask after their batch
     settle_after_failure(*output, observer.rows());
     return kInternalError;
   }
+  // A signal to any rank stopped its share of the cells: the sweep was interrupted.
+  const AgreedSignal signal = agreed_stop_signal(ranks);
   progress.finish();
   try {
     HoldSecondSignal hold;  // the files are published as a set, never half
@@ -237,10 +242,11 @@ int sweep_command(const SweepArguments& args) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_summary(results, wall, where, output->files());
   std::fflush(stdout);
-  if (const int signal = stop_signal()) {
-    std::fprintf(stderr, "voltaic: interrupted by %s; the cells that finished are in %s\n", signal_name(signal),
-                 dir.c_str());
-    return exit_code_of_signal(signal);
+  if (signal.signal != 0) {
+    std::fprintf(stderr, "voltaic: interrupted by %s%s; the cells that finished are in %s\n",
+                 signal_name(signal.signal),
+                 signal.rank != 0 ? (" on rank " + std::to_string(signal.rank)).c_str() : "", dir.c_str());
+    return exit_code_of_signal(signal.signal);
   }
   if (progress.incomplete() > 0) {
     std::fprintf(stderr,

@@ -166,6 +166,14 @@ if(VOLTAIC_HAS_MPI)
                    ${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml ${_work}/ranks_disagree)
   set_tests_properties(cli.ranks_given_different_inputs_stop_together PROPERTIES PROCESSORS 2 TIMEOUT 900
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  # SIGTERM to rank 1 alone stops the run on every rank (143, continuable) and the sweep reports it (143).
+  add_test(NAME cli.a_signal_to_one_rank_stops_every_rank
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/ranks_signal.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
+                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml
+                   ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml ${_work}/ranks_signal)
+  set_tests_properties(cli.a_signal_to_one_rank_stops_every_rank PROPERTIES PROCESSORS 2 TIMEOUT 600
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   add_test(NAME cli.run_of_a_1d_cell_refuses_several_ranks
            COMMAND ${MPIEXEC_EXECUTABLE} -n 2 ${VOLTAIC_MPIEXEC_EXTRA} ${_voltaic} run
                    ${_data}/configs/minimal.toml -o ${_work}/run_ranks_1d)

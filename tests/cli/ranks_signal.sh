@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SIGTERM to one MPI rank (rank 1, not rank 0) stops every rank: `voltaic
+# run` of a cut pouch ends at the next step on all ranks with exit status 143,
+# rank 0 says the signal came to rank 1 and how to continue, and the
+# checkpoint it names continues; `voltaic sweep` reports the interruption
+# with status 143 instead of 0.
+# Usage: ranks_signal.sh VOLTAIC MPIEXEC "EXTRA FLAGS" POUCH_CONFIG LONG_SWEEP_CONFIG WORK
+set -euo pipefail
+voltaic=$1 mpiexec=$2 extra=$3 pouch=$4 sweep=$5 work=$6
+rm -rf "$work"
+mkdir -p "$work"
+# shellcheck disable=SC2016,SC2086  # the rank is the launched shell's; extra holds zero or more flags
+if [ "$("$mpiexec" -n 1 $extra sh -c 'echo ${OMPI_COMM_WORLD_RANK:-none}')" = none ]; then
+  echo "not OpenMPI (no OMPI_COMM_WORLD_RANK): no rank can be told apart"
+  exit 77
+fi
+# A run of about ten seconds on two ranks.
+sed -e 's/^steps = .*/steps = ["Rest for 1 s", "Discharge at 0.5C until 2.5 V"]/' \
+  -e 's/^\[solver\]/[solver]\nmax_dt = 2.0/' "$pouch" >"$work/long.toml"
+
+# run_and_signal NAME COMMAND...: starts it on 2 ranks, each rank's pid in
+# $work/NAME.pid.RANK, sends SIGTERM to rank 1 once it has run 3 s, and
+# leaves the exit status in $work/NAME.rc.
+run_and_signal() {
+  local name=$1
+  shift
+  # shellcheck disable=SC2086
+  "$mpiexec" -n 2 $extra sh -c "echo \$\$ >\"$work/$name.pid.\$OMPI_COMM_WORLD_RANK\"; exec \"\$0\" \"\$@\"" "$@" \
+    >"$work/$name.log" 2>&1 &
+  local launcher=$!
+  sleep 3
+  test -s "$work/$name.pid.1" || { echo "$name: rank 1 did not start"; exit 1; }
+  kill -TERM "$(cat "$work/$name.pid.1")"
+  local rc=0
+  timeout 120 tail --pid="$launcher" -f /dev/null || { echo "$name: still running 120 s after the signal"; exit 1; }
+  wait "$launcher" || rc=$?
+  echo "$rc" >"$work/$name.rc"
+}
+
+run_and_signal run "$voltaic" run "$work/long.toml" -o "$work/out"
+test "$(cat "$work/run.rc")" = 143 || { echo "run: exit status $(cat "$work/run.rc"), expected 143"; cat "$work/run.log"; exit 1; }
+grep -q "interrupted by SIGTERM on rank 1; continue with --restart $work/out/checkpoint.h5" "$work/run.log" ||
+  { echo "run: no interruption line naming rank 1:"; cat "$work/run.log"; exit 1; }
+# shellcheck disable=SC2086
+"$mpiexec" -n 2 $extra "$voltaic" run "$work/long.toml" -o "$work/continued" --restart "$work/out/checkpoint.h5" \
+  >"$work/continued.log" 2>&1 || { echo "the continuation failed:"; cat "$work/continued.log"; exit 1; }
+
+run_and_signal sweep "$voltaic" sweep "$sweep" -o "$work/sweep" -j 1
+test "$(cat "$work/sweep.rc")" = 143 || { echo "sweep: exit status $(cat "$work/sweep.rc"), expected 143"; cat "$work/sweep.log"; exit 1; }
+grep -q "interrupted by SIGTERM on rank 1" "$work/sweep.log" || { echo "sweep: no interruption line:"; cat "$work/sweep.log"; exit 1; }
+echo "SIGTERM to rank 1 stops every rank with status 143; the run continues from its checkpoint"
