@@ -23,6 +23,7 @@
 #include "io/sweep_table.hpp"
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/memory_estimate.hpp"
 
 namespace voltaic::io {
 
@@ -115,6 +116,25 @@ std::optional<std::int64_t> whole_number(const ConfigSection& s, const std::stri
   const auto* i = n->as_integer();
   if (!i) s.fail(key, "is " + detail::describe(*n) + "; allowed: " + allowed);
   return i->get();
+}
+
+/// Host memory a cell of a sweep takes through `voltaic sweep`: its sampled
+/// values, its result and the row the output keeps until the summary.
+/// Measured: 1.56 KiB a cell (peak RSS of 20,000 against 100,000 cells of a
+/// two-parameter Latin hypercube, CPU backend); 2 KiB with headroom.
+constexpr double kSweepBytesPerCell = 2048.0;
+
+/// Refuses, at `key`, a sweep of `cells` cells whose estimate exceeds the
+/// host memory this process can still allocate (ulimit and cgroup limits
+/// included): an error up front, not bad_alloc half-way through sampling.
+void require_sweep_memory(const ConfigSection& s, const std::string& key, std::uint64_t cells) {
+  const double need = double(cells) * kSweepBytesPerCell, have = host_memory_bytes_available();
+  if (need <= have) return;
+  s.fail(key, "asks for " + std::to_string(cells) + " cells, which need about " + human_bytes(need) +
+                  " of host memory (" + std::to_string(static_cast<int>(kSweepBytesPerCell)) + " bytes a cell), but " +
+                  human_bytes(have) + " is available; allowed: at most about " +
+                  std::to_string(static_cast<std::uint64_t>(have / kSweepBytesPerCell)) +
+                  " cells here, or a sweep split into several");
 }
 
 std::uint64_t read_samples(const ConfigSection& s) {
@@ -250,6 +270,7 @@ CellParameters grid_cells(const ConfigSection& s, const std::vector<Swept>& swep
                                             " cells (the lengths of the values lists multiplied); allowed: at most " +
                                             std::to_string(kMaxSweepCells) + " cells in a sweep");
   }
+  require_sweep_memory(s, detail::kSweepParametersKey, cells);
   CellParameters out;
   out.values = detail::full_factorial(lists);
   return out;
@@ -339,6 +360,7 @@ Distribution read_distribution(const Swept& p, double base) {
 CellParameters sampled_cells(const ConfigSection& s, const std::vector<Swept>& swept, Method m,
                              const ParameterSet& base, std::uint64_t& seed) {
   const std::uint64_t samples = read_samples(s);
+  require_sweep_memory(s, "samples", samples);
   seed = read_seed(s);
   std::vector<Distribution> d;
   for (const Swept& p : swept) d.push_back(read_distribution(p, p.info->get(base)));

@@ -1,6 +1,7 @@
 #include "voltaic/solver/memory_estimate.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,16 +69,17 @@ double cgroup_left() {
   return std::max(limit - used, 0.0);
 }
 
-std::string human(double bytes) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  int u = 0;
-  while (bytes >= 1024.0 && u < 6) {
-    bytes /= 1024.0;
-    ++u;
-  }
-  char text[64];
-  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
-  return text;
+/// What the address-space limit (ulimit -v) leaves: the limit less the
+/// process's present virtual size; infinity without a limit.
+double address_space_left() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return std::numeric_limits<double>::infinity();
+  const std::string status = read_system_file("/proc/self/status");
+  const std::size_t at = status.find("VmSize:");
+  double used = 0.0;
+  if (at != std::string::npos) used = 1024.0 * std::strtod(status.c_str() + at + 7, nullptr);
+  return std::max(double(limit.rlim_cur) - used, 0.0);
 }
 
 }  // namespace
@@ -95,9 +97,25 @@ double simulation_memory_bytes(const SimulationOptions& options) {
          kFixedBytes;
 }
 
+double host_memory_bytes_available() {
+  return std::min({read_meminfo_available(), cgroup_left(), address_space_left()});
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (bytes >= 1024.0 && u < 6) {
+    bytes /= 1024.0;
+    ++u;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
+  return text;
+}
+
 double available_memory_bytes(const Executor& exec) {
   if (exec.backend() == Backend::cuda) return double(static_cast<const CudaExecutor&>(exec).info().global_memory_bytes);
-  return std::min(read_meminfo_available(), cgroup_left());
+  return host_memory_bytes_available();
 }
 
 void require_memory(const SimulationOptions& options, const Executor& exec) {
@@ -105,9 +123,9 @@ void require_memory(const SimulationOptions& options, const Executor& exec) {
   if (need <= have) return;
   const CellGridSpec& g = options.grid;
   std::ostringstream why;
-  why << "needs about " << human(need) << " (nx = " << g.nx << ", ny = " << g.ny << ", "
+  why << "needs about " << human_bytes(need) << " (nx = " << g.nx << ", ny = " << g.ny << ", "
       << g.negative_cells + g.separator_cells + g.positive_cells << " cells through the thickness, " << g.radial_shells
-      << " shells), but " << exec.name() << " has " << human(have)
+      << " shells), but " << exec.name() << " has " << human_bytes(have)
       << " available; allowed: a grid whose estimate fits (docs/config.md, [grid])";
   throw InsufficientMemory("grid", "Simulation", why.str());
 }

@@ -50,6 +50,13 @@ add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
                  -DCELLS=4 -DLONG_CONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml -DWORK=${_work}/sweep
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep.cmake)
 
+# A sweep whose cells cannot fit what the process may allocate (ulimit -v):
+# exit 2 with the estimate, before any sampling (it was bad_alloc, exit 1).
+add_test(NAME cli.sweep_beyond_memory_is_refused_up_front
+         COMMAND sh -c "ulimit -v 2000000; out=$(\"$0\" sweep \"$1\" -o \"$2\" 2>&1); rc=$?; echo \"$out\"; \
+                        [ $rc = 2 ] && echo \"$out\" | grep -q 'sweep.samples: asks for 10000000 cells, which need about'"
+                 ${_voltaic} ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_too_big.toml ${_work}/sweep_too_big)
+
 add_test(NAME cli.missing_config_file
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${_work}/no_such_config.toml
                  "-DEXPECTED=no_such_config.toml" -DWORK=${_work}/missing -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
