@@ -27,3 +27,5 @@
 #include "voltaic/solver/experiment.hpp"
 #include "voltaic/solver/lumped_thermal.hpp"
 #include "voltaic/solver/particle_step.hpp"
+#include "voltaic/solver/simulation.hpp"
+#include "voltaic/solver/simulation_options.hpp"

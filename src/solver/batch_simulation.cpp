@@ -18,6 +18,7 @@
 #include "solver/batch_run.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/memory_estimate.hpp"
+#include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
 

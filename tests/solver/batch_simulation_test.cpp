@@ -15,6 +15,7 @@
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/memory_estimate.hpp"
+#include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
 namespace {

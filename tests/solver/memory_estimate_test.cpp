@@ -10,6 +10,7 @@
 #include <string>
 
 #include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
 namespace {

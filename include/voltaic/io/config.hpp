@@ -10,7 +10,7 @@
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_set.hpp"
 #include "voltaic/solver/experiment.hpp"
-#include "voltaic/solver/simulation.hpp"
+#include "voltaic/solver/simulation_options.hpp"
 
 namespace voltaic::io {
 

@@ -14,7 +14,7 @@
 #include "voltaic/core/executor.hpp"
 #include "voltaic/model/parameter_set.hpp"
 #include "voltaic/solver/experiment.hpp"
-#include "voltaic/solver/simulation.hpp"
+#include "voltaic/solver/simulation_options.hpp"
 
 namespace voltaic {
 

@@ -8,7 +8,7 @@
 
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
-#include "voltaic/solver/simulation.hpp"
+#include "voltaic/solver/simulation_options.hpp"
 
 namespace voltaic {
 

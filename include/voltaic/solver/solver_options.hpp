@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "voltaic/model/parameter_table.hpp"
-#include "voltaic/solver/simulation.hpp"
+#include "voltaic/solver/simulation_options.hpp"
 
 namespace voltaic {
 
