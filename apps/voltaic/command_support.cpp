@@ -92,6 +92,13 @@ std::string input_fingerprint(const std::string& config_path, const std::string&
   // The config's bytes, as the rank's reader sees them (capped: the reader
   // refuses larger files anyway).
   constexpr std::size_t kMaxBytes = std::size_t(64) << 20;
+  // Only a regular file is opened: opening a FIFO would wait for a writer
+  // (the config reader refuses it by name).
+  std::error_code ec;
+  if (!fs::exists(config_path, ec))
+    return options + "\n(the config '" + config_path + "' cannot be read: no such file)";
+  if (!fs::is_regular_file(config_path, ec))
+    return options + "\n(the config '" + config_path + "' is not a regular file)";
   std::ifstream in(config_path, std::ios::binary);
   std::string text;
   if (in) {

@@ -268,7 +268,7 @@ int run_command(const RunArguments& args) {
   // ranks given different inputs would wait for each other for ever.
   const std::string given =
       "voltaic run\n--output " + args.output + "\n--backend " + args.backend + "\n--restart " + args.restart;
-  if (!same_input_on_every_rank(ranks, input_fingerprint(args.config, given))) return kBadInput;
+  if (ranks.size() > 1 && !same_input_on_every_rank(ranks, input_fingerprint(args.config, given))) return kBadInput;
   if (!all_ready(ranks, code, why)) return code != kSuccess ? code : kBadInput;
   try {  // every rank its block of the cell (a collective under mpirun)
     SimulationOptions options = config.simulation;

@@ -156,7 +156,7 @@ int sweep_command(const SweepArguments& args) {
   // Ranks given different inputs would run other cells under rank 0's
   // names, or wait for each other for ever.
   const std::string given = "voltaic sweep\n--output " + args.output + "\n--backend " + args.backend;
-  if (!same_input_on_every_rank(ranks, input_fingerprint(args.config, given))) return kBadInput;
+  if (ranks.size() > 1 && !same_input_on_every_rank(ranks, input_fingerprint(args.config, given))) return kBadInput;
   const auto agreed = [&] { return ranks.max(code != kSuccess ? 1 : 0) == 0; };
   if (code == kSuccess) {
     if (const int signal = stop_signal()) {

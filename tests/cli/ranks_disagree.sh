@@ -42,6 +42,8 @@ expect() {
     "$mpiexec" $extra -n 1 "$voltaic" run "$pouch" -o "$work/run_options" : -n 1 "$voltaic" run "$pouch" -o "$work/run_options" -b cpu
   expect run_bad_everywhere 2 "no_such_key" -- \
     "$mpiexec" $extra -n 2 "$voltaic" run "$work/bad.toml" -o "$work/run_bad_everywhere"
+  mkfifo "$work/pipe"  # never opened by the ranks' comparison (it would wait for a writer)
+  expect run_fifo 2 "is a FIFO" -- "$mpiexec" $extra -n 2 "$voltaic" run "$work/pipe" -o "$work/run_fifo"
   expect sweep_configs 2 "rank 1 differs from rank 0 first at" -- \
     "$mpiexec" $extra -n 1 "$voltaic" sweep "$sweep" -o "$work/sweep_configs" : -n 1 "$voltaic" sweep "$work/other_sweep.toml" -o "$work/sweep_configs"
   expect sweep_missing 2 "cannot be read" -- \
