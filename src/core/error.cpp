@@ -29,11 +29,53 @@ std::string to_string(const MemorySpace& space) {
 
 std::string to_string(Backend backend) { return backend == Backend::cpu ? "cpu" : "cuda"; }
 
+namespace {
+
+/// Bytes of the well-formed UTF-8 sequence at text[i] (Unicode's Table 3-7:
+/// no overlong forms, no surrogates, nothing past U+10FFFF), 0 where none starts.
+std::size_t utf8_sequence(const std::string& text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const unsigned b0 = at(i), b1 = at(i + 1);
+  const auto cont = [&](std::size_t k) { return (at(k) & 0xC0u) == 0x80u; };
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (b0 >= 0xE0 && b0 <= 0xEF) {
+    const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80, hi = b0 == 0xED ? 0x9F : 0xBF;
+    return b1 >= lo && b1 <= hi && cont(i + 2) ? 3 : 0;
+  }
+  if (b0 >= 0xF0 && b0 <= 0xF4) {
+    const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80, hi = b0 == 0xF4 ? 0x8F : 0xBF;
+    return b1 >= lo && b1 <= hi && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+
+void append_hex(std::string& out, unsigned char u) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "\\x%02x", u);
+  out += hex;
+}
+
+}  // namespace
+
 std::string one_line(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
     const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {  // a multi-byte character as it is; a byte of none escaped (no raw invalid UTF-8 on a terminal)
+      const std::size_t n = utf8_sequence(text, i);
+      if (n == 0) {
+        append_hex(out, u);
+        ++i;
+      } else {
+        out.append(text, i, n);
+        i += n;
+      }
+      continue;
+    }
+    ++i;
     if (c == '\n') {
       out += "\\n";
     } else if (c == '\r') {
@@ -41,9 +83,7 @@ std::string one_line(const std::string& text) {
     } else if (c == '\t') {
       out += "\\t";
     } else if (u < 0x20 || u == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
+      append_hex(out, u);
     } else {
       out += c;
     }

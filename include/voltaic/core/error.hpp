@@ -9,7 +9,9 @@
 namespace voltaic {
 
 /// `text` on one line, for error messages: newline, carriage return and tab
-/// as \\n, \\r, \\t, other control characters as \\xNN.
+/// as \\n, \\r, \\t, other control characters and every byte that is not
+/// part of well-formed UTF-8 (a file name or CSV cell of another encoding)
+/// as \\xNN; valid UTF-8 characters as they are.
 std::string one_line(const std::string& text);
 
 /// Base of every exception voltaic throws.
