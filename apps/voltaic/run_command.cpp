@@ -229,10 +229,11 @@ void settle_after_failure(io::RunOutput& output) {
 
 /// The last lines of an interrupted run: what it kept and how to go on.
 int report_interruption(const AgreedSignal& signal, const Solution& s, const io::RunOutput& output) {
-  std::fprintf(stderr, "voltaic: interrupted by %s", signal_name(signal.signal));
-  if (signal.rank != 0) std::fprintf(stderr, " on rank %d", signal.rank);
-  if (!s.completed) std::fprintf(stderr, "; continue with --restart %s", output.checkpoint_path().c_str());
-  std::fprintf(stderr, "\n");
+  // One write: under mpirun the streams are forwarded in pieces and would interleave.
+  std::string line = std::string("voltaic: interrupted by ") + signal_name(signal.signal);
+  if (signal.rank != 0) line += " on rank " + std::to_string(signal.rank);
+  if (!s.completed) line += "; continue with --restart " + output.checkpoint_path();
+  std::fprintf(stderr, "%s\n", line.c_str());
   return exit_code_of_signal(signal.signal);
 }
 

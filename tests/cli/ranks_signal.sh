@@ -26,7 +26,7 @@ run_and_signal() {
   shift
   # shellcheck disable=SC2086
   "$mpiexec" -n 2 $extra sh -c "echo \$\$ >\"$work/$name.pid.\$OMPI_COMM_WORLD_RANK\"; exec \"\$0\" \"\$@\"" "$@" \
-    >"$work/$name.log" 2>&1 &
+    >"$work/$name.out" 2>"$work/$name.log" &  # stderr alone: mpirun interleaves the two
   local launcher=$!
   sleep 3
   test -s "$work/$name.pid.1" || { echo "$name: rank 1 did not start"; exit 1; }
