@@ -40,11 +40,9 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-/// A line as a message quotes it: printable ASCII, at most 120 characters.
+/// A line as a message quotes it: its first 120 bytes, escaped as every message is (one_line).
 std::string quoted(const std::string& line) {
-  std::string out;
-  for (char c : line.substr(0, 120)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-  return "'" + out + (line.size() > 120 ? "...'" : "'");
+  return "'" + one_line(line.substr(0, 120)) + (line.size() > 120 ? "...'" : "'");
 }
 
 }  // namespace

@@ -101,10 +101,9 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     solution.termination = m.str();
     return false;
   };
-  CellClock& c = k;
   if (!std::exchange(run.resuming, false)) {  // a fresh step (a resumed one started before its checkpoint)
     if (!consistent_start(drive, why)) return fail(why);
-    c.until_below = step.until_voltage_v && clock().voltage > *step.until_voltage_v;
+    k.until_below = step.until_voltage_v && clock().voltage > *step.until_voltage_v;
     record(solution, static_cast<int>(index));
     report_row(run, false);
     // As PyBaMM, a step that starts at or past its cut-off is infeasible: the run stops there.
@@ -113,10 +112,10 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       solution.termination = describe_step(step, index) + " is infeasible: " + infeasible;
       return false;
     }
-    c.start_step(sc.initial_dt);
+    k.start_step(sc.initial_dt);
   }
   for (;;) {
-    if (step.duration_s && c.elapsed >= *step.duration_s * (1.0 - 1e-12)) {
+    if (step.duration_s && k.elapsed >= *step.duration_s * (1.0 - 1e-12)) {
       solution.termination = describe_step(step, index) + " ended after its duration";
       if (step.default_duration) {
         std::ostringstream m;
@@ -127,12 +126,12 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       }
       return true;
     }
-    const double proposed = std::min(c.dt, sc.max_dt);
+    const double proposed = std::min(k.dt, sc.max_dt);
     double h = proposed;
-    if (step.duration_s) h = std::min(h, *step.duration_s - c.elapsed);
+    if (step.duration_s) h = std::min(h, *step.duration_s - k.elapsed);
     h = std::min(h, next_field_time() - k.time);
     if (drive.table) {  // land on the table's rows (a row reached up to rounding counts as passed)
-      h = std::min(h, drive.table->next_breakpoint(c.elapsed + 1e-9 * std::max(1.0, c.elapsed)) - c.elapsed);
+      h = std::min(h, drive.table->next_breakpoint(k.elapsed + 1e-9 * std::max(1.0, k.elapsed)) - k.elapsed);
     }
     const bool clipped = h < proposed;  // by the duration or a field time: keep the proposal
     const double v_before = k.voltage, i_before = k.current, margin_before = event_margin(step, drive);
@@ -150,9 +149,9 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     if (event && !stepping::locate_event(cell, sc.event_tolerance, h, margin_before)) return fail(cell.why);
     stepping::account(k.capacity_ah, k.energy_wh, i_before, v_before, k.current, k.voltage, h);
     k.time += h;
-    c.elapsed += h;
+    k.elapsed += h;
     ++solution.steps_taken;
-    c.dt = stepping::next_dt(h, proposed, clipped, stepping::growth_factor(tried.error, k.last_order, sc.max_growth));
+    k.dt = stepping::next_dt(h, proposed, clipped, stepping::growth_factor(tried.error, k.last_order, sc.max_growth));
     accept(h);
     record(solution, static_cast<int>(index));
     report_row(run, !event);
@@ -162,7 +161,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       if (const std::string limit = cell_limit_reached(step, drive); !limit.empty()) {
         std::ostringstream m;
         m << describe_step(step, index) << " stopped at the cell's " << limit << " at t = " << k.time << " s, after "
-          << c.elapsed << " s, before its own end (PyBaMM lets a step run 1 V past the cell's cut-offs, then ends "
+          << k.elapsed << " s, before its own end (PyBaMM lets a step run 1 V past the cell's cut-offs, then ends "
           << "the experiment)";
         solution.notes.push_back(m.str());
       }
