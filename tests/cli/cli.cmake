@@ -115,7 +115,7 @@ endforeach()
 # Fault injection: special files, non-finite step numbers, corrupt
 # checkpoints, one run per exit code. Each script kills a voltaic that hangs
 # after 60 s; TIMEOUT bounds the whole script.
-foreach(_script special_files step_numbers exit_codes sweep_faults)
+foreach(_script special_files step_numbers exit_codes sweep_faults drive_cycle_faults)
   add_test(NAME cli.faults.${_script}
            COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DWORK=${_work}/faults/${_script}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/${_script}.cmake)
