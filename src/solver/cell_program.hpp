@@ -833,6 +833,7 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
     k_.failure_dt = tried.h;
   }
   if (tried.outcome != stepping::Outcome::accepted) return false;  // a failed attempt said why
+  const bool at_boundary = clipped && tried.h == h;
   h = tried.h;
   const bool event = event_margin(step) <= 0.0;
   if (event && !stepping::locate_event(cell, s_.event_tolerance, h, margin_before)) return false;
@@ -845,6 +846,11 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   record();
   step_ended = event;
   k_.ended_by_event = event;
+  if (!event && stepping::stalled(k_, h, at_boundary, s_.min_dt, s_.max_dt, s_.max_steps)) {
+    fail(Failure::stalled);
+    k_.failure_dt = h;
+    return false;
+  }
   return true;
 }
 

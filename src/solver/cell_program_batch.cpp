@@ -203,6 +203,9 @@ std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
     case program::Failure::local_error:
       m << "the local error stays " << k.failure_value << " times the tolerance at dt = " << k.failure_dt << " s";
       break;
+    case program::Failure::stalled:
+      m << stall_reason(k.free_steps, k.failure_dt, s.min_dt, s.max_dt, s.max_steps);
+      break;
     default: m << "the step failed"; break;
   }
   return m.str();
@@ -479,6 +482,7 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   s.event_tolerance = sc.event_tolerance;
   s.max_retries = sc.max_retries;
   s.max_split = sc.max_split_iterations;
+  s.max_steps = sc.max_steps;
   s.newton_tolerance = options_.potential.tolerance;
   s.max_update = options_.potential.max_update;
   s.max_newton = options_.potential.max_iterations;

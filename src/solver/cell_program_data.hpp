@@ -66,7 +66,7 @@ struct ProgramSettings {
   bool lumped = false;            ///< else isothermal
   // StepControl
   double initial_dt = 0, min_dt = 0, max_dt = 0, rtol = 0, atol = 0, max_growth = 0, event_tolerance = 0;
-  int max_retries = 0, max_split = 0;
+  int max_retries = 0, max_split = 0, max_steps = 0;
   // PotentialOptions
   double newton_tolerance = 0, max_update = 0;
   int max_newton = 0;
@@ -106,6 +106,7 @@ enum class Failure : int {
   terminal,         ///< a non-finite voltage, current or heat
   depletion,        ///< c_e below the depletion floor
   local_error,      ///< the local error stays above tolerance at the smallest step
+  stalled,          ///< the cell stopped making progress (stepping::stalled)
 };
 
 /// One cell's clock (stepping::Clock, Simulation's too), where it is in the
@@ -114,7 +115,7 @@ struct ProgramClock : stepping::Clock {
   Ending ending = Ending::running;
   Failure failure = Failure::none;
   double failure_value = 0.0;  ///< the local error, or the last Newton update [V]
-  double failure_dt = 0.0;     ///< the step [s] a local-error failure was measured at
+  double failure_dt = 0.0;     ///< the step [s] a local-error failure or a stall was measured at
   long long step = 0;          ///< experiment step index (over all cycles)
   bool step_started = false;
   double newton_constant = 0.0;  ///< PotentialStep::newton_constant

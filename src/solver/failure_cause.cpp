@@ -69,4 +69,15 @@ std::string physical_limit(const std::vector<double>& c_e, const std::vector<dou
   return particle_limit(c_surf, layout);
 }
 
+std::string stall_reason(int free_steps, double h, double min_dt, double max_dt, int max_steps) {
+  std::ostringstream m;
+  m << "the cell stopped making progress: ";
+  if (h < min_dt)
+    m << "its steps shrank to " << h << " s, below min_dt (" << min_dt << " s)";
+  else
+    m << free_steps << " steps in a row shorter than max_dt (" << max_dt << " s) without reaching the step's end, "
+      << "the last of " << h << " s (max_steps = " << max_steps << ")";
+  return m.str();
+}
+
 }  // namespace voltaic

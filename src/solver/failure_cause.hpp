@@ -22,4 +22,8 @@ constexpr double kStoichiometryMargin = 0.005;
 /// particle, on the host.
 std::string physical_limit(const std::vector<double>& c_e, const std::vector<double>& c_surf, const CellLayout& layout);
 
+/// Why a cell that stopped making progress (stepping::stalled) was stopped:
+/// its last free step h, how many came in a row, and the option that bounds them.
+std::string stall_reason(int free_steps, double h, double min_dt, double max_dt, int max_steps);
+
 }  // namespace voltaic

@@ -68,12 +68,12 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
-/// " v1 v2 ...": the table's options of one struct, in the table's order (a
-/// new option lengthens its line, so older checkpoints are refused).
+/// " v1 v2 ...": the table's fingerprinted options of one struct, in the
+/// table's order (a new one lengthens its line, so older checkpoints are refused).
 std::string option_values(const SimulationOptions& o, SolverOption::Group group) {
   std::string s;
   for (const SolverOption& opt : solver_option_table())
-    if (opt.group == group) s += " " + opt.value_text(o);
+    if (opt.group == group && opt.fingerprinted) s += " " + opt.value_text(o);
   return s;
 }
 
@@ -157,6 +157,7 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                 {"next periodic field", static_cast<std::int64_t>(next_periodic_field_)},
                 {"step history", k.history},
                 {"step until below", k.until_below ? 1 : 0},
+                {"step free steps", k.free_steps},
                 {"steps taken", run.solution.steps_taken},
                 {"steps rejected", run.solution.steps_rejected}};
   if (piece) set_window(c, {options_.grid.nx, options_.grid.ny, cut->blocks()[static_cast<std::size_t>(cut->rank())]});
@@ -205,6 +206,10 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   CellClock& cursor = clock();
   cursor.history = static_cast<int>(v::integer(c, "step history", 0, 3));
   cursor.until_below = v::integer(c, "step until below", 0, 1) != 0;
+  // Written since the progress guard (stepping::stalled); before it, a step's count starts afresh.
+  cursor.free_steps = c.integers.count("step free steps") != 0
+                          ? static_cast<int>(v::integer(c, "step free steps", 0, std::numeric_limits<int>::max()))
+                          : 0;
   cursor.index = static_cast<std::size_t>(v::integer(c, "step index", 0, std::numeric_limits<std::int32_t>::max()));
   resume_field_schedule();
   resume_ = std::make_unique<Checkpoint>(c);
@@ -217,7 +222,7 @@ void Simulation::load_checkpoint(const Checkpoint& c, const Experiment& experime
 
 void Simulation::check_resume(const Experiment& experiment) const {
   const char* where = "Simulation::run";
-  const std::string there = resume_->texts.at("experiment"), here = experiment_fingerprint(experiment);
+  const std::string there = resume_->texts.at("experiment"), here = experiment.fingerprint();
   if (there != here)
     throw InvalidArgument("checkpoint", where,
                           "was written by a run of another experiment: " + first_difference(there, here));

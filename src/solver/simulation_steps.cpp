@@ -144,6 +144,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       m << "the local error stays " << tried.error << " times the tolerance at dt = " << tried.h << " s";
       return fail(m.str());
     }
+    const bool at_boundary = clipped && tried.h == h;
     h = tried.h;
     const bool event = event_margin(step, drive) <= 0.0;
     if (event && !stepping::locate_event(cell, sc.event_tolerance, h, margin_before)) return fail(cell.why);
@@ -167,6 +168,8 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       }
       return true;
     }
+    if (stepping::stalled(k, h, at_boundary, sc.min_dt, sc.max_dt, sc.max_steps))
+      return fail(stall_reason(k.free_steps, h, sc.min_dt, sc.max_dt, sc.max_steps));
   }
 }
 

@@ -108,6 +108,12 @@ void add_step_control(std::vector<SolverOption>& t) {
   t.push_back(option<steps, &StepControl::max_split_iterations>(
       "max_split_iterations", "max_split_iterations", kAtLeastOne, "",
       "concentration/potential/temperature passes of one step before the step is cut"));
+  t.push_back(option<steps, &StepControl::max_steps>(
+      "max_steps", "max_steps", kAtLeastOne, "",
+      "steps in a row that neither reach max_dt nor end at a boundary of their experiment step (its end, a drive "
+      "cycle's row, a field time) before the cell counts as stalled and fails (IDAKLU's max_num_steps); a free "
+      "step below min_dt fails it too"));
+  t.back().fingerprinted = false;  // a guard: a restart may raise it
 }
 
 /// PotentialOptions' Newton options; the GMRES-IR settings are not a config's.

@@ -289,4 +289,19 @@ VOLTAIC_HD inline void account(double& capacity_ah, double& energy_wh, double i0
   energy_wh += 0.5 * (i0 * v0 + i1 * v1) * h / 3600.0;
 }
 
+/// Progress: an accepted step of h that neither reached max_dt nor ended at
+/// a boundary of its experiment step (`at_boundary`: its end, a table row, a
+/// field time) is a free step. More than max_steps free steps in a row
+/// (IDAKLU's max_num_steps between two output times), or a free step shorter
+/// than min_dt, means the cell has stopped making progress: without this a
+/// cell whose steps stay tiny runs (and writes rows) for ever.
+VOLTAIC_HD inline bool stalled(Clock& k, double h, bool at_boundary, double min_dt, double max_dt, int max_steps) {
+  if (at_boundary || h >= max_dt) {
+    k.free_steps = 0;
+    return false;
+  }
+  ++k.free_steps;
+  return k.free_steps > max_steps || h < min_dt;
+}
+
 }  // namespace voltaic::stepping

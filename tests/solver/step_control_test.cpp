@@ -2,6 +2,8 @@
 // in time (tolerances 1000 times tighter), on the cases where what it
 // controls is not what the answer is most sensitive to: a cell whose
 // temperature drives its kinetics, and a hold that ends on its current.
+#include "solver/step_control.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -79,6 +81,26 @@ TEST(StepControl, AHoldEndsWhenItsConvergedRunDoes) {
     return s["Time [s]"].back() - s["Time [s]"][static_cast<std::size_t>(first - v.begin())];
   };
   EXPECT_NEAR(hold(coarse), hold(fine), 1e-3 * hold(fine));
+}
+
+// The progress guard counts free steps in a row: a step at max_dt or at a
+// boundary of its experiment step resets the count, a free step below
+// min_dt stalls at once.
+TEST(StepControl, AStallIsTooManyFreeStepsInARowOrOneBelowMinDt) {
+  stepping::Clock k;
+  const double min_dt = 1e-6, max_dt = 600.0;
+  const int max_steps = 3;
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(stepping::stalled(k, 1.0, false, min_dt, max_dt, max_steps));
+  EXPECT_FALSE(stepping::stalled(k, 1e-3, true, min_dt, max_dt, max_steps));  // a step's end: afresh
+  EXPECT_EQ(k.free_steps, 0);
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(stepping::stalled(k, 1.0, false, min_dt, max_dt, max_steps));
+  EXPECT_FALSE(stepping::stalled(k, max_dt, false, min_dt, max_dt, max_steps));  // as long as allowed: afresh
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(stepping::stalled(k, 1.0, false, min_dt, max_dt, max_steps));
+  EXPECT_TRUE(stepping::stalled(k, 1.0, false, min_dt, max_dt, max_steps));
+  k.start_step(1e-2);
+  EXPECT_EQ(k.free_steps, 0);
+  EXPECT_TRUE(stepping::stalled(k, 0.5e-6, false, min_dt, max_dt, max_steps));
+  EXPECT_FALSE(stepping::stalled(k, 0.5e-6, true, min_dt, max_dt, max_steps));  // a short remainder of a step
 }
 
 }  // namespace

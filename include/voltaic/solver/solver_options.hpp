@@ -33,6 +33,9 @@ struct SolverOption {
   std::vector<std::string> choices;  ///< choice: the names, in the order of the enum's values
   std::string unit;                  ///< "s", "V", "" when dimensionless
   std::string description;           ///< one line, as docs/config.md has it
+  /// In the checkpoint's fingerprint (a restart must keep it); false for a
+  /// guard that can only end a run, never change its values (max_steps).
+  bool fingerprinted = true;
   double (*get)(const SimulationOptions&);
   void (*set)(SimulationOptions&, double);
 
