@@ -10,6 +10,10 @@
 #include "voltaic/io/config.hpp"
 #include "voltaic/io/output_directory.hpp"
 
+namespace voltaic {
+struct CellParameters;
+}
+
 namespace voltaic::cli {
 
 /// e's message on one line, without the "voltaic: " voltaic::Error puts first
@@ -45,6 +49,14 @@ AgreedSignal agreed_stop_signal(const class Ranks& ranks);
 /// What every MPI rank must be given alike: the command's options (`options`,
 /// one per line) and the config file's text (or why it cannot be read).
 std::string input_fingerprint(const std::string& config_path, const std::string& options);
+
+/// What a config resolved to, with the files it names (a BPX file, drive-cycle
+/// tables, a sweep's table), as one rank read them: every parameter and the
+/// digest of the custom functions' data, the experiment's fingerprint, and
+/// the digest of a sweep's cells (`cells` may be null). Ranks on other nodes
+/// may read other files under one config text; this tells them apart.
+std::string resolved_fingerprint(const ParameterSet& parameters, const Experiment& experiment,
+                                 const CellParameters* cells);
 
 /// Whether every rank was given rank 0's input (input_fingerprint). Where a
 /// rank was not, rank 0 names it and the first line where its input differs;

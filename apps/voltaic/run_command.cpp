@@ -271,6 +271,10 @@ int run_command(const RunArguments& args) {
       "voltaic run\n--output " + args.output + "\n--backend " + args.backend + "\n--restart " + args.restart;
   if (ranks.size() > 1 && !same_input_on_every_rank(ranks, input_fingerprint(args.config, given))) return kBadInput;
   if (!all_ready(ranks, code, why)) return code != kSuccess ? code : kBadInput;
+  // The same config text may name files that differ between nodes.
+  if (ranks.size() > 1 &&
+      !same_input_on_every_rank(ranks, resolved_fingerprint(config.parameters, *experiment, nullptr)))
+    return kBadInput;
   try {  // every rank its block of the cell (a collective under mpirun)
     SimulationOptions options = config.simulation;
     options.field_times = config.output.field_times;

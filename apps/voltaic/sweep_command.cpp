@@ -157,7 +157,16 @@ int sweep_command(const SweepArguments& args) {
   // names, or wait for each other for ever.
   const std::string given = "voltaic sweep\n--output " + args.output + "\n--backend " + args.backend;
   if (ranks.size() > 1 && !same_input_on_every_rank(ranks, input_fingerprint(args.config, given))) return kBadInput;
-  const auto agreed = [&] { return ranks.max(code != kSuccess ? 1 : 0) == 0; };
+  // Every rank ready, then (the same config text may name files that differ
+  // between nodes) the same cells from the same files.
+  const auto agreed = [&] {
+    if (ranks.max(code != kSuccess ? 1 : 0) != 0) return false;
+    if (ranks.size() == 1) return true;
+    const std::string resolved = resolved_fingerprint(config.run.parameters, *experiment, &config.sweep.cells);
+    if (same_input_on_every_rank(ranks, resolved)) return true;
+    code = kBadInput;
+    return false;
+  };
   if (code == kSuccess) {
     if (const int signal = stop_signal()) {
       std::fprintf(stderr, "voltaic: interrupted by %s before the sweep started; nothing written\n",
@@ -205,10 +214,10 @@ int sweep_command(const SweepArguments& args) {
     remove_if_unused(config.run.output.directory, created);
     code = exit_code_of_output_error(e);
   }
-  if (!agreed()) {
-    if (code == kSuccess) {  // another rank could not start: nothing is run
+  if (!agreed()) {  // nothing is run
+    if (output) output->abandon();
+    if (code == kSuccess) {
       std::fprintf(stderr, "voltaic: error: another MPI rank could not start the sweep (its input or memory)\n");
-      output->abandon();
       code = kBadInput;
     }
     return code;

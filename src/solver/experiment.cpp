@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -330,6 +332,25 @@ Experiment::Experiment(const std::vector<std::string>& steps, int cycles, const 
   for (std::size_t i = 0; i < steps.size(); ++i) {
     cycle_.push_back(parse_experiment_step(steps[i], i + 1, drive_cycles));
   }
+}
+
+std::string Experiment::fingerprint() const {
+  std::string text = "[";
+  std::map<std::string, const DriveCycle*> tables;  // by name: each once, in order
+  for (const ExperimentStep& step : cycle_) {
+    text += "\"" + step.text + "\", ";
+    if (step.drive_cycle) tables[step.drive_cycle->name()] = step.drive_cycle.get();
+  }
+  text += "] x " + std::to_string(cycles_);
+  // A drive cycle's rows shape the run as much as the steps' words: an edited
+  // table must not continue a checkpoint of the old one. One line per table,
+  // so that a refusal names the first line that differs (first_difference).
+  for (const auto& [name, table] : tables) {
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(table->digest()));
+    text += "\ntable \"" + name + "\": " + std::to_string(table->rows()) + " rows, digest " + digest;
+  }
+  return text;
 }
 
 }  // namespace voltaic

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <limits>
-#include <map>
 #include <sstream>
 
 #include "solver/bdf2.hpp"
@@ -536,29 +534,10 @@ void Simulation::report_row(RunContext& run, bool may_checkpoint) {
   run.stopped = true;
 }
 
-std::string Simulation::experiment_fingerprint(const Experiment& experiment) {
-  std::string text = "[";
-  std::map<std::string, const DriveCycle*> tables;  // by name: each once, in order
-  for (const ExperimentStep& step : experiment.cycle()) {
-    text += "\"" + step.text + "\", ";
-    if (step.drive_cycle) tables[step.drive_cycle->name()] = step.drive_cycle.get();
-  }
-  text += "] x " + std::to_string(experiment.cycles());
-  // A drive cycle's rows shape the run as much as the steps' words: an edited
-  // table must not continue a checkpoint of the old one. One line per table,
-  // so that a refusal names the first line that differs (first_difference).
-  for (const auto& [name, table] : tables) {
-    char digest[17];
-    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(table->digest()));
-    text += "\ntable \"" + name + "\": " + std::to_string(table->rows()) + " rows, digest " + digest;
-  }
-  return text;
-}
-
 Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
   RunContext run;
   run.observer = observer;
-  run.experiment = experiment_fingerprint(experiment);
+  run.experiment = experiment.fingerprint();
   if (observer) {
     for (const std::string& key : observer->streamed_fields()) {
       const FieldInfo* f = find_field(key);

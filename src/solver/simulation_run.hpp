@@ -55,7 +55,7 @@ struct Simulation::RunContext {
   std::vector<const FieldInfo*> streamed;  // the observer's fields, in its order
   std::unique_ptr<FieldOutput> fields;     // set when fields are streamed
   bool blocks = false;                     // a cut plane's frames and checkpoints go out as this rank's block
-  std::string experiment;                  // experiment_fingerprint() of the run's experiment
+  std::string experiment;                  // Experiment::fingerprint() of the run's experiment
   bool resuming = false;                   // the present step continues from a checkpoint
   bool stopped = false;                    // the observer asked to stop (RunObserver::stop_reason)
 };

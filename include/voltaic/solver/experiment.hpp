@@ -109,6 +109,11 @@ class Experiment {
   /// Step s (from 0) of every cycle.
   const ExperimentStep& step(std::size_t s) const { return cycle_.at(s); }
   std::size_t total_steps() const { return cycle_.size() * static_cast<std::size_t>(cycles_); }
+  /// What shapes a run: the steps as written, the cycles, and one line per
+  /// drive-cycle table (its rows and digest), so that a checkpoint of another
+  /// experiment, or ranks that read other tables, are told apart by the
+  /// first line that differs.
+  std::string fingerprint() const;
 
  private:
   std::vector<ExperimentStep> cycle_;

@@ -206,7 +206,6 @@ class Simulation {
   struct SteppedCell;
   /// Its operator split as the shared pass loop sees it (stepping::split_passes).
   struct SplitPasses;
-  static std::string experiment_fingerprint(const Experiment& experiment);
 
   std::shared_ptr<const CellLayout> layout_;
   SimulationOptions options_;
