@@ -16,7 +16,8 @@ Session::Session(int& argc, char**& argv) {
   check(MPI_Initialized(&initialised), "MPI_Initialized");
   if (initialised) return;
   int provided = 0;
-  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  // SERIALIZED: a batch's worker threads poll for other ranks' stops, one at a time (SpreadStop).
+  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
   owns_ = true;
   // Errors come back as codes (check() turns them into exceptions), not aborts.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

@@ -9,6 +9,8 @@
 #include <exception>
 #include <string>
 
+#include "spread_stop.hpp"
+
 namespace voltaic::mpi {
 
 namespace {
@@ -98,16 +100,6 @@ CellParameters share(const CellParameters& cells, std::pair<std::size_t, std::si
   return s;
 }
 
-/// Forwards stop_reason() only: on_cell comes on rank 0 after the gather.
-class StopOnly : public BatchObserver {
- public:
-  explicit StopOnly(BatchObserver* o) : o_(o) {}
-  std::string stop_reason() override { return o_ ? o_->stop_reason() : std::string(); }
-
- private:
-  BatchObserver* o_;
-};
-
 constexpr int kSizeTag = 4301, kBytesTag = 4302;
 
 /// A rank's packed results to rank 0: their length, then messages of at
@@ -164,9 +156,21 @@ std::vector<BatchCellResult> run_batch(const Communicator& comm, const Parameter
     throw InvalidArgument("rank " + std::to_string(failed - 1), "voltaic::mpi::run_batch",
                           "could not build its share of the batch (its error is on that rank)");
 
-  StopOnly stop(observer);
+  // on_cell comes on rank 0 after the gather; a stop on any rank stops every rank's share.
+  SpreadStop stop(comm, observer);
   std::vector<BatchCellResult> mine;
-  if (local) mine = local->run(experiment, &stop);
+  try {
+    if (local) mine = local->run(experiment, &stop);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  // Every rank settles and learns of a failed share before any waits for another's bytes.
+  stop.settle();
+  const int run_failed = comm.max(error ? comm.rank() + 1 : 0);
+  if (error) std::rethrow_exception(error);
+  if (run_failed)
+    throw MpiError("rank " + std::to_string(run_failed - 1), "voltaic::mpi::run_batch",
+                   "failed while running its share of the batch (its error is on that rank)");
   Writer w;
   for (const BatchCellResult& r : mine) pack(w, r);
   mine.clear();

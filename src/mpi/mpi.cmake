@@ -4,6 +4,7 @@ add_library(voltaic_mpi
   mpi/communicator.cpp
   mpi/halo_exchange.cpp
   mpi/distributed_batch.cpp
+  mpi/spread_stop.cpp
   mpi/block_operator.cpp
   mpi/block_diffusion_step.cpp
   mpi/two_field_block_operator.cpp

@@ -27,9 +27,12 @@ std::pair<std::size_t, std::size_t> cell_range(std::size_t cells, int rank, int 
 /// Rank 0 returns every cell's result in cell order and calls
 /// observer->on_cell for each, in cell order, once they are gathered; the
 /// other ranks return an empty vector. On every rank the local batch polls
-/// observer->stop_reason(). A rank whose batch cannot be built makes every
-/// rank throw (the failing one its own error, the others InvalidArgument
-/// naming that rank), never a hang.
+/// observer->stop_reason(); the first rank that is told to stop tells the
+/// others, whose batches stop at their next poll too (their cells
+/// "interrupted by ... on rank R"; where MPI provides MPI_THREAD_SERIALIZED,
+/// as the CLI's session asks). A rank whose batch cannot be built or fails
+/// while it runs makes every rank throw (the failing one its own error, the
+/// others InvalidArgument or MpiError naming that rank), never a hang.
 std::vector<BatchCellResult> run_batch(const Communicator& comm, const ParameterSet& base, const CellParameters& cells,
                                        const SimulationOptions& options, std::shared_ptr<const Executor> exec,
                                        const BatchOptions& batch, const Experiment& experiment,
