@@ -12,6 +12,7 @@
 #include "io/input_file.hpp"
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/experiment.hpp"
 
 namespace voltaic::io {
 
@@ -66,6 +67,11 @@ class Reader {
     if (!times_.empty() && !(time > times_.back())) {
       fail("the time " + format_parameter_value(time) + " is not after that of line " + std::to_string(last_row_) +
            " (" + format_parameter_value(times_.back()) + "); allowed: strictly increasing times");
+    }
+    if (!times_.empty() && time - times_.back() < kStepLimits.duration.min) {
+      fail("the time " + format_parameter_value(time) + " is " + format_parameter_value(time - times_.back()) +
+           " s after that of line " + std::to_string(last_row_) + "; allowed: " +
+           format_parameter_value(kStepLimits.duration.min) + " s or more (a step change is two rows close together)");
     }
     times_.push_back(time);
     values_.push_back(value);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/experiment.hpp"
 
 namespace voltaic {
 
@@ -62,6 +63,12 @@ void check_rows(const std::string& label, const std::vector<double>& t, const st
       throw InvalidArgument(label, kWhere,
                             row(i) + ": the time " + format_parameter_value(t[i]) + " is not after " + row(i - 1) +
                                 "'s (" + format_parameter_value(t[i - 1]) + "); allowed: strictly increasing times");
+    }
+    if (i > 0 && t[i] - t[i - 1] < kStepLimits.duration.min) {
+      throw InvalidArgument(label, kWhere,
+                            row(i) + ": the time " + format_parameter_value(t[i]) + " is " +
+                                format_parameter_value(t[i] - t[i - 1]) + " s after " + row(i - 1) +
+                                "'s; allowed: " + format_parameter_value(kStepLimits.duration.min) + " s or more");
     }
   }
 }

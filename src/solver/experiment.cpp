@@ -182,6 +182,11 @@ class Parser {
   }
   /// `si`, the quantity in SI units (or C), when it is at most `limit`.
   double at_most(const Quantity& q, double si, const StepLimit& limit) {
+    if (si < limit.min) {
+      throw ExperimentError(index_, text_, q.column,
+                            "the " + std::string(limit.what) + " " + format_parameter_value(si) + " " + limit.unit +
+                                " is out of range: at least " + format_parameter_value(limit.min) + " " + limit.unit);
+    }
     if (!(si <= limit.max)) {
       throw ExperimentError(index_, text_, q.column,
                             "the " + std::string(limit.what) + " " + format_parameter_value(si) + " " + limit.unit +

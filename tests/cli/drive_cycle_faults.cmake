@@ -137,10 +137,12 @@ limited(power "Time [s],Power [W]\n0,1\n10,1000000001\n"
 limited(power "Time [s],Power [W]\n0,-2e9\n10,1\n" "${run_w} row 1: the value -2e+09 W is out of range")
 limited(current "${header}0,1\n1000000001,1\n" "${run_a} row 2: the time 1000000001 s is out of range: at most 1e+09 s")
 limited(current "${header}0,1\n1e300,1\n" "${run_a} row 2: the time 1e+300 s is out of range")
-# KNOWN: rows closer together than the solver's min_dt pass the loader and stop the run (exit 3) inside
-# the solver: a step change "0,1 / 1,1 / 1.00001,5 / 10,5" ("the local error stays 1.08 times the
-# tolerance"), the same at 1.0000001 ("the Newton update is not finite"), and a last time of 5e-324 or
-# 1e-308 ("stencil coefficients: ... d = inf" / "k = -nan [at StencilOperator::update]").
+# Rows closer than a microsecond (the least step duration) are refused at
+# their line: the solver could not take such a step (1 / h overflows).
+refused("${header}0,1\n1,1\n1.0000001,5\n10,5\n" "4: the time 1.0000001 is 1.0000000005838672e-07 s after that of \
+line 3; allowed: 1e-06 s or more")
+refused("${header}0,1\n5e-324,1\n" "3: the time 5e-324 is 5e-324 s after that of line 2")
+refused("${header}0,1\n1e-308,1\n" "3: the time 1e-308 is 1e-308 s after that of line 2")
 
 # Good tables run: a few rows; CRLF, a byte-order mark, comments, blank lines,
 # spaces and tabs, no final newline (docs/config.md); a table that no step

@@ -106,6 +106,14 @@ TEST(DriveCycleCsv, BadRowsAreNamedByFileAndLine) {
   EXPECT_TRUE(has(order, "t.csv:4: the time 5 is not after that of line 2 (5); allowed: strictly increasing")) << order;
   EXPECT_TRUE(has(error_of("0,0\n5,1\n4,2\n"), "t.csv:3: the time 4 is not after that of line 2 (5)"));
   EXPECT_TRUE(has(error_of("Time,Current\n1,0\n2,1\n"), "t.csv:2: the first time is 1; allowed: 0"));
+  // Rows closer than a microsecond leave a time step the solver cannot take.
+  const std::string close = error_of("0,1\n1,1\n1.0000001,5\n10,5\n");
+  EXPECT_TRUE(has(
+      close, "t.csv:3: the time 1.0000001 is 1.0000000005838672e-07 s after that of line 2; allowed: 1e-06 s or more"))
+      << close;
+  EXPECT_TRUE(has(error_of("0,0\n5e-324,1\n"), "t.csv:2: the time 5e-324 is 5e-324 s after"))
+      << error_of("0,0\n5e-324,1\n");
+  EXPECT_FALSE(has(error_of("0,1\n1e-6,1\n1,x\n"), "after that of line")) << "1e-6 s apart is allowed";
   EXPECT_TRUE(has(error_of("# a comment\n0,1\n"), "t.csv:2: holds 1 row; allowed: at least 2 rows"));
   EXPECT_TRUE(has(error_of(""), "t.csv:1: holds no rows"));
   EXPECT_TRUE(has(error_of("Time,Current\n# nothing else\n"), "holds no rows"));

@@ -32,9 +32,13 @@ struct StepLimit {
   double max;
   const char* what;
   const char* unit;
+  double min = 0.0;  ///< the least (> 0: a smaller one is refused too)
 };
 struct StepLimits {
-  StepLimit duration{1e9, "duration", "s"};  ///< about 32 years
+  /// About 32 years; at least a microsecond (the default min_dt): a shorter
+  /// step, or drive-cycle rows closer together, leaves a time step that the
+  /// solver cannot take (1 / h overflows for h = 5e-324 s).
+  StepLimit duration{1e9, "duration", "s", 1e-6};
   StepLimit c_rate{1000.0, "C-rate", "C"};
   StepLimit current{1e6, "current", "A"};
   StepLimit voltage{1000.0, "voltage", "V"};
