@@ -3,6 +3,7 @@
 // value is reported at its key before anything is built. The [solver]
 // options come from solver_option_table().
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
@@ -95,10 +96,26 @@ void read_solver_options(const ConfigSection& s, SimulationOptions& o) {
   check_step_sizes(s, o.steps);
 }
 
+/// Potential-pair collectors need both tabs: checked here (the collectors
+/// check them again when built) so that the error names the config's key.
+void check_collector_tabs(const ConfigSection& g, const RunConfig& config) {
+  if (config.simulation.grid.collectors != CurrentCollectorModel::potential_pair) return;
+  for (const char* side : {"Negative", "Positive"}) {
+    for (const char* what : {"width [m]", "centre y-coordinate [m]", "centre z-coordinate [m]"}) {
+      const std::string name = std::string(side) + " tab " + what;
+      if (std::isnan(parameter_value(config.parameters, name)))
+        g.fail("current_collector", "is \"potential pair\", which needs both tabs, and '" + name +
+                                        "' is unset; allowed: \"uniform\", or set the tabs' widths and centres "
+                                        "under [cell.overrides]");
+    }
+  }
+}
+
 }  // namespace
 
 void read_simulation(const ConfigSections& s, RunConfig& config) {
   read_grid(s.grid, config.simulation.grid);
+  check_collector_tabs(s.grid, config);
   read_thermal_model(s.thermal, config.simulation.thermal);
   read_backend(s.solver, config.backend);
   read_solver_options(s.solver, config.simulation);

@@ -452,18 +452,31 @@ const char* to_string(SweepConfig::Method m) {
 
 namespace {
 
-/// A sweep's cells are 1D (BatchSimulation): a 3D grid is refused at its key.
+/// The key `section.key` of the file, or null.
+const toml::node* node_of(const toml::table& root, const char* section, const char* key) {
+  const toml::table* t = root.get(section) ? root.get(section)->as_table() : nullptr;
+  return t ? t->get(key) : nullptr;
+}
+
+/// A sweep's cells are 1D (BatchSimulation): a 3D grid, collectors or a 3D
+/// heat model are refused at their key.
 void check_one_dimensional(const toml::table& root, const detail::ConfigSource& source, const RunConfig& run) {
-  const toml::table* grid = root.get("grid") ? root.get("grid")->as_table() : nullptr;
   const CellGridSpec& g = run.simulation.grid;
+  const std::string pouch = " (a sweep's cells are 1D; voltaic run runs a pouch or a stack)";
   for (const auto& [key, value] : {std::pair<const char*, int>{"nx", g.nx}, {"ny", g.ny}}) {
-    const toml::node* node = grid ? grid->get(key) : nullptr;
-    if (node && value != 1) {
-      source.fail(
-          detail::line_of(*node), std::string("grid.") + key,
-          "is " + std::to_string(value) + "; allowed: 1 (a sweep's cells are 1D; voltaic run runs a pouch or a stack)");
-    }
+    const toml::node* node = node_of(root, "grid", key);
+    if (node && value != 1)
+      source.fail(detail::line_of(*node), std::string("grid.") + key,
+                  "is " + std::to_string(value) + "; allowed: 1" + pouch);
   }
+  if (const toml::node* node = node_of(root, "grid", "current_collector");
+      node && g.collectors != CurrentCollectorModel::uniform)
+    source.fail(detail::line_of(*node), "grid.current_collector",
+                "is \"potential pair\"; allowed: \"uniform\"" + pouch);
+  if (const toml::node* node = node_of(root, "thermal", "model");
+      node && run.simulation.thermal == ThermalModel::conduction)
+    source.fail(detail::line_of(*node), "thermal.model",
+                "is \"conduction\"; allowed: \"isothermal\" or \"lumped\"" + pouch);
 }
 
 }  // namespace

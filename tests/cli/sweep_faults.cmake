@@ -116,12 +116,11 @@ cells" "${grid}")
 # A 3D grid: a sweep's cells are 1D.
 refused(grid_nx "9: grid.nx: is 2; allowed: 1 (a sweep's cells are 1D" "nx = 2\n${list}${one}")
 refused(grid_ny "10: grid.ny: is 3; allowed: 1 (a sweep's cells are 1D" "nx = 1\nny = 3\n${list}${one}")
-# KNOWN: [thermal] model = "conduction" in a sweep exits 2, but its message names no file, line or key:
-# 'voltaic: error: thermal model: is conduction; allowed: isothermal or lumped (batched cells are 1D)
-# [at BatchSimulation]'.
-# KNOWN: grid.current_collector = "potential pair" on Chen2020 (no tabs) is refused by `voltaic run` (exit 2,
-# but naming no file or key: 'Negative tab width [m]: is unset; ... [at current collector tabs]'); a sweep
-# of it is not refused: every cell fails with that reason, exit 0.
+# The 3D heat model and collectors: a sweep's cells are 1D.
+refused(thermal_conduction "11: thermal.model: is \"conduction\"; allowed: \"isothermal\" or \"lumped\" (a sweep's \
+cells are 1D" "nx = 1\n[thermal]\nmodel = \"conduction\"\n${list}${one}")
+refused(collectors_without_tabs "9: grid.current_collector: is \"potential pair\", which needs both tabs, and \
+'Negative tab width [m]' is unset" "current_collector = \"potential pair\"\n${list}${one}")
 
 # The command line and the wrong command.
 write_config("${WORK}/sweep_to_run.toml" "${step}" "${list}${one}")
