@@ -110,7 +110,8 @@ void add_electrode(std::vector<ParameterInfo>& t, const std::string& Side) {
                &field<G, &E::reaction_activation_energy>});
   t.push_back({n + "charge transfer coefficient", "", "Butler-Volmer transfer coefficient alpha" + of, kUnitOpen,
                &field<G, &E::charge_transfer_coefficient>});
-  t.push_back({n + "double-layer capacity [F.m-2]", "F.m-2", "Double-layer capacitance per particle surface" + of,
+  t.push_back({n + "double-layer capacity [F.m-2]", "F.m-2",
+               "Not used (the model has no double-layer): double-layer capacitance per particle surface" + of,
                kNonNegative, &field<G, &E::double_layer_capacity>});
   t.push_back({n + "density [kg.m-3]", "kg.m-3", "Density" + of, kDensity, &field<G, &E::density>});
   t.push_back({n + "specific heat capacity [J.kg-1.K-1]", "J.kg-1.K-1", "Specific heat capacity" + of, kSpecificHeat,
@@ -209,8 +210,10 @@ std::vector<ParameterInfo> build_parameter_table() {
                kPositive, &field<&P::electrical, &V::ocv_at_0_soc>});
   t.push_back({"Open-circuit voltage at 100% SOC [V]", "V", "Open-circuit voltage that defines 100% state of charge",
                kPositive, &field<&P::electrical, &V::ocv_at_100_soc>});
-  t.push_back({"Contact resistance [Ohm]", "Ohm", "Series resistance subtracted from the terminal voltage",
-               kNonNegative, &field<&P::electrical, &V::contact_resistance>});
+  t.push_back(
+      {"Contact resistance [Ohm]", "Ohm",
+       "Not used: PyBaMM's DFN leaves it out unless its \"contact resistance\" option is on (read so its files load)",
+       kNonNegative, &field<&P::electrical, &V::contact_resistance>});
   return t;
 }
 
