@@ -30,19 +30,31 @@ constexpr const char* kFormat = "voltaic-sweep-1";
 constexpr const char* kSummary = "summary.csv";
 constexpr const char* kCurves = "curves.h5";
 
-/// One time series of every cell: its dataset in /curves and its PyBaMM name.
+/// One time series of every cell: its dataset in /curves and its PyBaMM name;
+/// `values` null for one derived from the others (discharge_capacity).
 struct Quantity {
   const char* key;
   const char* name;
   const char* units;
   std::vector<double> BatchCellResult::*values;
 };
-constexpr std::array<Quantity, 4> kQuantities = {{
+constexpr std::array<Quantity, 5> kQuantities = {{
     {"time", "Time [s]", "s", &BatchCellResult::time},
     {"voltage", "Voltage [V]", "V", &BatchCellResult::voltage},
     {"current", "Current [A]", "A", &BatchCellResult::current},
     {"temperature", "Cell temperature [K]", "K", &BatchCellResult::temperature},
+    {"discharge_capacity", "Discharge capacity [A.h]", "A.h", nullptr},
 }};
+
+/// The charge through the terminals since the start [A h], row by row: the
+/// trapezoidal rule on the current, as the engines count the summary's
+/// discharge capacity (stepping::account).
+std::vector<double> discharge_capacity(const BatchCellResult& r) {
+  std::vector<double> q(r.time.size(), 0.0);
+  for (std::size_t i = 1; i < q.size(); ++i)
+    q[i] = q[i - 1] + 0.5 * (r.current[i - 1] + r.current[i]) * (r.time[i] - r.time[i - 1]) / 3600.0;
+  return q;
+}
 
 /// Rows per chunk of the curve datasets: about 64 per cell, from 1 Ki rows
 /// (8 KiB, a small sweep's file stays small) to 64 Ki rows (512 KiB, within
@@ -193,7 +205,8 @@ void SweepOutput::Curves::append(std::size_t index, const BatchCellResult& r, co
   start[index] = static_cast<std::int64_t>(written + pending[0].size());
   count[index] = static_cast<std::int64_t>(rows);
   for (std::size_t q = 0; q < kQuantities.size(); ++q) {
-    const std::vector<double>& v = r.*kQuantities[q].values;
+    const std::vector<double> derived = kQuantities[q].values ? std::vector<double>() : discharge_capacity(r);
+    const std::vector<double>& v = kQuantities[q].values ? r.*kQuantities[q].values : derived;
     pending[q].insert(pending[q].end(), v.begin(), v.end());
   }
   // Whole chunks only: each is written once, never read back and rewritten.
@@ -273,7 +286,7 @@ void SweepOutput::on_cell(std::size_t index, const BatchCellResult& result) {
                           "'" + directory_.path() + "': cell " + std::to_string(index) + " was written before");
   const std::size_t rows = (result.*kQuantities[0].values).size();
   for (const Quantity& q : kQuantities)
-    if ((result.*q.values).size() != rows)
+    if (q.values && (result.*q.values).size() != rows)
       throw SizeMismatch("cell curves", where,
                          "'" + directory_.path() + "': cell " + std::to_string(index) + " has " + std::to_string(rows) +
                              " times and " + std::to_string((result.*q.values).size()) + " values of " + q.name);

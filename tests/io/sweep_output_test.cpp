@@ -15,7 +15,10 @@
 
 #include "io/hdf5_test_read.hpp"
 #include "io/output_test_support.hpp"
+#include "voltaic/core/executor.hpp"
 #include "voltaic/core/version.hpp"
+#include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
 
 namespace voltaic::io {
 namespace {
@@ -247,9 +250,10 @@ TEST(SweepOutput, CurvesOfCellsDeliveredOutOfOrderReadBack) {
   ASSERT_EQ(count.size(), n);
   const std::vector<double> time = doubles(f.get(), "curves/time"), voltage = doubles(f.get(), "curves/voltage"),
                             current = doubles(f.get(), "curves/current"),
-                            temperature = doubles(f.get(), "curves/temperature");
+                            temperature = doubles(f.get(), "curves/temperature"),
+                            capacity = doubles(f.get(), "curves/discharge_capacity");
   ASSERT_EQ(time.size(), 700u + 1u + 650u);
-  for (const auto* v : {&voltage, &current, &temperature}) ASSERT_EQ(v->size(), time.size());
+  for (const auto* v : {&voltage, &current, &temperature, &capacity}) ASSERT_EQ(v->size(), time.size());
   for (std::size_t i = 0; i < n; ++i) {
     ASSERT_EQ(count[i], static_cast<std::int64_t>(results[i].time.size())) << i;
     ASSERT_LE(start[i] + count[i], static_cast<std::int64_t>(time.size())) << i;
@@ -260,11 +264,16 @@ TEST(SweepOutput, CurvesOfCellsDeliveredOutOfOrderReadBack) {
     EXPECT_EQ(slice(voltage), results[i].voltage) << i;
     EXPECT_EQ(slice(current), results[i].current) << i;
     EXPECT_EQ(slice(temperature), results[i].temperature) << i;
+    // The charge since the start: a constant current of 5 + i A over rows 10 s apart.
+    const std::vector<double> q = slice(capacity);
+    for (std::size_t k = 0; k < q.size(); ++k)
+      EXPECT_NEAR(q[k], (5.0 + static_cast<double>(i)) * 10.0 * static_cast<double>(k) / 3600.0, 1e-12) << i;
   }
   EXPECT_EQ(start[3], 0);  // rows in the order the cells came
   EXPECT_EQ(start[0], 1);
   EXPECT_EQ(start[4], 701);
-  for (const char* name : {"curves/time", "curves/voltage", "curves/current", "curves/temperature"}) {
+  for (const char* name :
+       {"curves/time", "curves/voltage", "curves/current", "curves/temperature", "curves/discharge_capacity"}) {
     const hdf5::Dataset c = h5::dataset(f.get(), name);
     EXPECT_FALSE(h5::chunk_shape(c.get()).empty()) << name;
     EXPECT_FALSE(h5::string_attribute(c.get(), "name").empty()) << name;
@@ -272,6 +281,35 @@ TEST(SweepOutput, CurvesOfCellsDeliveredOutOfOrderReadBack) {
   const hdf5::Dataset t = h5::dataset(f.get(), "curves/temperature");
   EXPECT_EQ(h5::string_attribute(t.get(), "name"), "Cell temperature [K]");
   EXPECT_EQ(h5::string_attribute(t.get(), "units"), "K");
+}
+
+// A real cell's capacity curve ends where the summary's discharge capacity
+// does: the same trapezoidal rule on the same rows.
+TEST(SweepOutput, TheCapacityCurveEndsAtTheSummarysCapacity) {
+  const auto d = fresh_dir("sweep_capacity");
+  CellParameters cells;
+  cells.names = {kNames[0]};
+  cells.values = {7e-5, 8.5e-5};
+  SimulationOptions o;
+  o.grid = {8, 6, 8, 8, 1, 1};
+  BatchSimulation batch(parameter_sets::chen2020(), cells, o, CpuExecutor::create(), BatchOptions{1, true});
+  const std::vector<BatchCellResult> results =
+      batch.run(Experiment({"Discharge at 1C until 3.3 V", "Rest for 5 minutes", "Charge at 0.5C for 10 minutes"}));
+  {
+    SweepOutput out(d.string(), cells, info());
+    for (std::size_t i = 0; i < results.size(); ++i) out.on_cell(i, results[i]);
+    out.finish(results);
+  }
+  const hdf5::File f = h5::open((d / "curves.h5").string());
+  ASSERT_TRUE(f);
+  const std::vector<double> capacity = doubles(f.get(), "curves/discharge_capacity");
+  const std::vector<std::int64_t> start = int64s(f.get(), "start"), count = int64s(f.get(), "count");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    ASSERT_EQ(results[i].status, Status::completed) << results[i].termination;
+    ASSERT_GT(count[i], 2);
+    const double last = capacity[static_cast<std::size_t>(start[i] + count[i] - 1)];
+    EXPECT_NEAR(last, results[i].discharge_capacity_ah, 1e-12 * std::fabs(results[i].discharge_capacity_ah)) << i;
+  }
 }
 
 TEST(SweepOutput, ABatchStoppedBeforeAnyCellListsEveryCellAsNotRun) {
