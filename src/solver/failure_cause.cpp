@@ -75,8 +75,8 @@ std::string stall_reason(int free_steps, double h, double min_dt, double max_dt,
   if (h < min_dt)
     m << "its steps shrank to " << h << " s, below min_dt (" << min_dt << " s)";
   else
-    m << free_steps << " steps in a row shorter than max_dt (" << max_dt << " s) without reaching the step's end, "
-      << "the last of " << h << " s (max_steps = " << max_steps << ")";
+    m << free_steps << " steps without completing a minute of simulated time, the step's end or a step of max_dt ("
+      << max_dt << " s), the last of " << h << " s (max_steps = " << max_steps << ")";
   return m.str();
 }
 

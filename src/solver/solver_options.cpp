@@ -110,9 +110,9 @@ void add_step_control(std::vector<SolverOption>& t) {
       "concentration/potential/temperature passes of one step before the step is cut"));
   t.push_back(option<steps, &StepControl::max_steps>(
       "max_steps", "max_steps", kAtLeastOne, "",
-      "steps in a row that neither reach max_dt nor end at a boundary of their experiment step (its end, a drive "
-      "cycle's row, a field time) before the cell counts as stalled and fails (IDAKLU's max_num_steps); a free "
-      "step below min_dt fails it too"));
+      "steps a cell may take without completing a minute of simulated time, reaching a boundary of its "
+      "experiment step (its end, a drive cycle's row, a field time) or taking a step of max_dt; more (or such a "
+      "step below min_dt) and the cell has stalled: it fails (IDAKLU's max_num_steps between PyBaMM's output times)"));
   t.back().fingerprinted = false;  // a guard: a restart may raise it
 }
 

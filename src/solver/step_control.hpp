@@ -289,14 +289,20 @@ VOLTAIC_HD inline void account(double& capacity_ah, double& energy_wh, double i0
   energy_wh += 0.5 * (i0 * v0 + i1 * v1) * h / 3600.0;
 }
 
-/// Progress: an accepted step of h that neither reached max_dt nor ended at
-/// a boundary of its experiment step (`at_boundary`: its end, a table row, a
-/// field time) is a free step. More than max_steps free steps in a row
-/// (IDAKLU's max_num_steps between two output times), or a free step shorter
+/// Progress, judged as IDA's max_num_steps between PyBaMM's output times (a
+/// minute apart in an experiment): an accepted step of h counts unless it
+/// reached max_dt, ended at a boundary of its experiment step
+/// (`at_boundary`: its end, a table row, a field time) or crossed a whole
+/// minute of the step's time (k.elapsed, h included), any of which starts
+/// the count afresh. More than max_steps in a count, or a counted step shorter
 /// than min_dt, means the cell has stopped making progress: without this a
-/// cell whose steps stay tiny runs (and writes rows) for ever.
+/// cell whose steps stay tiny (an electrolyte crawling along its depletion)
+/// runs, and writes rows, for ever.
+inline constexpr double kProgressPeriod = 60.0;  ///< [s]
+
 VOLTAIC_HD inline bool stalled(Clock& k, double h, bool at_boundary, double min_dt, double max_dt, int max_steps) {
-  if (at_boundary || h >= max_dt) {
+  const bool new_period = floor(k.elapsed / kProgressPeriod) > floor((k.elapsed - h) / kProgressPeriod);
+  if (at_boundary || h >= max_dt || new_period) {
     k.free_steps = 0;
     return false;
   }

@@ -96,6 +96,31 @@ TEST(CellProgramCuda, ABadCellIsReportedAndTheOthersRun) {
   EXPECT_EQ(r[2].status, Status::completed) << r[2].termination;
 }
 
+// A cell that stops making progress (max_steps; the electrolyte of the base
+// cell runs out at 3C on a coarse grid) fails on the GPU at the step the
+// CPU's does, with its words; the other cell goes on.
+TEST(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
+  const CellParameters c{{"Initial concentration in electrolyte [mol.m-3]"}, {1000.0, 2000.0}};
+  const Experiment e({"Discharge at 3C until 2.5 V"});
+  SimulationOptions o = options();
+  o.grid = {5, 4, 5, 5, 1, 1};
+  o.steps.max_steps = 2000;
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
+  const auto cpu = BatchSimulation(parameter_sets::chen2020(), c, o, CpuExecutor::create(), b).run(e);
+  const auto cuda = BatchSimulation(parameter_sets::chen2020(), c, o, gpu, b).run(e);
+  EXPECT_EQ(cpu[0].status, Status::stopped);
+  EXPECT_NE(cpu[0].termination.find("the cell stopped making progress"), std::string::npos) << cpu[0].termination;
+  EXPECT_EQ(cpu[1].status, Status::completed) << cpu[1].termination;
+  for (std::size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE("cell " + std::to_string(i));
+    EXPECT_EQ(cuda[i].status, cpu[i].status) << cuda[i].termination;
+  }
+  EXPECT_NE(cuda[0].termination.find("the cell stopped making progress"), std::string::npos) << cuda[0].termination;
+}
+
 /// Asks the batch to stop at its second poll.
 class StopSecond : public BatchObserver {
  public:

@@ -83,24 +83,29 @@ TEST(StepControl, AHoldEndsWhenItsConvergedRunDoes) {
   EXPECT_NEAR(hold(coarse), hold(fine), 1e-3 * hold(fine));
 }
 
-// The progress guard counts free steps in a row: a step at max_dt or at a
-// boundary of its experiment step resets the count, a free step below
-// min_dt stalls at once.
-TEST(StepControl, AStallIsTooManyFreeStepsInARowOrOneBelowMinDt) {
+// The progress guard counts the steps since the last minute of the step's
+// time, step boundary or step of max_dt; a counted step below min_dt stalls
+// at once.
+TEST(StepControl, AStallIsTooManyStepsWithinAMinuteOrOneBelowMinDt) {
   stepping::Clock k;
   const double min_dt = 1e-6, max_dt = 600.0;
   const int max_steps = 3;
-  for (int i = 0; i < 3; ++i) EXPECT_FALSE(stepping::stalled(k, 1.0, false, min_dt, max_dt, max_steps));
-  EXPECT_FALSE(stepping::stalled(k, 1e-3, true, min_dt, max_dt, max_steps));  // a step's end: afresh
+  const auto step = [&](double h, bool at_boundary = false) {
+    k.elapsed += h;
+    return stepping::stalled(k, h, at_boundary, min_dt, max_dt, max_steps);
+  };
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(step(1.0));
+  EXPECT_FALSE(step(1e-3, true));  // a boundary of the step: afresh
   EXPECT_EQ(k.free_steps, 0);
-  for (int i = 0; i < 3; ++i) EXPECT_FALSE(stepping::stalled(k, 1.0, false, min_dt, max_dt, max_steps));
-  EXPECT_FALSE(stepping::stalled(k, max_dt, false, min_dt, max_dt, max_steps));  // as long as allowed: afresh
-  for (int i = 0; i < 3; ++i) EXPECT_FALSE(stepping::stalled(k, 1.0, false, min_dt, max_dt, max_steps));
-  EXPECT_TRUE(stepping::stalled(k, 1.0, false, min_dt, max_dt, max_steps));
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(step(1.0));
+  EXPECT_FALSE(step(60.0));  // crosses a minute: afresh
+  EXPECT_EQ(k.free_steps, 0);
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(step(1.0));
+  EXPECT_TRUE(step(1.0));  // the fourth within that minute
   k.start_step(1e-2);
   EXPECT_EQ(k.free_steps, 0);
-  EXPECT_TRUE(stepping::stalled(k, 0.5e-6, false, min_dt, max_dt, max_steps));
-  EXPECT_FALSE(stepping::stalled(k, 0.5e-6, true, min_dt, max_dt, max_steps));  // a short remainder of a step
+  EXPECT_TRUE(step(0.5e-6));
+  EXPECT_FALSE(step(0.5e-6, true));  // a short remainder of a step
 }
 
 }  // namespace

@@ -52,10 +52,10 @@ struct StepControl {
   /// contraction rate does; a step that needs more passes is cut.
   int max_split_iterations = 10;
   /// A cell that stops making progress fails (stepping::stalled): more than
-  /// this many accepted steps in a row that neither reach max_dt nor end at
-  /// a boundary of their experiment step (its end, a drive cycle's row, a
-  /// field time), or such a step shorter than min_dt. IDAKLU's
-  /// max_num_steps between two output times.
+  /// this many accepted steps without completing a minute of simulated time,
+  /// ending at a boundary of their experiment step (its end, a drive cycle's
+  /// row, a field time) or reaching max_dt, or such a step shorter than
+  /// min_dt. IDAKLU's max_num_steps between PyBaMM's output times.
   int max_steps = 100000;
 };
 

@@ -17,7 +17,7 @@ struct Clock {
   int history = 1;             ///< accepted values usable by the formulas (1 at a step's start, up to 3)
   bool until_below = true;     ///< a drive cycle's "until" voltage is a lower limit (the step started above it)
   int last_order = 1;          ///< of the formula the last attempt used
-  int free_steps = 0;          ///< accepted steps in a row short of max_dt and of the step's ends (stepping::stalled)
+  int free_steps = 0;          ///< accepted steps since a minute, a step end or max_dt (stepping::stalled)
   double split_rate = 1.0;     ///< contraction of the split's passes, last measured
   double split_rate_dt = 0.0;  ///< the step it was measured at [s] (0: none yet)
   // The cell's terminal quantities.
