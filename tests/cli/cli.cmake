@@ -181,6 +181,14 @@ if(VOLTAIC_HAS_MPI)
   set_tests_properties(cli.a_signal_to_one_rank_stops_every_rank PROPERTIES PROCESSORS 2 TIMEOUT 600
     SKIP_RETURN_CODE 77
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  # A rank killed mid-run (SIGKILL) ends the job (mpirun), never a hang.
+  add_test(NAME cli.a_killed_rank_ends_the_job
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/ranks_killed.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
+                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml
+                   ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml ${_work}/ranks_killed)
+  set_tests_properties(cli.a_killed_rank_ends_the_job PROPERTIES PROCESSORS 2 TIMEOUT 300
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   add_test(NAME cli.run_of_a_1d_cell_refuses_several_ranks
            COMMAND ${MPIEXEC_EXECUTABLE} -n 2 ${VOLTAIC_MPIEXEC_EXTRA} ${_voltaic} run
                    ${_data}/configs/minimal.toml -o ${_work}/run_ranks_1d)

@@ -14,7 +14,8 @@ if [ "$("$mpiexec" -n 1 $extra sh -c 'echo ${OMPI_COMM_WORLD_RANK:-none}')" = no
   echo "not OpenMPI (no OMPI_COMM_WORLD_RANK): no rank can be told apart"
   exit 77
 fi
-# 6,000 steps of 0.2 s on two ranks, about 16 s (the signal comes after 3 s; a slow
+# On the CPU (a GPU would finish the sweep before the signal). 6,000 steps of
+# 0.2 s on two ranks, about 16 s (the signal comes after 3 s; a slow
 # machine must not finish first).
 sed -e 's/^steps = .*/steps = ["Rest for 1 s", "Discharge at 0.5C for 20 minutes"]/' \
   -e 's/^\[solver\]/[solver]\nmax_dt = 0.2/' "$pouch" >"$work/long.toml"
@@ -42,15 +43,15 @@ run_and_signal() {
   echo "$rc" >"$work/$name.rc"
 }
 
-run_and_signal run "$voltaic" run "$work/long.toml" -o "$work/out"
+run_and_signal run "$voltaic" run "$work/long.toml" -o "$work/out" --backend cpu
 test "$(cat "$work/run.rc")" = 143 || { echo "run: exit status $(cat "$work/run.rc"), expected 143"; cat "$work/run.log"; exit 1; }
 grep -q "interrupted by SIGTERM on rank 1; continue with --restart $work/out/checkpoint.h5" "$work/run.log" ||
   { echo "run: no interruption line naming rank 1:"; cat "$work/run.log"; exit 1; }
 # shellcheck disable=SC2086
-"$mpiexec" -n 2 $extra "$voltaic" run "$work/long.toml" -o "$work/continued" --restart "$work/out/checkpoint.h5" \
+"$mpiexec" -n 2 $extra "$voltaic" run "$work/long.toml" -o "$work/continued" --restart "$work/out/checkpoint.h5" --backend cpu \
   >"$work/continued.log" 2>&1 || { echo "the continuation failed:"; cat "$work/continued.log"; exit 1; }
 
-run_and_signal sweep "$voltaic" sweep "$sweep" -o "$work/sweep" -j 1
+run_and_signal sweep "$voltaic" sweep "$sweep" -o "$work/sweep" -j 1 --backend cpu
 test "$(cat "$work/sweep.rc")" = 143 || { echo "sweep: exit status $(cat "$work/sweep.rc"), expected 143"; cat "$work/sweep.log"; exit 1; }
 grep -q "interrupted by SIGTERM on rank 1" "$work/sweep.log" || { echo "sweep: no interruption line:"; cat "$work/sweep.log"; exit 1; }
 # Rank 0 stopped too, not at the end of its share (cells 0 to 9,999, about 10 s of work).
