@@ -28,16 +28,19 @@ std::string excerpt(std::string_view s);
 std::string split_fields(std::string_view line, std::vector<std::string>& fields);
 
 /// Calls `on_line(text, number)` for each line of `text` (number from 1),
-/// without its '\n', and without a UTF-8 byte-order mark at the start.
+/// without its line end (LF, CRLF, or a CR alone as a classic Mac file has
+/// them, as spreadsheets and pandas read them), and without a UTF-8
+/// byte-order mark at the start.
 template <class OnLine>
 void for_each_line(std::string_view text, OnLine&& on_line) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   int number = 1;
   for (std::size_t start = 0; start < text.size(); ++number) {
-    const std::size_t end = text.find('\n', start);
+    const std::size_t end = text.find_first_of("\r\n", start);
     const std::size_t stop = end == std::string_view::npos ? text.size() : end;
     on_line(text.substr(start, stop - start), number);
-    start = stop + 1;
+    const bool crlf = stop + 1 < text.size() && text[stop] == '\r' && text[stop + 1] == '\n';
+    start = stop + (crlf ? 2 : 1);
   }
 }
 

@@ -87,6 +87,9 @@ TEST(DriveCycleCsv, HeaderCommentsSpacesAndLineEndsAreTolerated) {
   EXPECT_EQ(t.values(), (std::vector<double>{1.5, -2, 0.5}));
   // Without a header, and without a newline at the end.
   EXPECT_EQ(parse_drive_cycle("0,0\n1,1", "t.csv", "T").rows(), 2u);
+  // A classic Mac's line ends (CR alone), lines numbered as written.
+  EXPECT_EQ(parse_drive_cycle("Time,Current\r0,0\r1,1\r", "t.csv", "T").rows(), 2u);
+  EXPECT_TRUE(has(error_of("Time,Current\r0,0\rx,1\r"), "t.csv:3: the time 'x' is not a number"));
 }
 
 TEST(DriveCycleCsv, BadRowsAreNamedByFileAndLine) {
