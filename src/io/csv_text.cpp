@@ -23,6 +23,15 @@ bool parse_number(std::string_view s, double& value) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
+std::string why_not_a_number(std::string_view s) {
+  if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (!s.empty() && ec == std::errc::result_out_of_range && end == s.data() + s.size())
+    return "is beyond a double's range (magnitudes from about 4.9e-324 to 1.8e308)";
+  return "is not a number";
+}
+
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }

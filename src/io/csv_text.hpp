@@ -18,6 +18,11 @@ std::string_view trim_blanks(std::string_view s);
 /// caller refuses them with its own message).
 bool parse_number(std::string_view s, double& value);
 
+/// "is not a number", or for a decimal beyond a double's range (1e400,
+/// 1e-400) "is beyond a double's range ...": the end of a message about a
+/// cell `s` that parse_number() refused.
+std::string why_not_a_number(std::string_view s);
+
 /// `s` quoted for a message: on one line and cut after 60 characters.
 std::string excerpt(std::string_view s);
 

@@ -21,6 +21,7 @@ namespace {
 using detail::excerpt;
 using detail::parse_number;
 using detail::trim_blanks;
+using detail::why_not_a_number;
 
 constexpr const char* kWhere = "voltaic::io::load_drive_cycle";
 constexpr const char* kAllowedRow = "allowed: two numbers, time [s] and value [A] or [W], separated by a comma";
@@ -43,7 +44,8 @@ class Reader {
     }
     double time = 0.0, value = 0.0;
     const bool first_is_number = parse_number(fields[0], time);
-    if (!first_is_number && !seen_content_) {  // a header: "Time [s], Current [A]"
+    const bool huge = !first_is_number && why_not_a_number(fields[0]) != "is not a number";
+    if (!first_is_number && !huge && !seen_content_) {  // a header: "Time [s], Current [A]"
       seen_content_ = true;
       return;
     }
@@ -55,8 +57,10 @@ class Reader {
       fail(excerpt(text) + " has " + std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") +
            hint + "; " + kAllowedRow);
     }
-    if (!first_is_number) fail("the time " + excerpt(fields[0]) + " is not a number; " + kAllowedRow);
-    if (!parse_number(fields[1], value)) fail("the value " + excerpt(fields[1]) + " is not a number; " + kAllowedRow);
+    if (!first_is_number)
+      fail("the time " + excerpt(fields[0]) + " " + why_not_a_number(fields[0]) + "; " + kAllowedRow);
+    if (!parse_number(fields[1], value))
+      fail("the value " + excerpt(fields[1]) + " " + why_not_a_number(fields[1]) + "; " + kAllowedRow);
     if (!std::isfinite(time)) fail("the time is " + format_parameter_value(time) + "; allowed: a finite number [s]");
     if (!std::isfinite(value)) {
       fail("the value is " + format_parameter_value(value) + "; allowed: a finite number [A] or [W]");

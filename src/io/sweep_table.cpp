@@ -90,7 +90,8 @@ class TableReader {
     for (std::size_t k = 0; k < n; ++k) {
       double v = 0.0;
       const std::string allowed = "; allowed: " + allowed_number(finite, units_[k]);
-      if (!parse_number(fields_[k], v)) fail(column(k) + ": " + excerpt(fields_[k]) + " is not a number" + allowed);
+      if (!parse_number(fields_[k], v))
+        fail(column(k) + ": " + excerpt(fields_[k]) + " " + why_not_a_number(fields_[k]) + allowed);
       // A value outside the parameter's range is the batch's to report, as that cell's failure.
       if (!std::isfinite(v)) fail(column(k) + ": is " + format_parameter_value(v) + allowed);
       table_.cells.values.push_back(v);

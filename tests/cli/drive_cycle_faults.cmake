@@ -47,10 +47,15 @@ foreach(x nan inf -inf)
   refused("${header}0,1\n10,${x}\n" "3: the value is ${x}; allowed: a finite number [A] or [W]")
   refused("${header}0,1\n${x},1\n" "3: the time is ${x}; allowed: a finite number [s]")
 endforeach()
-foreach(x 1e400 -1e400 abc 0x10 "" "\"2\"" 2A)
+foreach(x abc 0x10 "" "\"2\"" 2A)
   refused("${header}0,1\n10,${x}\n" "3: the value '${x}' is not a number")
   refused("${header}0,1\n${x},1\n" "3: the time '${x}' is not a number")
 endforeach()
+foreach(x 1e400 -1e400 1e-400)
+  refused("${header}0,1\n10,${x}\n" "3: the value '${x}' is beyond a double's range")
+  refused("${header}0,1\n${x},1\n" "3: the time '${x}' is beyond a double's range")
+endforeach()
+refused("1e400,1\n10,1\n" "1: the time '1e400' is beyond a double's range")  # not a header
 refused("${header}0,1\n10,2\nTime [s],Current [A]\n20,1\n" "4: the time 'Time [s]' is not a number")
 
 # Rows: none, a header alone, one, extra or missing columns, another separator.
