@@ -28,6 +28,7 @@ class Writer {
   }
   void put(const std::vector<double>& v) {
     put(static_cast<std::uint64_t>(v.size()));
+    if (v.empty()) return;
     const auto* p = reinterpret_cast<const char*>(v.data());
     bytes.insert(bytes.end(), p, p + v.size() * sizeof(double));
   }
@@ -58,6 +59,7 @@ class Reader {
   void take(void* out, std::size_t n) {
     if (static_cast<std::size_t>(end_ - p_) < n)
       throw MpiError("gathered results", "voltaic::mpi::run_batch", "a rank's results are truncated");
+    if (n == 0) return;  // an empty curve's data() may be null, which memcpy must not see
     std::memcpy(out, p_, n);
     p_ += n;
   }

@@ -14,7 +14,7 @@ namespace voltaic::mpi {
 namespace {
 
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
