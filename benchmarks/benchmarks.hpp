@@ -44,6 +44,7 @@ struct SweepBenchOptions {
   int cells_per_region = 20;  ///< z-cells per region (PyBaMM's mesh)
   int shells = 20;            ///< radial shells per particle
   std::string thermal = "lumped";
+  std::string step = "Discharge at 1C until 2.5 V";  ///< the experiment: one step (a power step, say)
   int baseline_cells = 2000;  ///< on CUDA: the first cells also run on the CPU, every core (the baseline)
   std::string json_file;      ///< --json FILE: the table, and one JSON line appended to FILE
   bool json_stdout = false;   ///< --json without a file

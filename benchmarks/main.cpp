@@ -154,6 +154,7 @@ void add_sweep_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--shells", s.shells, "radial shells per particle")
       ->check(CLI::Range(2, 10000))
       ->capture_default_str();
+  cmd.add_option("--step", s.step, "the experiment's one step, in PyBaMM's wording")->capture_default_str();
   cmd.add_option("--thermal", s.thermal, "isothermal or lumped")
       ->check(CLI::IsMember({"isothermal", "lumped"}))
       ->capture_default_str();

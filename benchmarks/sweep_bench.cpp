@@ -42,7 +42,7 @@ std::string sweep_bench_config(const SweepBenchOptions& so) {
        "\nseparator_cells = " + std::to_string(so.cells_per_region) +
        "\npositive_cells = " + std::to_string(so.cells_per_region) + "\nradial_shells = " + std::to_string(so.shells) +
        "\n";
-  t += "[thermal]\nmodel = \"" + so.thermal + "\"\n[experiment]\nsteps = [\"Discharge at 1C until 2.5 V\"]\n";
+  t += "[thermal]\nmodel = \"" + so.thermal + "\"\n[experiment]\nsteps = [\"" + so.step + "\"]\n";
   t += "[sweep]\nmethod = \"latin_hypercube\"\nsamples = " + std::to_string(so.cells) +
        "\nseed = " + std::to_string(so.seed) + "\n";
   char spread[32];
@@ -186,7 +186,7 @@ void describe(BenchReport& r, const SweepBenchOptions& so, const voltaic::io::Sw
   r.extra["host_cpu"] = host_cpu_name();
   r.extra["host_hardware_threads"] = std::thread::hardware_concurrency();
   r.extra["parameter_set"] = "Chen2020";
-  r.extra["experiment"] = "Discharge at 1C until 2.5 V";
+  r.extra["experiment"] = so.step;
   r.extra["thermal"] = so.thermal;
   r.extra["grid"] = {{"cells_per_region", so.cells_per_region}, {"radial_shells", so.shells}};
   r.extra["sweep"] = {{"method", "latin_hypercube"}, {"seed", so.seed}, {"spread", so.spread}};

@@ -72,18 +72,23 @@ class StopObserver : public BatchObserver {
 };
 
 /// cuda: the cell program on the GPU (one warp per cell); auto: the GPU
-/// where one is visible and the experiment has only current, rest and
-/// voltage steps (what the cell program runs), else the CPU.
+/// where one is visible and the experiment has only current, power, rest
+/// and voltage steps (what the cell program runs), else the CPU, saying so.
 std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice, const Experiment& experiment) {
   const ExperimentStep* unsupported = nullptr;
   for (const ExperimentStep& s : experiment.cycle())
-    if (!unsupported && (s.mode == StepMode::power || s.drive_cycle)) unsupported = &s;
-  if (choice == io::BackendChoice::cuda && unsupported) {
-    throw BackendUnavailable("backend cuda", "voltaic sweep",
-                             "the GPU's cell program runs current, rest and voltage steps, and step \"" +
-                                 unsupported->text + "\" is a power step or a drive cycle; allowed: --backend cpu");
+    if (!unsupported && s.drive_cycle) unsupported = &s;
+  const std::string why = unsupported ? "the GPU's cell program runs current, power, rest and voltage steps, and "
+                                        "step \"" +
+                                            unsupported->text + "\" is a drive cycle"
+                                      : "";
+  if (choice == io::BackendChoice::cuda && unsupported)
+    throw BackendUnavailable("backend cuda", "voltaic sweep", why + "; allowed: --backend cpu");
+  if (choice == io::BackendChoice::automatic && unsupported) {
+    if (CudaExecutor::device_count() > 0)
+      std::fprintf(stderr, "voltaic: note: the sweep runs on the CPU: %s\n", one_line(why).c_str());
+    choice = io::BackendChoice::cpu;
   }
-  if (choice == io::BackendChoice::automatic && unsupported) choice = io::BackendChoice::cpu;
   return make_executor(choice, "voltaic sweep");
 }
 

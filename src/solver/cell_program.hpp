@@ -181,6 +181,10 @@ class CellRun {
                           double* diag, double* tz, bool d_last = false) const;
   VOLTAIC_HD void apply(const double* diag, const double* tz, const double* x, double* y) const;
   VOLTAIC_HD bool potential(const ProgramStep& step);
+  /// The potential step under a current [A] (the reaction's guess from the
+  /// last accepted pass), the terminal voltage it gives.
+  VOLTAIC_HD bool solve_current(double amperes);
+  VOLTAIC_HD double terminal_voltage(double amperes) const;
   VOLTAIC_HD bool newton(const dfn::Drive& drive);
   VOLTAIC_HD void heat(const ProgramStep& step);
   VOLTAIC_HD void thermal_update(const Pass& p);
@@ -242,6 +246,12 @@ class CellRun {
     VOLTAIC_HD double local_error(double h) const { return run.local_error(h, step.voltage_control); }
     VOLTAIC_HD int last_order() const { return run.k_.last_order; }
     VOLTAIC_HD double event_margin() const { return run.event_margin(step); }
+  };
+  /// This cell's potential step as the shared power iteration sees it (stepping::draw_power).
+  struct PowerDraw {
+    CellRun& run;
+    VOLTAIC_HD bool solve_current(double amperes) { return run.solve_current(amperes); }
+    VOLTAIC_HD double terminal_voltage(double amperes) const { return run.terminal_voltage(amperes); }
   };
   VOLTAIC_HD bool consistent_start(const ProgramStep& step);
   VOLTAIC_HD void save();
@@ -428,21 +438,44 @@ VOLTAIC_HD inline bool CellRun::concentration_finish(const Pass& p) {
 
 // ---- Potential --------------------------------------------------------------
 
+VOLTAIC_HD inline bool CellRun::solve_current(double amperes) {
+  const SlabOffsets& o = s_.o;
+  dfn::Drive d;
+  d.voltage_control = false;
+  d.current_density = amperes / c_.area;
+  d.voltage = 0.0;
+  copy(at(o.aj), at(o.pot_aj), n_);  // the reaction's guess (ParticleSurface::reaction)
+  return newton(d);
+}
+
+VOLTAIC_HD inline double CellRun::terminal_voltage(double amperes) const {
+  const double i = amperes / c_.area;
+  return at(s_.o.phi)[n_ - 1] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
+}
+
 VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step) {
   const SlabOffsets& o = s_.o;
+  if (step.power) {  // the current that draws the power (stepping::draw_power, as Simulation)
+    PowerDraw cell{*this};
+    const stepping::PowerEnd end = stepping::draw_power(cell, k_, step.value);
+    if (end.outcome == stepping::Power::no_voltage) fail(Failure::power_voltage, end.voltage);
+    if (end.outcome == stepping::Power::unsettled) fail(Failure::power_unsettled, end.voltage);
+    if (end.outcome != stepping::Power::drawn) return false;
+    copy(at(o.pot_aj), at(o.aj), n_);
+    copy(at(o.pot_surface), at(o.c_surf), np_);
+    return true;
+  }
   dfn::Drive d;
   d.voltage_control = step.voltage_control;
   d.current_density = step.voltage_control ? 0.0 : drive(step) / c_.area;
   d.voltage = step.voltage_control ? drive(step) : 0.0;
   copy(at(o.aj), at(o.pot_aj), n_);  // the reaction's guess (ParticleSurface::reaction)
   if (!newton(d)) return false;
-  const double* phi = at(o.phi);
   if (step.voltage_control) {
     k_.voltage = drive(step);
     k_.current = dot(at(o.pot_aj), at(o.negative_volume), n_);
   } else {
-    const double i = drive(step) / c_.area;
-    k_.voltage = phi[n_ - 1] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
+    k_.voltage = terminal_voltage(drive(step));
     k_.current = drive(step);
   }
   copy(at(o.pot_aj), at(o.aj), n_);

@@ -46,15 +46,16 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment) {
   std::vector<ProgramStep> steps;
   for (std::size_t i = 0; i < experiment.cycle().size(); ++i) {
     const ExperimentStep& s = experiment.cycle()[i];
-    if (s.drive_cycle || s.mode == StepMode::power) {
+    if (s.drive_cycle) {
       throw InvalidArgument(describe_step(s, static_cast<long long>(i)), kWhere,
-                            std::string("is a ") + (s.drive_cycle ? "drive cycle" : "power step") +
-                                ", which the batch cell program does not run; allowed there: current, rest and "
-                                "voltage steps (or the Simulation engine on the CPU)");
+                            "is a drive cycle, which the batch cell program does not run; allowed there: current, "
+                            "power, rest and voltage steps (or the Simulation engine on the CPU)");
     }
     ProgramStep p;
     p.voltage_control = s.mode == StepMode::voltage;
+    p.power = s.mode == StepMode::power;
     if (s.mode == StepMode::voltage) p.value = s.voltage_v;
+    if (s.mode == StepMode::power) p.value = s.power_w;
     if (s.mode == StepMode::current) {
       p.value = s.current.value;
       p.c_rate = s.current.c_rate;
@@ -203,6 +204,8 @@ std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
     case program::Failure::local_error:
       m << "the local error stays " << k.failure_value << " times the tolerance at dt = " << k.failure_dt << " s";
       break;
+    case program::Failure::power_voltage: m << power_failure(stepping::Power::no_voltage, k.failure_value); break;
+    case program::Failure::power_unsettled: m << power_failure(stepping::Power::unsettled, k.failure_value); break;
     case program::Failure::stalled:
       m << stall_reason(k.free_steps, k.failure_dt, s.min_dt, s.max_dt, s.max_steps);
       break;

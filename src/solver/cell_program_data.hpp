@@ -15,7 +15,8 @@ namespace voltaic::program {
 /// One experiment step as the program runs it (current, rest or voltage).
 struct ProgramStep {
   bool voltage_control = false;
-  double value = 0.0;          ///< [V] for a hold; [A] or a C-rate (c_rate) for a current (rest: 0)
+  bool power = false;          ///< value is a power [W] (> 0 discharges)
+  double value = 0.0;          ///< [V] for a hold; [A] or a C-rate (c_rate) for a current (rest: 0); [W] for a power
   bool c_rate = false;         ///< value (and until_current when until_c_rate) per nominal capacity per hour
   double until_voltage = 0.0;  ///< [V], when has_until_voltage
   double until_current = 0.0;  ///< [A] or a C-rate, when has_until_current
@@ -107,6 +108,8 @@ enum class Failure : int {
   depletion,        ///< c_e below the depletion floor
   local_error,      ///< the local error stays above tolerance at the smallest step
   stalled,          ///< the cell stopped making progress (stepping::stalled)
+  power_voltage,    ///< a power step's terminal voltage was not positive (failure_value: it)
+  power_unsettled,  ///< a power step's current did not settle
 };
 
 /// One cell's clock (stepping::Clock, Simulation's too), where it is in the

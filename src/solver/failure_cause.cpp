@@ -80,4 +80,10 @@ std::string stall_reason(int free_steps, double h, double min_dt, double max_dt,
   return m.str();
 }
 
+std::string power_failure(stepping::Power outcome, double voltage) {
+  if (outcome == stepping::Power::no_voltage)
+    return "power control: the terminal voltage " + std::to_string(voltage) + " V cannot deliver the power";
+  return "power control: the current did not settle in 30 iterations";
+}
+
 }  // namespace voltaic

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/step_control.hpp"
 #include "voltaic/solver/cell_layout.hpp"
 
 namespace voltaic {
@@ -25,5 +26,9 @@ std::string physical_limit(const std::vector<double>& c_e, const std::vector<dou
 /// Why a cell that stopped making progress (stepping::stalled) was stopped:
 /// its last free step h, how many came in a row, and the option that bounds them.
 std::string stall_reason(int free_steps, double h, double min_dt, double max_dt, int max_steps);
+
+/// Why a power step's current could not be found (stepping::draw_power ended
+/// no_voltage or unsettled; `voltage`: its last terminal voltage).
+std::string power_failure(stepping::Power outcome, double voltage);
 
 }  // namespace voltaic

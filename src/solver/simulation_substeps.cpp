@@ -7,6 +7,8 @@
 
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
+#include "solver/failure_cause.hpp"
+#include "solver/step_control.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
 
@@ -140,34 +142,19 @@ bool Simulation::PotentialSubstep::solve(const CellDrive& drive, std::string& wh
 }
 
 bool Simulation::PotentialSubstep::draw_power(double watts, std::string& why) {
-  CellClock& k = sim_.clock();
-  Workspace& w = *sim_.w_;
-  // The current that draws the power: a root of f(I) = I V(I) - P by the
-  // secant method, from the last current and the fixed-point step P / V.
-  double i = std::isfinite(k.current) && k.current != 0.0 && k.current * watts > 0.0 ? k.current
-                                                                                     : watts / std::max(k.voltage, 1.0);
-  double i_before = 0.0, f_before = 0.0;
-  for (int it = 0;; ++it) {
-    const CellDrive d = CellDrive::current(i);
-    if (!solve(d, why)) return false;
-    const double v = w.potential->terminal_voltage(d, w.phi.view());
-    if (!(v > 0.0) || !std::isfinite(v)) {
-      why = "power control: the terminal voltage " + std::to_string(v) + " V cannot deliver the power";
-      return false;
+  // The shared secant iteration (stepping::draw_power) over this cell's potential step.
+  struct Cell {
+    PotentialSubstep& step;
+    std::string& why;
+    bool solve_current(double i) { return step.solve(CellDrive::current(i), why); }
+    double terminal_voltage(double i) const {
+      return step.sim_.w_->potential->terminal_voltage(CellDrive::current(i), step.sim_.w_->phi.view());
     }
-    k.voltage = v;
-    k.current = i;
-    const double f = i * v - watts;
-    const double next = it == 0 || f == f_before ? watts / v : i - f * (i - i_before) / (f - f_before);
-    if (std::fabs(next - i) <= 1e-12 * std::fabs(i) + 1e-15) return true;
-    if (it == 30 || !std::isfinite(next)) {
-      why = "power control: the current did not settle in 30 iterations";
-      return false;
-    }
-    i_before = i;
-    f_before = f;
-    i = next;
-  }
+  } cell{*this, why};
+  const stepping::PowerEnd end = stepping::draw_power(cell, sim_.clock(), watts);
+  if (end.outcome == stepping::Power::no_voltage || end.outcome == stepping::Power::unsettled)
+    why = power_failure(end.outcome, end.voltage);
+  return end.outcome == stepping::Power::drawn;
 }
 
 // ---- Thermal ----------------------------------------------------------------

@@ -289,6 +289,48 @@ VOLTAIC_HD inline void account(double& capacity_ah, double& energy_wh, double i0
   energy_wh += 0.5 * (i0 * v0 + i1 * v1) * h / 3600.0;
 }
 
+/// Whether x is finite (not inf, not NaN), the same on the host and in kernels.
+VOLTAIC_HD inline bool finite(double x) { return x - x == 0.0; }
+
+/// How a power step's current was found (draw_power).
+enum class Power {
+  drawn,       ///< I V = P to rounding
+  failed,      ///< the potential step failed at some current (the cell knows why)
+  no_voltage,  ///< the terminal voltage was not positive and finite (PowerEnd::voltage)
+  unsettled,   ///< the current did not settle in 30 iterations
+};
+struct PowerEnd {
+  Power outcome;
+  double voltage;  ///< the last terminal voltage [V]
+};
+
+/// The current that draws `watts` from the cell: a root of f(I) = I V(I) - P
+/// by the secant method, from the clock's current where it has the power's
+/// sign (the last pass's or step's), else the fixed-point step P / V. Each
+/// iterate is kept in the clock (voltage, current). Cell: bool
+/// solve_current(double i) (the potential step under the current i),
+/// double terminal_voltage(double i) (after it).
+template <class Cell>
+VOLTAIC_HD PowerEnd draw_power(Cell& cell, Clock& k, double watts) {
+  double i =
+      finite(k.current) && k.current != 0.0 && k.current * watts > 0.0 ? k.current : watts / fmax(k.voltage, 1.0);
+  double i_before = 0.0, f_before = 0.0;
+  for (int it = 0;; ++it) {
+    if (!cell.solve_current(i)) return {Power::failed, k.voltage};
+    const double v = cell.terminal_voltage(i);
+    if (!(v > 0.0) || !finite(v)) return {Power::no_voltage, v};
+    k.voltage = v;
+    k.current = i;
+    const double f = i * v - watts;
+    const double next = it == 0 || f == f_before ? watts / v : i - f * (i - i_before) / (f - f_before);
+    if (fabs(next - i) <= 1e-12 * fabs(i) + 1e-15) return {Power::drawn, v};
+    if (it == 30 || !finite(next)) return {Power::unsettled, v};
+    i_before = i;
+    f_before = f;
+    i = next;
+  }
+}
+
 /// Progress, judged as IDA's max_num_steps between PyBaMM's output times (a
 /// minute apart in an experiment): an accepted step of h counts unless it
 /// reached max_dt, ended at a boundary of its experiment step

@@ -124,6 +124,28 @@ TEST(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
       << cuda[0].termination;
 }
 
+// Power steps on the GPU: the CPU program's steps and curves, within 1e-8 V.
+TEST(CellProgramCuda, PowerStepsMatchTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  const CellParameters c = cells(4);
+  const Experiment e({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"});
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
+  const auto cpu = BatchSimulation(parameter_sets::chen2020(), c, options(), CpuExecutor::create(), b).run(e);
+  const auto cuda = BatchSimulation(parameter_sets::chen2020(), c, options(), gpu, b).run(e);
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    SCOPED_TRACE("cell " + std::to_string(i));
+    ASSERT_EQ(cpu[i].status, Status::completed) << cpu[i].termination;
+    EXPECT_EQ(cuda[i].status, cpu[i].status) << cuda[i].termination;
+    ASSERT_EQ(cuda[i].voltage.size(), cpu[i].voltage.size());
+    double worst = 0.0;
+    for (std::size_t r = 0; r < cpu[i].voltage.size(); ++r)
+      worst = std::max(worst, std::fabs(cuda[i].voltage[r] - cpu[i].voltage[r]));
+    EXPECT_LE(worst, 1e-8);
+  }
+}
+
 /// Asks the batch to stop at its second poll.
 class StopSecond : public BatchObserver {
  public:

@@ -151,11 +151,37 @@ TEST(CellProgram, StopsAStalledCellAsSimulationDoes) {
   expect_close(program[1], sim[1], 1e-9);
 }
 
-TEST(CellProgram, RefusesPowerStepsAndDriveCycles) {
+// A power step: the same secant iteration for the current (stepping::draw_power),
+// so the same steps and curves as Simulation, discharge and charge.
+TEST(CellProgram, EqualsSimulationForPowerSteps) {
+  const CellParameters cells{{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 308.15}};
+  const Experiment e({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"});
+  for (ThermalModel t : {ThermalModel::isothermal, ThermalModel::lumped}) {
+    const auto program = run(cells, options(t), e, BatchEngine::cell_program);
+    const auto sim = run(cells, options(t), e, BatchEngine::simulation);
+    for (std::size_t i = 0; i < sim.size(); ++i) {
+      SCOPED_TRACE("cell " + std::to_string(i));
+      ASSERT_EQ(sim[i].status, Status::completed) << sim[i].termination;
+      expect_close(program[i], sim[i], 1e-9);
+      // The power drawn: I V = P at every row of the discharge.
+      for (std::size_t r = 1; r < program[i].voltage.size() && program[i].current[r] > 0.0; ++r)
+        EXPECT_NEAR(program[i].current[r] * program[i].voltage[r], 15.0, 1e-9) << "row " << r;
+    }
+  }
+}
+
+TEST(CellProgram, RefusesDriveCyclesByName) {
   const CellParameters cells{{kThickness}, {85.2e-6}};
-  EXPECT_THROW(run(cells, options(ThermalModel::lumped), Experiment({"Discharge at 10 W until 3.0 V"}),
-                   BatchEngine::cell_program),
-               InvalidArgument);
+  DriveCycles tables;
+  tables["T"] = std::make_shared<const DriveCycle>(DriveCycle("T", {0.0, 10.0}, {1.0, 2.0}));
+  try {
+    run(cells, options(ThermalModel::lumped), Experiment({"Run T (A)"}, 1, tables), BatchEngine::cell_program);
+    FAIL() << "a drive cycle ran in the cell program";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("is a drive cycle, which the batch cell program does not run"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
