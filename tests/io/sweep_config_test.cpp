@@ -95,7 +95,7 @@ TEST(SweepConfigGood, GridVariesTheFirstParameterSlowest) {
 // 6 cells, the random one's porosities about 0.25 half of its 100).
 TEST(SweepConfigGood, EveryCellOfTheExamplesIsAValidCell) {
   for (const char* file : {"sweep_list.toml", "sweep_grid.toml", "sweep_latin_hypercube.toml", "sweep_random.toml",
-                           "sweep_table.toml", "sweep_power.toml"}) {
+                           "sweep_table.toml", "sweep_power.toml", "sweep_drive_cycle.toml"}) {
     const SweepRunConfig c = load_sweep_config((kGood / file).string());
     const voltaic::CellParameters& cells = c.sweep.cells;
     for (std::size_t i = 0; i < cells.num_cells(); ++i) {
