@@ -75,16 +75,10 @@ class StopObserver : public BatchObserver {
 /// where one is visible and the experiment has only current, power, rest
 /// and voltage steps (what the cell program runs), else the CPU, saying so.
 std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice, const Experiment& experiment) {
-  const ExperimentStep* unsupported = nullptr;
-  for (const ExperimentStep& s : experiment.cycle())
-    if (!unsupported && s.drive_cycle) unsupported = &s;
-  const std::string why = unsupported ? "the GPU's cell program runs current, power, rest and voltage steps, and "
-                                        "step \"" +
-                                            unsupported->text + "\" is a drive cycle"
-                                      : "";
-  if (choice == io::BackendChoice::cuda && unsupported)
+  const std::string why = cell_program_refusal(experiment);
+  if (choice == io::BackendChoice::cuda && !why.empty())
     throw BackendUnavailable("backend cuda", "voltaic sweep", why + "; allowed: --backend cpu");
-  if (choice == io::BackendChoice::automatic && unsupported) {
+  if (choice == io::BackendChoice::automatic && !why.empty()) {
     if (CudaExecutor::device_count() > 0)
       std::fprintf(stderr, "voltaic: note: the sweep runs on the CPU: %s\n", one_line(why).c_str());
     choice = io::BackendChoice::cpu;

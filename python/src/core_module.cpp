@@ -123,10 +123,10 @@ class InterruptibleRun : public RunObserver {
 // ---- a run
 
 /// The CLI's choice of executor (apps/voltaic/command_support.cpp).
-std::shared_ptr<const Executor> make_executor(io::BackendChoice choice) {
+std::shared_ptr<const Executor> make_executor(io::BackendChoice choice, const char* where = "voltaic.Simulation") {
   const bool gpu = CudaExecutor::device_count() > 0;
   if (choice == io::BackendChoice::cuda && !gpu)
-    throw BackendUnavailable("backend cuda", "voltaic.Simulation",
+    throw BackendUnavailable("backend cuda", where,
                              cuda_backend_built() ? "no CUDA device is visible" : "this build has no CUDA backend");
   if (choice == io::BackendChoice::cpu || !gpu) return CpuExecutor::create();
   return CudaExecutor::create(0, 3);  // the CLI's streams: numbers do not depend on them, but stay alike
@@ -167,20 +167,39 @@ class StoppableBatch : public BatchObserver {
   std::string stop_reason() override { return stop ? "interrupted by SIGINT" : std::string(); }
 };
 
+/// Where a sweep runs, as the CLI's sweep chooses: the GPU's cell program
+/// under `cuda`, or `auto` where a GPU is visible and the program runs the
+/// experiment; `cuda` for an experiment it cannot run is refused by name.
+std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice, const Experiment& experiment) {
+  const std::string why = cell_program_refusal(experiment);
+  if (choice == io::BackendChoice::cuda && !why.empty())
+    throw BackendUnavailable("backend cuda", "voltaic.sweep", why + "; allowed: backend=\"cpu\"");
+  if (choice == io::BackendChoice::automatic && !why.empty()) choice = io::BackendChoice::cpu;
+  return make_executor(choice, "voltaic.sweep");
+}
+
+/// A sweep's results and where it ran.
+struct SweepResult {
+  std::vector<BatchCellResult> cells;
+  std::string executor;
+};
+
 /// The cells of `names` x `values` (cell-major) over the config's cell, grid,
-/// thermal model and experiment, on `threads` CPU threads. The batch runs on
-/// a thread of its own while this one, GIL released, polls for Ctrl-C
-/// (signal handlers run on Python's main thread only).
-std::vector<BatchCellResult> sweep(const io::RunConfig& config, std::vector<std::string> names,
-                                   std::vector<double> values, int threads) {
+/// thermal model and experiment, on the config's backend (`threads` CPU
+/// threads). The batch runs on a thread of its own while this one, GIL
+/// released, polls for Ctrl-C (signal handlers run on Python's main thread only).
+SweepResult sweep(const io::RunConfig& config, std::vector<std::string> names, std::vector<double> values,
+                  int threads) {
   PendingPythonError interrupt;
-  std::vector<BatchCellResult> results;
+  SweepResult out;
+  std::vector<BatchCellResult>& results = out.cells;
   {
     nb::gil_scoped_release release;
     CellParameters cells{std::move(names), std::move(values)};
-    BatchSimulation batch(config.parameters, std::move(cells), config.simulation, CpuExecutor::create(),
-                          BatchOptions{threads, true});
     const Experiment experiment = config.experiment();
+    const std::shared_ptr<const Executor> exec = sweep_executor(config.backend, experiment);
+    out.executor = exec->name();
+    BatchSimulation batch(config.parameters, std::move(cells), config.simulation, exec, BatchOptions{threads, true});
     StoppableBatch observer;
     auto running = std::async(std::launch::async, [&] { return batch.run(experiment, &observer); });
     while (running.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
@@ -190,7 +209,7 @@ std::vector<BatchCellResult> sweep(const io::RunConfig& config, std::vector<std:
     results = running.get();
   }
   interrupt.raise_if_pending();
-  return results;
+  return out;
 }
 
 // ---- bindings
@@ -266,8 +285,12 @@ void bind_sweep(nb::module_& m) {
                    [](nb::handle self) { return view_of(nb::cast<const BatchCellResult&>(self).current, self); })
       .def_prop_ro("temperature",
                    [](nb::handle self) { return view_of(nb::cast<const BatchCellResult&>(self).temperature, self); });
+  nb::class_<SweepResult>(m, "SweepResult", "Every cell's result of a sweep, and where it ran.")
+      .def_ro("cells", &SweepResult::cells)
+      .def_ro("executor", &SweepResult::executor);
   m.def("sweep", &sweep, "config"_a, "names"_a, "values"_a, "threads"_a = 0,
-        "Runs one cell per row of values (cell-major, one value per name) through BatchSimulation on the CPU.");
+        "Runs one cell per row of values (cell-major, one value per name) through BatchSimulation on the config's "
+        "backend: the CPU's threads, or the GPU's cell program.");
 }
 
 void bind_library(nb::module_& m) {

@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 import voltaic
 from conftest import ONE_C
@@ -29,8 +30,12 @@ def test_sweep_returns_arrays_and_reports_a_bad_cell():
 
 def test_a_swept_cell_is_the_simulation_bit_for_bit():
     out = voltaic.sweep(
-        parameters={THICKNESS: [7e-5]}, experiment=ONE_C, thermal="lumped"
+        parameters={THICKNESS: [7e-5]},
+        experiment=ONE_C,
+        thermal="lumped",
+        backend="cpu",
     )
+    assert out["executor"] == "cpu"
     sol = voltaic.Simulation(
         {THICKNESS: 7e-5}, experiment=ONE_C, thermal="lumped", backend="cpu"
     ).solve()
@@ -51,3 +56,23 @@ def test_an_unknown_swept_name_is_a_value_error():
 
     with pytest.raises(ValueError, match="Negative electrode thicknes"):
         voltaic.sweep(parameters={"Negative electrode thicknes [m]": [7e-5]})
+
+
+def test_a_cuda_sweep_without_a_device_is_refused():
+    if voltaic._core.cuda_device_count() > 0:
+        pytest.skip("a CUDA device is visible")
+    with pytest.raises(voltaic.BackendUnavailable, match="voltaic.sweep"):
+        voltaic.sweep(parameters={THICKNESS: [7e-5]}, experiment=ONE_C, backend="cuda")
+
+
+def test_a_power_sweep_on_the_gpu_is_the_cpu_within_1e_8_volts():
+    if voltaic._core.cuda_device_count() == 0 or not voltaic._core.cuda_backend_built():
+        pytest.skip("no CUDA device visible or no CUDA backend built")
+    step = ("Discharge at 15 W until 3.3 V",)
+    cells = {THICKNESS: [7e-5, 8.52e-5]}
+    gpu = voltaic.sweep(parameters=cells, experiment=step, backend="cuda")
+    cpu = voltaic.sweep(parameters=cells, experiment=step, backend="cpu")
+    assert gpu["executor"].startswith("cuda")
+    for g, c in zip(gpu["curves"], cpu["curves"]):
+        assert len(g["Voltage [V]"]) == len(c["Voltage [V]"])
+        assert np.max(np.abs(g["Voltage [V]"] - c["Voltage [V]"])) < 1e-8

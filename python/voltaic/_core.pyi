@@ -121,9 +121,18 @@ class BatchCellResult:
     @property
     def temperature(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
 
-def sweep(config: RunConfig, names: Sequence[str], values: Sequence[float], threads: int = 0) -> list[BatchCellResult]:
+class SweepResult:
+    """Every cell's result of a sweep, and where it ran."""
+
+    @property
+    def cells(self) -> list[BatchCellResult]: ...
+
+    @property
+    def executor(self) -> str: ...
+
+def sweep(config: RunConfig, names: Sequence[str], values: Sequence[float], threads: int = 0) -> SweepResult:
     """
-    Runs one cell per row of values (cell-major, one value per name) through BatchSimulation on the CPU.
+    Runs one cell per row of values (cell-major, one value per name) through BatchSimulation on the config's backend: the CPU's threads, or the GPU's cell program.
     """
 
 def version() -> str: ...

@@ -1,5 +1,6 @@
 """sweep: many 1D cells, each with its own parameters, through one
-experiment on the CPU's threads (voltaic::BatchSimulation)."""
+experiment on the CPU's threads or the GPU's cell program
+(voltaic::BatchSimulation)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ def sweep(
     thermal: str = "isothermal",
     solver: Mapping[str, Any] | None = None,
     threads: int = 0,
+    backend: str = "auto",
 ) -> dict[str, Any]:
     """Runs one cell per entry of the arrays in `parameters` (PyBaMM names,
     arrays of one length). A cell whose values are not physical fails in its
@@ -30,7 +32,11 @@ def sweep(
     "Final voltage [V]", "Maximum temperature [K]", "Simulated time [s]",
     "Steps", one entry per cell, the swept arrays, and "curves": per cell a
     dict of "Time [s]", "Voltage [V]", "Current [A]" and
-    "Volume-averaged cell temperature [K]"."""
+    "Volume-averaged cell temperature [K]", and "executor": where it ran.
+    backend: "cpu" (`threads` threads), "cuda" (the GPU's cell program, one
+    warp per cell; an experiment with a drive cycle raises
+    BackendUnavailable), or "auto" (the GPU where one is visible and the
+    program runs the experiment, else the CPU)."""
     names = list(parameters)
     if not names:
         raise ValueError("sweep: parameters: at least one swept parameter")
@@ -47,12 +53,14 @@ def sweep(
         experiment,
         grid,
         thermal,
-        "cpu",
+        backend,
         solver,
     )
     config = _core.parse_config(text, ORIGIN)
-    results = _core.sweep(config, names, values.tolist(), threads)
-    return summarise(names, columns, results)
+    result = _core.sweep(config, names, values.tolist(), threads)
+    out = summarise(names, columns, result.cells)
+    out["executor"] = result.executor
+    return out
 
 
 def summarise(names, columns, results) -> dict[str, Any]:

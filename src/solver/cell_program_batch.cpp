@@ -449,6 +449,14 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
 #endif
 }
 
+std::string cell_program_refusal(const Experiment& experiment) {
+  for (const ExperimentStep& s : experiment.cycle())
+    if (s.drive_cycle)
+      return "the GPU's cell program runs current, power, rest and voltage steps, and step \"" + s.text +
+             "\" is a drive cycle";
+  return "";
+}
+
 std::size_t BatchSimulation::cell_program_bytes() const {
   const CellGridSpec& g = options_.grid;
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);

@@ -96,6 +96,12 @@ struct BatchOptions {
   BatchEngine engine = BatchEngine::automatic;
 };
 
+/// Why the batch cell program (the GPU's engine) cannot run `experiment`:
+/// "the GPU's cell program runs current, power, rest and voltage steps, and
+/// step "..." is a drive cycle", or "" when it can. The CLI's and Python's
+/// sweeps refuse `cuda` with it, and take the CPU under `auto` saying so.
+std::string cell_program_refusal(const Experiment& experiment);
+
 /// N independent 1D cells on one executor. On the CPU the cells are spread
 /// over worker threads (std::thread, a shared queue of cell indices), each
 /// cell an ordinary Simulation: a batched cell is bitwise the cell run alone.
@@ -103,8 +109,8 @@ struct BatchOptions {
 /// algorithm for a 1D cell from start to end (the batch cell program,
 /// src/solver/cell_program.hpp): no cell reads another's data, so a batched
 /// cell is bitwise that cell run alone by the program; the host looks once
-/// per 64 rows of each cell. The program runs current, rest and voltage
-/// steps (no power steps or drive cycles).
+/// per 64 rows of each cell. The program runs current, power, rest and
+/// voltage steps (no drive cycles: cell_program_refusal()).
 class BatchSimulation {
  public:
   /// @throws InvalidArgument for a name that is not a parameter (naming the
@@ -124,7 +130,7 @@ class BatchSimulation {
 
   /// Runs every cell through `experiment`; the results are in cell order.
   /// @throws InvalidArgument for a step the engine cannot run (the cell
-  ///         program: a power step or a drive cycle)
+  ///         program: a drive cycle, cell_program_refusal())
   std::vector<BatchCellResult> run(const Experiment& experiment, BatchObserver* observer = nullptr);
 
   std::size_t num_cells() const { return cells_.num_cells(); }
