@@ -195,7 +195,7 @@ int sweep_command(const SweepArguments& args) {
 
   const std::string dir = (fs::path(config.run.output.directory) / kSweepFolder).string();
   std::error_code ec;
-  const bool created = !fs::exists(config.run.output.directory, ec);
+  const bool created = !fs::exists(config.run.output.directory, ec), sweep_created = !fs::exists(dir, ec);
   const int threads = static_cast<int>(batch->worker_threads());
   std::string where = batch->executor()->backend() == Backend::cpu
                           ? "on " + std::to_string(threads) + " CPU thread" + (threads == 1 ? "" : "s")
@@ -215,6 +215,8 @@ int sweep_command(const SweepArguments& args) {
   }
   if (!agreed()) {  // nothing is run
     if (output) output->abandon();
+    remove_if_unused(dir, sweep_created);
+    remove_if_unused(config.run.output.directory, created);
     if (code == kSuccess) {
       std::fprintf(stderr, "voltaic: error: another MPI rank could not start the sweep (its input or memory)\n");
       code = kBadInput;

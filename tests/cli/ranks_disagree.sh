@@ -46,6 +46,9 @@ expect() {
   if [ -e "$work/$name/timeseries.csv" ] || [ -e "$work/$name/sweep/summary.csv" ]; then
     echo "$name: files were published"; exit 1
   fi
+  if [ -d "$work/$name" ] && [ -n "$(find "$work/$name" -type d -empty)" ]; then
+    echo "$name: empty output directories are left"; exit 1
+  fi
 }
 
 # shellcheck disable=SC2086  # extra holds zero or more flags
