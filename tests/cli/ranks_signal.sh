@@ -9,41 +9,10 @@ set -euo pipefail
 voltaic=$1 mpiexec=$2 extra=$3 pouch=$4 sweep=$5 work=$6
 rm -rf "$work"
 mkdir -p "$work"
-# shellcheck disable=SC2016,SC2086  # the rank is the launched shell's; extra holds zero or more flags
-if [ "$("$mpiexec" -n 1 $extra sh -c 'echo ${OMPI_COMM_WORLD_RANK:-none}')" = none ]; then
-  echo "not OpenMPI (no OMPI_COMM_WORLD_RANK): no rank can be told apart"
-  exit 77
-fi
-# On the CPU (a GPU would finish the sweep before the signal). 6,000 steps of
-# 0.2 s on two ranks, about 16 s (the signal comes after 3 s; a slow
-# machine must not finish first).
-sed -e 's/^steps = .*/steps = ["Rest for 1 s", "Discharge at 0.5C for 20 minutes"]/' \
-  -e 's/^\[solver\]/[solver]\nmax_dt = 0.2/' "$pouch" >"$work/long.toml"
+# shellcheck source-path=SCRIPTDIR source=ranks_support.sh
+source "$(dirname "$0")/ranks_support.sh"
 
-# run_and_signal NAME COMMAND...: starts it on 2 ranks, each rank's pid in
-# $work/NAME.pid.RANK, sends SIGTERM to rank 1 once it has run 3 s, and
-# leaves the exit status in $work/NAME.rc.
-run_and_signal() {
-  local name=$1
-  shift
-  # shellcheck disable=SC2086
-  "$mpiexec" -n 2 $extra sh -c "echo \$\$ >\"$work/$name.pid.\$OMPI_COMM_WORLD_RANK\"; exec \"\$0\" \"\$@\"" "$@" \
-    >"$work/$name.out" 2>"$work/$name.log" &  # stderr alone: mpirun interleaves the two
-  local launcher=$!
-  for _ in $(seq 600); do  # rank 1's pid, then 3 s of its run
-    [ -s "$work/$name.pid.1" ] && break
-    sleep 0.1
-  done
-  test -s "$work/$name.pid.1" || { echo "$name: rank 1 did not start in 60 s"; exit 1; }
-  sleep 3
-  kill -TERM "$(cat "$work/$name.pid.1")"
-  local rc=0
-  timeout 120 tail --pid="$launcher" -f /dev/null || { echo "$name: still running 120 s after the signal"; exit 1; }
-  wait "$launcher" || rc=$?
-  echo "$rc" >"$work/$name.rc"
-}
-
-run_and_signal run "$voltaic" run "$work/long.toml" -o "$work/out" --backend cpu
+run_and_send run TERM 120 "$voltaic" run "$work/long.toml" -o "$work/out" --backend cpu
 test "$(cat "$work/run.rc")" = 143 || { echo "run: exit status $(cat "$work/run.rc"), expected 143"; cat "$work/run.log"; exit 1; }
 grep -q "interrupted by SIGTERM on rank 1; continue with --restart $work/out/checkpoint.h5" "$work/run.log" ||
   { echo "run: no interruption line naming rank 1:"; cat "$work/run.log"; exit 1; }
@@ -51,7 +20,7 @@ grep -q "interrupted by SIGTERM on rank 1; continue with --restart $work/out/che
 "$mpiexec" -n 2 $extra "$voltaic" run "$work/long.toml" -o "$work/continued" --restart "$work/out/checkpoint.h5" --backend cpu \
   >"$work/continued.log" 2>&1 || { echo "the continuation failed:"; cat "$work/continued.log"; exit 1; }
 
-run_and_signal sweep "$voltaic" sweep "$sweep" -o "$work/sweep" -j 1 --backend cpu
+run_and_send sweep TERM 120 "$voltaic" sweep "$sweep" -o "$work/sweep" -j 1 --backend cpu
 test "$(cat "$work/sweep.rc")" = 143 || { echo "sweep: exit status $(cat "$work/sweep.rc"), expected 143"; cat "$work/sweep.log"; exit 1; }
 grep -q "interrupted by SIGTERM on rank 1" "$work/sweep.log" || { echo "sweep: no interruption line:"; cat "$work/sweep.log"; exit 1; }
 # Rank 0 stopped too, not at the end of its share (cells 0 to 9,999, about 10 s of work).
