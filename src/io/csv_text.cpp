@@ -16,15 +16,25 @@ std::string_view trim_blanks(std::string_view s) {
   return s;
 }
 
-bool parse_number(std::string_view s, double& value) {
+namespace {
+
+/// `s` without a leading '+' (from_chars takes none), unless "+-" follows.
+std::string_view without_plus(std::string_view s) {
   if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
+  return s;
+}
+
+}  // namespace
+
+bool parse_number(std::string_view s, double& value) {
+  s = without_plus(s);
   if (s.empty()) return false;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   return ec == std::errc() && end == s.data() + s.size();
 }
 
 std::string why_not_a_number(std::string_view s) {
-  if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
+  s = without_plus(s);
   double value = 0.0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (!s.empty() && ec == std::errc::result_out_of_range && end == s.data() + s.size())

@@ -18,18 +18,22 @@ set(header "Time [s],Current [A]\n")
 write_config("${WORK}/current.toml" "Run T (A) until 2.5 V" "[experiment.drive_cycles]\nT = \"table.csv\"\n")
 write_config("${WORK}/power.toml" "Run T (W) until 2.5 V" "[experiment.drive_cycles]\nT = \"table.csv\"\n")
 
-# refused(TEXT SUBSTRING): with TEXT as the table, `voltaic run current.toml`
-# exits 2 with current.toml:10: experiment.drive_cycles.T: TABLE:SUBSTRING
-# on stderr and writes nothing.
 set(n 0)
-function(refused text substring)
+# limited(CONFIG TEXT SUBSTRING): the table TEXT is refused with SUBSTRING, and nothing written.
+function(limited config text substring)
   file(WRITE "${table}" "${text}")
-  expect_exit(2 "${WORK}/current.toml:10: experiment.drive_cycles.T: ${table}:${substring}" run
-              "${WORK}/current.toml" --output "${out}" --backend cpu)
+  expect_exit(2 "${substring}" run "${WORK}/${config}.toml" --output "${out}" --backend cpu)
   if(EXISTS "${out}")
     message(FATAL_ERROR "the refused table left output behind in ${out}:\n${text}")
   endif()
   math(EXPR n "${n} + 1")
+  set(n ${n} PARENT_SCOPE)
+endfunction()
+# refused(TEXT SUBSTRING): with TEXT as the table, `voltaic run current.toml`
+# exits 2 with current.toml:10: experiment.drive_cycles.T: TABLE:SUBSTRING
+# on stderr and writes nothing.
+function(refused text substring)
+  limited(current "${text}" "${WORK}/current.toml:10: experiment.drive_cycles.T: ${table}:${substring}")
   set(n ${n} PARENT_SCOPE)
 endfunction()
 
@@ -121,16 +125,6 @@ endif()
 # table, which names the table and its row counted from its first number row.
 set(run_a "current.toml:13: experiment.steps: step 1 'Run T (A) until 2.5 V', column 7: drive cycle 'T'")
 set(run_w "power.toml:13: experiment.steps: step 1 'Run T (W) until 2.5 V', column 7: drive cycle 'T'")
-# limited(CONFIG TEXT SUBSTRING): the table TEXT is refused with SUBSTRING, and nothing written.
-function(limited config text substring)
-  file(WRITE "${table}" "${text}")
-  expect_exit(2 "${substring}" run "${WORK}/${config}.toml" --output "${out}" --backend cpu)
-  if(EXISTS "${out}")
-    message(FATAL_ERROR "the refused table left output behind in ${out}:\n${text}")
-  endif()
-  math(EXPR n "${n} + 1")
-  set(n ${n} PARENT_SCOPE)
-endfunction()
 limited(current "${header}0,1\n10,1000001\n" "${run_a} row 2: the value 1000001 A is out of range: at most 1e+06 A")
 limited(current "${header}0,-1000001\n10,1\n" "${run_a} row 1: the value -1000001 A is out of range")
 limited(current "# pulses\n\n${header}0,1\n10,2\n20,3e6\n" "${run_a} row 3: the value 3e+06 A is out of range")

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154  # voltaic, mpiexec, extra, pouch, work: set by the sourcing script
 # Sourced by the scripts that send a signal to one MPI rank (ranks_signal.sh,
 # ranks_killed.sh). They set voltaic, mpiexec, extra (zero or more flags),
 # pouch and work before sourcing it.
