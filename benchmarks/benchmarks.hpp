@@ -45,6 +45,7 @@ struct SweepBenchOptions {
   int shells = 20;            ///< radial shells per particle
   std::string thermal = "lumped";
   std::string step = "Discharge at 1C until 2.5 V";  ///< the experiment: one step (a power step, say)
+  std::string drive_cycle;    ///< a drive-cycle CSV the step names "cycle" ("Run cycle (A)"), or ""
   int baseline_cells = 2000;  ///< on CUDA: the first cells also run on the CPU, every core (the baseline)
   std::string json_file;      ///< --json FILE: the table, and one JSON line appended to FILE
   bool json_stdout = false;   ///< --json without a file

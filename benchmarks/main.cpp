@@ -155,6 +155,9 @@ void add_sweep_options(CLI::App& cmd, BenchOptions& o) {
       ->check(CLI::Range(2, 10000))
       ->capture_default_str();
   cmd.add_option("--step", s.step, "the experiment's one step, in PyBaMM's wording")->capture_default_str();
+  cmd.add_option("--drive-cycle", s.drive_cycle,
+                 "a drive-cycle CSV (time, current or power) that --step names 'cycle', as in \"Run cycle (A)\"")
+      ->check(CLI::ExistingFile);
   cmd.add_option("--thermal", s.thermal, "isothermal or lumped")
       ->check(CLI::IsMember({"isothermal", "lumped"}))
       ->capture_default_str();

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,6 +44,8 @@ std::string sweep_bench_config(const SweepBenchOptions& so) {
        "\npositive_cells = " + std::to_string(so.cells_per_region) + "\nradial_shells = " + std::to_string(so.shells) +
        "\n";
   t += "[thermal]\nmodel = \"" + so.thermal + "\"\n[experiment]\nsteps = [\"" + so.step + "\"]\n";
+  if (!so.drive_cycle.empty())  // a literal string: the path as given
+    t += "[experiment.drive_cycles]\ncycle = '" + std::filesystem::absolute(so.drive_cycle).string() + "'\n";
   t += "[sweep]\nmethod = \"latin_hypercube\"\nsamples = " + std::to_string(so.cells) +
        "\nseed = " + std::to_string(so.seed) + "\n";
   char spread[32];
@@ -187,6 +190,7 @@ void describe(BenchReport& r, const SweepBenchOptions& so, const voltaic::io::Sw
   r.extra["host_hardware_threads"] = std::thread::hardware_concurrency();
   r.extra["parameter_set"] = "Chen2020";
   r.extra["experiment"] = so.step;
+  if (!so.drive_cycle.empty()) r.extra["drive_cycle"] = so.drive_cycle;
   r.extra["thermal"] = so.thermal;
   r.extra["grid"] = {{"cells_per_region", so.cells_per_region}, {"radial_shells", so.shells}};
   r.extra["sweep"] = {{"method", "latin_hypercube"}, {"seed", so.seed}, {"spread", so.spread}};

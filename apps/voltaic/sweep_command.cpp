@@ -71,21 +71,6 @@ class StopObserver : public BatchObserver {
   }
 };
 
-/// cuda: the cell program on the GPU (one warp per cell); auto: the GPU
-/// where one is visible and the experiment has only current, power, rest
-/// and voltage steps (what the cell program runs), else the CPU, saying so.
-std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice, const Experiment& experiment) {
-  const std::string why = cell_program_refusal(experiment);
-  if (choice == io::BackendChoice::cuda && !why.empty())
-    throw BackendUnavailable("backend cuda", "voltaic sweep", why + "; allowed: --backend cpu");
-  if (choice == io::BackendChoice::automatic && !why.empty()) {
-    if (CudaExecutor::device_count() > 0)
-      std::fprintf(stderr, "voltaic: note: the sweep runs on the CPU: %s\n", one_line(why).c_str());
-    choice = io::BackendChoice::cpu;
-  }
-  return make_executor(choice, "voltaic sweep");
-}
-
 void note_ignored_output(const io::OutputConfig& output) {
   if (!output.field_times.empty() || output.field_period > 0.0 || output.checkpoint_period > 0.0)
     std::fprintf(stderr, "voltaic: note: a sweep writes no fields or checkpoints; [output] asks for them\n");
@@ -141,7 +126,7 @@ int sweep_command(const SweepArguments& args) {
     if (args.backend == "cuda") config.run.backend = io::BackendChoice::cuda;
     if (args.backend == "auto") config.run.backend = io::BackendChoice::automatic;
     experiment.emplace(config.run.experiment());
-    const std::shared_ptr<const Executor> exec = sweep_executor(config.run.backend, *experiment);
+    const std::shared_ptr<const Executor> exec = make_executor(config.run.backend, "voltaic sweep");
     batch = std::make_unique<BatchSimulation>(config.run.parameters, config.sweep.cells, config.run.simulation, exec,
                                               BatchOptions{args.threads, false});
     if (ranks.root()) io::check_output_directory(config.run.output.directory);

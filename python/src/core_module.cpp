@@ -167,17 +167,6 @@ class StoppableBatch : public BatchObserver {
   std::string stop_reason() override { return stop ? "interrupted by SIGINT" : std::string(); }
 };
 
-/// Where a sweep runs, as the CLI's sweep chooses: the GPU's cell program
-/// under `cuda`, or `auto` where a GPU is visible and the program runs the
-/// experiment; `cuda` for an experiment it cannot run is refused by name.
-std::shared_ptr<const Executor> sweep_executor(io::BackendChoice choice, const Experiment& experiment) {
-  const std::string why = cell_program_refusal(experiment);
-  if (choice == io::BackendChoice::cuda && !why.empty())
-    throw BackendUnavailable("backend cuda", "voltaic.sweep", why + "; allowed: backend=\"cpu\"");
-  if (choice == io::BackendChoice::automatic && !why.empty()) choice = io::BackendChoice::cpu;
-  return make_executor(choice, "voltaic.sweep");
-}
-
 /// A sweep's results and where it ran.
 struct SweepResult {
   std::vector<BatchCellResult> cells;
@@ -197,7 +186,7 @@ SweepResult sweep(const io::RunConfig& config, std::vector<std::string> names, s
     nb::gil_scoped_release release;
     CellParameters cells{std::move(names), std::move(values)};
     const Experiment experiment = config.experiment();
-    const std::shared_ptr<const Executor> exec = sweep_executor(config.backend, experiment);
+    const std::shared_ptr<const Executor> exec = make_executor(config.backend, "voltaic.sweep");
     out.executor = exec->name();
     BatchSimulation batch(config.parameters, std::move(cells), config.simulation, exec, BatchOptions{threads, true});
     StoppableBatch observer;

@@ -34,9 +34,8 @@ def sweep(
     dict of "Time [s]", "Voltage [V]", "Current [A]" and
     "Volume-averaged cell temperature [K]", and "executor": where it ran.
     backend: "cpu" (`threads` threads), "cuda" (the GPU's cell program, one
-    warp per cell; an experiment with a drive cycle raises
-    BackendUnavailable), or "auto" (the GPU where one is visible and the
-    program runs the experiment, else the CPU)."""
+    warp per cell; without a device it raises BackendUnavailable), or "auto"
+    (the GPU where one is visible, else the CPU)."""
     names = list(parameters)
     if not names:
         raise ValueError("sweep: parameters: at least one swept parameter")

@@ -13,8 +13,8 @@
 //
 // On one lane (the CPU) it equals Simulation bit for bit (test); on a warp
 // its sums are butterflies, so the GPU differs from the CPU at rounding
-// level (and by CUDA's exp and pow). Not supported (refused by the host side): power
-// steps, drive cycles, 3D conduction, field output, checkpoints.
+// level (and by CUDA's exp and pow). Not supported (refused by the host side):
+// 3D conduction, field output, checkpoints.
 
 #include <cmath>
 #include <cstddef>
@@ -58,6 +58,7 @@ class CellRun {
   struct Pass {
     double a0, a1, dt;
     int index;
+    double value;  ///< the drive at the pass's time (drive_at)
   };
 
   VOLTAIC_HD double* at(std::size_t offset) const { return base_ + offset; }
@@ -109,9 +110,14 @@ class CellRun {
   VOLTAIC_HD double* level2(std::size_t base, std::size_t size, int i) const {
     return at(base + static_cast<std::size_t>((i + k_.rotation2) % 2) * size);
   }
-  /// The step's drive: [V] for a hold, else [A] (as Simulation::drive_of).
-  VOLTAIC_HD double drive(const ProgramStep& step) const {
+  /// The step's drive `t` seconds into it: [V] for a hold, [W] for a power,
+  /// else [A] (as Simulation's StepDrive::at).
+  VOLTAIC_HD double drive_at(const ProgramStep& step, double t) const {
+    if (step.table_rows > 0) return table(step).value_at(t);
     return step.voltage_control || !step.c_rate ? step.value : step.value * c_.nominal_capacity;
+  }
+  VOLTAIC_HD stepping::DriveTable table(const ProgramStep& step) const {
+    return {s_.tables + step.table, s_.tables + step.table + step.table_rows, step.table_rows};
   }
   VOLTAIC_HD double until_current(const ProgramStep& step) const {
     return fabs(step.until_c_rate ? step.until_current * c_.nominal_capacity : step.until_current);
@@ -180,13 +186,14 @@ class CellRun {
   VOLTAIC_HD void stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi, bool arithmetic,
                           double* diag, double* tz, bool d_last = false) const;
   VOLTAIC_HD void apply(const double* diag, const double* tz, const double* x, double* y) const;
-  VOLTAIC_HD bool potential(const ProgramStep& step);
+  /// The potential step under the drive `value` (drive_at).
+  VOLTAIC_HD bool potential(const ProgramStep& step, double value);
   /// The potential step under a current [A] (the reaction's guess from the
   /// last accepted pass), the terminal voltage it gives.
   VOLTAIC_HD bool solve_current(double amperes);
   VOLTAIC_HD double terminal_voltage(double amperes) const;
   VOLTAIC_HD bool newton(const dfn::Drive& drive);
-  VOLTAIC_HD void heat(const ProgramStep& step);
+  VOLTAIC_HD void heat(const ProgramStep& step, double value);
   VOLTAIC_HD void thermal_update(const Pass& p);
   VOLTAIC_HD void mix();
 
@@ -229,8 +236,8 @@ class CellRun {
       run.copy(run.at(o.T), run.at(o.T_pass), run.n_);
     }
     VOLTAIC_HD bool coupled(int) {
-      if (!run.potential(step)) return false;
-      run.heat(step);
+      if (!run.potential(step, p.value)) return false;
+      run.heat(step, p.value);
       run.thermal_update(p);
       return true;
     }
@@ -453,11 +460,11 @@ VOLTAIC_HD inline double CellRun::terminal_voltage(double amperes) const {
   return at(s_.o.phi)[n_ - 1] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
 }
 
-VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step) {
+VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value) {
   const SlabOffsets& o = s_.o;
   if (step.power) {  // the current that draws the power (stepping::draw_power, as Simulation)
     PowerDraw cell{*this};
-    const stepping::PowerEnd end = stepping::draw_power(cell, k_, step.value);
+    const stepping::PowerEnd end = stepping::draw_power(cell, k_, value);
     if (end.outcome == stepping::Power::no_voltage) fail(Failure::power_voltage, end.voltage);
     if (end.outcome == stepping::Power::unsettled) fail(Failure::power_unsettled, end.voltage);
     if (end.outcome != stepping::Power::drawn) return false;
@@ -467,16 +474,16 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step) {
   }
   dfn::Drive d;
   d.voltage_control = step.voltage_control;
-  d.current_density = step.voltage_control ? 0.0 : drive(step) / c_.area;
-  d.voltage = step.voltage_control ? drive(step) : 0.0;
+  d.current_density = step.voltage_control ? 0.0 : value / c_.area;
+  d.voltage = step.voltage_control ? value : 0.0;
   copy(at(o.aj), at(o.pot_aj), n_);  // the reaction's guess (ParticleSurface::reaction)
   if (!newton(d)) return false;
   if (step.voltage_control) {
-    k_.voltage = drive(step);
+    k_.voltage = value;
     k_.current = dot(at(o.pot_aj), at(o.negative_volume), n_);
   } else {
-    k_.voltage = terminal_voltage(drive(step));
-    k_.current = drive(step);
+    k_.voltage = terminal_voltage(value);
+    k_.current = value;
   }
   copy(at(o.pot_aj), at(o.aj), n_);
   copy(at(o.pot_surface), at(o.c_surf), np_);
@@ -561,12 +568,12 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
 
 // ---- Thermal ----------------------------------------------------------------
 
-VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step) {
+VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step, double value) {
   const SlabOffsets& o = s_.o;
   dfn::Drive d;
   d.voltage_control = step.voltage_control;
   d.current_density = step.voltage_control ? 0.0 : k_.current / c_.area;
-  d.voltage = step.voltage_control ? drive(step) : 0.0;
+  d.voltage = step.voltage_control ? value : 0.0;
   const double zero = 0.0;
   const double* phi = at(o.phi);
   const dfn::HeatSourceT<const DfnConstants&> h{c_.k,
@@ -714,7 +721,7 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   for (std::size_t c = lane_; c < n_; c += lanes_) least = fmin(least, fabs(c_e[c]));
   const bool rate_test = reduce_min(least) > 0.1 * c_.ce0;
   if (k_.history >= 2) predict_inputs(h);
-  Pass p{f.a0, f.a1, f.beta * h, 0};
+  Pass p{f.a0, f.a1, f.beta * h, 0, drive_at(step, k_.elapsed + h)};  // implicit: the drive at the new time
   Passes passes{*this, step, p};
   const stepping::SplitEnd end = stepping::split_passes(passes, h, rate_test, s_.max_split);
   switch (end.outcome) {
@@ -813,14 +820,19 @@ VOLTAIC_HD inline stepping::Ends CellRun::ends(const ProgramStep& step) const {
 }
 
 VOLTAIC_HD inline double CellRun::event_margin(const ProgramStep& step) const {
-  const double value = drive(step);
-  return stepping::event_margin(ends(step), value, value > 0.0, k_.voltage, k_.current);
+  // A drive cycle's present value has the sign of the current, and its
+  // "until" voltage is a limit on the side the step started (Simulation::margins).
+  const bool cycle = step.table_rows > 0;
+  const double value = cycle ? k_.current : drive_at(step, 0.0);
+  const bool below = cycle ? k_.until_below : value > 0.0;
+  return stepping::event_margin(ends(step), value, below, k_.voltage, k_.current);
 }
 
 VOLTAIC_HD inline bool CellRun::consistent_start(const ProgramStep& step) {
-  fill(at(s_.o.slope), 0.0, np_);  // the surface is held where the particles are
-  if (!potential(step)) return false;
-  heat(step);
+  fill(at(s_.o.slope), 0.0, np_);            // the surface is held where the particles are
+  const double value = drive_at(step, 0.0);  // no time passes
+  if (!potential(step, value)) return false;
+  heat(step, value);
   k_.history = 1;
   return true;
 }
@@ -833,8 +845,9 @@ VOLTAIC_HD inline bool CellRun::start_step() {
     k_.ending = Ending::failed_step;
     return false;
   }
+  k_.until_below = step.has_until_voltage && k_.voltage > step.until_voltage;
   record();
-  switch (stepping::start_check(ends(step), drive(step), k_.voltage, event_margin(step))) {
+  switch (stepping::start_check(ends(step), drive_at(step, 0.0), k_.voltage, event_margin(step))) {
     case stepping::Start::feasible: break;
     case stepping::Start::until_voltage_behind: k_.ending = Ending::infeasible_voltage; return false;
     case stepping::Start::cutoff_reached: k_.ending = Ending::infeasible_cutoff; return false;
@@ -856,6 +869,8 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   const double proposed = fmin(k_.dt, s_.max_dt);
   double h = proposed;
   if (step.has_duration) h = fmin(h, step.duration - k_.elapsed);
+  if (step.table_rows > 0)  // land on the table's rows (a row reached up to rounding counts as passed)
+    h = fmin(h, table(step).next_breakpoint(k_.elapsed + 1e-9 * fmax(1.0, k_.elapsed)) - k_.elapsed);
   const bool clipped = h < proposed;
   const double v_before = k_.voltage, i_before = k_.current, margin_before = event_margin(step);
   save();

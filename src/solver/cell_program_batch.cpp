@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <system_error>
@@ -41,17 +42,22 @@ std::string describe_step(const ExperimentStep& step, long long index) {
   return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
 }
 
-/// The experiment as the program runs it; refuses what it cannot run.
-std::vector<ProgramStep> compile_experiment(const Experiment& experiment) {
+/// The experiment as the program runs it: one cycle's steps, and their drive
+/// cycles' rows into `tables` (each table once: times, then values).
+std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::vector<double>& tables) {
   std::vector<ProgramStep> steps;
-  for (std::size_t i = 0; i < experiment.cycle().size(); ++i) {
-    const ExperimentStep& s = experiment.cycle()[i];
-    if (s.drive_cycle) {
-      throw InvalidArgument(describe_step(s, static_cast<long long>(i)), kWhere,
-                            "is a drive cycle, which the batch cell program does not run; allowed there: current, "
-                            "power, rest and voltage steps (or the Simulation engine on the CPU)");
-    }
+  std::map<const DriveCycle*, std::size_t> placed;
+  for (const ExperimentStep& s : experiment.cycle()) {
     ProgramStep p;
+    if (const DriveCycle* t = s.drive_cycle.get()) {
+      const auto [at, fresh] = placed.emplace(t, tables.size());
+      if (fresh) {
+        tables.insert(tables.end(), t->times().begin(), t->times().end());
+        tables.insert(tables.end(), t->values().begin(), t->values().end());
+      }
+      p.table = at->second;
+      p.table_rows = t->rows();
+    }
     p.voltage_control = s.mode == StepMode::voltage;
     p.power = s.mode == StepMode::power;
     if (s.mode == StepMode::voltage) p.value = s.voltage_v;
@@ -76,6 +82,18 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment) {
     steps.push_back(p);
   }
   return steps;
+}
+
+/// The sign of a step's drive at its start, as Simulation::infeasibility words it ([A], [W] or [V]).
+double drive_at_start(const ExperimentStep& step) {
+  if (step.drive_cycle) return step.drive_cycle->value_at(0.0);
+  switch (step.mode) {
+    case StepMode::current: return step.current.value;
+    case StepMode::rest: return 0.0;
+    case StepMode::voltage: return step.voltage_v;
+    case StepMode::power: return step.power_w;
+  }
+  return 0.0;
 }
 
 /// Lays the arrays of one cell out in its slab: the constant arrays first
@@ -229,6 +247,7 @@ struct CellRecord {
 struct BatchSimulation::ProgramRun : BatchRun {
   ProgramSettings settings{};
   std::vector<ProgramStep> steps;
+  std::vector<double> tables;  ///< the steps' drive cycles (ProgramStep::table)
   const Experiment* experiment = nullptr;
   std::vector<double> functions;  ///< the base set's custom function data
   std::vector<CellRecord> cells;
@@ -277,7 +296,7 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     const ExperimentStep& step = step_of(k.step);
     std::ostringstream m;
     if (k.ending == Ending::infeasible_voltage) {
-      const bool discharge = step.mode == StepMode::current && step.current.value > 0.0;
+      const bool discharge = drive_at_start(step) > 0.0;
       m << describe_step(step, k.step) << " is infeasible: it " << (discharge ? "discharges" : "charges") << " until "
         << *step.until_voltage_v << " V, but the voltage at its start is already " << k.voltage << " V";
     } else if (k.ending == Ending::infeasible_cutoff) {  // Simulation::infeasibility's words
@@ -449,14 +468,6 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
 #endif
 }
 
-std::string cell_program_refusal(const Experiment& experiment) {
-  for (const ExperimentStep& s : experiment.cycle())
-    if (s.drive_cycle)
-      return "the GPU's cell program runs current, power, rest and voltage steps, and step \"" + s.text +
-             "\" is a drive cycle";
-  return "";
-}
-
 std::size_t BatchSimulation::cell_program_bytes() const {
   const CellGridSpec& g = options_.grid;
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
@@ -468,7 +479,7 @@ std::size_t BatchSimulation::cell_program_bytes() const {
 std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment& experiment, BatchObserver* observer) {
   ProgramRun run;
   run.experiment = &experiment;
-  run.steps = compile_experiment(experiment);
+  run.steps = compile_experiment(experiment, run.tables);
   run.observer = observer;
   run.keep_curves = batch_.keep_curves;
   const CellGridSpec& g = options_.grid;
@@ -507,6 +518,8 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   s.mesh = shells.mesh();
   const Array<ProgramStep> steps = Array<ProgramStep>::from_host(exec_, run.steps);
   s.steps = steps.data();
+  const Array<double> tables = Array<double>::from_host(exec_, run.tables);
+  s.tables = tables.data();
   run.functions = base_.custom_function_data();
   const Array<double> functions = Array<double>::from_host(exec_, run.functions);
 

@@ -7,16 +7,20 @@
 #include <cstddef>
 
 #include "voltaic/solver/cell_layout.hpp"
+#include "voltaic/solver/drive_table.hpp"
 #include "voltaic/solver/particle_point.hpp"
 #include "voltaic/solver/step_clock.hpp"
 
 namespace voltaic::program {
 
-/// One experiment step as the program runs it (current, rest or voltage).
+/// One experiment step as the program runs it (current, rest, voltage, power, drive cycle).
 struct ProgramStep {
   bool voltage_control = false;
-  bool power = false;          ///< value is a power [W] (> 0 discharges)
-  double value = 0.0;          ///< [V] for a hold; [A] or a C-rate (c_rate) for a current (rest: 0); [W] for a power
+  bool power = false;  ///< value is a power [W] (> 0 discharges)
+  double value = 0.0;  ///< [V] for a hold; [A] or a C-rate (c_rate) for a current (rest: 0); [W] for a power
+  /// A drive cycle (table_rows > 0): its times at ProgramSettings::tables + table,
+  /// its values [A] or [W] table_rows further; value is then unused.
+  std::size_t table = 0, table_rows = 0;
   bool c_rate = false;         ///< value (and until_current when until_c_rate) per nominal capacity per hour
   double until_voltage = 0.0;  ///< [V], when has_until_voltage
   double until_current = 0.0;  ///< [A] or a C-rate, when has_until_current
@@ -72,6 +76,7 @@ struct ProgramSettings {
   double newton_tolerance = 0, max_update = 0;
   int max_newton = 0;
   const ProgramStep* steps = nullptr;  ///< one cycle, in the program's memory
+  const double* tables = nullptr;      ///< the steps' drive cycles (ProgramStep::table), likewise
   int cycle_size = 0;
   long long total_steps = 0;
   int rows_per_call = 0;  ///< a call returns when a cell's row buffer is full

@@ -81,20 +81,9 @@ DriveCycle::DriveCycle(std::string name, std::vector<double> time_s, std::vector
   check_rows("drive cycle '" + name_ + "'", time_, value_);
 }
 
-double DriveCycle::value_at(double t) const {
-  if (!(t > 0.0)) return value_.front();  // NaN included
-  if (t >= duration()) return value_.back();
-  // The row at or before t: t lies in [time_[i], time_[i + 1]).
-  const std::size_t i = static_cast<std::size_t>(std::upper_bound(time_.begin(), time_.end(), t) - time_.begin()) - 1;
-  if (t == time_[i]) return value_[i];
-  const double w = (t - time_[i]) / (time_[i + 1] - time_[i]);
-  return value_[i] + w * (value_[i + 1] - value_[i]);
-}
+double DriveCycle::value_at(double t) const { return table().value_at(t); }
 
-double DriveCycle::next_breakpoint(double t) const {
-  const auto next = std::upper_bound(time_.begin(), time_.end(), t);
-  return next == time_.end() ? duration() : *next;
-}
+double DriveCycle::next_breakpoint(double t) const { return table().next_breakpoint(t); }
 
 std::uint64_t DriveCycle::digest() const {
   std::uint64_t h = 14695981039346656037ull;  // FNV-1a, 64 bits

@@ -41,9 +41,6 @@ foreach(_file IN LISTS _files)
                    -DEXPECTED_FROM=${_data}/bad_sweep_configs/expected.txt -DENTRY=${_file}
                    -DWORK=${_work}/bad_sweep_configs/${_file} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
 endforeach()
-add_test(NAME cli.sweep_refuses_cuda_where_it_cannot_run
-         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSUBCOMMAND=sweep -DBACKEND=cuda -DCONFIG=${_data}/configs/sweep_drive_cycle.toml
-                 "-DEXPECTED=backend cuda" -DWORK=${_work}/sweep_cuda -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
 
 add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml

@@ -11,6 +11,7 @@
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
+#include "voltaic/solver/drive_cycle.hpp"
 
 namespace voltaic {
 namespace {
@@ -138,6 +139,35 @@ TEST(CellProgramCuda, PowerStepsMatchTheCpu) {
     SCOPED_TRACE("cell " + std::to_string(i));
     ASSERT_EQ(cpu[i].status, Status::completed) << cpu[i].termination;
     EXPECT_EQ(cuda[i].status, cpu[i].status) << cuda[i].termination;
+    ASSERT_EQ(cuda[i].voltage.size(), cpu[i].voltage.size());
+    double worst = 0.0;
+    for (std::size_t r = 0; r < cpu[i].voltage.size(); ++r)
+      worst = std::max(worst, std::fabs(cuda[i].voltage[r] - cpu[i].voltage[r]));
+    EXPECT_LE(worst, 1e-8);
+  }
+}
+
+// Drive cycles on the GPU (the tables in device memory, read at each
+// attempt's time, steps landing on their rows): the CPU program's within 1e-8 V.
+TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  DriveCycles t;
+  t["I"] = std::make_shared<const DriveCycle>(
+      DriveCycle("I", {0.0, 1.0, 20.0, 21.0, 40.0, 41.0, 60.0}, {0.0, 10.0, 10.0, -5.0, -5.0, 0.0, 0.0}));
+  t["P"] = std::make_shared<const DriveCycle>(
+      DriveCycle("P", {0.0, 5.0, 30.0, 31.0, 60.0}, {5.0, 20.0, 20.0, -10.0, -10.0}));
+  const Experiment e({"Discharge at 1C for 15 minutes", "Run I (A) until 2.5 V", "Run P (W) until 2.5 V"}, 1, t);
+  const CellParameters c = cells(4);
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
+  const auto cpu = BatchSimulation(parameter_sets::chen2020(), c, options(), CpuExecutor::create(), b).run(e);
+  const auto cuda = BatchSimulation(parameter_sets::chen2020(), c, options(), gpu, b).run(e);
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    SCOPED_TRACE("cell " + std::to_string(i));
+    ASSERT_EQ(cpu[i].status, Status::completed) << cpu[i].termination;
+    EXPECT_EQ(cuda[i].status, cpu[i].status) << cuda[i].termination;
+    EXPECT_EQ(cuda[i].steps_taken, cpu[i].steps_taken);
     ASSERT_EQ(cuda[i].voltage.size(), cpu[i].voltage.size());
     double worst = 0.0;
     for (std::size_t r = 0; r < cpu[i].voltage.size(); ++r)

@@ -12,6 +12,7 @@
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
+#include "voltaic/solver/drive_cycle.hpp"
 
 namespace voltaic {
 namespace {
@@ -170,18 +171,58 @@ TEST(CellProgram, EqualsSimulationForPowerSteps) {
   }
 }
 
-TEST(CellProgram, RefusesDriveCyclesByName) {
-  const CellParameters cells{{kThickness}, {85.2e-6}};
-  DriveCycles tables;
-  tables["T"] = std::make_shared<const DriveCycle>(DriveCycle("T", {0.0, 10.0}, {1.0, 2.0}));
-  try {
-    run(cells, options(ThermalModel::lumped), Experiment({"Run T (A)"}, 1, tables), BatchEngine::cell_program);
-    FAIL() << "a drive cycle ran in the cell program";
-  } catch (const InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find("is a drive cycle, which the batch cell program does not run"),
-              std::string::npos)
-        << e.what();
+/// Current and power tables with ramps, pulses of both signs and rests.
+DriveCycles drive_tables() {
+  DriveCycles t;
+  t["I"] = std::make_shared<const DriveCycle>(
+      DriveCycle("I", {0.0, 1.0, 20.0, 21.0, 40.0, 41.0, 60.0}, {0.0, 10.0, 10.0, -5.0, -5.0, 0.0, 0.0}));
+  t["P"] = std::make_shared<const DriveCycle>(
+      DriveCycle("P", {0.0, 5.0, 30.0, 31.0, 60.0}, {5.0, 20.0, 20.0, -10.0, -10.0}));
+  t["C"] = std::make_shared<const DriveCycle>(DriveCycle("C", {0.0, 90.0}, {-5.0, -5.0}));
+  return t;
+}
+
+// Drive cycles: the table is read at each attempt's time and the steps land
+// on its rows, as Simulation; an "until" voltage on the side the step started.
+TEST(CellProgram, EqualsSimulationForDriveCycles) {
+  const CellParameters cells{{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 308.15}};
+  // From 75 % state of charge, where the charge pulses stay below the cut-off.
+  const Experiment e({"Discharge at 1C for 15 minutes", "Run I (A) until 2.5 V", "Run P (W) until 2.5 V",
+                      "Run C (A) until 4.1 V", "Run I (A) for 30 s"},
+                     1, drive_tables());
+  const double start = 900.0;  // of the first table
+  for (ThermalModel t : {ThermalModel::isothermal, ThermalModel::lumped}) {
+    const auto program = run(cells, options(t), e, BatchEngine::cell_program);
+    const auto sim = run(cells, options(t), e, BatchEngine::simulation);
+    for (std::size_t i = 0; i < sim.size(); ++i) {
+      SCOPED_TRACE("cell " + std::to_string(i));
+      ASSERT_EQ(sim[i].status, Status::completed) << sim[i].termination;
+      expect_close(program[i], sim[i], 1e-9);
+      const std::vector<double>& time = program[i].time;
+      // Every row of the first table is a row of the run (the steps land on them).
+      for (double row : {1.0, 20.0, 21.0, 40.0, 41.0, 60.0}) {
+        const auto near = [&](double x) { return std::fabs(x - start - row) < 1e-9; };
+        EXPECT_TRUE(std::any_of(time.begin(), time.end(), near)) << row;
+      }
+      // Its current at the rows' times.
+      for (std::size_t r = 0; r < time.size(); ++r) {
+        if (time[r] > start + 1e-6 && time[r] < start + 60.0 - 1e-6) {
+          EXPECT_NEAR(program[i].current[r], e.step(1).drive_cycle->value_at(time[r] - start), 1e-9) << "row " << r;
+        }
+      }
+    }
   }
+}
+
+TEST(CellProgram, WordsAnInfeasibleDriveCycleAsSimulation) {
+  const CellParameters cells{{kThickness}, {85.2e-6}};
+  // A charge table "until" a voltage below the start: infeasible.
+  const Experiment e({"Run C (A) until 3.0 V"}, 1, drive_tables());
+  const auto program = run(cells, options(ThermalModel::lumped), e, BatchEngine::cell_program);
+  const auto sim = run(cells, options(ThermalModel::lumped), e, BatchEngine::simulation);
+  EXPECT_EQ(program[0].status, Status::stopped);
+  EXPECT_EQ(program[0].termination, sim[0].termination);
+  EXPECT_NE(program[0].termination.find("it charges until 3 V"), std::string::npos) << program[0].termination;
 }
 
 }  // namespace

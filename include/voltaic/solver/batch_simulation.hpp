@@ -96,12 +96,6 @@ struct BatchOptions {
   BatchEngine engine = BatchEngine::automatic;
 };
 
-/// Why the batch cell program (the GPU's engine) cannot run `experiment`:
-/// "the GPU's cell program runs current, power, rest and voltage steps, and
-/// step "..." is a drive cycle", or "" when it can. The CLI's and Python's
-/// sweeps refuse `cuda` with it, and take the CPU under `auto` saying so.
-std::string cell_program_refusal(const Experiment& experiment);
-
 /// N independent 1D cells on one executor. On the CPU the cells are spread
 /// over worker threads (std::thread, a shared queue of cell indices), each
 /// cell an ordinary Simulation: a batched cell is bitwise the cell run alone.
@@ -109,8 +103,8 @@ std::string cell_program_refusal(const Experiment& experiment);
 /// algorithm for a 1D cell from start to end (the batch cell program,
 /// src/solver/cell_program.hpp): no cell reads another's data, so a batched
 /// cell is bitwise that cell run alone by the program; the host looks once
-/// per 64 rows of each cell. The program runs current, power, rest and
-/// voltage steps (no drive cycles: cell_program_refusal()).
+/// per 64 rows of each cell. The program runs every experiment step
+/// Simulation runs (current, power, rest, voltage, drive cycles).
 class BatchSimulation {
  public:
   /// @throws InvalidArgument for a name that is not a parameter (naming the
@@ -129,8 +123,6 @@ class BatchSimulation {
   BatchSimulation& operator=(const BatchSimulation&) = delete;
 
   /// Runs every cell through `experiment`; the results are in cell order.
-  /// @throws InvalidArgument for a step the engine cannot run (the cell
-  ///         program: a drive cycle, cell_program_refusal())
   std::vector<BatchCellResult> run(const Experiment& experiment, BatchObserver* observer = nullptr);
 
   std::size_t num_cells() const { return cells_.num_cells(); }

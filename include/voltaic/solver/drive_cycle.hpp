@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "voltaic/core/error.hpp"
+#include "voltaic/solver/drive_table.hpp"
 
 namespace voltaic {
 
@@ -46,6 +47,8 @@ class DriveCycle {
   double value_at(double t) const;
   /// The first breakpoint strictly after t (duration() when none): integrators land steps on these.
   double next_breakpoint(double t) const;
+  /// The rows as integrators read them (valid while this table lives).
+  stepping::DriveTable table() const { return {time_.data(), value_.data(), time_.size()}; }
   /// A 64-bit FNV-1a digest of every row's time and value (their bits): a
   /// checkpoint records it, so that a restart sees an edited table.
   std::uint64_t digest() const;
