@@ -20,6 +20,7 @@
 #include <cstddef>
 
 #include "linalg/block_zline_ops.hpp"
+#include "linalg/cyclic_reduction.hpp"
 #include "linalg/preconditioner_ops.hpp"
 #include "solver/bdf2.hpp"
 #include "solver/cell_program_data.hpp"
@@ -65,7 +66,7 @@ class CellRun {
 
   // The lanes of the cell: loops share the elements out (i = lane_, lane_ +
   // lanes_, ...) and end with sync(); sums and maxima are butterflies, which
-  // give every lane the same bits (a + b = b + a); serial parts run on lane 0.
+  // give every lane the same bits (a + b = b + a); the row buffer is written by lane 0.
   VOLTAIC_HD void sync() const {
 #if defined(__CUDA_ARCH__)
     if (lanes_ > 1) __syncwarp();
@@ -95,14 +96,14 @@ class CellRun {
 #endif
     return b;
   }
-  /// Lane 0's value, on every lane (after a serial part).
-  VOLTAIC_HD bool from_lane0(bool b) const {
-#if defined(__CUDA_ARCH__)
-    if (lanes_ > 1) b = __shfl_sync(0xffffffffu, static_cast<int>(b), 0) != 0;
-#endif
-    sync();
-    return b;
-  }
+  /// The lanes as the column solves see them (cyclic_reduction.hpp).
+  struct Team {
+    const CellRun& run;
+    VOLTAIC_HD std::size_t lane() const { return run.lane_; }
+    VOLTAIC_HD std::size_t lanes() const { return run.lanes_; }
+    VOLTAIC_HD void sync() const { run.sync(); }
+    VOLTAIC_HD bool all(bool b) const { return run.all_lanes(b); }
+  };
   /// Level i of a 3-level (c_e, c_surf, phi, aj) or 2-level (c_s) array.
   VOLTAIC_HD double* level3(std::size_t base, std::size_t size, int i) const {
     return at(base + static_cast<std::size_t>((i + k_.rotation3) % 3) * size);
@@ -418,12 +419,16 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   for (std::size_t c = lane_; c < n_; c += lanes_)
     rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
   sync();
+  // One lane: Thomas, Simulation's own solve (the same bits); a warp: cyclic
+  // reduction, every lane busy (Thomas' sweep is serial).
   bool solved = true;
-  if (lane_ == 0) {  // the column's Thomas sweep is serial
+  if (lanes_ > 1) {
+    solved = precond::pcr_solve(Team{*this}, diag, tz, rhs, c_e, n_, at(o.pcr));
+  } else {
     solved = precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), 0, 1, s_.n) < 0;
     if (solved) precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, 0, 1, s_.n);
   }
-  if (!from_lane0(solved)) {
+  if (!solved) {
     fail(Failure::linear);
     return false;
   }
@@ -529,14 +534,17 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     stencil(kappa, at(o.d_e), false, false, s_.kappa_arithmetic, at(o.j1_diag), at(o.j1_tz), it > 0);
     const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.j0_tz),
                                                at(o.j1_tz),   at(o.c01),     at(o.c10)};
-    bool solved = true;
-    if (lane_ == 0) {  // block Thomas on the column: serial
+    const ops::Scale<double> negate{-1.0};
+    for (std::size_t i = lane_; i < 2 * n_; i += lanes_) residual[i] = negate(residual[i]);
+    sync();
+    bool solved = true;  // as the electrolyte's solve: block Thomas on one lane, else cyclic reduction
+    if (lanes_ > 1) {
+      solved = precond::block_pcr_solve(Team{*this}, in, residual, update, n_, at(o.pcr));
+    } else {
       solved = precond::factor_block_column(in, at(o.factors), 0, 1, s_.n) < 0;
-      const ops::Scale<double> negate{-1.0};
-      for (std::size_t i = 0; i < 2 * n_; ++i) residual[i] = negate(residual[i]);
       if (solved) precond::solve_block_column(at(o.factors), residual, update, 0, 1, s_.n);
     }
-    if (!from_lane0(solved)) {
+    if (!solved) {
       fail(Failure::linear);
       return false;
     }

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/backend_dispatch.hpp"
+#include "linalg/cyclic_reduction.hpp"
 #include "solver/batch_run.hpp"
 #include "solver/cell_program.hpp"
 #include "solver/cell_program_launch.hpp"
@@ -133,6 +134,7 @@ program::SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R) {
                          &o.kd_tz, &o.j0_diag, &o.j0_tz, &o.j1_diag, &o.j1_tz})
     take(*a, n);
   take(o.factors, 6 * n);
+  take(o.pcr, precond::block_pcr_work(n));
   for (std::size_t* a : {&o.el_diag, &o.el_tz, &o.el_rhs, &o.el_lower, &o.el_inverse, &o.el_upper, &o.mix_f,
                          &o.mix_f_last, &o.mix_g_last})
     take(*a, n);
