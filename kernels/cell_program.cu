@@ -1,10 +1,8 @@
-// CUDA side of the batch cell program: two cells per warp, each on 16 lanes
+// CUDA side of the batch cell program: one warp per cell, its 32 lanes
 // sharing each loop of the same VOLTAIC_HD CellRun a CPU worker thread runs
 // alone (src/solver/cell_program.hpp); the cell's arrays are contiguous, so
-// the lanes' loads coalesce, and a cell's lanes never diverge on its own
-// control flow (they take the same decisions). Where the two cells of a warp
-// take the same path (most of the time: the same steps, passes and Newton
-// iterations) their instructions issue together.
+// the lanes' loads coalesce, and the warp never diverges on the cell's own
+// control flow (every lane takes the same decisions).
 // A cell never reads another cell's slab, so its result does not depend on
 // the batch size or on which thread or block runs it.
 #include "core/cuda_check.hpp"
@@ -17,9 +15,7 @@ namespace voltaic::cuda {
 namespace {
 
 constexpr int kBlock = 64;
-/// Lanes per cell: 16 keeps 13 of 16 busy on PyBaMM's mesh (60 elements, 40
-/// particles) where 32 kept 13 of 32, and puts twice the cells in flight.
-constexpr int kLanes = 16;
+constexpr int kLanes = 32;  ///< a warp per cell
 constexpr int kCellsPerBlock = kBlock / kLanes;
 /// Blocks per SM the register budget must allow: 16 gives at most 64
 /// registers a thread and 32 warps an SM. The program is latency-bound (ncu:
@@ -47,7 +43,7 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) advance_kernel(program::Pr
   k.rows = 0;
   if (k.ending == program::Ending::running)
     program::CellRun(s, cells.constants[i], k, cells.slabs + i * s.o.total, lane, kLanes).advance();
-  __syncwarp(program::CellRun::lane_mask(kLanes));
+  __syncwarp();
   if (lane == 0) cells.clocks[i] = k;
 }
 

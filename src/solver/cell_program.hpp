@@ -1,7 +1,7 @@
 #pragma once
 // The batch cell program: one 1D cell's whole integration, written once as
-// VOLTAIC_HD code that a CPU worker thread (one lane) and the lanes of a CUDA
-// warp (16 or 32 sharing every loop) run alike. It is Simulation's algorithm for a 1D cell (simulation.cpp,
+// VOLTAIC_HD code that a CPU worker thread (one lane) and a CUDA warp (32
+// lanes sharing every loop) run alike. It is Simulation's algorithm for a 1D cell (simulation.cpp,
 // simulation_steps.cpp, simulation_substeps.cpp, potential_step.cpp):
 // particles implicit in the potential step, the concentration -> potential
 // -> temperature passes with Anderson-mixed c_e, variable-step BDF2 with the
@@ -12,8 +12,8 @@
 // cell's result does not depend on the batch around it.
 //
 // On one lane (the CPU) it equals Simulation bit for bit (test); on a warp
-// its sums are butterflies and its column solves cyclic reductions, so the
-// GPU differs from the CPU at rounding level (and by CUDA's exp and pow). Not supported (refused by the host side):
+// its sums are butterflies, so the GPU differs from the CPU at rounding
+// level (and by CUDA's exp and pow). Not supported (refused by the host side):
 // 3D conduction, field output, checkpoints.
 
 #include <cmath>
@@ -36,8 +36,8 @@ namespace voltaic::program {
 class CellRun {
  public:
   /// `slab`: this cell's arrays (SlabOffsets). `lanes` threads run the cell
-  /// together, this one as `lane`: one on a CPU worker, 16 or 32 lanes of a
-  /// warp on CUDA (kernels/cell_program.cu), each holding its own copy of the clock (they stay equal: every decision
+  /// together, this one as `lane`: one on a CPU worker, a warp of 32 on CUDA,
+  /// each holding its own copy of the clock (they stay equal: every decision
   /// is taken from values all lanes share).
   VOLTAIC_HD CellRun(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab, int lane = 0,
                      int lanes = 1)
@@ -47,22 +47,8 @@ class CellRun {
         base_(slab),
         lane_(static_cast<std::size_t>(lane)),
         lanes_(static_cast<std::size_t>(lanes)),
-        mask_(lane_mask(lanes_)),
         n_(static_cast<std::size_t>(s.n)),
         np_(static_cast<std::size_t>(s.P)) {}
-
-  /// The lanes of this cell in its warp: a warp runs 32 / lanes cells, each
-  /// on its own lanes (their shuffles, votes and syncs name only those).
-  VOLTAIC_HD static unsigned lane_mask(std::size_t lanes) {
-#if defined(__CUDA_ARCH__)
-    if (lanes >= 32) return 0xffffffffu;
-    const unsigned group = (threadIdx.x % 32u) / static_cast<unsigned>(lanes);
-    return ((1u << lanes) - 1u) << (group * static_cast<unsigned>(lanes));
-#else
-    (void)lanes;
-    return 1u;
-#endif
-  }
 
   /// Sets the initial state (Simulation's constructor).
   VOLTAIC_HD void initialise();
@@ -83,30 +69,30 @@ class CellRun {
   // give every lane the same bits (a + b = b + a); the row buffer is written by lane 0.
   VOLTAIC_HD void sync() const {
 #if defined(__CUDA_ARCH__)
-    if (lanes_ > 1) __syncwarp(mask_);
+    if (lanes_ > 1) __syncwarp();
 #endif
   }
   VOLTAIC_HD double reduce_sum(double x) const {
 #if defined(__CUDA_ARCH__)
-    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x += __shfl_xor_sync(mask_, x, d);
+    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x += __shfl_xor_sync(0xffffffffu, x, d);
 #endif
     return x;
   }
   VOLTAIC_HD double reduce_max(double x) const {
 #if defined(__CUDA_ARCH__)
-    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x = fmax(x, __shfl_xor_sync(mask_, x, d));
+    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x = fmax(x, __shfl_xor_sync(0xffffffffu, x, d));
 #endif
     return x;
   }
   VOLTAIC_HD double reduce_min(double x) const {
 #if defined(__CUDA_ARCH__)
-    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x = fmin(x, __shfl_xor_sync(mask_, x, d));
+    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x = fmin(x, __shfl_xor_sync(0xffffffffu, x, d));
 #endif
     return x;
   }
   VOLTAIC_HD bool all_lanes(bool b) const {
 #if defined(__CUDA_ARCH__)
-    if (lanes_ > 1) return __all_sync(mask_, b) != 0;
+    if (lanes_ > 1) return __all_sync(0xffffffffu, b) != 0;
 #endif
     return b;
   }
@@ -293,7 +279,6 @@ class CellRun {
   ProgramClock& k_;
   double* base_;
   std::size_t lane_, lanes_;
-  unsigned mask_;  ///< this cell's lanes in its warp
   std::size_t n_, np_;
 };
 
