@@ -12,8 +12,9 @@
 // cell's result does not depend on the batch around it.
 //
 // On one lane (the CPU) it equals Simulation bit for bit (test); on a warp
-// its sums are butterflies, so the GPU differs from the CPU at rounding
-// level (and by CUDA's exp and pow). Not supported (refused by the host side):
+// its sums are butterflies and its column solves cyclic reductions
+// (cyclic_reduction.hpp), so the GPU differs from the CPU at rounding level
+// (and by CUDA's exp and pow). Not supported (refused by the host side):
 // 3D conduction, field output, checkpoints.
 
 #include <cmath>
