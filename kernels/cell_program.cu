@@ -5,8 +5,6 @@
 // control flow (every lane takes the same decisions).
 // A cell never reads another cell's slab, so its result does not depend on
 // the batch size or on which thread or block runs it.
-// One copy of each material function in this kernel's code (material_functions.hpp).
-#define VOLTAIC_OUTLINE_MATERIALS
 #include "core/cuda_check.hpp"
 #include "solver/cell_program.hpp"
 #include "solver/cell_program_launch.hpp"

@@ -20,17 +20,6 @@
 #include "voltaic/model/material_function.hpp"
 #include "voltaic/model/parameter_set.hpp"
 
-/// How the material functions that kernels call at many sites are compiled:
-/// inline, or (in a kernel file that defines VOLTAIC_OUTLINE_MATERIALS before
-/// its includes) as one out-of-line copy in its device code. The cell
-/// program's single kernel calls them from many functors; inlined at each,
-/// its code outgrew the instruction cache (ncu: most stalls "no instruction").
-#if defined(__CUDA_ARCH__) && defined(VOLTAIC_OUTLINE_MATERIALS)
-#define VOLTAIC_MATERIAL inline __noinline__
-#else
-#define VOLTAIC_MATERIAL inline
-#endif
-
 namespace voltaic::material {
 
 /// exp(E / R (1 / 298.15 K - 1 / T)): 1 at 298.15 K, and exactly 1 for E = 0.
@@ -166,14 +155,13 @@ VOLTAIC_HD inline double reference_open_circuit_potential(const ElectrodeParamet
 }
 
 /// dU/dT(sto) [V/K] of the electrode: its fit or its custom function.
-VOLTAIC_HD VOLTAIC_MATERIAL double entropic_change(const ElectrodeParameters& e, double sto) {
+VOLTAIC_HD inline double entropic_change(const ElectrodeParameters& e, double sto) {
   return e.entropic == EntropicModel::custom ? e.entropic_function(sto) : entropic_change(e.entropic, sto);
 }
 
 /// U(sto, T) = U_ref(sto) + (T - T_ref) dU/dT(sto) [V]; T_ref is
 /// ThermalParameters::reference_temperature.
-VOLTAIC_HD VOLTAIC_MATERIAL double open_circuit_potential(const ElectrodeParameters& e, double sto, double T,
-                                                          double T_ref) {
+VOLTAIC_HD inline double open_circuit_potential(const ElectrodeParameters& e, double sto, double T, double T_ref) {
   return reference_open_circuit_potential(e, sto) + (T - T_ref) * entropic_change(e, sto);
 }
 
@@ -191,8 +179,8 @@ VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) {
 /// [1e-10, 1 - 1e-10], plus barriers that push U up as sto -> 0 and down as
 /// sto -> 1, so that a particle surface cannot fill or empty past its
 /// limits (the reaction reverses first). Finite for every sto.
-VOLTAIC_HD VOLTAIC_MATERIAL double guarded_open_circuit_potential(const ElectrodeParameters& e, double sto, double T,
-                                                                  double T_ref) {
+VOLTAIC_HD inline double guarded_open_circuit_potential(const ElectrodeParameters& e, double sto, double T,
+                                                        double T_ref) {
   constexpr double tol = 1e-10;
   const double clipped = fmin(fmax(sto, tol), 1.0 - tol);
   return open_circuit_potential(e, clipped, T, T_ref) + ocp_barrier_towards_zero(sto) -
@@ -200,7 +188,7 @@ VOLTAIC_HD VOLTAIC_MATERIAL double guarded_open_circuit_potential(const Electrod
 }
 
 /// kappa(c_e, T) [S/m].
-VOLTAIC_HD VOLTAIC_MATERIAL double electrolyte_conductivity(const ElectrolyteParameters& p, double c_e, double T) {
+VOLTAIC_HD inline double electrolyte_conductivity(const ElectrolyteParameters& p, double c_e, double T) {
   double k = NAN;
   switch (p.conductivity_model) {
     case ElectrolyteModel::nyman2008: k = electrolyte_conductivity_nyman2008(c_e); break;
@@ -211,7 +199,7 @@ VOLTAIC_HD VOLTAIC_MATERIAL double electrolyte_conductivity(const ElectrolytePar
 }
 
 /// D_e(c_e, T) [m^2/s].
-VOLTAIC_HD VOLTAIC_MATERIAL double electrolyte_diffusivity(const ElectrolyteParameters& p, double c_e, double T) {
+VOLTAIC_HD inline double electrolyte_diffusivity(const ElectrolyteParameters& p, double c_e, double T) {
   double d = NAN;
   switch (p.diffusivity_model) {
     case ElectrolyteModel::nyman2008: d = electrolyte_diffusivity_nyman2008(c_e); break;
@@ -222,8 +210,7 @@ VOLTAIC_HD VOLTAIC_MATERIAL double electrolyte_diffusivity(const ElectrolytePara
 }
 
 /// j0 = m(T) sqrt(c_e) sqrt(c_s) sqrt(c_max - c_s) [A/m^2], m(T) = m Arrhenius(E_r, T).
-VOLTAIC_HD VOLTAIC_MATERIAL double exchange_current_density(const ElectrodeParameters& e, double c_e, double c_s_surf,
-                                                            double T) {
+VOLTAIC_HD inline double exchange_current_density(const ElectrodeParameters& e, double c_e, double c_s_surf, double T) {
   return e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e) * sqrt(c_s_surf) *
          sqrt(e.maximum_concentration - c_s_surf);
 }
@@ -241,8 +228,8 @@ VOLTAIC_HD inline double regularised_sqrt(double x) {
 /// c_s / c_max and (c_max - c_s) / c_max (c_e_scale the initial electrolyte
 /// concentration). Finite for any c_e and c_s: it vanishes as the electrolyte
 /// or the particle surface empties or fills, instead of becoming NaN past it.
-VOLTAIC_HD VOLTAIC_MATERIAL double regularised_exchange_current_density(const ElectrodeParameters& e, double c_e,
-                                                                        double c_s_surf, double T, double c_e_scale) {
+VOLTAIC_HD inline double regularised_exchange_current_density(const ElectrodeParameters& e, double c_e, double c_s_surf,
+                                                              double T, double c_e_scale) {
   const double c_max = e.maximum_concentration;
   return e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e_scale) * c_max *
          regularised_sqrt(c_e / c_e_scale) * regularised_sqrt(c_s_surf / c_max) *
