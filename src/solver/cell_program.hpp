@@ -255,6 +255,8 @@ class CellRun {
     VOLTAIC_HD double local_error(double h) const { return run.local_error(h, step.voltage_control); }
     VOLTAIC_HD int last_order() const { return run.k_.last_order; }
     VOLTAIC_HD double event_margin() const { return run.event_margin(step); }
+    VOLTAIC_HD void save() { run.save(); }
+    VOLTAIC_HD void accept(double h) { run.accept(h); }
   };
   /// This cell's potential step as the shared power iteration sees it (stepping::draw_power).
   struct PowerDraw {
@@ -869,43 +871,38 @@ VOLTAIC_HD inline bool CellRun::start_step() {
 /// One accepted time step of the present experiment step (or its end).
 VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   const ProgramStep& step = current_step();
-  step_ended = false;
-  if (step.has_duration && k_.elapsed >= step.duration * (1.0 - 1e-12)) {
-    k_.ended_by_event = false;
-    step_ended = true;
-    return true;
-  }
-  const double proposed = fmin(k_.dt, s_.max_dt);
-  double h = proposed;
-  if (step.has_duration) h = fmin(h, step.duration - k_.elapsed);
-  if (step.table_rows > 0)  // land on the table's rows (a row reached up to rounding counts as passed)
-    h = fmin(h, table(step).next_breakpoint(k_.elapsed + 1e-9 * fmax(1.0, k_.elapsed)) - k_.elapsed);
-  const bool clipped = h < proposed;
-  const double v_before = k_.voltage, i_before = k_.current, margin_before = event_margin(step);
-  save();
+  stepping::StepLimits limits;
+  limits.min_dt = s_.min_dt;
+  limits.max_dt = s_.max_dt;
+  limits.max_growth = s_.max_growth;
+  limits.event_tolerance = s_.event_tolerance;
+  limits.max_retries = s_.max_retries;
+  const stepping::DriveTable rows = table(step);
   Stepped cell{*this, step};
-  const stepping::Tried tried = stepping::take_step(cell, h, s_.min_dt, s_.max_retries);
-  if (tried.outcome == stepping::Outcome::error_stuck) {
-    fail(Failure::local_error, tried.error);
-    k_.failure_dt = tried.h;
+  const stepping::Advanced a = stepping::advance(cell, k_, limits, step.has_duration ? step.duration : INFINITY,
+                                                 INFINITY, step.table_rows > 0 ? &rows : nullptr);
+  step_ended = false;
+  switch (a.outcome) {
+    case stepping::Advance::duration:
+      k_.ended_by_event = false;
+      step_ended = true;
+      return true;
+    case stepping::Advance::solver_failed: return false;  // a failed attempt said why
+    case stepping::Advance::error_stuck:
+      fail(Failure::local_error, a.tried.error);
+      k_.failure_dt = a.tried.h;
+      return false;
+    case stepping::Advance::accepted:
+    case stepping::Advance::event: break;
   }
-  if (tried.outcome != stepping::Outcome::accepted) return false;  // a failed attempt said why
-  const bool at_boundary = clipped && tried.h == h;
-  h = tried.h;
-  const bool event = event_margin(step) <= 0.0;
-  if (event && !stepping::locate_event(cell, s_.event_tolerance, h, margin_before)) return false;
-  stepping::account(k_.capacity_ah, k_.energy_wh, i_before, v_before, k_.current, k_.voltage, h);
-  k_.time += h;
-  k_.elapsed += h;
+  const bool event = a.outcome == stepping::Advance::event;
   ++k_.steps_taken;
-  k_.dt = stepping::next_dt(h, proposed, clipped, stepping::growth_factor(tried.error, k_.last_order, s_.max_growth));
-  accept(h);
   record();
   step_ended = event;
   k_.ended_by_event = event;
-  if (!event && stepping::stalled(k_, h, at_boundary, s_.min_dt, s_.max_dt, s_.max_steps)) {
+  if (!event && stepping::stalled(k_, a.h, a.at_boundary, s_.min_dt, s_.max_dt, s_.max_steps)) {
     fail(Failure::stalled);
-    k_.failure_dt = h;
+    k_.failure_dt = a.h;
     return false;
   }
   return true;

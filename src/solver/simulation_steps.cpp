@@ -69,6 +69,8 @@ struct Simulation::SteppedCell {
   double local_error(double h) const { return sim.local_error(h, drive.mode == StepDrive::Mode::voltage); }
   int last_order() const { return sim.clock().last_order; }
   double event_margin() const { return sim.event_margin(step, drive); }
+  void save() { sim.save(); }
+  void accept(double h) { sim.accept(h); }
 };
 
 std::string Simulation::physical_limit_reached() const {
@@ -114,46 +116,41 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     }
     k.start_step(sc.initial_dt);
   }
+  stepping::StepLimits limits;
+  limits.min_dt = sc.min_dt;
+  limits.max_dt = sc.max_dt;
+  limits.max_growth = sc.max_growth;
+  limits.event_tolerance = sc.event_tolerance;
+  limits.max_retries = sc.max_retries;
+  const double duration = step.duration_s.value_or(std::numeric_limits<double>::infinity());
+  const stepping::DriveTable rows = drive.table ? drive.table->table() : stepping::DriveTable{};
   for (;;) {
-    if (step.duration_s && k.elapsed >= *step.duration_s * (1.0 - 1e-12)) {
-      solution.termination = describe_step(step, index) + " ended after its duration";
-      if (step.default_duration) {
-        std::ostringstream m;
-        m << describe_step(step, index) << " ended after its default duration of " << *step.duration_s
-          << " s at t = " << k.time << " s, before its 'until' condition (a step without 'for' lasts at most "
-          << "2 / |C| hours at a C-rate, else a day, as in PyBaMM)";
-        solution.notes.push_back(m.str());
-      }
-      return true;
-    }
-    const double proposed = std::min(k.dt, sc.max_dt);
-    double h = proposed;
-    if (step.duration_s) h = std::min(h, *step.duration_s - k.elapsed);
-    h = std::min(h, next_field_time() - k.time);
-    if (drive.table) {  // land on the table's rows (a row reached up to rounding counts as passed)
-      h = std::min(h, drive.table->next_breakpoint(k.elapsed + 1e-9 * std::max(1.0, k.elapsed)) - k.elapsed);
-    }
-    const bool clipped = h < proposed;  // by the duration or a field time: keep the proposal
-    const double v_before = k.voltage, i_before = k.current, margin_before = event_margin(step, drive);
-    save();
     SteppedCell cell{*this, step, drive, solution, {}};
-    const stepping::Tried tried = stepping::take_step(cell, h, sc.min_dt, sc.max_retries);
-    if (tried.outcome == stepping::Outcome::solver_failed) return fail(cell.why);
-    if (tried.outcome == stepping::Outcome::error_stuck) {
-      std::ostringstream m;
-      m << "the local error stays " << tried.error << " times the tolerance at dt = " << tried.h << " s";
-      return fail(m.str());
+    const stepping::Advanced a =
+        stepping::advance(cell, k, limits, duration, next_field_time() - k.time, drive.table ? &rows : nullptr);
+    switch (a.outcome) {
+      case stepping::Advance::duration: {
+        solution.termination = describe_step(step, index) + " ended after its duration";
+        if (step.default_duration) {
+          std::ostringstream m;
+          m << describe_step(step, index) << " ended after its default duration of " << *step.duration_s
+            << " s at t = " << k.time << " s, before its 'until' condition (a step without 'for' lasts at most "
+            << "2 / |C| hours at a C-rate, else a day, as in PyBaMM)";
+          solution.notes.push_back(m.str());
+        }
+        return true;
+      }
+      case stepping::Advance::solver_failed: return fail(cell.why);
+      case stepping::Advance::error_stuck: {
+        std::ostringstream m;
+        m << "the local error stays " << a.tried.error << " times the tolerance at dt = " << a.tried.h << " s";
+        return fail(m.str());
+      }
+      case stepping::Advance::accepted:
+      case stepping::Advance::event: break;
     }
-    const bool at_boundary = clipped && tried.h == h;
-    h = tried.h;
-    const bool event = event_margin(step, drive) <= 0.0;
-    if (event && !stepping::locate_event(cell, sc.event_tolerance, h, margin_before)) return fail(cell.why);
-    stepping::account(k.capacity_ah, k.energy_wh, i_before, v_before, k.current, k.voltage, h);
-    k.time += h;
-    k.elapsed += h;
+    const bool event = a.outcome == stepping::Advance::event;
     ++solution.steps_taken;
-    k.dt = stepping::next_dt(h, proposed, clipped, stepping::growth_factor(tried.error, k.last_order, sc.max_growth));
-    accept(h);
     record(solution, static_cast<int>(index));
     report_row(run, !event);
     if (run.stopped) return false;
@@ -168,8 +165,8 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       }
       return true;
     }
-    if (stepping::stalled(k, h, at_boundary, sc.min_dt, sc.max_dt, sc.max_steps))
-      return fail(stall_reason(k.free_steps, h, sc.min_dt, sc.max_dt, sc.max_steps));
+    if (stepping::stalled(k, a.h, a.at_boundary, sc.min_dt, sc.max_dt, sc.max_steps))
+      return fail(stall_reason(k.free_steps, a.h, sc.min_dt, sc.max_dt, sc.max_steps));
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "solver/bdf2.hpp"
 #include "voltaic/core/macros.hpp"
+#include "voltaic/solver/drive_table.hpp"
 #include "voltaic/solver/step_clock.hpp"
 
 namespace voltaic::stepping {
@@ -350,6 +351,62 @@ VOLTAIC_HD inline bool stalled(Clock& k, double h, bool at_boundary, double min_
   }
   ++k.free_steps;
   return k.free_steps > max_steps || h < min_dt;
+}
+
+/// The limits an experiment step's time steps keep (StepControl's).
+struct StepLimits {
+  double min_dt = 0.0, max_dt = 0.0, max_growth = 0.0, event_tolerance = 0.0;
+  int max_retries = 0;
+};
+
+/// How one pass of an experiment step's loop ended (advance()).
+enum class Advance {
+  duration,       ///< the step had already run its duration: nothing was done
+  accepted,       ///< a time step was accepted
+  event,          ///< a time step was accepted and ends on the step's located event
+  solver_failed,  ///< its attempts failed, or its event could not be located (the cell knows why)
+  error_stuck,    ///< the local error stayed above tolerance (tried: its estimate and step)
+};
+
+struct Advanced {
+  Advance outcome;
+  Tried tried;       ///< take_step's result
+  double h;          ///< the accepted step [s]
+  bool at_boundary;  ///< it ended where it was clipped to (the step's end, `horizon`, a table row): stalled()
+};
+
+/// One pass of an experiment step's loop, the same for both engines: unless
+/// the step has run its `duration` (INFINITY: none), one time step from the
+/// clock's proposal, clipped to the step's end, to `horizon` seconds (a field
+/// time; INFINITY: none) and to the next row of `table` (when not null; a row
+/// reached up to rounding counts as passed), under error control
+/// (take_step), its event located (locate_event), its charge and energy
+/// counted, the clock moved on and the proposal for the next step made.
+/// Cell: as locate_event(), and save() (before the attempts), accept(h).
+template <class Cell>
+VOLTAIC_HD Advanced advance(Cell& cell, Clock& k, const StepLimits& limits, double duration, double horizon,
+                            const DriveTable* table) {
+  if (k.elapsed >= duration * (1.0 - 1e-12)) return {Advance::duration, {Outcome::accepted, 0.0, 0.0}, 0.0, false};
+  const double proposed = fmin(k.dt, limits.max_dt);
+  double h = fmin(fmin(proposed, duration - k.elapsed), horizon);
+  if (table) h = fmin(h, table->next_breakpoint(k.elapsed + 1e-9 * fmax(1.0, k.elapsed)) - k.elapsed);
+  const bool clipped = h < proposed;  // by the duration, the horizon or a row: keep the proposal
+  const double v_before = k.voltage, i_before = k.current, margin_before = cell.event_margin();
+  cell.save();
+  const Tried tried = take_step(cell, h, limits.min_dt, limits.max_retries);
+  if (tried.outcome == Outcome::solver_failed) return {Advance::solver_failed, tried, tried.h, false};
+  if (tried.outcome == Outcome::error_stuck) return {Advance::error_stuck, tried, tried.h, false};
+  const bool at_boundary = clipped && tried.h == h;
+  h = tried.h;
+  const bool event = cell.event_margin() <= 0.0;
+  if (event && !locate_event(cell, limits.event_tolerance, h, margin_before))
+    return {Advance::solver_failed, tried, h, false};
+  account(k.capacity_ah, k.energy_wh, i_before, v_before, k.current, k.voltage, h);
+  k.time += h;
+  k.elapsed += h;
+  k.dt = next_dt(h, proposed, clipped, growth_factor(tried.error, k.last_order, limits.max_growth));
+  cell.accept(h);
+  return {event ? Advance::event : Advance::accepted, tried, h, at_boundary};
 }
 
 }  // namespace voltaic::stepping
