@@ -871,15 +871,9 @@ VOLTAIC_HD inline bool CellRun::start_step() {
 /// One accepted time step of the present experiment step (or its end).
 VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   const ProgramStep& step = current_step();
-  stepping::StepLimits limits;
-  limits.min_dt = s_.min_dt;
-  limits.max_dt = s_.max_dt;
-  limits.max_growth = s_.max_growth;
-  limits.event_tolerance = s_.event_tolerance;
-  limits.max_retries = s_.max_retries;
   const stepping::DriveTable rows = table(step);
   Stepped cell{*this, step};
-  const stepping::Advanced a = stepping::advance(cell, k_, limits, step.has_duration ? step.duration : INFINITY,
+  const stepping::Advanced a = stepping::advance(cell, k_, s_.limits, step.has_duration ? step.duration : INFINITY,
                                                  INFINITY, step.table_rows > 0 ? &rows : nullptr);
   step_ended = false;
   switch (a.outcome) {
@@ -900,7 +894,7 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   record();
   step_ended = event;
   k_.ended_by_event = event;
-  if (!event && stepping::stalled(k_, a.h, a.at_boundary, s_.min_dt, s_.max_dt, s_.max_steps)) {
+  if (!event && stepping::stalled(k_, a.h, a.at_boundary, s_.limits.min_dt, s_.limits.max_dt, s_.limits.max_steps)) {
     fail(Failure::stalled);
     k_.failure_dt = a.h;
     return false;

@@ -20,6 +20,7 @@
 #include "solver/cell_program.hpp"
 #include "solver/cell_program_launch.hpp"
 #include "solver/failure_cause.hpp"
+#include "solver/step_limits.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
 #include "voltaic/solver/lumped_thermal.hpp"
@@ -227,7 +228,7 @@ std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
     case program::Failure::power_voltage: m << power_failure(stepping::Power::no_voltage, k.failure_value); break;
     case program::Failure::power_unsettled: m << power_failure(stepping::Power::unsettled, k.failure_value); break;
     case program::Failure::stalled:
-      m << stall_reason(k.free_steps, k.failure_dt, s.min_dt, s.max_dt, s.max_steps);
+      m << stall_reason(k.free_steps, k.failure_dt, s.limits.min_dt, s.limits.max_dt, s.limits.max_steps);
       break;
     default: m << "the step failed"; break;
   }
@@ -497,16 +498,11 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   s.kappa_arithmetic = options_.potential.electrolyte_face_mean == FaceMean::arithmetic;
   s.lumped = options_.thermal == ThermalModel::lumped;
   const StepControl& sc = options_.steps;
+  s.limits = step_limits(sc);
   s.initial_dt = sc.initial_dt;
-  s.min_dt = sc.min_dt;
-  s.max_dt = sc.max_dt;
   s.rtol = sc.relative_tolerance;
   s.atol = sc.absolute_tolerance;
-  s.max_growth = sc.max_growth;
-  s.event_tolerance = sc.event_tolerance;
-  s.max_retries = sc.max_retries;
   s.max_split = sc.max_split_iterations;
-  s.max_steps = sc.max_steps;
   s.newton_tolerance = options_.potential.tolerance;
   s.max_update = options_.potential.max_update;
   s.max_newton = options_.potential.max_iterations;

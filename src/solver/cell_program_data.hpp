@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "solver/step_control.hpp"
 #include "voltaic/solver/cell_layout.hpp"
 #include "voltaic/solver/drive_table.hpp"
 #include "voltaic/solver/particle_point.hpp"
@@ -71,8 +72,9 @@ struct ProgramSettings {
   bool kappa_arithmetic = false;  ///< FaceMean::arithmetic for the electrolyte conductivity
   bool lumped = false;            ///< else isothermal
   // StepControl
-  double initial_dt = 0, min_dt = 0, max_dt = 0, rtol = 0, atol = 0, max_growth = 0, event_tolerance = 0;
-  int max_retries = 0, max_split = 0, max_steps = 0;
+  stepping::StepLimits limits{};
+  double initial_dt = 0, rtol = 0, atol = 0;
+  int max_split = 0;
   // PotentialOptions
   double newton_tolerance = 0, max_update = 0;
   int max_newton = 0;

@@ -11,6 +11,7 @@
 #include "solver/failure_cause.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/step_control.hpp"
+#include "solver/step_limits.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
@@ -116,12 +117,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     }
     k.start_step(sc.initial_dt);
   }
-  stepping::StepLimits limits;
-  limits.min_dt = sc.min_dt;
-  limits.max_dt = sc.max_dt;
-  limits.max_growth = sc.max_growth;
-  limits.event_tolerance = sc.event_tolerance;
-  limits.max_retries = sc.max_retries;
+  const stepping::StepLimits limits = step_limits(sc);
   const double duration = step.duration_s.value_or(std::numeric_limits<double>::infinity());
   const stepping::DriveTable rows = drive.table ? drive.table->table() : stepping::DriveTable{};
   for (;;) {
@@ -165,7 +161,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
       }
       return true;
     }
-    if (stepping::stalled(k, a.h, a.at_boundary, sc.min_dt, sc.max_dt, sc.max_steps))
+    if (stepping::stalled(k, a.h, a.at_boundary, limits.min_dt, limits.max_dt, limits.max_steps))
       return fail(stall_reason(k.free_steps, a.h, sc.min_dt, sc.max_dt, sc.max_steps));
   }
 }

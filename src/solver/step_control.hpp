@@ -353,10 +353,10 @@ VOLTAIC_HD inline bool stalled(Clock& k, double h, bool at_boundary, double min_
   return k.free_steps > max_steps || h < min_dt;
 }
 
-/// The limits an experiment step's time steps keep (StepControl's).
+/// The limits an experiment step's time steps keep (StepControl's; step_limits.hpp).
 struct StepLimits {
   double min_dt = 0.0, max_dt = 0.0, max_growth = 0.0, event_tolerance = 0.0;
-  int max_retries = 0;
+  int max_retries = 0, max_steps = 0;
 };
 
 /// How one pass of an experiment step's loop ended (advance()).

@@ -125,39 +125,9 @@ TEST(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
       << cuda[0].termination;
 }
 
-// Power steps on the GPU: the CPU program's steps and curves, within 1e-8 V.
-TEST(CellProgramCuda, PowerStepsMatchTheCpu) {
-  const auto gpu = test::cuda_executor();
-  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
-  const CellParameters c = cells(4);
-  const Experiment e({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"});
-  BatchOptions b;
-  b.engine = BatchEngine::cell_program;
-  const auto cpu = BatchSimulation(parameter_sets::chen2020(), c, options(), CpuExecutor::create(), b).run(e);
-  const auto cuda = BatchSimulation(parameter_sets::chen2020(), c, options(), gpu, b).run(e);
-  for (std::size_t i = 0; i < cpu.size(); ++i) {
-    SCOPED_TRACE("cell " + std::to_string(i));
-    ASSERT_EQ(cpu[i].status, Status::completed) << cpu[i].termination;
-    EXPECT_EQ(cuda[i].status, cpu[i].status) << cuda[i].termination;
-    ASSERT_EQ(cuda[i].voltage.size(), cpu[i].voltage.size());
-    double worst = 0.0;
-    for (std::size_t r = 0; r < cpu[i].voltage.size(); ++r)
-      worst = std::max(worst, std::fabs(cuda[i].voltage[r] - cpu[i].voltage[r]));
-    EXPECT_LE(worst, 1e-8);
-  }
-}
-
-// Drive cycles on the GPU (the tables in device memory, read at each
-// attempt's time, steps landing on their rows): the CPU program's within 1e-8 V.
-TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
-  const auto gpu = test::cuda_executor();
-  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
-  DriveCycles t;
-  t["I"] = std::make_shared<const DriveCycle>(
-      DriveCycle("I", {0.0, 1.0, 20.0, 21.0, 40.0, 41.0, 60.0}, {0.0, 10.0, 10.0, -5.0, -5.0, 0.0, 0.0}));
-  t["P"] = std::make_shared<const DriveCycle>(
-      DriveCycle("P", {0.0, 5.0, 30.0, 31.0, 60.0}, {5.0, 20.0, 20.0, -10.0, -10.0}));
-  const Experiment e({"Discharge at 1C for 15 minutes", "Run I (A) until 2.5 V", "Run P (W) until 2.5 V"}, 1, t);
+/// `e` run by the program on the CPU and on `gpu`: every cell completes on
+/// the CPU, and the GPU takes its steps and follows its curve within 1e-8 V.
+void expect_gpu_matches_cpu(const std::shared_ptr<const Executor>& gpu, const Experiment& e) {
   const CellParameters c = cells(4);
   BatchOptions b;
   b.engine = BatchEngine::cell_program;
@@ -174,6 +144,28 @@ TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
       worst = std::max(worst, std::fabs(cuda[i].voltage[r] - cpu[i].voltage[r]));
     EXPECT_LE(worst, 1e-8);
   }
+}
+
+// Power steps on the GPU: the CPU program's steps and curves, within 1e-8 V.
+TEST(CellProgramCuda, PowerStepsMatchTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  expect_gpu_matches_cpu(
+      gpu, Experiment({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"}));
+}
+
+// Drive cycles on the GPU (the tables in device memory, read at each
+// attempt's time, steps landing on their rows): the CPU program's within 1e-8 V.
+TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  DriveCycles t;
+  t["I"] = std::make_shared<const DriveCycle>(
+      DriveCycle("I", {0.0, 1.0, 20.0, 21.0, 40.0, 41.0, 60.0}, {0.0, 10.0, 10.0, -5.0, -5.0, 0.0, 0.0}));
+  t["P"] = std::make_shared<const DriveCycle>(
+      DriveCycle("P", {0.0, 5.0, 30.0, 31.0, 60.0}, {5.0, 20.0, 20.0, -10.0, -10.0}));
+  expect_gpu_matches_cpu(
+      gpu, Experiment({"Discharge at 1C for 15 minutes", "Run I (A) until 2.5 V", "Run P (W) until 2.5 V"}, 1, t));
 }
 
 /// Asks the batch to stop at its second poll.

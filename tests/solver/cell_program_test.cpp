@@ -152,11 +152,11 @@ TEST(CellProgram, StopsAStalledCellAsSimulationDoes) {
   expect_close(program[1], sim[1], 1e-9);
 }
 
-// A power step: the same secant iteration for the current (stepping::draw_power),
-// so the same steps and curves as Simulation, discharge and charge.
-TEST(CellProgram, EqualsSimulationForPowerSteps) {
-  const CellParameters cells{{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 308.15}};
-  const Experiment e({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"});
+/// `e` by the program and by Simulation, isothermal and lumped: every cell
+/// completes under Simulation and the program takes its steps and follows
+/// its curve (expect_close); `check(cell)` looks further at the program's.
+template <class Check>
+void expect_program_equals_simulation(const CellParameters& cells, const Experiment& e, const Check& check) {
   for (ThermalModel t : {ThermalModel::isothermal, ThermalModel::lumped}) {
     const auto program = run(cells, options(t), e, BatchEngine::cell_program);
     const auto sim = run(cells, options(t), e, BatchEngine::simulation);
@@ -164,11 +164,21 @@ TEST(CellProgram, EqualsSimulationForPowerSteps) {
       SCOPED_TRACE("cell " + std::to_string(i));
       ASSERT_EQ(sim[i].status, Status::completed) << sim[i].termination;
       expect_close(program[i], sim[i], 1e-9);
-      // The power drawn: I V = P at every row of the discharge.
-      for (std::size_t r = 1; r < program[i].voltage.size() && program[i].current[r] > 0.0; ++r)
-        EXPECT_NEAR(program[i].current[r] * program[i].voltage[r], 15.0, 1e-9) << "row " << r;
+      check(program[i]);
     }
   }
+}
+
+// A power step: the same secant iteration for the current (stepping::draw_power),
+// so the same steps and curves as Simulation, discharge and charge.
+TEST(CellProgram, EqualsSimulationForPowerSteps) {
+  const CellParameters cells{{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 308.15}};
+  const Experiment e({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"});
+  expect_program_equals_simulation(cells, e, [](const BatchCellResult& c) {
+    // The power drawn: I V = P at every row of the discharge.
+    for (std::size_t r = 1; r < c.voltage.size() && c.current[r] > 0.0; ++r)
+      EXPECT_NEAR(c.current[r] * c.voltage[r], 15.0, 1e-9) << "row " << r;
+  });
 }
 
 /// Current and power tables with ramps, pulses of both signs and rests.
@@ -191,27 +201,19 @@ TEST(CellProgram, EqualsSimulationForDriveCycles) {
                       "Run C (A) until 4.1 V", "Run I (A) for 30 s"},
                      1, drive_tables());
   const double start = 900.0;  // of the first table
-  for (ThermalModel t : {ThermalModel::isothermal, ThermalModel::lumped}) {
-    const auto program = run(cells, options(t), e, BatchEngine::cell_program);
-    const auto sim = run(cells, options(t), e, BatchEngine::simulation);
-    for (std::size_t i = 0; i < sim.size(); ++i) {
-      SCOPED_TRACE("cell " + std::to_string(i));
-      ASSERT_EQ(sim[i].status, Status::completed) << sim[i].termination;
-      expect_close(program[i], sim[i], 1e-9);
-      const std::vector<double>& time = program[i].time;
-      // Every row of the first table is a row of the run (the steps land on them).
-      for (double row : {1.0, 20.0, 21.0, 40.0, 41.0, 60.0}) {
-        const auto near = [&](double x) { return std::fabs(x - start - row) < 1e-9; };
-        EXPECT_TRUE(std::any_of(time.begin(), time.end(), near)) << row;
-      }
-      // Its current at the rows' times.
-      for (std::size_t r = 0; r < time.size(); ++r) {
-        if (time[r] > start + 1e-6 && time[r] < start + 60.0 - 1e-6) {
-          EXPECT_NEAR(program[i].current[r], e.step(1).drive_cycle->value_at(time[r] - start), 1e-9) << "row " << r;
-        }
+  expect_program_equals_simulation(cells, e, [&](const BatchCellResult& c) {
+    // Every row of the first table is a row of the run (the steps land on them).
+    for (double row : {1.0, 20.0, 21.0, 40.0, 41.0, 60.0}) {
+      const auto near = [&](double x) { return std::fabs(x - start - row) < 1e-9; };
+      EXPECT_TRUE(std::any_of(c.time.begin(), c.time.end(), near)) << row;
+    }
+    // Its current at the rows' times.
+    for (std::size_t r = 0; r < c.time.size(); ++r) {
+      if (c.time[r] > start + 1e-6 && c.time[r] < start + 60.0 - 1e-6) {
+        EXPECT_NEAR(c.current[r], e.step(1).drive_cycle->value_at(c.time[r] - start), 1e-9) << "row " << r;
       }
     }
-  }
+  });
 }
 
 TEST(CellProgram, WordsAnInfeasibleDriveCycleAsSimulation) {
