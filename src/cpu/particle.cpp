@@ -1,7 +1,9 @@
 // CPU backend of ParticleDiffusion: plain loops over the shared point
-// functions, one particle after another. For a given particle the shells are
-// P values apart; consecutive particles share cache lines, so a loop over p
-// streams through n lines at a time.
+// functions. For a given particle the shells are P values apart, so
+// particles that share a factorisation are swept together, shell by shell.
+#include <cstring>
+#include <vector>
+
 #include "../solver/particle_kernels.hpp"
 #include "fma_clones.hpp"
 
@@ -28,9 +30,79 @@ particle::FirstInvalid particle_check(const particle::CheckArgs<T>& a) {
           first_invalid(a.source, a.source_size, finite)};
 }
 
+namespace {
+
+template <class T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// Particles [first, last) share their radius and diffusivity (the same
+/// bits), so their Thomas pivots and multipliers are the same: computed once
+/// here as step_particle() computes them, then each sweep runs over the
+/// particles at once (shell by shell, contiguous in p). Every value is
+/// rounded as step_particle() rounds it: the results are its bits.
+template <class T>
+VOLTAIC_FMA_CLONES void step_alike(const particle::ShellMesh<T>& mesh, const particle::StepArgs<T>& a,
+                                   std::size_t first, std::size_t last) {
+  const std::size_t stride = a.particles;
+  const int n = mesh.n;
+  thread_local std::vector<T> pivots, multipliers, couplings;
+  pivots.resize(static_cast<std::size_t>(n));
+  multipliers.resize(static_cast<std::size_t>(n));
+  couplings.resize(static_cast<std::size_t>(n));
+  const T radius = a.radius[first];
+  const T lambda = fp::mul(particle::div(a.dt, fp::mul(radius, radius)), a.diffusivity[first]);
+  T excess = mesh.volume[0];
+  for (int i = 0; i < n; ++i) {
+    const T g = i + 1 < n ? fp::mul(lambda, mesh.coupling[i]) : T(0);
+    const T inverse_pivot = particle::div(T(1), fp::add(excess, g));
+    pivots[i] = inverse_pivot;
+    couplings[i] = g;
+    if (i + 1 < n) {
+      multipliers[i] = fp::mul(g, inverse_pivot);
+      excess = fp::fma(g, fp::mul(excess, inverse_pivot), mesh.volume[i + 1]);
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    T* c = a.c + static_cast<std::size_t>(i) * stride;
+    const T* source = a.source ? a.source + static_cast<std::size_t>(i) * stride : nullptr;
+    const T v = mesh.volume[i], inverse_pivot = pivots[i], g_prev = i > 0 ? couplings[i - 1] : T(0);
+    for (std::size_t p = first; p < last; ++p) {
+      T rhs = fp::mul(v, source ? fp::fma(a.dt, source[p], c[p]) : c[p]);
+      if (i + 1 == n) rhs = fp::sub(rhs, particle::div(fp::mul(a.dt, a.flux[p]), radius));
+      const T y_prev = i > 0 ? c[p - stride] : T(0);
+      c[p] = fp::mul(fp::fma(g_prev, y_prev, rhs), inverse_pivot);
+    }
+  }
+  for (int i = n - 2; i >= 0; --i) {
+    T* c = a.c + static_cast<std::size_t>(i) * stride;
+    const T q = multipliers[i];
+    for (std::size_t p = first; p < last; ++p) c[p] = fp::fma(q, c[p + stride], c[p]);
+  }
+}
+
+}  // namespace
+
+/// Runs of particles with the same radius and diffusivity (an electrode of a
+/// 1D cell, or any cell at a uniform temperature) share one factorisation
+/// (step_alike); the others step one by one.
 template <class T>
 VOLTAIC_FMA_CLONES void particle_step(const particle::ShellMesh<T>& mesh, const particle::StepArgs<T>& a) {
-  for (std::size_t p = 0; p < a.particles; ++p) particle::step_particle(mesh, a, p);
+  for (std::size_t p = 0; p < a.particles;) {
+    std::size_t end = p + 1;
+    if (!a.per_face) {
+      while (end < a.particles && same_bits(a.radius[end], a.radius[p]) &&
+             same_bits(a.diffusivity[end], a.diffusivity[p]))
+        ++end;
+    }
+    if (end - p > 1) {
+      step_alike(mesh, a, p, end);
+    } else {
+      particle::step_particle(mesh, a, p);
+    }
+    p = end;
+  }
 }
 
 template <class T>
