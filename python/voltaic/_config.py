@@ -11,6 +11,7 @@ import json
 import math
 import numbers
 import os
+import tempfile
 from typing import Any, Iterable, Mapping, Sequence
 
 DEFAULT_PARAMETER_SET = "Chen2020"
@@ -112,6 +113,48 @@ def experiment_table(experiment: Any) -> str:
     return toml_table("experiment", {"steps": list(steps), "cycles": cycles})
 
 
+def tables_folder(drive_cycles: Mapping[str, Any] | None):
+    """A temporary folder for the tables given as arrays (None without any)."""
+    if not drive_cycles or all(
+        isinstance(t, (str, os.PathLike)) for t in drive_cycles.values()
+    ):
+        return None
+    return tempfile.TemporaryDirectory(prefix="voltaic-drive-cycles-")
+
+
+def drive_cycle_table(drive_cycles: Mapping[str, Any], folder: str) -> str:
+    """[experiment.drive_cycles]: each name's table as the config reads it,
+    from a CSV file: a path as given (made absolute), or a pair of arrays
+    (times [s] from the step's start, values [A] or [W]) written to
+    NAME.csv in `folder` (every digit kept: repr round-trips)."""
+    files: dict = {}
+    for name, table in drive_cycles.items():
+        if isinstance(table, (str, os.PathLike)):
+            files[name] = os.path.abspath(os.fspath(table))
+            continue
+        try:
+            times, values = table
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"drive_cycles[{name!r}]: a CSV file's path or a pair "
+                "(times [s], values [A] or [W]), not "
+                f"{type(table).__name__}"
+            ) from None
+        times = [float(t) for t in times]
+        values = [float(v) for v in values]
+        if len(times) != len(values):
+            raise ValueError(
+                f"drive_cycles[{name!r}]: {len(times)} times and "
+                f"{len(values)} values; allowed: one value per time"
+            )
+        path = os.path.join(folder, f"table{len(files)}.csv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("Time [s],Value\n")
+            f.writelines(f"{t!r},{v!r}\n" for t, v in zip(times, values))
+        files[name] = path
+    return toml_table("experiment.drive_cycles", files)
+
+
 def run_config_text(
     parameter_set: Any,
     experiment: Iterable,
@@ -120,14 +163,19 @@ def run_config_text(
     backend: str,
     solver: Mapping[str, Any] | None,
     output: Mapping[str, Any] | None = None,
+    drive_cycles: Mapping[str, Any] | None = None,
+    folder: str | None = None,
 ) -> str:
-    """The whole config, as `voltaic run` would read it from a file."""
+    """The whole config, as `voltaic run` would read it from a file;
+    drive cycles given as arrays are written to `folder`."""
     text = cell_tables(parameter_set)
     if grid:
         text += toml_table("grid", dict(grid))
     text += toml_table("thermal", {"model": thermal})
     text += toml_table("solver", {"backend": backend, **dict(solver or {})})
     text += experiment_table(experiment)
+    if drive_cycles:
+        text += drive_cycle_table(drive_cycles, folder or ".")
     if output:
         text += toml_table("output", dict(output))
     return text

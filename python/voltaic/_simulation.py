@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import _core
-from ._config import experiment_items, run_config_text
+from ._config import experiment_items, run_config_text, tables_folder
 from ._parameters import as_parameter_set
 
 ORIGIN = "voltaic.Simulation"
@@ -126,7 +126,10 @@ class Simulation:
     """A cell, an experiment, a grid and a thermal model, as PyBaMM sets
     them up. The keyword arguments become the TOML of a run config
     (`config_text`), read and checked here by the parser `voltaic run` uses:
-    a bad value raises ConfigError (a ValueError) naming the key."""
+    a bad value raises ConfigError (a ValueError) naming the key.
+    drive_cycles: tables the experiment's "Run NAME (A)" / "Run NAME (W)"
+    steps follow, by NAME: a CSV file's path, or a pair (times [s] from the
+    step's start, currents [A] or powers [W]), as PyBaMM's drive cycles."""
 
     def __init__(
         self,
@@ -136,7 +139,11 @@ class Simulation:
         thermal: str = "isothermal",
         backend: str = "auto",
         solver: Mapping[str, Any] | None = None,
+        drive_cycles: Mapping[str, Any] | None = None,
     ):
+        # Tables given as arrays live in files while this object does (the
+        # config reads CSV files; solve() may read the config again).
+        self._tables = tables_folder(drive_cycles)
         self._settings = dict(
             parameter_set=as_parameter_set(parameter_set),
             experiment=experiment_items(experiment),
@@ -144,6 +151,8 @@ class Simulation:
             thermal=thermal,
             backend=backend,
             solver=dict(solver or {}),
+            drive_cycles=dict(drive_cycles or {}),
+            folder=self._tables.name if self._tables else None,
         )
         self.config_text = run_config_text(**self._settings)
         self.config = _core.parse_config(self.config_text, ORIGIN)

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from . import _core
-from ._config import run_config_text
+from ._config import run_config_text, tables_folder
 from ._parameters import as_parameter_set
 
 ORIGIN = "voltaic.sweep"
@@ -24,6 +24,7 @@ def sweep(
     solver: Mapping[str, Any] | None = None,
     threads: int = 0,
     backend: str = "auto",
+    drive_cycles: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Runs one cell per entry of the arrays in `parameters` (PyBaMM names,
     arrays of one length). A cell whose values are not physical fails in its
@@ -35,7 +36,8 @@ def sweep(
     "Volume-averaged cell temperature [K]", and "executor": where it ran.
     backend: "cpu" (`threads` threads), "cuda" (the GPU's cell program, one
     warp per cell; without a device it raises BackendUnavailable), or "auto"
-    (the GPU where one is visible, else the CPU)."""
+    (the GPU where one is visible, else the CPU). drive_cycles: as
+    voltaic.Simulation's."""
     names = list(parameters)
     if not names:
         raise ValueError("sweep: parameters: at least one swept parameter")
@@ -47,15 +49,22 @@ def sweep(
             f"lengths {[len(c) for c in columns]}"
         )
     values = np.column_stack(columns).ravel()  # cell-major
-    text = run_config_text(
-        as_parameter_set(parameter_set),
-        experiment,
-        grid,
-        thermal,
-        backend,
-        solver,
-    )
-    config = _core.parse_config(text, ORIGIN)
+    tables = tables_folder(drive_cycles)
+    try:
+        text = run_config_text(
+            as_parameter_set(parameter_set),
+            experiment,
+            grid,
+            thermal,
+            backend,
+            solver,
+            drive_cycles=drive_cycles,
+            folder=tables.name if tables else None,
+        )
+        config = _core.parse_config(text, ORIGIN)  # reads the tables
+    finally:
+        if tables:
+            tables.cleanup()
     result = _core.sweep(config, names, values.tolist(), threads)
     out = summarise(names, columns, result.cells)
     out["executor"] = result.executor
