@@ -26,6 +26,7 @@
 #include "voltaic/solver/lumped_thermal.hpp"
 #include "voltaic/solver/memory_estimate.hpp"
 #include "voltaic/solver/particle_step.hpp"
+#include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
 
@@ -84,18 +85,6 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::v
     steps.push_back(p);
   }
   return steps;
-}
-
-/// The sign of a step's drive at its start, as Simulation::infeasibility words it ([A], [W] or [V]).
-double drive_at_start(const ExperimentStep& step) {
-  if (step.drive_cycle) return step.drive_cycle->value_at(0.0);
-  switch (step.mode) {
-    case StepMode::current: return step.current.value;
-    case StepMode::rest: return 0.0;
-    case StepMode::voltage: return step.voltage_v;
-    case StepMode::power: return step.power_w;
-  }
-  return 0.0;
 }
 
 /// Lays the arrays of one cell out in its slab: the constant arrays first
@@ -299,7 +288,7 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     const ExperimentStep& step = step_of(k.step);
     std::ostringstream m;
     if (k.ending == Ending::infeasible_voltage) {
-      const bool discharge = drive_at_start(step) > 0.0;
+      const bool discharge = step_drive(step, parameters.electrical.nominal_capacity).at(0.0).value > 0.0;
       m << describe_step(step, k.step) << " is infeasible: it " << (discharge ? "discharges" : "charges") << " until "
         << *step.until_voltage_v << " V, but the voltage at its start is already " << k.voltage << " V";
     } else if (k.ending == Ending::infeasible_cutoff) {  // Simulation::infeasibility's words

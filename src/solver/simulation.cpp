@@ -360,8 +360,7 @@ bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why)
   return true;
 }
 
-StepDrive Simulation::drive_of(const ExperimentStep& step) const {
-  const double capacity = layout_->parameters().electrical.nominal_capacity;
+StepDrive step_drive(const ExperimentStep& step, double capacity) {
   switch (step.mode) {
     case StepMode::current: return {StepDrive::Mode::current, step.current.amperes(capacity), step.drive_cycle};
     case StepMode::rest: return {StepDrive::Mode::current, 0.0, nullptr};
@@ -369,6 +368,10 @@ StepDrive Simulation::drive_of(const ExperimentStep& step) const {
     case StepMode::power: return {StepDrive::Mode::power, step.power_w, step.drive_cycle};
   }
   throw InvalidArgument("\"" + step.text + "\"", "Simulation::run", "has an unknown control mode");
+}
+
+StepDrive Simulation::drive_of(const ExperimentStep& step) const {
+  return step_drive(step, layout_->parameters().electrical.nominal_capacity);
 }
 
 std::string Simulation::infeasibility(const ExperimentStep& step, const StepDrive& step_drive) const {

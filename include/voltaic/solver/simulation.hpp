@@ -46,6 +46,11 @@ struct StepDrive {
   StepDrive at(double elapsed) const { return table ? StepDrive{mode, table->value_at(elapsed), nullptr} : *this; }
 };
 
+/// What `step` holds fixed for a cell of `nominal_capacity` [A h] (a C-rate
+/// resolved to amperes, a rest as 0 A).
+/// @throws InvalidArgument for a step of no known control mode
+StepDrive step_drive(const ExperimentStep& step, double nominal_capacity);
+
 /// One cell on one executor. The state (particle, electrolyte, potentials,
 /// temperature) stays in the executor's memory; per time step the host reads
 /// back the few scalars the algorithm branches on (voltage, current, heat,
