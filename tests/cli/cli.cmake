@@ -159,36 +159,27 @@ if(VOLTAIC_HAS_MPI)
   set_tests_properties(cli.run_over_2_and_4_ranks_gives_the_same_bits PROPERTIES PROCESSORS 4 TIMEOUT 600
     SKIP_RETURN_CODE 77
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  # A script that launches the CLI over two ranks (tests/cli/*.sh): voltaic,
+  # mpiexec and the launcher's options, then ARGN; 77 skips (not Open MPI).
+  function(add_ranks_test name script timeout)
+    add_test(NAME ${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/${script} ${_voltaic} ${MPIEXEC_EXECUTABLE}
+                                  "${VOLTAIC_MPIEXEC_EXTRA}" ${ARGN})
+    set_tests_properties(${name} PROPERTIES PROCESSORS 2 TIMEOUT ${timeout} SKIP_RETURN_CODE 77
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  endfunction()
+  set(_pouch ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml)
   # One rank that cannot write stops every rank; the earlier set is kept.
-  add_test(NAME cli.run_over_ranks_stops_every_rank_when_one_cannot_write
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_ranks_fault.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
-                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml ${_work}/run_ranks_fault)
-  set_tests_properties(cli.run_over_ranks_stops_every_rank_when_one_cannot_write PROPERTIES PROCESSORS 2 TIMEOUT 300
-    SKIP_RETURN_CODE 77
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  add_ranks_test(cli.run_over_ranks_stops_every_rank_when_one_cannot_write run_ranks_fault.sh 300
+                 ${_pouch} ${_work}/run_ranks_fault)
   # Ranks given different inputs stop together (exit 2), never hang or publish.
-  add_test(NAME cli.ranks_given_different_inputs_stop_together
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/ranks_disagree.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
-                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml
-                   ${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml ${_work}/ranks_disagree)
-  set_tests_properties(cli.ranks_given_different_inputs_stop_together PROPERTIES PROCESSORS 2 TIMEOUT 900
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  add_ranks_test(cli.ranks_given_different_inputs_stop_together ranks_disagree.sh 900
+                 ${_pouch} ${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml ${_work}/ranks_disagree)
   # SIGTERM to rank 1 alone stops the run on every rank (143, continuable) and the sweep reports it (143).
-  add_test(NAME cli.a_signal_to_one_rank_stops_every_rank
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/ranks_signal.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
-                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml
-                   ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml ${_work}/ranks_signal)
-  set_tests_properties(cli.a_signal_to_one_rank_stops_every_rank PROPERTIES PROCESSORS 2 TIMEOUT 600
-    SKIP_RETURN_CODE 77
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  add_ranks_test(cli.a_signal_to_one_rank_stops_every_rank ranks_signal.sh 600
+                 ${_pouch} ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml ${_work}/ranks_signal)
   # A rank killed mid-run (SIGKILL) ends the job (mpirun), never a hang.
-  add_test(NAME cli.a_killed_rank_ends_the_job
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/ranks_killed.sh ${_voltaic} ${MPIEXEC_EXECUTABLE}
-                   "${VOLTAIC_MPIEXEC_EXTRA}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/pouch_ranks.toml
-                   ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml ${_work}/ranks_killed)
-  set_tests_properties(cli.a_killed_rank_ends_the_job PROPERTIES PROCESSORS 2 TIMEOUT 300
-    SKIP_RETURN_CODE 77
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  add_ranks_test(cli.a_killed_rank_ends_the_job ranks_killed.sh 300
+                 ${_pouch} ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml ${_work}/ranks_killed)
   add_test(NAME cli.run_of_a_1d_cell_refuses_several_ranks
            COMMAND ${MPIEXEC_EXECUTABLE} -n 2 ${VOLTAIC_MPIEXEC_EXTRA} ${_voltaic} run
                    ${_data}/configs/minimal.toml -o ${_work}/run_ranks_1d)
