@@ -161,6 +161,10 @@ void add_sweep_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--thermal", s.thermal, "isothermal or lumped")
       ->check(CLI::IsMember({"isothermal", "lumped"}))
       ->capture_default_str();
+  cmd.add_option("--engine", s.engine,
+                 "on cpu: simulation (a Simulation per cell) or program (the cell program on worker threads)")
+      ->check(CLI::IsMember({"simulation", "program"}))
+      ->capture_default_str();
   cmd.add_option("--json", s.json_file,
                  "append one JSON line to FILE (the table is still printed); without FILE, print the JSON object "
                  "on stdout instead of the table")

@@ -147,8 +147,10 @@ void run_sweep(BenchReport& r, const BenchOptions& o, const std::shared_ptr<cons
   double first_rate = 0.0;
   nlohmann::ordered_json per_count = nlohmann::ordered_json::array();
   for (int threads : so.threads) {
+    const voltaic::BatchEngine engine =
+        so.engine == "program" ? voltaic::BatchEngine::cell_program : voltaic::BatchEngine::simulation;
     voltaic::BatchSimulation batch(config.run.parameters, config.sweep.cells, config.run.simulation, exec,
-                                   {threads, true});
+                                   {threads, true, engine});
     const Clock::time_point t0 = Clock::now();
     const std::vector<voltaic::BatchCellResult> results = batch.run(experiment);
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -192,6 +194,7 @@ void describe(BenchReport& r, const SweepBenchOptions& so, const voltaic::io::Sw
   r.extra["experiment"] = so.step;
   if (!so.drive_cycle.empty()) r.extra["drive_cycle"] = so.drive_cycle;
   r.extra["thermal"] = so.thermal;
+  r.extra["engine"] = so.engine;
   r.extra["grid"] = {{"cells_per_region", so.cells_per_region}, {"radial_shells", so.shells}};
   r.extra["sweep"] = {{"method", "latin_hypercube"}, {"seed", so.seed}, {"spread", so.spread}};
   std::vector<std::string> varied(std::begin(kVaried), std::end(kVaried));

@@ -27,6 +27,7 @@
 #include "solver/cell_program_data.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/newton_rate.hpp"
+#include "solver/particle_kernels.hpp"
 #include "solver/step_control.hpp"
 #include "voltaic/linalg/blas1_ops.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
@@ -338,6 +339,12 @@ VOLTAIC_HD inline void CellRun::initialise() {
 VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, double dt) {
   const particle::StepArgs<double> a{c,    at(s_.o.particle_work), flux, at(s_.o.ds), nullptr, at(s_.o.radius), dt, np_,
                                      false};
+#if !defined(__CUDA_ARCH__)
+  if (lanes_ == 1) {  // the CPU backend's step: alike particles share a factorisation (the same bits)
+    cpu::particle_step(s_.mesh, a);
+    return;
+  }
+#endif
   for (std::size_t p = lane_; p < np_; p += lanes_) particle::step_particle(s_.mesh, a, p);
   sync();
 }

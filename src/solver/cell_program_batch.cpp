@@ -18,6 +18,7 @@
 #include "linalg/cyclic_reduction.hpp"
 #include "solver/batch_run.hpp"
 #include "solver/cell_program.hpp"
+#include "solver/cell_program_cpu.hpp"
 #include "solver/cell_program_launch.hpp"
 #include "solver/failure_cause.hpp"
 #include "solver/step_limits.hpp"
@@ -368,11 +369,11 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
     c.k.map.volume = slab.data() + s.o.volume;
     ProgramClock k;
     program::CellRun cell(s, c, k, slab.data());
-    cell.initialise();
+    program::initialise_on_cpu(cell);
     bool interrupted = false;
     while (k.ending == program::Ending::running) {
       k.rows = 0;
-      cell.advance();
+      program::advance_on_cpu(cell);
       drain(r, slab.data() + s.o.rows, k.rows, keep);
       if (k.ending == program::Ending::running && !run.stop_reason().empty()) {
         interrupted = true;

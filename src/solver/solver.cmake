@@ -15,6 +15,7 @@ target_sources(voltaic PRIVATE
   solver/simulation.cpp
   solver/batch_simulation.cpp
   solver/cell_program_batch.cpp
+  solver/cell_program_cpu.cpp
   solver/solver_options.cpp
   solver/simulation_steps.cpp
   solver/simulation_substeps.cpp

@@ -1,0 +1,17 @@
+#pragma once
+// The cell program on a CPU thread (one lane): CellRun's entry points
+// compiled with everything they call inlined, once with FMA instructions and
+// once without, the loader picking what this CPU has (cpu/fma_clones.hpp).
+// Without it every fp::fma of the program is a library call (a tenth of
+// its time on the development machine).
+
+#include "solver/cell_program.hpp"
+
+namespace voltaic::program {
+
+/// CellRun::initialise on the calling thread.
+void initialise_on_cpu(CellRun& run);
+/// CellRun::advance on the calling thread.
+void advance_on_cpu(CellRun& run);
+
+}  // namespace voltaic::program
