@@ -44,7 +44,7 @@ struct SweepBenchOptions {
   int cells_per_region = 20;  ///< z-cells per region (PyBaMM's mesh)
   int shells = 20;            ///< radial shells per particle
   std::string thermal = "lumped";
-  std::string engine = "simulation";  ///< on the CPU: "simulation" or "program" (BatchEngine)
+  std::string engine = "simulation";                 ///< on the CPU: "simulation" or "program" (BatchEngine)
   std::string step = "Discharge at 1C until 2.5 V";  ///< the experiment: one step (a power step, say)
   std::string drive_cycle;    ///< a drive-cycle CSV the step names "cycle" ("Run cycle (A)"), or ""
   int baseline_cells = 2000;  ///< on CUDA: the first cells also run on the CPU, every core (the baseline)
