@@ -14,8 +14,9 @@
 // On one lane (the CPU) it equals Simulation bit for bit (test); on a warp
 // its sums are butterflies and its column solves cyclic reductions
 // (cyclic_reduction.hpp), so the GPU differs from the CPU at rounding level
-// (and by CUDA's exp and pow). Not supported (refused by the host side):
-// 3D conduction, field output, checkpoints.
+// (and by CUDA's exp and pow). A 1D Simulation runs on it (cell_engine.hpp),
+// which reads fields and checkpoints from the slab between calls; 3D
+// conduction and collectors stay with the field solvers.
 
 #include <cmath>
 #include <cstddef>
@@ -429,6 +430,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   for (std::size_t c = lane_; c < n_; c += lanes_)
     rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
   sync();
+  ++k_.electrolyte_solves;
   // One lane: Thomas, Simulation's own solve (the same bits); a warp: cyclic
   // reduction, every lane busy (Thomas' sweep is serial).
   bool solved = true;
@@ -507,6 +509,7 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value)
 
 VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   const SlabOffsets& o = s_.o;
+  ++k_.potential_solves;
   const DfnConstants& k = c_.k;
   double *c_e = at(o.c_e), *T = at(o.T), *phi = at(o.phi), *kappa = at(o.kappa), *kappa_d = at(o.kappa_d);
   double *d_logc = at(o.d_logc), *aj = at(o.pot_aj), *adj = at(o.adj), *surface = at(o.pot_surface);
@@ -725,6 +728,7 @@ VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
 
 VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   const SlabOffsets& o = s_.o;
+  ++k_.attempts;
   // start_attempt: the formula, then (below) the first pass's inputs predicted.
   bdf::Formula f = bdf::formula(stepping::order_for(k_.history, h, k_.h1), h, k_.h1);
   if (f.order == 2) {
@@ -881,7 +885,7 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   const stepping::DriveTable rows = table(step);
   Stepped cell{*this, step};
   const stepping::Advanced a = stepping::advance(cell, k_, s_.limits, step.has_duration ? step.duration : INFINITY,
-                                                 INFINITY, step.table_rows > 0 ? &rows : nullptr);
+                                                 k_.next_output - k_.time, step.table_rows > 0 ? &rows : nullptr);
   step_ended = false;
   switch (a.outcome) {
     case stepping::Advance::duration:
@@ -927,6 +931,7 @@ VOLTAIC_HD inline void CellRun::advance() {
     if (ended) {
       k_.step_started = false;
       ++k_.step;
+      if (s_.pause_at_step_ends) return;
     }
   }
 }

@@ -4,6 +4,7 @@
 // (CellConstants), its clock (ProgramClock) and where its arrays lie in its
 // slab (SlabOffsets). All trivially copyable, for kernels.
 
+#include <cmath>
 #include <cstddef>
 
 #include "solver/step_control.hpp"
@@ -83,6 +84,8 @@ struct ProgramSettings {
   int cycle_size = 0;
   long long total_steps = 0;
   int rows_per_call = 0;  ///< a call returns when a cell's row buffer is full
+  bool pause_at_step_ends =
+      false;  ///< a call also returns when an experiment step ends (a single cell's host words it)
 };
 
 /// The constants of one cell's parameters.
@@ -132,6 +135,8 @@ struct ProgramClock : stepping::Clock {
   double newton_constant = 0.0;  ///< PotentialStep::newton_constant
   int steps_taken = 0, steps_rejected = 0;
   long long passes = 0, newton_iterations = 0;  ///< as Simulation's WorkCounts
+  long long attempts = 0, potential_solves = 0, electrolyte_solves = 0;
+  double next_output = INFINITY;  ///< [s] steps land on this time (a field output; set by the host)
   double max_temperature = 0;
   int rows = 0;                 ///< rows in the buffer since the host last drained it
   int rotation3 = 0;            ///< level rotation of the 3-level arrays

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "solver/bdf2.hpp"
+#include "solver/cell_engine.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/simulation_run.hpp"
@@ -41,7 +42,17 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   if (exec && !decomposition) require_memory(options_, *exec);  // before anything is allocated
   if (!std::is_sorted(options_.field_times.begin(), options_.field_times.end()))
     throw InvalidArgument("SimulationOptions::field_times", "Simulation", "must be in increasing order");
+  const bool engine = on_cell_engine(options_, decomposition.get());
   layout_ = std::make_shared<const CellLayout>(parameters, options_.grid, exec, std::move(decomposition));
+  if (engine) {
+    if (options_.time_substeps)
+      throw InvalidArgument("SimulationOptions::time_substeps", "Simulation",
+                            "is set for a 1D cell, which runs on the cell engine (its sub-steps are not timed apart); "
+                            "allowed: false for a 1D cell");
+    engine_ = std::make_unique<program::CellEngine>(parameters, options_, exec);
+    static_cast<stepping::Clock&>(clock()) = engine_->clock();
+    return;
+  }
   const CellLayout& l = *layout_;
   const ParameterSet& p = l.parameters();
   const auto& e = l.executor();
@@ -439,6 +450,13 @@ void Simulation::column_fields() const {
 }
 
 void Simulation::snapshot(Solution& s) const {
+  if (engine_) {
+    FieldSnapshot f;
+    f.time = clock().time;
+    for (const FieldInfo& info : field_catalog()) f.fields[info.name] = engine_field(info, false);
+    s.fields.push_back(std::move(f));
+    return;
+  }
   const Executor& e = *layout_->executor();
   column_fields();
   FieldSnapshot f;
@@ -499,6 +517,14 @@ void Simulation::stream_fields(RunContext& run) {
   const Executor& e = *l.executor();
   const std::size_t n = l.num_cells();
   const std::vector<View<double>>& frame = run.fields->next_frame();
+  if (engine_) {
+    for (std::size_t f = 0; f < run.streamed.size(); ++f) {
+      const std::vector<double> values = engine_field(*run.streamed[f], true);
+      e.copy(frame[f].data(), frame[f].space(), values.data(), MemorySpace::host(), values.size() * sizeof(double));
+    }
+    run.fields->push(clock().time);
+    return;
+  }
   for (const FieldInfo* info : run.streamed) {
     if (info->kind == FieldKind::column) {
       column_fields();
@@ -568,6 +594,11 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
     first = clock().index;
     run.resuming = true;
   }
+  if (engine_) {
+    run_on_engine(experiment, run, first);
+    if (run.fields) run.fields->finish();
+    return std::move(run.solution);
+  }
   for (std::size_t i = first; i < experiment.total_steps(); ++i) {
     const ExperimentStep& step = experiment.step(i % experiment.cycle().size());
     clock().index = i;
@@ -589,6 +620,16 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
 namespace voltaic {
 
 double Simulation::lithium_inventory() const {
+  if (engine_) {
+    const CellLayout& host = engine_->host_layout();
+    const program::SlabOffsets& o = engine_->settings().o;
+    const std::vector<double> lithium = engine_->particle_lithium(), c_e = engine_->read(o.c_e, host.num_cells());
+    const auto view = [](const std::vector<double>& v) {
+      return View<const double>(v.data(), v.size(), MemorySpace::host());
+    };
+    return host.dot(view(lithium), host.particle_counts().view()) +
+           host.dot(view(c_e), host.electrolyte_weights().view());
+  }
   Workspace& w = *w_;
   const CellLayout& l = *layout_;
   w.particles->lithium(w.c_s.view(), w.lithium.view());

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/cell_engine.hpp"
 #include "solver/checkpoint_values.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/state_history.hpp"
@@ -115,7 +116,7 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
   const bool piece = cut && run.blocks;
   const std::size_t layer = layout_->grid()->cells_per_layer();
   const std::size_t owned = piece ? cut->blocks()[static_cast<std::size_t>(cut->rank())].columns() : 0;
-  for (auto& [name, values] : w_->history->to_host()) {
+  for (auto& [name, values] : engine_ ? engine_->state() : w_->history->to_host()) {
     std::vector<double>& out = c.arrays["state/" + name];
     if (!cut) {
       out = std::move(values);
@@ -146,7 +147,7 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                {"step h2", k.h2},
                {"split rate", k.split_rate},
                {"split rate dt", k.split_rate_dt},
-               {"newton constant", w_->potential->newton_constant()}};
+               {"newton constant", engine_ ? engine_->clock().newton_constant : w_->potential->newton_constant()}};
   for (int i = 0; i < 3; ++i) {
     c.scalars["lumped temperature@" + std::to_string(i)] = k.lumped_history[i];
     c.scalars["voltage@" + std::to_string(i)] = k.voltage_history[i];
@@ -199,7 +200,10 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
     if (name.rfind("state/", 0) == 0) state[name.substr(6)] = window ? values : block_of(values);
   for (const char* live : {"c_s", "c_e", "T", "c_surf", "phi", "aj"}) v::finite_array(c, std::string("state/") + live);
   if (v::text(c, "format") != kFormat) complete_predictor_levels(c, state);
-  w_->history->from_host(state, where);
+  if (engine_)
+    engine_->load_state(state, where);
+  else
+    w_->history->from_host(state, where);
   load_scalars(c);
   v::integer(c, "steps taken", 0, std::numeric_limits<int>::max());
   v::integer(c, "steps rejected", 0, std::numeric_limits<int>::max());
@@ -250,8 +254,12 @@ void Simulation::load_scalars(const Checkpoint& c) {
   const bool format3 = v::text(c, "format") != kFormat2;  // state 3 or later
   k.split_rate_dt = format3 ? v::scalar(c, "split rate dt", 0.0, v::kInf, "[s]") : 0.0;
   // State 4 on: Newton's measured quadratic constant (before it: measured afresh).
-  w_->potential->set_newton_constant(
-      v::text(c, "format") == kFormat ? v::scalar(c, "newton constant", 0.0, v::kInf, "[1/V]") : 0.0);
+  const double newton_constant =
+      v::text(c, "format") == kFormat ? v::scalar(c, "newton constant", 0.0, v::kInf, "[1/V]") : 0.0;
+  if (engine_)
+    engine_->clock().newton_constant = newton_constant;
+  else
+    w_->potential->set_newton_constant(newton_constant);
   for (int i = 0; i < 3; ++i) {
     k.lumped_history[i] = v::scalar(c, "lumped temperature@" + std::to_string(i), v::kPositive, v::kInf, "[K]");
     k.voltage_history[i] = v::scalar(c, "voltage@" + std::to_string(i));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solver/bdf2.hpp"
+#include "solver/cell_engine.hpp"
 #include "solver/failure_cause.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/step_control.hpp"
@@ -75,6 +76,11 @@ struct Simulation::SteppedCell {
 };
 
 std::string Simulation::physical_limit_reached() const {
+  if (engine_) {
+    const program::SlabOffsets& o = engine_->settings().o;
+    return physical_limit(engine_->read(o.c_e, layout_->num_cells()), engine_->read(o.c_surf, layout_->num_particles()),
+                          *layout_);
+  }
   const Executor& e = *layout_->executor();
   const auto to_host = [&](const Array<double>& a) {
     std::vector<double> host(a.size());

@@ -16,10 +16,13 @@ target_sources(voltaic PRIVATE
   solver/batch_simulation.cpp
   solver/cell_program_batch.cpp
   solver/cell_program_cpu.cpp
+  solver/cell_program_setup.cpp
+  solver/cell_engine.cpp
   solver/solver_options.cpp
   solver/simulation_steps.cpp
   solver/simulation_substeps.cpp
   solver/simulation_checkpoint.cpp
+  solver/simulation_engine.cpp
   solver/checkpoint_values.cpp
   solver/checkpoint_window.cpp
   solver/memory_estimate.cpp

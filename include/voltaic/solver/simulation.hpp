@@ -16,6 +16,7 @@
 #include "voltaic/solver/cell_layout.hpp"
 #include "voltaic/solver/checkpoint.hpp"
 #include "voltaic/solver/experiment.hpp"
+#include "voltaic/solver/field_catalog.hpp"
 #include "voltaic/solver/particle_point.hpp"
 #include "voltaic/solver/potential_step.hpp"
 #include "voltaic/solver/run_observer.hpp"
@@ -32,6 +33,10 @@ struct Margins;
 
 namespace bdf {
 struct Formula;
+}
+
+namespace program {
+class CellEngine;
 }
 
 /// What an experiment step holds fixed: the current [A], the terminal voltage
@@ -209,6 +214,15 @@ class Simulation {
   std::string cell_limit_reached(const ExperimentStep& step, const StepDrive& drive) const;
   /// This cell as the shared step control sees it (solver/step_control.hpp).
   struct SteppedCell;
+  // A 1D cell runs on the cell engine (simulation_engine.cpp).
+  /// Whether `options` make a cell the engine runs (1D, no 3D heat, no collectors, one process).
+  static bool on_cell_engine(const SimulationOptions& options, const PlaneDecomposition* decomposition);
+  /// The experiment's steps from `first` on the engine: the rows, notes and endings of run_step.
+  void run_on_engine(const Experiment& experiment, RunContext& run, std::size_t first);
+  /// After an engine call: its clock into this Simulation's, its work into work_.
+  void take_engine_clock(long long step_index, RunContext& run);
+  /// A field of the engine's present state on the host (field_source's, as the frame or snapshot holds it).
+  std::vector<double> engine_field(const FieldInfo& info, bool on_cells) const;
   /// Its operator split as the shared pass loop sees it (stepping::split_passes).
   struct SplitPasses;
 
@@ -222,9 +236,10 @@ class Simulation {
   std::vector<Substep*> coupled_;  // after the concentrations, in order: potential, thermal
   SubstepTimes substep_times_;
   WorkCounts work_;
-  std::size_t next_field_ = 0;           // into options_.field_times
-  std::size_t next_periodic_field_ = 0;  // multiples of options_.field_period done
-  std::unique_ptr<Checkpoint> resume_;   // set by load_checkpoint until the next run
+  std::size_t next_field_ = 0;                   // into options_.field_times
+  std::size_t next_periodic_field_ = 0;          // multiples of options_.field_period done
+  std::unique_ptr<Checkpoint> resume_;           // set by load_checkpoint until the next run
+  std::unique_ptr<program::CellEngine> engine_;  // a 1D cell's (on_cell_engine): the state and the step loop are its
 };
 
 }  // namespace voltaic

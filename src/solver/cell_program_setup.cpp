@@ -1,0 +1,218 @@
+// The host side of the cell program that a batch and a single cell share:
+// the experiment as the program runs it, a cell's slab, its constants, its
+// settings, and the words of a failure.
+#include "solver/cell_program_setup.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "linalg/cyclic_reduction.hpp"
+#include "solver/failure_cause.hpp"
+#include "solver/step_limits.hpp"
+#include "voltaic/core/array.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/solver/lumped_thermal.hpp"
+
+namespace voltaic::program {
+
+std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::vector<double>& tables) {
+  std::vector<ProgramStep> steps;
+  std::map<const DriveCycle*, std::size_t> placed;
+  for (const ExperimentStep& s : experiment.cycle()) {
+    ProgramStep p;
+    if (const DriveCycle* t = s.drive_cycle.get()) {
+      const auto [at, fresh] = placed.emplace(t, tables.size());
+      if (fresh) {
+        tables.insert(tables.end(), t->times().begin(), t->times().end());
+        tables.insert(tables.end(), t->values().begin(), t->values().end());
+      }
+      p.table = at->second;
+      p.table_rows = t->rows();
+    }
+    p.voltage_control = s.mode == StepMode::voltage;
+    p.power = s.mode == StepMode::power;
+    if (s.mode == StepMode::voltage) p.value = s.voltage_v;
+    if (s.mode == StepMode::power) p.value = s.power_w;
+    if (s.mode == StepMode::current) {
+      p.value = s.current.value;
+      p.c_rate = s.current.c_rate;
+    }
+    if (s.until_voltage_v) {
+      p.has_until_voltage = true;
+      p.until_voltage = *s.until_voltage_v;
+    }
+    if (s.until_current) {
+      p.has_until_current = true;
+      p.until_current = s.until_current->value;
+      p.until_c_rate = s.until_current->c_rate;
+    }
+    if (s.duration_s) {
+      p.has_duration = true;
+      p.duration = *s.duration_s;
+    }
+    steps.push_back(p);
+  }
+  return steps;
+}
+
+SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call) {
+  SlabOffsets o{};
+  std::size_t end = 0;
+  const auto take = [&](std::size_t& at, std::size_t size) {
+    at = end;
+    end += size;
+  };
+  for (std::size_t* a : {&o.volume, &o.porosity, &o.solid_sigma, &o.dz, &o.negative_volume, &o.separator_one})
+    take(*a, n);
+  take(o.radius, P);
+  take(o.ones, P);
+  take(o.c_s, R * P);
+  take(o.c_s_levels, 2 * R * P);
+  take(o.c_e, n);
+  take(o.c_e_levels, 3 * n);
+  take(o.c_surf, P);
+  take(o.c_surf_levels, 3 * P);
+  take(o.phi, 2 * n);
+  take(o.phi_levels, 6 * n);
+  take(o.aj, n);
+  take(o.aj_levels, 3 * n);
+  for (std::size_t* a :
+       {&o.T, &o.T_pass, &o.c_e_pass, &o.iterate, &o.source, &o.de, &o.sigma, &o.capacity, &o.q, &o.work})
+    take(*a, n);
+  take(o.unit_c_s, R * P);
+  take(o.particle_work, (R - 1) * P);
+  for (std::size_t* a : {&o.flux, &o.ds, &o.slope, &o.pot_surface}) take(*a, P);
+  for (std::size_t* a : {&o.pot_aj, &o.adj, &o.kappa, &o.kappa_d, &o.d_logc, &o.s_phi, &o.e_phi, &o.c_e_seen})
+    take(*a, n);
+  take(o.residual, 2 * n);
+  take(o.update, 2 * n);
+  for (std::size_t* a : {&o.d_s, &o.d_e, &o.c01, &o.c10, &o.sig_diag, &o.sig_tz, &o.kap_diag, &o.kap_tz, &o.kd_diag,
+                         &o.kd_tz, &o.j0_diag, &o.j0_tz, &o.j1_diag, &o.j1_tz})
+    take(*a, n);
+  take(o.factors, 6 * n);
+  take(o.pcr, precond::block_pcr_work(n));
+  for (std::size_t* a : {&o.el_diag, &o.el_tz, &o.el_rhs, &o.el_lower, &o.el_inverse, &o.el_upper, &o.mix_f,
+                         &o.mix_f_last, &o.mix_g_last})
+    take(*a, n);
+  take(o.mix_df, kMixingDepth * n);
+  take(o.mix_dg, kMixingDepth * n);
+  take(o.rows, static_cast<std::size_t>(rows_per_call) * kRowValues);
+  o.total = end;
+  return o;
+}
+
+std::size_t constant_doubles(const SlabOffsets& o) { return o.c_s; }
+
+CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& options, const SlabOffsets& o,
+                             const std::vector<double>& functions, const double* function_copy, double* statics,
+                             const char* where) {
+  if (p.custom_function_data() != functions)
+    throw InvalidArgument("custom material functions", where,
+                          "differ between the cells; allowed with the cell program: the same functions for all");
+  const CellLayout layout(p, options.grid, CpuExecutor::create());
+  const DfnConstants& host = layout.host_constants();
+  const std::size_t n = layout.num_cells(), P = layout.num_particles();
+  const auto put = [&](std::size_t at, const Array<double>& a) {
+    const std::vector<double> v = a.to_host();
+    std::copy(v.begin(), v.end(), statics + at);
+  };
+  put(o.volume, layout.volumes());
+  put(o.porosity, layout.porosity());
+  put(o.solid_sigma, layout.solid_conductivity());
+  put(o.negative_volume, layout.negative_volumes());
+  put(o.radius, layout.particle_radii());
+  const std::vector<double>& dz = layout.grid()->dz();
+  std::copy(dz.begin(), dz.end(), statics + o.dz);
+  for (std::size_t c = 0; c < n; ++c) statics[o.separator_one + c] = host.map.in_separator(c) ? 1.0 : 0.0;
+  std::fill(statics + o.ones, statics + o.ones + P, 1.0);
+
+  CellConstants c;
+  c.k = host;
+  c.k.map.volume = nullptr;  // set where the slab lies
+  if (!functions.empty()) rebase_custom_functions(c.k, p.custom_function_data().data(), function_copy);
+  c.dx = layout.grid()->dx();
+  c.dy = layout.grid()->dy();
+  c.area = layout.electrode_area();
+  c.nominal_capacity = p.electrical.nominal_capacity;
+  c.lower_cutoff = p.electrical.lower_voltage_cutoff;
+  c.upper_cutoff = p.electrical.upper_voltage_cutoff;
+  c.lumped_capacity = lumped_heat_capacity(p);
+  c.lumped_cooling = p.thermal.heat_transfer_coefficient * p.thermal.cooling_surface_area;
+  c.ambient = p.thermal.ambient_temperature;
+  LumpedThermal(c.lumped_capacity, c.lumped_cooling, c.ambient);  // validates them as Simulation does
+  c.foils = p.negative_current_collector.thickness / p.negative_current_collector.conductivity +
+            p.positive_current_collector.thickness / p.positive_current_collector.conductivity;
+  c.ce0 = p.electrolyte.initial_concentration;
+  c.T0 = starting_temperature(p, options.thermal);
+  c.cs0_negative = p.negative_electrode.initial_concentration;
+  c.cs0_positive = p.positive_electrode.initial_concentration;
+  c.ds0 = p.negative_electrode.diffusivity;
+  c.c_max = std::max(p.negative_electrode.maximum_concentration, p.positive_electrode.maximum_concentration);
+  return c;
+}
+
+std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
+  std::ostringstream m;
+  switch (k.failure) {
+    case Failure::newton:
+      m << "potential step: Newton did not converge in " << s.max_newton << " iterations (last update "
+        << k.failure_value << " V, tolerance " << s.newton_tolerance << " V)";
+      break;
+    case Failure::newton_update:
+      m << "potential step: the Newton update is not finite (linear solve: direct block-tridiagonal solve)";
+      break;
+    case Failure::linear:
+      m << "a column solve met a pivot that is not finite and positive (a state outside the model's domain)";
+      break;
+    case Failure::split:
+      m << "the concentration/potential/temperature split did not converge in " << s.max_split
+        << " passes (last change " << k.failure_value << " of the error tolerance)";
+      break;
+    case Failure::split_nonfinite:
+      m << "the step produced a non-finite electrolyte concentration or temperature";
+      break;
+    case Failure::terminal: m << "the step produced a non-finite voltage, current or heat"; break;
+    case Failure::depletion:
+      m << "the electrolyte concentration fell below zero (depletion: the step is too long)";
+      break;
+    case Failure::local_error:
+      m << "the local error stays " << k.failure_value << " times the tolerance at dt = " << k.failure_dt << " s";
+      break;
+    case Failure::power_voltage: m << power_failure(stepping::Power::no_voltage, k.failure_value); break;
+    case Failure::power_unsettled: m << power_failure(stepping::Power::unsettled, k.failure_value); break;
+    case Failure::stalled:
+      m << stall_reason(k.free_steps, k.failure_dt, s.limits.min_dt, s.limits.max_dt, s.limits.max_steps);
+      break;
+    default: m << "the step failed"; break;
+  }
+  return m.str();
+}
+
+ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call) {
+  const CellGridSpec& g = options.grid;
+  const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
+  const auto P = static_cast<std::size_t>(g.negative_cells + g.positive_cells);
+  const auto R = static_cast<std::size_t>(g.radial_shells);
+  ProgramSettings s;
+  s.n = static_cast<int>(n);
+  s.P = static_cast<int>(P);
+  s.R = static_cast<int>(R);
+  s.o = slab_offsets(n, P, R, rows_per_call);
+  s.surface = options.surface;
+  s.kappa_arithmetic = options.potential.electrolyte_face_mean == FaceMean::arithmetic;
+  s.lumped = options.thermal == ThermalModel::lumped;
+  const StepControl& sc = options.steps;
+  s.limits = step_limits(sc);
+  s.initial_dt = sc.initial_dt;
+  s.rtol = sc.relative_tolerance;
+  s.atol = sc.absolute_tolerance;
+  s.max_split = sc.max_split_iterations;
+  s.newton_tolerance = options.potential.tolerance;
+  s.max_update = options.potential.max_update;
+  s.max_newton = options.potential.max_iterations;
+  s.rows_per_call = rows_per_call;
+  return s;
+}
+
+}  // namespace voltaic::program

@@ -1,0 +1,161 @@
+// A 1D Simulation on the cell engine (cell_engine.hpp): the engine runs the
+// step control and the sub-steps; this file keeps what Simulation::run_step
+// keeps for a 3D cell (the rows, the observer, fields, checkpoints, notes
+// and endings, in the same words), reading the state between engine calls.
+#include <sstream>
+
+#include "solver/cell_engine.hpp"
+#include "solver/cell_program_setup.hpp"
+#include "solver/dfn_point.hpp"
+#include "solver/failure_cause.hpp"
+#include "solver/simulation_run.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace voltaic {
+
+bool Simulation::on_cell_engine(const SimulationOptions& o, const PlaneDecomposition* decomposition) {
+  return !decomposition && o.grid.nx == 1 && o.grid.ny == 1 && o.thermal != ThermalModel::conduction &&
+         o.grid.collectors == CurrentCollectorModel::uniform;
+}
+
+void Simulation::take_engine_clock(long long step_index, RunContext& run) {
+  const program::ProgramClock& k = engine_->clock();
+  static_cast<stepping::Clock&>(clock()) = k;
+  clock().index = static_cast<std::size_t>(step_index);
+  run.solution.steps_rejected += static_cast<int>(k.steps_rejected - run.engine_rejected);
+  run.engine_rejected = k.steps_rejected;
+  WorkCounts& w = work_;
+  w.attempts = run.engine_work.attempts + k.attempts;
+  w.concentration_passes = run.engine_work.concentration_passes + k.passes;
+  w.electrolyte_iterations = run.engine_work.electrolyte_iterations + k.electrolyte_solves;
+  w.potential_solves = run.engine_work.potential_solves + k.potential_solves;
+  w.newton_iterations = run.engine_work.newton_iterations + k.newton_iterations;
+}
+
+void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, std::size_t first) {
+  program::CellEngine& e = *engine_;
+  program::ProgramClock& k = e.clock();
+  static_cast<stepping::Clock&>(k) = clock();  // a checkpoint's, or where the last run ended
+  e.start(experiment, first, std::exchange(run.resuming, false));
+  // The engine's counters run from its construction; work_ from this Simulation's.
+  run.engine_rejected = k.steps_rejected;
+  run.engine_work = work_;
+  run.engine_work.attempts -= k.attempts;
+  run.engine_work.concentration_passes -= k.passes;
+  run.engine_work.electrolyte_iterations -= k.electrolyte_solves;
+  run.engine_work.potential_solves -= k.potential_solves;
+  run.engine_work.newton_iterations -= k.newton_iterations;
+  Solution& solution = run.solution;
+  const std::size_t cycle = experiment.cycle().size();
+  for (;;) {
+    const long long index = k.step;
+    const bool started = k.step_started;
+    k.next_output = next_field_time();
+    e.advance();
+    take_engine_clock(index, run);
+    if (k.ending == program::Ending::completed) return;
+    const ExperimentStep& step = experiment.step(static_cast<std::size_t>(index) % cycle);
+    const StepDrive drive = drive_of(step);
+    if (k.ending == program::Ending::failed_step) {
+      std::ostringstream m;
+      const std::string reason = program::failure_text(k, e.settings()), cause = physical_limit_reached();
+      m << describe_step(step, static_cast<std::size_t>(index)) << " failed at t = " << k.time
+        << " s: " << (cause.empty() ? reason : cause + " (the solver: " + reason + ")");
+      solution.completed = false;
+      solution.termination = m.str();
+      return;
+    }
+    const bool ended = k.step != index;
+    if (!started) {  // a fresh step's consistent start, and whether it can run
+      record(solution, static_cast<int>(index));
+      report_row(run, false);
+      if (k.ending != program::Ending::running) {
+        solution.completed = false;
+        solution.termination =
+            describe_step(step, static_cast<std::size_t>(index)) + " is infeasible: " + infeasibility(step, drive);
+        return;
+      }
+      continue;
+    }
+    if (k.rows == 0) {  // the step lasted its duration
+      solution.termination = describe_step(step, static_cast<std::size_t>(index)) + " ended after its duration";
+      if (step.default_duration) {
+        std::ostringstream m;
+        m << describe_step(step, static_cast<std::size_t>(index)) << " ended after its default duration of "
+          << *step.duration_s << " s at t = " << k.time
+          << " s, before its 'until' condition (a step without 'for' lasts at most "
+          << "2 / |C| hours at a C-rate, else a day, as in PyBaMM)";
+        solution.notes.push_back(m.str());
+      }
+      continue;
+    }
+    ++solution.steps_taken;
+    record(solution, static_cast<int>(index));
+    report_row(run, !ended);
+    if (run.stopped) return;
+    if (!ended) continue;
+    solution.termination = describe_step(step, static_cast<std::size_t>(index)) + " ended by a cut-off event";
+    if (const std::string limit = cell_limit_reached(step, drive); !limit.empty()) {
+      std::ostringstream m;
+      m << describe_step(step, static_cast<std::size_t>(index)) << " stopped at the cell's " << limit
+        << " at t = " << k.time << " s, after " << k.elapsed
+        << " s, before its own end (PyBaMM lets a step run 1 V past the "
+        << "cell's cut-offs, then ends the experiment)";
+      solution.notes.push_back(m.str());
+    }
+  }
+}
+
+std::vector<double> Simulation::engine_field(const FieldInfo& info, bool on_cells) const {
+  const program::CellEngine& e = *engine_;
+  const program::SlabOffsets& o = e.settings().o;
+  const CellLayout& host = e.host_layout();
+  const DfnConstants& constants = host.constants();
+  const std::size_t n = host.num_cells(), P = host.num_particles();
+  const std::string& key = info.key;
+  if (key == "solid_potential") return e.read(o.phi, n);
+  if (key == "electrolyte_potential") return e.read(o.phi + n, n);
+  if (key == "electrolyte_concentration") return e.read(o.c_e, n);
+  if (key == "temperature") return e.read(o.T, n);
+  if (key == "interfacial_current") return e.read(o.aj, n);
+  if (key == "heating") return e.read(o.q, n);
+  if (key == "particle_surface_concentration") {
+    const std::vector<double> surface = e.read(o.c_surf, P);
+    if (!on_cells) return surface;
+    std::vector<double> cells(n);
+    for (std::size_t c = 0; c < n; ++c) dfn::ParticlesToCells{constants.map, surface.data(), cells.data()}(c);
+    return cells;
+  }
+  // The one column's fields (Simulation::column_fields()).
+  const program::ProgramClock& k = e.clock();
+  const bool held = e.settings().cycle_size > 0 &&
+                    e.host_steps()[static_cast<std::size_t>(clock().index) % e.host_steps().size()].voltage_control;
+  if (key == "negative_collector_potential" || key == "positive_collector_potential" ||
+      key == "collector_current_density") {
+    dfn::Drive d;
+    d.voltage_control = held;
+    d.current_density = held ? 0.0 : k.current / host.electrode_area();
+    d.voltage = held ? k.voltage : 0.0;
+    const std::vector<double> phi = e.read(o.phi, n);
+    double out[3];
+    dfn::CollectorFields{constants, d, k.voltage, phi.data(), out}(0);
+    const int f = key == "negative_collector_potential" ? 0 : key == "positive_collector_potential" ? 1 : 2;
+    return {out[f]};
+  }
+  if (key == "negative_stoichiometry") {
+    const std::vector<double> lithium = e.particle_lithium();
+    double out = 0.0;
+    dfn::ColumnStoichiometry{constants, lithium.data(), host.particle_counts().data(), &out}(0);
+    return {out};
+  }
+  if (key == "column_temperature") {
+    const std::vector<double> T = e.read(o.T, n);
+    double out = 0.0;
+    dfn::ColumnMean{constants.map, T.data(), &out}(0);
+    return {out};
+  }
+  throw InvalidArgument("field \"" + key + "\"", "Simulation", "is in field_catalog() but has no source");
+}
+
+}  // namespace voltaic
