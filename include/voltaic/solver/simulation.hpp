@@ -59,7 +59,9 @@ StepDrive step_drive(const ExperimentStep& step, double nominal_capacity);
 /// One cell on one executor. The state (particle, electrolyte, potentials,
 /// temperature) stays in the executor's memory; per time step the host reads
 /// back the few scalars the algorithm branches on (voltage, current, heat,
-/// the Newton and Krylov norms).
+/// the Newton and Krylov norms). A 1D cell (1 x 1 plane, uniform
+/// collectors, no 3D heat, one process) runs on the cell engine, the batch
+/// cell program for one cell: the host then looks once per row.
 class Simulation {
  public:
   /// @throws InvalidArgument naming a bad parameter (with its allowed range) or grid count
