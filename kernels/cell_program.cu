@@ -15,7 +15,7 @@ namespace voltaic::cuda {
 namespace {
 
 constexpr int kBlock = 64;
-constexpr int kLanes = 32;  ///< a warp per cell
+constexpr int kLanes = program::kWarpLanes;  ///< a warp per cell (whose sums a CPU lane emulates)
 constexpr int kCellsPerBlock = kBlock / kLanes;
 /// Blocks per SM the register budget must allow: 16 gives at most 64
 /// registers a thread and 32 warps an SM. The program is latency-bound (ncu:

@@ -11,10 +11,11 @@
 // z-line factorisations), so no cell's arithmetic ever reads another's: a
 // cell's result does not depend on the batch around it.
 //
-// On one lane (the CPU) it equals Simulation bit for bit (test); on a warp
-// its sums are butterflies and its column solves cyclic reductions
-// (cyclic_reduction.hpp), so the GPU differs from the CPU at rounding level
-// (and by CUDA's exp and pow). A 1D Simulation runs on it (cell_engine.hpp),
+// A CPU lane and a CUDA warp give the same bits: the sums run in the warp's
+// butterfly order on both (lane_sum), the column solves are Thomas' on lane
+// 0, the CUDA side is compiled without contraction (--fmad=false) and exp is
+// pmath::exp. Only custom material functions with pow, log, sinh or
+// cosh, and the OCP barriers' log1p, can still round apart. A 1D Simulation runs on it (cell_engine.hpp),
 // which reads fields and checkpoints from the slab between calls; 3D
 // conduction and collectors stay with the field solvers.
 
@@ -22,7 +23,6 @@
 #include <cstddef>
 
 #include "linalg/block_zline_ops.hpp"
-#include "linalg/cyclic_reduction.hpp"
 #include "linalg/preconditioner_ops.hpp"
 #include "solver/bdf2.hpp"
 #include "solver/cell_program_data.hpp"
@@ -69,7 +69,8 @@ class CellRun {
 
   // The lanes of the cell: loops share the elements out (i = lane_, lane_ +
   // lanes_, ...) and end with sync(); sums and maxima are butterflies, which
-  // give every lane the same bits (a + b = b + a); the row buffer is written by lane 0.
+  // give every lane the same bits (a + b = b + a); serial parts (the column
+  // solves, the row buffer) run on lane 0.
   VOLTAIC_HD void sync() const {
 #if defined(__CUDA_ARCH__)
     if (lanes_ > 1) __syncwarp();
@@ -93,20 +94,46 @@ class CellRun {
 #endif
     return x;
   }
+  /// The sum over i in [0, m) of the terms `add` accumulates (partial =
+  /// add(partial, i)) in a warp's order: each lane its terms i = lane,
+  /// lane + 32, ..., then the butterfly. One CPU lane runs the 32 lanes'
+  /// loops itself, so a CPU and a GPU sum the same values to the same bits.
+  template <class Add>
+  VOLTAIC_HD double lane_sum(std::size_t m, const Add& add) const {
+#if defined(__CUDA_ARCH__)
+    double partial = 0.0;
+    for (std::size_t i = lane_; i < m; i += lanes_) partial = add(partial, i);
+    return reduce_sum(partial);
+#else
+    constexpr auto kWarp = static_cast<std::size_t>(kWarpLanes);
+    double p[kWarp];
+    for (std::size_t l = 0; l < kWarp; ++l) {
+      double partial = 0.0;
+      for (std::size_t i = l; i < m; i += kWarp) partial = add(partial, i);
+      p[l] = partial;
+    }
+    for (std::size_t d = kWarp / 2; d > 0; d /= 2) {
+      double q[kWarp];
+      for (std::size_t l = 0; l < kWarp; ++l) q[l] = p[l] + p[l ^ d];
+      for (std::size_t l = 0; l < kWarp; ++l) p[l] = q[l];
+    }
+    return p[0];
+#endif
+  }
   VOLTAIC_HD bool all_lanes(bool b) const {
 #if defined(__CUDA_ARCH__)
     if (lanes_ > 1) return __all_sync(0xffffffffu, b) != 0;
 #endif
     return b;
   }
-  /// The lanes as the column solves see them (cyclic_reduction.hpp).
-  struct Team {
-    const CellRun& run;
-    VOLTAIC_HD std::size_t lane() const { return run.lane_; }
-    VOLTAIC_HD std::size_t lanes() const { return run.lanes_; }
-    VOLTAIC_HD void sync() const { run.sync(); }
-    VOLTAIC_HD bool all(bool b) const { return run.all_lanes(b); }
-  };
+  /// Lane 0's value, on every lane (after a serial part).
+  VOLTAIC_HD bool from_lane0(bool b) const {
+#if defined(__CUDA_ARCH__)
+    if (lanes_ > 1) b = __shfl_sync(0xffffffffu, static_cast<int>(b), 0) != 0;
+#endif
+    sync();
+    return b;
+  }
   /// Level i of a 3-level (c_e, c_surf, phi, aj) or 2-level (c_s) array.
   VOLTAIC_HD double* level3(std::size_t base, std::size_t size, int i) const {
     return at(base + static_cast<std::size_t>((i + k_.rotation3) % 3) * size);
@@ -150,9 +177,7 @@ class CellRun {
     sync();
   }
   VOLTAIC_HD double dot(const double* x, const double* y, std::size_t m) const {
-    double partial = 0.0;
-    for (std::size_t i = lane_; i < m; i += lanes_) partial = fp::fma(x[i], y[i], partial);
-    return reduce_sum(partial);
+    return lane_sum(m, [&](double partial, std::size_t i) { return fp::fma(x[i], y[i], partial); });
   }
   /// max |x|, NaN when any x is NaN.
   VOLTAIC_HD double max_abs(const double* x, std::size_t m) const {
@@ -309,17 +334,12 @@ VOLTAIC_HD inline void CellRun::initialise() {
   k_.max_temperature = c_.T0;
   particle_surface(at(o.c_s), at(o.flux), at(o.c_surf));
   // PotentialStep::initial_guess: the mean OCPs of the two electrodes.
-  double mean[2] = {0.0, 0.0};
-  double count[2] = {0.0, 0.0};
+  double mean[2], count[2];
   const double* surf = at(o.c_surf);
-  for (std::size_t p = lane_; p < np_; p += lanes_) {
-    const int e = m.region(m.cell_of_particle(p)) / 2;
-    mean[e] += surf[p];
-    count[e] += 1.0;
-  }
   for (int e = 0; e < 2; ++e) {
-    mean[e] = reduce_sum(mean[e]);
-    count[e] = reduce_sum(count[e]);
+    const auto in = [&](std::size_t p) { return m.region(m.cell_of_particle(p)) / 2 == e; };
+    mean[e] = lane_sum(np_, [&](double sum, std::size_t p) { return in(p) ? sum + surf[p] : sum; });
+    count[e] = lane_sum(np_, [&](double sum, std::size_t p) { return in(p) ? sum + 1.0 : sum; });
   }
   double u[2];
   for (int e = 0; e < 2; ++e)
@@ -431,16 +451,15 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
     rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
   sync();
   ++k_.electrolyte_solves;
-  // One lane: Thomas, Simulation's own solve (the same bits); a warp: cyclic
-  // reduction, every lane busy (Thomas' sweep is serial).
+  // Thomas' sweep is serial: lane 0 runs it, on a warp as on the CPU, so both
+  // give the same bits (a cyclic reduction over the lanes was 7 % faster on
+  // the GPU and 1.4x slower on the CPU, whose Thomas it cannot equal).
   bool solved = true;
-  if (lanes_ > 1) {
-    solved = precond::pcr_solve(Team{*this}, diag, tz, rhs, c_e, n_, at(o.pcr));
-  } else {
+  if (lane_ == 0) {
     solved = precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), 0, 1, s_.n) < 0;
     if (solved) precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, 0, 1, s_.n);
   }
-  if (!solved) {
+  if (!from_lane0(solved)) {
     fail(Failure::linear);
     return false;
   }
@@ -550,14 +569,12 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     const ops::Scale<double> negate{-1.0};
     for (std::size_t i = lane_; i < 2 * n_; i += lanes_) residual[i] = negate(residual[i]);
     sync();
-    bool solved = true;  // as the electrolyte's solve: block Thomas on one lane, else cyclic reduction
-    if (lanes_ > 1) {
-      solved = precond::block_pcr_solve(Team{*this}, in, residual, update, n_, at(o.pcr));
-    } else {
+    bool solved = true;
+    if (lane_ == 0) {  // block Thomas on the column: serial, as the electrolyte's
       solved = precond::factor_block_column(in, at(o.factors), 0, 1, s_.n) < 0;
       if (solved) precond::solve_block_column(at(o.factors), residual, update, 0, 1, s_.n);
     }
-    if (!solved) {
+    if (!from_lane0(solved)) {
       fail(Failure::linear);
       return false;
     }
@@ -692,12 +709,11 @@ VOLTAIC_HD inline void CellRun::mix() {
 VOLTAIC_HD inline double CellRun::split_change() const {
   const SlabOffsets& o = s_.o;
   const auto change = [&](const double* now, const double* before, double scale) {
-    double squares = 0.0;
-    for (std::size_t i = lane_; i < n_; i += lanes_) {
+    const double squares = lane_sum(n_, [&](double sum, std::size_t i) {
       const double e = (now[i] - before[i]) / (s_.rtol * fabs(now[i]) + s_.atol * scale);
-      squares = fp::fma(e, e, squares);
-    }
-    return sqrt(reduce_sum(squares) / double(n_));
+      return fp::fma(e, e, sum);
+    });
+    return sqrt(squares / double(n_));
   };
   double d = change(at(o.c_e), at(o.c_e_pass), c_.ce0);
   if (s_.lumped) d = fmax(d, change(at(o.T), at(o.T_pass), 1.0));
@@ -772,13 +788,12 @@ VOLTAIC_HD inline double CellRun::local_error(double h, bool voltage_driven) con
   const auto norm = [&](const double* y, const double* y0, const double* y1, const double* y2, std::size_t m,
                         double scale) {
     const double atol = s_.atol * scale;
-    double squares = 0.0;
-    for (std::size_t i = lane_; i < m; i += lanes_) {  // dfn::LocalError
+    const double squares = lane_sum(m, [&](double sum, std::size_t i) {  // dfn::LocalError
       const double predicted = e.l0 * y0[i] + e.l1 * y1[i] + e.l2 * y2[i];
       const double x = e.factor * (y[i] - predicted) / (s_.rtol * fabs(y[i]) + atol);
-      squares = fp::fma(x, x, squares);
-    }
-    return sqrt(reduce_sum(squares) / double(m));
+      return fp::fma(x, x, sum);
+    });
+    return sqrt(squares / double(m));
   };
   const int back = order >= 2 ? 2 : 1;
   double error = norm(at(o.c_e), level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1),

@@ -15,7 +15,6 @@
 #include <thread>
 
 #include "core/backend_dispatch.hpp"
-#include "linalg/cyclic_reduction.hpp"
 #include "solver/batch_run.hpp"
 #include "solver/cell_program.hpp"
 #include "solver/cell_program_cpu.hpp"

@@ -7,7 +7,6 @@
 #include <map>
 #include <sstream>
 
-#include "linalg/cyclic_reduction.hpp"
 #include "solver/failure_cause.hpp"
 #include "solver/step_limits.hpp"
 #include "voltaic/core/array.hpp"
@@ -91,7 +90,6 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
                          &o.kd_tz, &o.j0_diag, &o.j0_tz, &o.j1_diag, &o.j1_tz})
     take(*a, n);
   take(o.factors, 6 * n);
-  take(o.pcr, precond::block_pcr_work(n));
   for (std::size_t* a : {&o.el_diag, &o.el_tz, &o.el_rhs, &o.el_lower, &o.el_inverse, &o.el_upper, &o.mix_f,
                          &o.mix_f_last, &o.mix_g_last})
     take(*a, n);

@@ -70,14 +70,14 @@ TEST(MaterialFunctionExpression, MatchesTheSameFormulaInCppBitForBit) {
       {"-x * 3", [](double x) { return -x * 3; }},
       {"1e-3 * x + .5 + 5. + 2.5E+2 - 1E3", [](double x) { return (((1e-3 * x + .5) + 5.) + 2.5E+2) - 1E3; }},
       {"((((x))))", [](double x) { return x; }},
-      {"exp(-39.3631 * x)", [](double x) { return std::exp(-39.3631 * x); }},
+      {"exp(-39.3631 * x)", [](double x) { return pmath::exp(-39.3631 * x); }},
       {"tanh(29.8538 * (x - 0.1234))", [](double x) { return fast_tanh(29.8538 * (x - 0.1234)); }},
       {"cosh(x) ** -2", [](double x) { return std::pow(std::cosh(x), -2.0); }},
       {"log(x + 1)", [](double x) { return std::log(x + 1); }},
       {"sqrt(x)", [](double x) { return std::sqrt(x); }},
       {"sinh(x / 10)", [](double x) { return std::sinh(x / 10); }},
       {"abs(x - 0.5)", [](double x) { return std::fabs(x - 0.5); }},
-      {"exp(tanh(cosh(x / 1000)))", [](double x) { return std::exp(fast_tanh(std::cosh(x / 1000))); }},
+      {"exp(tanh(cosh(x / 1000)))", [](double x) { return pmath::exp(fast_tanh(std::cosh(x / 1000))); }},
       {"0.1297 * ((x / 1000) * (x / 1000) * (x / 1000)) - 2.51 * ((x / 1000) * (x / 1000) ** 0.5)",
        [](double x) {
          const double y = x / 1000;

@@ -10,6 +10,7 @@
 #include "voltaic/model/constants.hpp"
 #include "voltaic/model/material_functions.hpp"
 #include "voltaic/model/parameter_set.hpp"
+#include "voltaic/model/portable_exp.hpp"
 
 namespace voltaic::kinetics {
 
@@ -41,7 +42,9 @@ VOLTAIC_HD inline Reaction butler_volmer(const ElectrodeParameters& e, double re
   const double j0 = material::regularised_exchange_current_density(e, fmax(c_e, 0.0), c_surf, T, c_e_scale);
   const double f = kFaraday / (kGasConstant * T);
   const double alpha = e.charge_transfer_coefficient;
-  const double forward = exp(alpha * f * eta), backward = exp(-(1.0 - alpha) * f * eta);
+  const double forward = pmath::exp(alpha * f * eta);
+  // The symmetric case (every built-in set) from the same exponential.
+  const double backward = alpha == 0.5 ? 1.0 / forward : pmath::exp(-(1.0 - alpha) * f * eta);
   return {j0 * (forward - backward), j0 * f * (alpha * forward + (1.0 - alpha) * backward), eta, ocp};
 }
 

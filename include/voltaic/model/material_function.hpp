@@ -13,16 +13,17 @@
 #include <type_traits>
 
 #include "voltaic/core/macros.hpp"
+#include "voltaic/model/portable_exp.hpp"
 
 namespace voltaic {
 
-/// tanh x from one exp. glibc's tanh goes through expm1 at the cost of
+/// tanh x from one exp (pmath::exp: the same bits on every backend). glibc's tanh goes through expm1 at the cost of
 /// about three exps, and the OCP fits call it in the innermost loop (each
 /// particle's reaction solve). The error is within a few ulp of 1 in
 /// absolute terms (relative near 0, where 1 - e cancels); the fits add
 /// terms of order 1 and so lose nothing.
 VOLTAIC_HD inline double fast_tanh(double x) {
-  const double e = exp(-2.0 * fabs(x));
+  const double e = pmath::exp(-2.0 * fabs(x));
   return copysign((1.0 - e) / (1.0 + e), x);
 }
 
@@ -103,7 +104,7 @@ VOLTAIC_HD inline double apply_binary(ExpressionOp op, double a, double b) {
 VOLTAIC_HD inline double apply_unary(ExpressionOp op, double a) {
   switch (op) {
     case ExpressionOp::negate: return -a;
-    case ExpressionOp::exp: return exp(a);
+    case ExpressionOp::exp: return pmath::exp(a);
     case ExpressionOp::log: return log(a);
     case ExpressionOp::sqrt: return sqrt(a);
     case ExpressionOp::tanh: return fast_tanh(a);

@@ -10,8 +10,10 @@
 /// themselves, without safeguards: a stoichiometry outside [0, 1] or a
 /// concentration <= 0 is the caller's to prevent (docs/design.md, "Model
 /// parameters", says what PyBaMM's DFN clips and regularises). Results cannot
-/// agree bit for bit between backends (CUDA's exp and cosh are not glibc's);
-/// expect a few ulp. tanh is fast_tanh (material_function.hpp) throughout.
+/// agree bit for bit between backends unless they are computed alike: exp is
+/// pmath::exp (portable_exp.hpp, the same bits everywhere), tanh is fast_tanh
+/// (material_function.hpp, from it) and sech from it too; the barriers'
+/// log1p (only within 1 % of an empty or full particle) is each backend's.
 
 #include <cmath>
 
@@ -19,17 +21,19 @@
 #include "voltaic/model/constants.hpp"
 #include "voltaic/model/material_function.hpp"
 #include "voltaic/model/parameter_set.hpp"
+#include "voltaic/model/portable_exp.hpp"
 
 namespace voltaic::material {
 
 /// exp(E / R (1 / 298.15 K - 1 / T)): 1 at 298.15 K, and exactly 1 for E = 0.
 VOLTAIC_HD inline double arrhenius(double activation_energy, double T) {
-  return exp(activation_energy / kGasConstant * (1.0 / kArrheniusReferenceTemperature - 1.0 / T));
+  return pmath::exp(activation_energy / kGasConstant * (1.0 / kArrheniusReferenceTemperature - 1.0 / T));
 }
 
-/// sech^2 x, as the published entropic fits write it (cosh^-2).
+/// sech^2 x, as the published entropic fits write it (cosh^-2, cosh from pmath::exp).
 VOLTAIC_HD inline double sech2(double x) {
-  const double c = cosh(x);
+  const double e = pmath::exp(fabs(x));
+  const double c = 0.5 * (e + 1.0 / e);
   return 1.0 / (c * c);
 }
 
@@ -37,7 +41,7 @@ VOLTAIC_HD inline double sech2(double x) {
 
 /// LG M50 graphite-SiOx, Chen et al. (2020).
 VOLTAIC_HD inline double graphite_siox_ocp_chen2020(double sto) {
-  return 1.9793 * exp(-39.3631 * sto) + 0.2482 - 0.0909 * fast_tanh(29.8538 * (sto - 0.1234)) -
+  return 1.9793 * pmath::exp(-39.3631 * sto) + 0.2482 - 0.0909 * fast_tanh(29.8538 * (sto - 0.1234)) -
          0.04478 * fast_tanh(14.9159 * (sto - 0.2769)) - 0.0205 * fast_tanh(30.4444 * (sto - 0.6103));
 }
 
@@ -49,7 +53,7 @@ VOLTAIC_HD inline double nmc811_ocp_chen2020(double sto) {
 
 /// MCMB 2528 graphite, Dualfoil (used by Marquis et al. 2019).
 VOLTAIC_HD inline double graphite_mcmb2528_ocp_dualfoil1998(double sto) {
-  return 0.194 + 1.5 * exp(-120.0 * sto) + 0.0351 * fast_tanh((sto - 0.286) / 0.083) -
+  return 0.194 + 1.5 * pmath::exp(-120.0 * sto) + 0.0351 * fast_tanh((sto - 0.286) / 0.083) -
          0.0045 * fast_tanh((sto - 0.849) / 0.119) - 0.035 * fast_tanh((sto - 0.9233) / 0.05) -
          0.0147 * fast_tanh((sto - 0.5) / 0.034) - 0.102 * fast_tanh((sto - 0.194) / 0.142) -
          0.022 * fast_tanh((sto - 0.9) / 0.0164) - 0.011 * fast_tanh((sto - 0.124) / 0.0226) +
@@ -72,7 +76,7 @@ VOLTAIC_HD inline double lico2_ocp_dualfoil1998(double sto) {
 /// Graphite (fastDFN), for the MCMB 2528 OCP.
 VOLTAIC_HD inline double graphite_entropic_change_moura2016(double sto) {
   const double c_max = 24983.2619938437;
-  return -1.5 * (120.0 / c_max) * exp(-120.0 * sto) + (0.0351 / (0.083 * c_max)) * sech2((sto - 0.286) / 0.083) -
+  return -1.5 * (120.0 / c_max) * pmath::exp(-120.0 * sto) + (0.0351 / (0.083 * c_max)) * sech2((sto - 0.286) / 0.083) -
          (0.0045 / (0.119 * c_max)) * sech2((sto - 0.849) / 0.119) -
          (0.035 / (0.05 * c_max)) * sech2((sto - 0.9233) / 0.05) -
          (0.0147 / (0.034 * c_max)) * sech2((sto - 0.5) / 0.034) -
@@ -118,7 +122,7 @@ VOLTAIC_HD inline double electrolyte_conductivity_capiglia1999(double c_e) {
 
 /// LiPF6 in EC:DMC, Capiglia et al. (1999), Dualfoil's fit [m^2/s].
 VOLTAIC_HD inline double electrolyte_diffusivity_capiglia1999(double c_e) {
-  return 5.34e-10 * exp(-0.65 * c_e / 1000.0);
+  return 5.34e-10 * pmath::exp(-0.65 * c_e / 1000.0);
 }
 
 // ---- Dispatchers: what the model calls ----------------------------------
@@ -172,7 +176,7 @@ VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) {
   constexpr double a = 205.0568621937484, b = 6910.192179565431, c = -7.7e-4;
   const double z = -b * (sto - c);
   if (z < -60.0) return 0.0;  // below 2e-24 V: every sto in [0.0095, 1]
-  return a * (z > 36.7 ? z + log1p(exp(-z)) : log1p(exp(z)));
+  return a * (z > 36.7 ? z + log1p(pmath::exp(-z)) : log1p(pmath::exp(z)));
 }
 
 /// U as PyBaMM's DFN evaluates it: the fit at the stoichiometry clipped to
