@@ -48,10 +48,37 @@ VOLTAIC_HD inline Estimate estimate(int order, double h, double h1, double h2) {
           k / (k + d)};
 }
 
-/// A step-size factor rounded down to a power of 2^(1/16): the error
-/// estimate differs between backends (and thread counts) by rounding, and an
+namespace detail {
+/// 2^(j / 16), j = 0..15, correctly rounded (what glibc's exp2 gives).
+#define VOLTAIC_ROOT16_TABLE                                                                              \
+  1.0, 1.0442737824274138, 1.0905077326652577, 1.1387886347566916, 1.189207115002721, 1.241857812073484,  \
+      1.2968395546510096, 1.3542555469368927, 1.4142135623730951, 1.4768261459394993, 1.5422108254079407, \
+      1.6104903319492543, 1.681792830507429, 1.7562521603732995, 1.8340080864093424, 1.9152065613971474
+#if defined(__CUDACC__)
+static __device__ const double kRoot16Device[16] = {VOLTAIC_ROOT16_TABLE};
+#endif
+inline constexpr double kRoot16Host[16] = {VOLTAIC_ROOT16_TABLE};
+#undef VOLTAIC_ROOT16_TABLE
+}  // namespace detail
+
+/// A step-size factor (> 0, finite) rounded down to a power of 2^(1/16):
+/// the error estimate differs between thread counts by rounding, and an
 /// unrounded factor would carry that into every later step size; rounded,
 /// both runs take the same steps unless an estimate sits on a boundary.
-VOLTAIC_HD inline double quantised(double factor) { return exp2(floor(16.0 * log2(factor)) / 16.0); }
+/// 2^(floor(16 log2 f) / 16) by exact comparisons and scalings (frexp,
+/// ldexp, a table), not exp2 and log2, whose last bits differ between
+/// glibc and CUDA: a CPU and a GPU given one factor return the same bits.
+VOLTAIC_HD inline double quantised(double factor) {
+#if defined(__CUDA_ARCH__)
+  const double* root = detail::kRoot16Device;
+#else
+  const double* root = detail::kRoot16Host;
+#endif
+  int e = 0;
+  const double m = 2.0 * frexp(factor, &e);  // factor = m 2^(e - 1), m in [1, 2)
+  int j = 15;
+  while (j > 0 && root[j] > m) --j;
+  return ldexp(root[j], e - 1);
+}
 
 }  // namespace voltaic::bdf

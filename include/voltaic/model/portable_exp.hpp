@@ -77,7 +77,10 @@ VOLTAIC_HD inline double exp(double x) {
   const double t = detail::kExp2Host[j];
 #endif
   const double e = fp::add(t, fp::mul(t, fp::add(r, p)));  // t (1 + s) without rounding 1 + s
-  if (m < -1022 || m > 1023) return ldexp(e, m);
+  // 2^m in two exact factors where it is not a normal number (m = 1024, or
+  // a subnormal result): the last product rounds once, as ldexp would.
+  if (m > 1023) return fp::mul(fp::mul(e, 2.0), detail::power_of_two(m - 1));
+  if (m < -1022) return fp::mul(fp::mul(e, detail::power_of_two(m + 1000)), detail::power_of_two(-1000));
   return fp::mul(e, detail::power_of_two(m));
 }
 
