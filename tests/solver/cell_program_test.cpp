@@ -1,6 +1,8 @@
 // The batch cell program (src/solver/cell_program.hpp) against Simulation on
-// the CPU: the same algorithm, so the same steps and the same curves to
-// rounding; a batched cell bitwise the cell run alone by the program.
+// the CPU. A 1D Simulation runs the same program (cell_engine.hpp), so this
+// holds the two drivers together: the batch's (64 rows a call, its own
+// wording of every ending) against Simulation's (a row a call): the same
+// steps, work and curves, and a batched cell bitwise the cell run alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
