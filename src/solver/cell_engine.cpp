@@ -1,6 +1,7 @@
+// A 1D cell's program on its executor (cell_engine.hpp): the slab, the
+// constants and the clock, one call per row; on CUDA the clock crosses to
+// the device and back around each call.
 #include "solver/cell_engine.hpp"
-
-#include <algorithm>
 
 #include "core/backend_dispatch.hpp"
 #include "solver/cell_program.hpp"
@@ -49,12 +50,11 @@ CellEngine::~CellEngine() = default;
 void CellEngine::start(const Experiment& experiment, std::size_t first, bool resuming) {
   std::vector<double> tables;
   host_steps_ = compile_experiment(experiment, tables);
-  const std::vector<ProgramStep>& steps = host_steps_;
-  steps_ = Array<ProgramStep>::from_host(exec_, steps);
+  steps_ = Array<ProgramStep>::from_host(exec_, host_steps_);
   tables_ = Array<double>::from_host(exec_, tables);
   s_.steps = steps_.data();
   s_.tables = tables_.data();
-  s_.cycle_size = static_cast<int>(steps.size());
+  s_.cycle_size = static_cast<int>(host_steps_.size());
   s_.total_steps = static_cast<long long>(experiment.total_steps());
   k_.step = static_cast<long long>(first);
   k_.step_started = resuming;
