@@ -24,8 +24,9 @@ CellEngine::CellEngine(const ParameterSet& parameters, const SimulationOptions& 
   s_.pause_at_step_ends = true;
   const std::vector<double>& functions = parameters.custom_function_data();
   functions_ = Array<double>::from_host(exec_, functions);
+  host_ = std::make_unique<CellLayout>(parameters, options.grid, CpuExecutor::create());
   std::vector<double> statics(constant_doubles(s_.o));
-  c_ = cell_constants(parameters, options, s_.o, functions, functions_.data(), statics.data(), kWhere);
+  c_ = cell_constants(*host_, options, s_.o, functions, functions_.data(), statics.data(), kWhere);
   slab_ = Array<double>(exec_, s_.o.total);
   fill(*exec_, slab_.view(), 0.0);
   write(0, statics);
@@ -35,7 +36,6 @@ CellEngine::CellEngine(const ParameterSet& parameters, const SimulationOptions& 
   unit_radius_ = Array<double>::from_host(exec_, {1.0});
   shells_ = std::make_unique<ParticleDiffusion<double>>(exec_, s_.R, unit_radius_.view(), po);
   s_.mesh = shells_->mesh();
-  host_ = std::make_unique<CellLayout>(parameters, options.grid, CpuExecutor::create());
   host_particles_ =
       std::make_unique<ParticleDiffusion<double>>(host_->executor(), s_.R, host_->particle_radii().view(), po);
   if (exec_->backend() != Backend::cpu) {

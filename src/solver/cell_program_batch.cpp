@@ -323,7 +323,8 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   parallel_for(count, worker_threads(), [&](std::size_t i) {
     CellRecord& r = run.cells[i];
     try {
-      r.constants = program::cell_constants(cell_parameters(i), options_, s.o, run.functions, functions.data(),
+      const CellLayout layout(cell_parameters(i), options_.grid, CpuExecutor::create());
+      r.constants = program::cell_constants(layout, options_, s.o, run.functions, functions.data(),
                                             run.statics.data() + i * statics, kWhere);
     } catch (const Error& e) {
       r.error = one_line(e.what_failed() + ": " + e.why());

@@ -102,13 +102,13 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
 
 std::size_t constant_doubles(const SlabOffsets& o) { return o.c_s; }
 
-CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& options, const SlabOffsets& o,
+CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& options, const SlabOffsets& o,
                              const std::vector<double>& functions, const double* function_copy, double* statics,
                              const char* where) {
+  const ParameterSet& p = layout.parameters();
   if (p.custom_function_data() != functions)
     throw InvalidArgument("custom material functions", where,
                           "differ between the cells; allowed with the cell program: the same functions for all");
-  const CellLayout layout(p, options.grid, CpuExecutor::create());
   const DfnConstants& host = layout.host_constants();
   const std::size_t n = layout.num_cells(), P = layout.num_particles();
   const auto put = [&](std::size_t at, const Array<double>& a) {

@@ -8,6 +8,7 @@
 
 #include "solver/cell_program_data.hpp"
 #include "voltaic/model/parameter_set.hpp"
+#include "voltaic/solver/cell_layout.hpp"
 #include "voltaic/solver/experiment.hpp"
 #include "voltaic/solver/simulation_options.hpp"
 
@@ -25,12 +26,13 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
 /// Doubles of a slab the host writes: the constant arrays.
 std::size_t constant_doubles(const SlabOffsets& o);
 
-/// The constants of one cell and its slab's constant arrays (`statics`,
+/// The constants of one cell, laid out on the CPU (`layout`, which validated
+/// its parameters), and its slab's constant arrays (`statics`,
 /// constant_doubles() values). `function_copy`: where the program reads the
 /// custom material functions' data (`functions`, which every cell must
 /// share). Throws voltaic::Error for a non-physical set (naming `where` for
 /// functions that differ).
-CellConstants cell_constants(const ParameterSet& p, const SimulationOptions& options, const SlabOffsets& o,
+CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& options, const SlabOffsets& o,
                              const std::vector<double>& functions, const double* function_copy, double* statics,
                              const char* where);
 
