@@ -25,12 +25,12 @@ void Simulation::take_engine_clock(long long step_index, RunContext& run) {
   clock().index = static_cast<std::size_t>(step_index);
   run.solution.steps_rejected += static_cast<int>(k.steps_rejected - run.engine_rejected);
   run.engine_rejected = k.steps_rejected;
-  WorkCounts& w = work_;
-  w.attempts = run.engine_work.attempts + k.attempts;
-  w.concentration_passes = run.engine_work.concentration_passes + k.passes;
-  w.electrolyte_iterations = run.engine_work.electrolyte_iterations + k.electrolyte_solves;
-  w.potential_solves = run.engine_work.potential_solves + k.potential_solves;
-  w.newton_iterations = run.engine_work.newton_iterations + k.newton_iterations;
+  // The engine was built with this Simulation: its counters are the Simulation's work.
+  work_.attempts = k.attempts;
+  work_.concentration_passes = k.passes;
+  work_.electrolyte_iterations = k.electrolyte_solves;
+  work_.potential_solves = k.potential_solves;
+  work_.newton_iterations = k.newton_iterations;
 }
 
 void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, std::size_t first) {
@@ -38,14 +38,7 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
   program::ProgramClock& k = e.clock();
   static_cast<stepping::Clock&>(k) = clock();  // a checkpoint's, or where the last run ended
   e.start(experiment, first, std::exchange(run.resuming, false));
-  // The engine's counters run from its construction; work_ from this Simulation's.
-  run.engine_rejected = k.steps_rejected;
-  run.engine_work = work_;
-  run.engine_work.attempts -= k.attempts;
-  run.engine_work.concentration_passes -= k.passes;
-  run.engine_work.electrolyte_iterations -= k.electrolyte_solves;
-  run.engine_work.potential_solves -= k.potential_solves;
-  run.engine_work.newton_iterations -= k.newton_iterations;
+  run.engine_rejected = k.steps_rejected;  // the Solution counts this run's (and a checkpoint's)
   Solution& solution = run.solution;
   const std::size_t cycle = experiment.cycle().size();
   for (;;) {
@@ -56,7 +49,6 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
     take_engine_clock(index, run);
     if (k.ending == program::Ending::completed) return;
     const ExperimentStep& step = experiment.step(static_cast<std::size_t>(index) % cycle);
-    const StepDrive drive = drive_of(step);
     if (k.ending == program::Ending::failed_step) {
       std::ostringstream m;
       const std::string reason = program::failure_text(k, e.settings()), cause = physical_limit_reached();
@@ -72,8 +64,8 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
       report_row(run, false);
       if (k.ending != program::Ending::running) {
         solution.completed = false;
-        solution.termination =
-            describe_step(step, static_cast<std::size_t>(index)) + " is infeasible: " + infeasibility(step, drive);
+        solution.termination = describe_step(step, static_cast<std::size_t>(index)) +
+                               " is infeasible: " + infeasibility(step, drive_of(step));
         return;
       }
       continue;
@@ -96,7 +88,7 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
     if (run.stopped) return;
     if (!ended) continue;
     solution.termination = describe_step(step, static_cast<std::size_t>(index)) + " ended by a cut-off event";
-    if (const std::string limit = cell_limit_reached(step, drive); !limit.empty()) {
+    if (const std::string limit = cell_limit_reached(step, drive_of(step)); !limit.empty()) {
       std::ostringstream m;
       m << describe_step(step, static_cast<std::size_t>(index)) << " stopped at the cell's " << limit
         << " at t = " << k.time << " s, after " << k.elapsed

@@ -58,10 +58,7 @@ struct Simulation::RunContext {
   std::string experiment;                  // Experiment::fingerprint() of the run's experiment
   bool resuming = false;                   // the present step continues from a checkpoint
   bool stopped = false;                    // the observer asked to stop (RunObserver::stop_reason)
-  // On the cell engine: its count of rejected steps at the last call, and
-  // work_ less the engine's counters (which run from its construction).
-  long long engine_rejected = 0;
-  WorkCounts engine_work;
+  long long engine_rejected = 0;           // on the cell engine: its count of rejected steps at the last call
 };
 
 }  // namespace voltaic
