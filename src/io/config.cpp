@@ -29,6 +29,7 @@ ConfigSections sections_of(const toml::table& root, const ConfigSource& source) 
           ConfigSection(source, "cell.overrides", overrides ? overrides->as_table() : nullptr),
           ConfigSection(source, "grid", table("grid")),
           ConfigSection(source, "thermal", table("thermal")),
+          ConfigSection(source, "degradation", table("degradation")),
           ConfigSection(source, "solver", table("solver")),
           ConfigSection(source, "experiment", table("experiment")),
           ConfigSection(source, "output", table("output"))};

@@ -13,7 +13,7 @@ namespace voltaic::io::detail {
 
 /// Every section of the file; absent ones are empty.
 struct ConfigSections {
-  ConfigSection cell, overrides, grid, thermal, solver, experiment, output;
+  ConfigSection cell, overrides, grid, thermal, degradation, solver, experiment, output;
 };
 
 /// The sections of a file whose names check_names() has accepted.

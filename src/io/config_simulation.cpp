@@ -9,6 +9,7 @@
 #include <string>
 
 #include "io/config_readers.hpp"
+#include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/solver_options.hpp"
 
@@ -42,6 +43,35 @@ void read_thermal_model(const ConfigSection& t, ThermalModel& model) {
   model = *name == "isothermal" ? ThermalModel::isothermal
           : *name == "lumped"   ? ThermalModel::lumped
                                 : ThermalModel::conduction;
+}
+
+/// [degradation]: PyBaMM's "SEI" and "SEI film resistance" options by their
+/// PyBaMM names; the parameters they need are checked where the cell is built.
+void read_degradation(const ConfigSection& d, DegradationOptions& o) {
+  if (const auto name = d.choice("sei", sei_model_names())) parse_sei_model(*name, o.sei);
+  if (const auto name = d.choice("sei_film_resistance", sei_film_resistance_names()))
+    parse_sei_film_resistance(*name, o.sei_film_resistance);
+  if (o.sei == SeiModel::none && o.sei_film_resistance == SeiFilmResistance::distributed)
+    d.fail("sei_film_resistance",
+           "is \"distributed\" without a growing film; allowed: \"auto\" or \"none\" "
+           "when sei is \"none\"");
+}
+
+/// What the cell must be for [degradation]: 1D, with the SEI model's parameters set.
+void check_degradation_cell(const ConfigSection& d, const RunConfig& config) {
+  const DegradationOptions& o = config.simulation.degradation;
+  if (!o.any()) return;
+  const CellGridSpec& g = config.simulation.grid;
+  if (g.nx != 1 || g.ny != 1 || config.simulation.thermal == ThermalModel::conduction ||
+      g.collectors != CurrentCollectorModel::uniform)
+    d.fail("sei", "is \"" + to_string(o.sei) +
+                      "\" for a 3D cell (nx, ny, collectors or conduction); degradation runs on 1D cells only: "
+                      "nx = ny = 1, uniform collectors, isothermal or lumped");
+  try {
+    check_degradation(o, config.parameters);
+  } catch (const InvalidArgument& e) {
+    d.fail("sei", "is \"" + to_string(o.sei) + "\", which needs '" + e.what_failed() + "': " + e.why());
+  }
 }
 
 void read_backend(const ConfigSection& s, BackendChoice& backend) {
@@ -117,6 +147,8 @@ void read_simulation(const ConfigSections& s, RunConfig& config) {
   read_grid(s.grid, config.simulation.grid);
   check_collector_tabs(s.grid, config);
   read_thermal_model(s.thermal, config.simulation.thermal);
+  read_degradation(s.degradation, config.simulation.degradation);
+  check_degradation_cell(s.degradation, config);
   read_backend(s.solver, config.backend);
   read_solver_options(s.solver, config.simulation);
 }

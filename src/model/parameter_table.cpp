@@ -214,6 +214,43 @@ std::vector<ParameterInfo> build_parameter_table() {
       {"Contact resistance [Ohm]", "Ohm",
        "Not used: PyBaMM's DFN leaves it out unless its \"contact resistance\" option is on (read so its files load)",
        kNonNegative, &field<&P::electrical, &V::contact_resistance>});
+  using I = SeiParameters;
+  const auto sei = [&t](const std::string& name, const std::string& unit, const std::string& what,
+                        const Interval& allowed, double& (*f)(ParameterSet&)) {
+    t.push_back({name, unit, what + " (SEI growth; may be unset without it)", allowed, f, true});
+  };
+  sei("SEI reaction exchange current density [A.m-2]", "A.m-2", "j0 of the SEI reaction (\"reaction limited\")",
+      kPositive, &field<&P::sei, &I::exchange_current_density>);
+  sei("SEI open-circuit potential [V]", "V", "U_sei of the SEI reaction's overpotential", kAny,
+      &field<&P::sei, &I::open_circuit_potential>);
+  sei("SEI resistivity [Ohm.m]", "Ohm.m", "Ionic resistivity of the film (its resistance L_sei R_sei)", kNonNegative,
+      &field<&P::sei, &I::resistivity>);
+  sei("SEI partial molar volume [m3.mol-1]", "m3.mol-1", "Volume of one mole of SEI", kPositive,
+      &field<&P::sei, &I::partial_molar_volume>);
+  sei("Ratio of lithium moles to SEI moles", "", "Lithium atoms bound per SEI molecule", kPositive,
+      &field<&P::sei, &I::lithium_moles_ratio>);
+  sei("Initial SEI thickness [m]", "m", "Film thickness at t = 0", kPositive, &field<&P::sei, &I::initial_thickness>);
+  sei("SEI growth activation energy [J.mol-1]", "J.mol-1", "Arrhenius activation energy of every SEI growth model",
+      kNonNegative, &field<&P::sei, &I::activation_energy>);
+  sei("SEI growth transfer coefficient", "", "alpha of the \"(asymmetric)\" SEI models", kUnitOpen,
+      &field<&P::sei, &I::transfer_coefficient>);
+  sei("SEI solvent diffusivity [m2.s-1]", "m2.s-1", "Solvent diffusivity through the film", kPositive,
+      &field<&P::sei, &I::solvent_diffusivity>);
+  sei("Bulk solvent concentration [mol.m-3]", "mol.m-3", "Solvent concentration outside the film", kPositive,
+      &field<&P::sei, &I::bulk_solvent_concentration>);
+  sei("SEI lithium interstitial diffusivity [m2.s-1]", "m2.s-1", "Lithium interstitial diffusivity in the film",
+      kPositive, &field<&P::sei, &I::interstitial_diffusivity>);
+  sei("Lithium interstitial reference concentration [mol.m-3]", "mol.m-3",
+      "Interstitial concentration at the film's inner face", kPositive,
+      &field<&P::sei, &I::interstitial_concentration>);
+  sei("EC diffusivity [m2.s-1]", "m2.s-1", "Ethylene carbonate diffusivity through the film", kPositive,
+      &field<&P::sei, &I::ec_diffusivity>);
+  sei("EC initial concentration in electrolyte [mol.m-3]", "mol.m-3", "Ethylene carbonate concentration outside",
+      kPositive, &field<&P::sei, &I::ec_concentration>);
+  sei("SEI kinetic rate constant [m.s-1]", "m.s-1", "k of the \"ec reaction limited\" model", kPositive,
+      &field<&P::sei, &I::kinetic_rate_constant>);
+  sei("SEI electron conductivity [S.m-1]", "S.m-1", "Not used: the \"electron-migration limited\" model's", kPositive,
+      &field<&P::sei, &I::electron_conductivity>);
   return t;
 }
 

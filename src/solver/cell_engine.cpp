@@ -100,11 +100,41 @@ std::vector<CellEngine::Level> CellEngine::levels() const {
   const SlabOffsets& o = s_.o;
   const auto n = static_cast<std::size_t>(s_.n), P = static_cast<std::size_t>(s_.P);
   const std::size_t R = static_cast<std::size_t>(s_.R);
-  return {{"c_s", o.c_s, o.c_s_levels, R * P, 2},
-          {"c_e", o.c_e, o.c_e_levels, n, 3},
-          {"c_surf", o.c_surf, o.c_surf_levels, P, 3},
-          {"phi", o.phi, o.phi_levels, 2 * n, 3},
-          {"aj", o.aj, o.aj_levels, n, 3}};
+  std::vector<Level> out = {{"c_s", o.c_s, o.c_s_levels, R * P, 2},
+                            {"c_e", o.c_e, o.c_e_levels, n, 3},
+                            {"c_surf", o.c_surf, o.c_surf_levels, P, 3},
+                            {"phi", o.phi, o.phi_levels, 2 * n, 3},
+                            {"aj", o.aj, o.aj_levels, n, 3}};
+  if (s_.sei) {
+    out.push_back({"c_sei", o.c_sei, o.c_sei_levels, n, 3});
+    out.push_back({"aj_sei", o.aj_sei, o.aj_sei_levels, n, 3});
+  }
+  return out;
+}
+
+double CellEngine::sei_lithium_lost() const {
+  if (!s_.sei) return 0.0;
+  const std::vector<double> c = read(s_.o.c_sei, static_cast<std::size_t>(s_.n));
+  const std::vector<double> volume = read(s_.o.volume, static_cast<std::size_t>(s_.n));
+  const CellMap& m = host_->host_constants().map;
+  double moles = 0.0;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (m.region_of(i) == CellRegion::negative) moles += (c[i] - c_.sei.c0) * volume[i];
+  return c_.sei.z * moles;
+}
+
+double CellEngine::sei_thickness() const {
+  if (!s_.sei) return 0.0;
+  const std::vector<double> c = read(s_.o.c_sei, static_cast<std::size_t>(s_.n));
+  const std::vector<double> volume = read(s_.o.volume, static_cast<std::size_t>(s_.n));
+  const CellMap& m = host_->host_constants().map;
+  double sum = 0.0, total = 0.0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (m.region_of(i) != CellRegion::negative) continue;
+    sum += c[i] * c_.sei.c_to_l * volume[i];
+    total += volume[i];
+  }
+  return sum / total;
 }
 
 std::size_t CellEngine::level_offset(const Level& l, int i) const {

@@ -48,6 +48,11 @@ class CellEngine {
   std::map<std::string, std::vector<double>> state() const;
   /// The inverse of state(); names a missing or mis-sized array (`where`).
   void load_state(const std::map<std::string, std::vector<double>>& arrays, const char* where);
+  /// Lithium bound in the SEI grown since t = 0 [mol] (PyBaMM's "Loss of
+  /// lithium to negative SEI [mol]"), and the film's thickness averaged over
+  /// the negative electrode [m] ("X-averaged negative SEI thickness [m]"); 0 without SEI.
+  double sei_lithium_lost() const;
+  double sei_thickness() const;
   /// Each particle's lithium from the state (ParticleDiffusion::lithium).
   std::vector<double> particle_lithium() const;
   /// The cell on the CPU (its constants, weights and counts), for what the

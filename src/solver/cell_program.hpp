@@ -29,6 +29,7 @@
 #include "solver/dfn_point.hpp"
 #include "solver/newton_rate.hpp"
 #include "solver/particle_kernels.hpp"
+#include "solver/sei_reaction.hpp"
 #include "solver/step_control.hpp"
 #include "voltaic/linalg/blas1_ops.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
@@ -224,6 +225,8 @@ class CellRun {
   VOLTAIC_HD bool newton(const dfn::Drive& drive);
   VOLTAIC_HD void heat(const ProgramStep& step, double value);
   VOLTAIC_HD void thermal_update(const Pass& p);
+  /// The film's growth over the pass from the last potential step's a j_sei (ProgramSettings::sei).
+  VOLTAIC_HD void sei_growth(const Pass& p);
   VOLTAIC_HD void mix();
 
   // The integrator.
@@ -326,6 +329,13 @@ VOLTAIC_HD inline void CellRun::initialise() {
   fill(at(o.c_e), c_.ce0, n_);
   fill(at(o.T), c_.T0, n_);
   fill(at(o.aj), 0.0, n_);
+  if (s_.sei) {
+    double* c = at(o.c_sei);
+    for (std::size_t i = lane_; i < n_; i += lanes_) c[i] = m.region_of(i) == CellRegion::negative ? c_.sei.c0 : 0.0;
+    sync();
+    fill(at(o.aj_sei), 0.0, n_);
+    fill(at(o.pot_aj_sei), 0.0, n_);
+  }
   fill(at(o.flux), 0.0, np_);
   fill(at(o.ds), c_.ds0, np_);
   k_ = ProgramClock{};
@@ -426,7 +436,8 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   const DfnConstants& k = c_.k;
   double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
   double *c_e = at(o.c_e), *de = at(o.de), *iterate = at(o.iterate), *sigma = at(o.sigma), *cap = at(o.capacity);
-  const dfn::ConcentrationInputsT<const DfnConstants&> inputs{k, aj, T, source, flux, ds};
+  const dfn::ConcentrationInputsT<const DfnConstants&> inputs{
+      k, aj, T, source, flux, ds, s_.sei ? at(o.aj_sei) : nullptr};
   each(inputs);
   const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr};
   each(props);
@@ -469,6 +480,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   start(p, level2(o.c_s_levels, np_ * s_.R, 0), level2(o.c_s_levels, np_ * s_.R, 1), cs, np_ * s_.R);
   particle_step(cs, flux, p.dt);
   particle_surface(cs, flux, at(o.c_surf));
+  if (s_.sei) sei_growth(p);  // from the a j_sei the particles' flux left out: lithium is conserved
   return true;
 }
 
@@ -488,6 +500,7 @@ VOLTAIC_HD inline bool CellRun::solve_current(double amperes) {
   d.current_density = amperes / c_.area;
   d.voltage = 0.0;
   copy(at(o.aj), at(o.pot_aj), n_);  // the reaction's guess (ParticleSurface::reaction)
+  if (s_.sei) copy(at(o.aj_sei), at(o.pot_aj_sei), n_);
   return newton(d);
 }
 
@@ -505,6 +518,7 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value)
     if (end.outcome == stepping::Power::unsettled) fail(Failure::power_unsettled, end.voltage);
     if (end.outcome != stepping::Power::drawn) return false;
     copy(at(o.pot_aj), at(o.aj), n_);
+    if (s_.sei) copy(at(o.pot_aj_sei), at(o.aj_sei), n_);
     copy(at(o.pot_surface), at(o.c_surf), np_);
     return true;
   }
@@ -513,6 +527,7 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value)
   d.current_density = step.voltage_control ? 0.0 : value / c_.area;
   d.voltage = step.voltage_control ? value : 0.0;
   copy(at(o.aj), at(o.pot_aj), n_);  // the reaction's guess (ParticleSurface::reaction)
+  if (s_.sei) copy(at(o.aj_sei), at(o.pot_aj_sei), n_);
   if (!newton(d)) return false;
   if (step.voltage_control) {
     k_.voltage = value;
@@ -522,6 +537,7 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value)
     k_.current = value;
   }
   copy(at(o.pot_aj), at(o.aj), n_);
+  if (s_.sei) copy(at(o.pot_aj_sei), at(o.aj_sei), n_);
   copy(at(o.pot_surface), at(o.c_surf), np_);
   return true;
 }
@@ -546,13 +562,19 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   each(dp);
   const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,     phi,  phi + n_, c_e, T,      c_surf,
                                                             slope, flux, aj,       adj, surface};
+  const dfn::SeiReactionT<const DfnConstants&> with_sei{reaction, c_.sei, at(o.c_sei), at(o.pot_aj_sei),
+                                                        at(o.adj_main)};
   const dfn::NewtonSystemT<const DfnConstants&> system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
                                                        adj, residual, at(o.d_s),   at(o.d_e),   at(o.c01), at(o.c10)};
   double last_update = 0.0;
   // Counted as Simulation counts PotentialReport::iterations: the updates
   // made (a converged solve's last one included).
   for (int it = 0;; ++it, ++k_.newton_iterations) {
-    each(reaction);
+    if (s_.sei) {
+      each(with_sei);
+    } else {
+      each(reaction);
+    }
     apply(at(o.sig_diag), at(o.sig_tz), phi, at(o.s_phi));
     apply(at(o.kap_diag), at(o.kap_tz), phi + n_, at(o.e_phi));
     each(system);
@@ -597,7 +619,11 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     last_update = largest;
     if (!damped && largest * rate <= s_.newton_tolerance) {
       const dfn::LinearisedReactionT<const DfnConstants&> finish{k, update, adj, c_surf, slope, flux, aj, surface};
-      each(finish);
+      if (s_.sei) {
+        each(dfn::SeiLinearisedT<const DfnConstants&>{finish, at(o.adj_main), at(o.pot_aj_sei)});
+      } else {
+        each(finish);
+      }
       ++k_.newton_iterations;
       return true;
     }
@@ -628,7 +654,20 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step, double value) {
                                                 at(o.c_surf),
                                                 at(o.T),
                                                 at(o.q)};
-  each(h);
+  if (s_.sei) {
+    double* drop = at(o.film_drop);
+    const double *aj = at(o.pot_aj), *c_sei = at(o.c_sei);
+    const double a = c_.k.of(CellRegion::negative).surface_area;
+    const double per = c_.sei.film ? c_.sei.c_to_l * c_.sei.resistivity / a : 0.0;
+    for (std::size_t i = lane_; i < n_; i += lanes_) drop[i] = aj[i] * c_sei[i] * per;  // j_tot L_sei R_sei
+    sync();
+    dfn::HeatSourceT<const DfnConstants&> with_sei = h;
+    with_sei.aj_side = at(o.pot_aj_sei);
+    with_sei.film_drop = drop;
+    each(with_sei);
+  } else {
+    each(h);
+  }
   k_.heat_w = dot(at(o.q), at(o.volume), n_) + k_.current * k_.current * c_.foils / c_.area;
 }
 
@@ -639,6 +678,17 @@ VOLTAIC_HD inline void CellRun::thermal_update(const Pass& p) {
   const double cap = c_.lumped_capacity / p.dt;
   k_.lumped_t = (cap * t + k_.heat_w + c_.lumped_cooling * c_.ambient) / (cap + c_.lumped_cooling);
   fill(at(s_.o.T), k_.lumped_t, n_);
+}
+
+VOLTAIC_HD inline void CellRun::sei_growth(const Pass& p) {
+  // dc_sei/dt = -a j_sei / (F z_sei), with the particles' formula and pass.
+  const SlabOffsets& o = s_.o;
+  double* c = at(o.c_sei);
+  start(p, level3(o.c_sei_levels, n_, 0), level3(o.c_sei_levels, n_, 1), c, n_);
+  const double* aj_sei = at(o.aj_sei);
+  const double rate = -p.dt / (kFaraday * c_.sei.z);
+  for (std::size_t i = lane_; i < n_; i += lanes_) c[i] = fp::fma(rate, aj_sei[i], c[i]);
+  sync();
 }
 
 // ---- Anderson mixing of c_e (anderson_mixing.cpp) ------------------------------
@@ -732,6 +782,10 @@ VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
     if (degree == 2) axpy(e.l2, level3(levels, m, 2), live, m);
   };
   predict(o.aj_levels, at(o.aj), n_);
+  if (s_.sei) {
+    predict(o.aj_sei_levels, at(o.aj_sei), n_);
+    predict(o.c_sei_levels, at(o.c_sei), n_);
+  }
   predict(o.phi_levels, at(o.phi), 2 * n_);
   predict(o.c_e_levels, at(o.c_e), n_);
   if (!above(at(o.c_e), 0.0, n_)) copy(level3(o.c_e_levels, n_, 0), at(o.c_e), n_);
@@ -800,6 +854,9 @@ VOLTAIC_HD inline double CellRun::local_error(double h, bool voltage_driven) con
                       level3(o.c_e_levels, n_, back), n_, c_.ce0);
   error = fmax(error, norm(at(o.c_surf), level3(o.c_surf_levels, np_, 0), level3(o.c_surf_levels, np_, 1),
                            level3(o.c_surf_levels, np_, back), np_, c_.c_max));
+  if (s_.sei)
+    error = fmax(error, norm(at(o.c_sei), level3(o.c_sei_levels, n_, 0), level3(o.c_sei_levels, n_, 1),
+                             level3(o.c_sei_levels, n_, back), n_, c_.sei.c0));
   error = fmax(error, stepping::terminal_error(k_, e, voltage_driven, s_.lumped, s_.rtol, s_.atol));
   return stepping::error_test(error);
 }
@@ -811,6 +868,10 @@ VOLTAIC_HD inline void CellRun::save() {
   copy(at(o.c_surf), level3(o.c_surf_levels, np_, 0), np_);
   copy(at(o.phi), level3(o.phi_levels, 2 * n_, 0), 2 * n_);
   copy(at(o.aj), level3(o.aj_levels, n_, 0), n_);
+  if (s_.sei) {
+    copy(at(o.c_sei), level3(o.c_sei_levels, n_, 0), n_);
+    copy(at(o.aj_sei), level3(o.aj_sei_levels, n_, 0), n_);
+  }
   k_.save();
 }
 
@@ -821,6 +882,10 @@ VOLTAIC_HD inline void CellRun::restore() {
   copy(level3(o.c_surf_levels, np_, 0), at(o.c_surf), np_);
   copy(level3(o.phi_levels, 2 * n_, 0), at(o.phi), 2 * n_);
   copy(level3(o.aj_levels, n_, 0), at(o.aj), n_);
+  if (s_.sei) {
+    copy(level3(o.c_sei_levels, n_, 0), at(o.c_sei), n_);
+    copy(level3(o.aj_sei_levels, n_, 0), at(o.aj_sei), n_);
+  }
   k_.restore();
   fill(at(o.T), k_.lumped_t, n_);  // T is the lumped temperature everywhere (or the initial one)
 }

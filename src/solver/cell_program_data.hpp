@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "solver/sei_point.hpp"
 #include "solver/step_control.hpp"
 #include "voltaic/solver/cell_layout.hpp"
 #include "voltaic/solver/drive_table.hpp"
@@ -42,6 +43,11 @@ struct SlabOffsets {
   std::size_t c_surf, c_surf_levels;  ///< P; 3 levels
   std::size_t phi, phi_levels;        ///< 2n; 3 levels
   std::size_t aj, aj_levels;          ///< n; 3 levels
+  // SEI growth (ProgramSettings::sei; else empty): c_sei, a j_sei, n each.
+  std::size_t c_sei, c_sei_levels;    ///< 3 levels
+  std::size_t aj_sei, aj_sei_levels;  ///< 3 levels
+  std::size_t pot_aj_sei, adj_main;   ///< the potential step's a j_sei and a dj/d(phi_s - phi_e)
+  std::size_t film_drop;              ///< j_tot L_sei R_sei [V], for the heat
   // Work.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
   std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
@@ -73,6 +79,7 @@ struct ProgramSettings {
   SurfaceMethod surface = SurfaceMethod::linear_extrapolation;
   bool kappa_arithmetic = false;  ///< FaceMean::arithmetic for the electrolyte conductivity
   bool lumped = false;            ///< else isothermal
+  bool sei = false;               ///< SEI growth on the negative particles (CellConstants::sei)
   // StepControl
   stepping::StepLimits limits{};
   double initial_dt = 0, rtol = 0, atol = 0;
@@ -97,6 +104,7 @@ struct CellConstants {
   double lumped_capacity = 0, lumped_cooling = 0, ambient = 0;  ///< [J/K], hA [W/K], [K]
   double foils = 0;                                             ///< sum of L / sigma of the collector foils
   double ce0 = 0, T0 = 0, cs0_negative = 0, cs0_positive = 0, ds0 = 0, c_max = 0;
+  sei::Constants sei{};
 };
 
 /// Why a cell stopped or finished (the host words it, program_results.cpp).

@@ -4,6 +4,7 @@
 #include "solver/cell_program_setup.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -55,7 +56,7 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::v
   return steps;
 }
 
-SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call) {
+SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei) {
   SlabOffsets o{};
   std::size_t end = 0;
   const auto take = [&](std::size_t& at, std::size_t size) {
@@ -76,6 +77,14 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
   take(o.phi_levels, 6 * n);
   take(o.aj, n);
   take(o.aj_levels, 3 * n);
+  const std::size_t m = sei ? n : 0;
+  take(o.c_sei, m);
+  take(o.c_sei_levels, 3 * m);
+  take(o.aj_sei, m);
+  take(o.aj_sei_levels, 3 * m);
+  take(o.pot_aj_sei, m);
+  take(o.adj_main, m);
+  take(o.film_drop, m);
   for (std::size_t* a :
        {&o.T, &o.T_pass, &o.c_e_pass, &o.iterate, &o.source, &o.de, &o.sigma, &o.capacity, &o.q, &o.work})
     take(*a, n);
@@ -147,6 +156,7 @@ CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& 
   c.cs0_positive = p.positive_electrode.initial_concentration;
   c.ds0 = p.negative_electrode.diffusivity;
   c.c_max = std::max(p.negative_electrode.maximum_concentration, p.positive_electrode.maximum_concentration);
+  c.sei = sei_constants(options.degradation, p, host.of(CellRegion::negative).surface_area);
   return c;
 }
 
@@ -187,6 +197,33 @@ std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
   return m.str();
 }
 
+sei::Constants sei_constants(const DegradationOptions& d, const ParameterSet& p, double negative_surface_area) {
+  check_degradation(d, p);
+  sei::Constants s;
+  if (d.sei == SeiModel::none) return s;
+  const SeiParameters& q = p.sei;
+  s.model = d.sei;
+  s.film = d.film_resistance();
+  const bool symmetric =
+      d.sei != SeiModel::reaction_limited_asymmetric && d.sei != SeiModel::ec_reaction_limited_asymmetric;
+  s.alpha = symmetric ? 0.5 : q.transfer_coefficient;
+  const auto given = [](double v) { return std::isnan(v) ? 0.0 : v; };  // what the model does not read
+  s.j0 = given(q.exchange_current_density);
+  s.u = given(q.open_circuit_potential);
+  s.resistivity = given(q.resistivity);
+  s.c_to_l = q.partial_molar_volume / negative_surface_area;
+  s.z = q.lithium_moles_ratio;
+  s.activation = q.activation_energy / kGasConstant;
+  s.reference_temperature = p.thermal.reference_temperature;
+  s.solvent = given(q.solvent_diffusivity) * given(q.bulk_solvent_concentration) * kFaraday;
+  s.interstitial = given(q.interstitial_diffusivity) * given(q.interstitial_concentration) * kFaraday;
+  s.k = given(q.kinetic_rate_constant);
+  s.d_ec = given(q.ec_diffusivity);
+  s.c_ec = given(q.ec_concentration);
+  s.c0 = q.initial_thickness / s.c_to_l;  // PyBaMM's L_sei_0 a_typ / V_bar
+  return s;
+}
+
 ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call) {
   const CellGridSpec& g = options.grid;
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
@@ -196,7 +233,8 @@ ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call
   s.n = static_cast<int>(n);
   s.P = static_cast<int>(P);
   s.R = static_cast<int>(R);
-  s.o = slab_offsets(n, P, R, rows_per_call);
+  s.sei = options.degradation.sei != SeiModel::none;
+  s.o = slab_offsets(n, P, R, rows_per_call, s.sei);
   s.surface = options.surface;
   s.kappa_arithmetic = options.potential.electrolyte_face_mean == FaceMean::arithmetic;
   s.lumped = options.thermal == ThermalModel::lumped;

@@ -2,6 +2,7 @@
 // step control and the sub-steps; this file keeps what Simulation::run_step
 // keeps for a 3D cell (the rows, the observer, fields, checkpoints, notes
 // and endings, in the same words), reading the state between engine calls.
+#include <algorithm>
 #include <sstream>
 
 #include "solver/cell_engine.hpp"
@@ -13,6 +14,34 @@
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
+
+namespace {
+
+/// The summary of the cycle whose last step just ended (rows of its steps:
+/// Solution's "Step" from (cycle - 1) size to cycle size - 1).
+CycleSummary summarise_cycle(const Solution& s, const program::CellEngine& e, int cycle, std::size_t size) {
+  CycleSummary c;
+  c.cycle = cycle;
+  const std::vector<double>&t = s["Time [s]"], &I = s["Current [A]"], &V = s["Voltage [V]"], &step = s["Step"];
+  const double first = static_cast<double>(static_cast<std::size_t>(cycle - 1) * size);
+  std::size_t r = s.rows();
+  while (r > 0 && step[r - 1] >= first) --r;
+  for (std::size_t i = r + 1; i < s.rows(); ++i) {  // trapezoids; a step's first row repeats the last one's time
+    const double dt = (t[i] - t[i - 1]) / 3600.0;
+    const double out = 0.5 * (std::max(I[i], 0.0) + std::max(I[i - 1], 0.0)) * dt;
+    c.discharge_capacity += out;
+    c.charge_capacity += 0.5 * (std::max(-I[i], 0.0) + std::max(-I[i - 1], 0.0)) * dt;
+    c.discharge_energy += 0.5 * (std::max(I[i] * V[i], 0.0) + std::max(I[i - 1] * V[i - 1], 0.0)) * dt;
+  }
+  c.time = s.rows() > 0 ? t.back() : 0.0;
+  const std::vector<double> lithium = e.particle_lithium(), counts = e.host_layout().particle_counts().to_host();
+  for (std::size_t i = 0; i < lithium.size(); ++i) c.particle_lithium += lithium[i] * counts[i];
+  c.sei_lithium_lost = e.sei_lithium_lost();
+  c.sei_thickness = e.sei_thickness();
+  return c;
+}
+
+}  // namespace
 
 bool Simulation::on_cell_engine(const SimulationOptions& o, const PlaneDecomposition* decomposition) {
   return !decomposition && o.grid.nx == 1 && o.grid.ny == 1 && o.thermal != ThermalModel::conduction &&
@@ -41,7 +70,13 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
   run.engine_rejected = k.steps_rejected;  // the Solution counts this run's (and a checkpoint's)
   Solution& solution = run.solution;
   const std::size_t cycle = experiment.cycle().size();
+  const auto cycles_done = [&] { return static_cast<int>(k.step / static_cast<long long>(cycle)); };
+  int summarised = cycles_done();
   for (;;) {
+    if (cycles_done() > summarised) {  // the last call ended a cycle, and its last row is in
+      summarised = cycles_done();
+      solution.cycles.push_back(summarise_cycle(solution, e, summarised, cycle));
+    }
     const long long index = k.step;
     const bool started = k.step_started;
     k.next_output = next_field_time();

@@ -3,8 +3,11 @@
 #include <algorithm>
 
 #include "voltaic/core/error.hpp"
+#include "voltaic/model/constants.hpp"
 
 namespace voltaic {
+
+double CycleSummary::sei_capacity_lost() const { return sei_lithium_lost * kFaraday / 3600.0; }
 
 const std::vector<std::string>& Solution::variable_names() {
   static const std::vector<std::string> names{"Time [s]",

@@ -19,6 +19,7 @@ target_sources(voltaic PRIVATE
   solver/cell_program_setup.cpp
   solver/cell_engine.cpp
   solver/solver_options.cpp
+  solver/degradation_options.cpp
   solver/simulation_steps.cpp
   solver/simulation_substeps.cpp
   solver/simulation_checkpoint.cpp

@@ -18,14 +18,6 @@ namespace {
 
 /// PyBaMM parameters of models voltaic does not (yet) have.
 const std::set<std::string> kNotHeld = {
-    // SEI growth (degradation)
-    "Bulk solvent concentration [mol.m-3]", "EC diffusivity [m2.s-1]",
-    "EC initial concentration in electrolyte [mol.m-3]", "Initial SEI thickness [m]",
-    "Lithium interstitial reference concentration [mol.m-3]", "Ratio of lithium moles to SEI moles",
-    "SEI electron conductivity [S.m-1]", "SEI growth activation energy [J.mol-1]", "SEI growth transfer coefficient",
-    "SEI kinetic rate constant [m.s-1]", "SEI lithium interstitial diffusivity [m2.s-1]",
-    "SEI open-circuit potential [V]", "SEI partial molar volume [m3.mol-1]",
-    "SEI reaction exchange current density [A.m-2]", "SEI resistivity [Ohm.m]", "SEI solvent diffusivity [m2.s-1]",
     // loss of active material (degradation)
     "Negative electrode reaction-driven LAM factor [m3.mol-1]",
     "Positive electrode reaction-driven LAM factor [m3.mol-1]",

@@ -133,12 +133,14 @@ TEST(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
 
 /// `e` run by the program on the CPU and on `gpu`: every cell completes on
 /// the CPU, and the GPU gives its bits.
-void expect_gpu_matches_cpu(const std::shared_ptr<const Executor>& gpu, const Experiment& e) {
+void expect_gpu_matches_cpu(const std::shared_ptr<const Executor>& gpu, const Experiment& e,
+                            const SimulationOptions& o = options(),
+                            const ParameterSet& p = parameter_sets::chen2020()) {
   const CellParameters c = cells(4);
   BatchOptions b;
   b.engine = BatchEngine::cell_program;
-  const auto cpu = BatchSimulation(parameter_sets::chen2020(), c, options(), CpuExecutor::create(), b).run(e);
-  const auto cuda = BatchSimulation(parameter_sets::chen2020(), c, options(), gpu, b).run(e);
+  const auto cpu = BatchSimulation(p, c, o, CpuExecutor::create(), b).run(e);
+  const auto cuda = BatchSimulation(p, c, o, gpu, b).run(e);
   for (std::size_t i = 0; i < cpu.size(); ++i) {
     SCOPED_TRACE("cell " + std::to_string(i));
     ASSERT_EQ(cpu[i].status, Status::completed) << cpu[i].termination;
@@ -153,6 +155,25 @@ TEST(CellProgramCuda, PowerStepsMatchTheCpu) {
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   expect_gpu_matches_cpu(
       gpu, Experiment({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"}));
+}
+
+// SEI growth with the film's resistance on the GPU: the CPU program's bits.
+TEST(CellProgramCuda, SeiGrowthMatchesTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  for (SeiModel m : {SeiModel::reaction_limited, SeiModel::ec_reaction_limited, SeiModel::solvent_diffusion_limited}) {
+    SCOPED_TRACE(to_string(m));
+    SimulationOptions o = options();
+    o.degradation.sei = m;
+    ParameterSet p = parameter_sets::chen2020();
+    p.sei.exchange_current_density *= 100.0;
+    p.sei.activation_energy = 37000.0;
+    expect_gpu_matches_cpu(gpu,
+                           Experiment({"Discharge at 2C until 3.0 V", "Rest for 10 minutes", "Charge at 1C until 4.1 V",
+                                       "Hold at 4.1 V until C/10"},
+                                      2),
+                           o, p);
+  }
 }
 
 // Drive cycles on the GPU (the tables in device memory, read at each

@@ -154,6 +154,28 @@ struct ElectricalParameters {
   double contact_resistance = kUnsetParameter;    ///< [Ohm]
 };
 
+/// The solid-electrolyte interphase on the negative particles (PyBaMM's SEI
+/// parameters; used only when a degradation model asks for them, see
+/// degradation_options.hpp, and then checked by name).
+struct SeiParameters {
+  double exchange_current_density = kUnsetParameter;    ///< j0_sei of "reaction limited" [A/m^2]
+  double open_circuit_potential = kUnsetParameter;      ///< U_sei [V]
+  double resistivity = kUnsetParameter;                 ///< R_sei [Ohm m]
+  double partial_molar_volume = kUnsetParameter;        ///< V_bar_sei [m^3/mol]
+  double lithium_moles_ratio = kUnsetParameter;         ///< z_sei: lithium moles per SEI mole
+  double initial_thickness = kUnsetParameter;           ///< L_sei_0 [m]
+  double activation_energy = kUnsetParameter;           ///< E_sei of the Arrhenius factor [J/mol]
+  double transfer_coefficient = kUnsetParameter;        ///< alpha_SEI of the "(asymmetric)" models (else 1/2)
+  double solvent_diffusivity = kUnsetParameter;         ///< D_sol [m^2/s]
+  double bulk_solvent_concentration = kUnsetParameter;  ///< c_sol [mol/m^3]
+  double interstitial_diffusivity = kUnsetParameter;    ///< D_li [m^2/s]
+  double interstitial_concentration = kUnsetParameter;  ///< c_li_0 [mol/m^3]
+  double ec_diffusivity = kUnsetParameter;              ///< D_ec [m^2/s]
+  double ec_concentration = kUnsetParameter;            ///< c_ec_0 [mol/m^3]
+  double kinetic_rate_constant = kUnsetParameter;       ///< k_sei [m/s]
+  double electron_conductivity = kUnsetParameter;       ///< kappa_inner [S/m] (not used: "electron-migration limited")
+};
+
 /// The CustomFunction handles of a ParameterSet.
 enum class FunctionSlot : int {
   negative_ocp,
@@ -189,6 +211,7 @@ struct ParameterSet {
   ElectrolyteParameters electrolyte;
   ThermalParameters thermal;
   ElectricalParameters electrical;
+  SeiParameters sei;
 
   /// Checks every value: finite, inside its allowed range (parameter_table()),
   /// porosity + active material fraction <= 1, initial stoichiometries in

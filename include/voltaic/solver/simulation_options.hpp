@@ -10,6 +10,7 @@
 #include "voltaic/linalg/solver.hpp"
 #include "voltaic/model/parameter_set.hpp"
 #include "voltaic/solver/cell_layout.hpp"
+#include "voltaic/solver/degradation_options.hpp"
 #include "voltaic/solver/particle_point.hpp"
 #include "voltaic/solver/potential_step.hpp"
 
@@ -86,6 +87,8 @@ struct WorkCounts {
 struct SimulationOptions {
   CellGridSpec grid;
   ThermalModel thermal = ThermalModel::isothermal;
+  /// Ageing submodels (SEI growth): 1D cells only.
+  DegradationOptions degradation;
   /// Particle surface concentration: PyBaMM's linear extrapolation through the
   /// two outer shells, or the flux-aware value. Either is implicit in the
   /// potential step (the surface follows the reaction through each particle's

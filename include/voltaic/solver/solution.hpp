@@ -28,6 +28,21 @@ struct FieldSnapshot {
   std::map<std::string, std::vector<double>> fields;
 };
 
+/// What one cycle of the experiment did to the cell, taken at its end
+/// (PyBaMM's summary variables where it has the same one).
+struct CycleSummary {
+  int cycle = 0;                    ///< "Cycle number", from 1
+  double time = 0.0;                ///< [s] at the cycle's end
+  double discharge_capacity = 0.0;  ///< [A.h] discharged during the cycle (current > 0)
+  double charge_capacity = 0.0;     ///< [A.h] charged during the cycle
+  double discharge_energy = 0.0;    ///< [W.h] delivered during the cycle (power > 0)
+  double particle_lithium = 0.0;    ///< "Total lithium in particles [mol]"
+  double sei_lithium_lost = 0.0;    ///< "Loss of lithium to negative SEI [mol]" since t = 0
+  double sei_thickness = 0.0;       ///< "X-averaged negative SEI thickness [m]"
+  /// "Loss of capacity to negative SEI [A.h]": the SEI's lithium times F.
+  double sei_capacity_lost() const;
+};
+
 /// One row per accepted time step (and one at the start of every experiment step).
 class Solution {
  public:
@@ -49,6 +64,8 @@ class Solution {
   double at(const std::string& name, double t) const;
 
   std::vector<FieldSnapshot> fields;
+  /// One per cycle of the experiment the run finished (1D cells: the cell engine).
+  std::vector<CycleSummary> cycles;
   bool completed = true;    ///< false when a step failed and the run stopped early
   std::string termination;  ///< why the run (or its last step) ended
   /// What a user should know that did not stop the run, one line each: a

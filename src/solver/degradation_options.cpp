@@ -1,0 +1,125 @@
+// PyBaMM's names of the degradation options and what each SEI model needs.
+#include "voltaic/solver/degradation_options.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "voltaic/core/error.hpp"
+#include "voltaic/model/parameter_set.hpp"
+#include "voltaic/model/parameter_table.hpp"
+
+namespace voltaic {
+namespace {
+
+const std::pair<SeiModel, const char*> kSeiNames[] = {
+    {SeiModel::none, "none"},
+    {SeiModel::reaction_limited, "reaction limited"},
+    {SeiModel::reaction_limited_asymmetric, "reaction limited (asymmetric)"},
+    {SeiModel::solvent_diffusion_limited, "solvent-diffusion limited"},
+    {SeiModel::interstitial_diffusion_limited, "interstitial-diffusion limited"},
+    {SeiModel::ec_reaction_limited, "ec reaction limited"},
+    {SeiModel::ec_reaction_limited_asymmetric, "ec reaction limited (asymmetric)"},
+};
+
+const std::pair<SeiFilmResistance, const char*> kFilmNames[] = {
+    {SeiFilmResistance::automatic, "auto"},
+    {SeiFilmResistance::none, "none"},
+    {SeiFilmResistance::distributed, "distributed"},
+};
+
+template <class E, std::size_t N>
+std::string name_of(const std::pair<E, const char*> (&names)[N], E e) {
+  for (const auto& [value, name] : names) {
+    if (value == e) return name;
+  }
+  return "unknown";
+}
+
+template <class E, std::size_t N>
+bool parse(const std::pair<E, const char*> (&names)[N], const std::string& name, E& out) {
+  for (const auto& [value, text] : names) {
+    if (name == text) {
+      out = value;
+      return true;
+    }
+  }
+  return false;
+}
+
+template <class E, std::size_t N>
+std::vector<std::string> all_names(const std::pair<E, const char*> (&names)[N]) {
+  std::vector<std::string> out;
+  for (const auto& entry : names) out.emplace_back(entry.second);
+  return out;
+}
+
+/// PyBaMM's names of the parameters `m` reads.
+std::vector<std::string> needed(SeiModel m, bool film) {
+  std::vector<std::string> n = {"SEI partial molar volume [m3.mol-1]", "Ratio of lithium moles to SEI moles",
+                                "Initial SEI thickness [m]", "SEI growth activation energy [J.mol-1]"};
+  const bool asymmetric = m == SeiModel::reaction_limited_asymmetric || m == SeiModel::ec_reaction_limited_asymmetric;
+  if (asymmetric) n.push_back("SEI growth transfer coefficient");
+  // eta_SEI has the film's drop whatever the film option (PyBaMM's sei_growth.py).
+  const bool drop = m != SeiModel::solvent_diffusion_limited && m != SeiModel::interstitial_diffusion_limited;
+  if (film || drop) n.push_back("SEI resistivity [Ohm.m]");
+  switch (m) {
+    case SeiModel::none: return {};
+    case SeiModel::reaction_limited:
+    case SeiModel::reaction_limited_asymmetric:
+      n.push_back("SEI reaction exchange current density [A.m-2]");
+      n.push_back("SEI open-circuit potential [V]");
+      break;
+    case SeiModel::solvent_diffusion_limited:
+      n.push_back("SEI solvent diffusivity [m2.s-1]");
+      n.push_back("Bulk solvent concentration [mol.m-3]");
+      break;
+    case SeiModel::interstitial_diffusion_limited:
+      n.push_back("SEI lithium interstitial diffusivity [m2.s-1]");
+      n.push_back("Lithium interstitial reference concentration [mol.m-3]");
+      break;
+    case SeiModel::ec_reaction_limited:
+    case SeiModel::ec_reaction_limited_asymmetric:
+      n.push_back("SEI kinetic rate constant [m.s-1]");
+      n.push_back("SEI open-circuit potential [V]");
+      n.push_back("EC diffusivity [m2.s-1]");
+      n.push_back("EC initial concentration in electrolyte [mol.m-3]");
+      break;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string to_string(SeiModel m) { return name_of(kSeiNames, m); }
+std::string to_string(SeiFilmResistance m) { return name_of(kFilmNames, m); }
+bool parse_sei_model(const std::string& name, SeiModel& out) { return parse(kSeiNames, name, out); }
+bool parse_sei_film_resistance(const std::string& name, SeiFilmResistance& out) { return parse(kFilmNames, name, out); }
+
+const std::vector<std::string>& sei_model_names() {
+  static const std::vector<std::string> names = all_names(kSeiNames);
+  return names;
+}
+
+const std::vector<std::string>& sei_film_resistance_names() {
+  static const std::vector<std::string> names = all_names(kFilmNames);
+  return names;
+}
+
+void check_degradation(const DegradationOptions& o, const ParameterSet& p) {
+  if (o.sei == SeiModel::none && o.sei_film_resistance == SeiFilmResistance::distributed)
+    throw InvalidArgument("SEI film resistance", "voltaic::check_degradation",
+                          "\"distributed\" needs a growing film: set \"SEI\" to one of its models");
+  for (const std::string& name : needed(o.sei, o.film_resistance())) {
+    const ParameterInfo& info = *find_parameter(name);
+    const double v = info.get(p);
+    if (std::isnan(v))
+      throw InvalidArgument(
+          name, "voltaic::check_degradation",
+          "the SEI model \"" + to_string(o.sei) + "\" needs it and the parameter set leaves it unset");
+    if (!info.allowed.contains(v))
+      throw InvalidArgument(name, "voltaic::check_degradation",
+                            "value " + format_parameter_value(v) + " outside " + info.allowed.to_string());
+  }
+}
+
+}  // namespace voltaic
