@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 
+#include "voltaic/io/atomic_file.hpp"
 #include "voltaic/io/checkpoint_file.hpp"
 #include "voltaic/io/checkpoint_pieces.hpp"
 #include "voltaic/solver/field_catalog.hpp"
@@ -73,7 +75,8 @@ FieldGrid field_grid(const CellLayout& layout) {
 }
 
 const std::vector<std::string>& RunOutput::file_names() {
-  static const std::vector<std::string> names = {"timeseries.csv", "fields.h5", "fields.xdmf", "checkpoint.h5"};
+  static const std::vector<std::string> names = {"timeseries.csv", "cycles.csv", "fields.h5", "fields.xdmf",
+                                                 "checkpoint.h5"};
   return names;
 }
 
@@ -208,7 +211,22 @@ std::string RunOutput::checkpoint_path() const { return in(config_.directory, "c
 
 void RunOutput::finish(const Solution& solution) {
   on_row(solution);
+  if (root() && !solution.cycles.empty()) guarded([&] { write_cycles(solution); });
   commit();
+}
+
+void RunOutput::write_cycles(const Solution& solution) {
+  std::ostringstream csv;
+  csv.precision(17);
+  csv << "Cycle number,Time [s],Discharge capacity [A.h],Charge capacity [A.h],Discharge energy [W.h],"
+         "Total lithium in particles [mol],Loss of lithium to negative SEI [mol],"
+         "Loss of capacity to negative SEI [A.h],X-averaged negative SEI thickness [m]\n";
+  for (const CycleSummary& c : solution.cycles)
+    csv << c.cycle << ',' << c.time << ',' << c.discharge_capacity << ',' << c.charge_capacity << ','
+        << c.discharge_energy << ',' << c.particle_lithium << ',' << c.sei_lithium_lost << ','
+        << c.sei_capacity_lost() << ',' << c.sei_thickness << '\n';
+  write_file_atomically(staged("cycles.csv"), csv.str());
+  wrote_cycles_ = true;
 }
 
 void RunOutput::commit() {
@@ -261,6 +279,7 @@ void RunOutput::abandon() {
 
 std::vector<std::string> RunOutput::files() const {
   std::vector<std::string> f = {in(config_.directory, "timeseries.csv")};
+  if (wrote_cycles_) f.push_back(in(config_.directory, "cycles.csv"));
   const std::size_t ranks = share_ ? share_->blocks.size() : 0;
   if (field_writer_) {
     if (!share_) f.push_back(in(config_.directory, "fields.h5"));

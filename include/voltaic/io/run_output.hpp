@@ -72,7 +72,8 @@ class RunOutput : public RunObserver {
   /// keeps it (and its pieces) instead of removing it with the earlier set.
   void restarted_from(std::string checkpoint) { restarted_from_ = std::move(checkpoint); }
 
-  /// Writes the rows not yet written, then commit().
+  /// Writes the rows not yet written and, when the run finished cycles,
+  /// cycles.csv (one row per cycle: Solution::cycles), then commit().
   void finish(const Solution& solution);
   /// Closes the files and publishes them as one set, replacing the earlier
   /// run's. Call it after a run that stopped early too: every complete row
@@ -95,6 +96,7 @@ class RunOutput : public RunObserver {
   const OutputDirectory& directory() const { return *directory_; }
 
  private:
+  void write_cycles(const Solution& solution);
   /// Runs `write`; a failure marks the output as not intact and propagates.
   template <class Write>
   void guarded(Write&& write);
@@ -118,6 +120,7 @@ class RunOutput : public RunObserver {
   std::size_t rows_written_ = 0;
   double last_checkpoint_ = 0.0;
   bool wrote_checkpoint_ = false;
+  bool wrote_cycles_ = false;
   std::string restarted_from_;            // restarted_from()
   int generation_ = 0;                    // of the next checkpoint's pieces (a cut plane's)
   int sealed_ = -1;                       // of the last complete checkpoint's pieces
