@@ -223,8 +223,8 @@ void RunOutput::write_cycles(const Solution& solution) {
          "Loss of capacity to negative SEI [A.h],X-averaged negative SEI thickness [m]\n";
   for (const CycleSummary& c : solution.cycles)
     csv << c.cycle << ',' << c.time << ',' << c.discharge_capacity << ',' << c.charge_capacity << ','
-        << c.discharge_energy << ',' << c.particle_lithium << ',' << c.sei_lithium_lost << ','
-        << c.sei_capacity_lost() << ',' << c.sei_thickness << '\n';
+        << c.discharge_energy << ',' << c.particle_lithium << ',' << c.sei_lithium_lost << ',' << c.sei_capacity_lost()
+        << ',' << c.sei_thickness << '\n';
   write_file_atomically(staged("cycles.csv"), csv.str());
   wrote_cycles_ = true;
 }
