@@ -5,6 +5,7 @@
 // between time steps.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -12,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -246,6 +248,24 @@ void bind_solution(nb::module_& m) {
       .def_prop_ro("completed", [](const RunResult& r) { return r.solution.completed; })
       .def_prop_ro("termination", [](const RunResult& r) { return r.solution.termination; })
       .def_prop_ro("notes", [](const RunResult& r) { return r.solution.notes; })
+      .def_prop_ro(
+          "cycles",
+          [](const RunResult& r) {
+            std::map<std::string, std::vector<double>> out;
+            for (const CycleSummary& c : r.solution.cycles) {
+              out["Cycle number"].push_back(c.cycle);
+              out["Time [s]"].push_back(c.time);
+              out["Discharge capacity [A.h]"].push_back(c.discharge_capacity);
+              out["Charge capacity [A.h]"].push_back(c.charge_capacity);
+              out["Discharge energy [W.h]"].push_back(c.discharge_energy);
+              out["Total lithium in particles [mol]"].push_back(c.particle_lithium);
+              out["Loss of lithium to negative SEI [mol]"].push_back(c.sei_lithium_lost);
+              out["Loss of capacity to negative SEI [A.h]"].push_back(c.sei_capacity_lost());
+              out["X-averaged negative SEI thickness [m]"].push_back(c.sei_thickness);
+            }
+            return out;
+          },
+          "One value per finished cycle, by PyBaMM's summary-variable names (cycles.csv's columns).")
       .def_prop_ro("steps_taken", [](const RunResult& r) { return r.solution.steps_taken; })
       .def_prop_ro("steps_rejected", [](const RunResult& r) { return r.solution.steps_rejected; })
       .def_ro("executor", &RunResult::executor)

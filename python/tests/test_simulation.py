@@ -154,3 +154,21 @@ def test_a_step_cut_short_by_the_cells_cut_off_is_noted():
     assert "after its duration" in sol.termination
     assert len(sol.notes) == 1
     assert "cell's lower voltage cut-off, 2.5 V" in sol.notes[0]
+
+
+def test_sei_growth_with_pybamms_option_names_gives_summary_variables():
+    sim = voltaic.Simulation(
+        "Chen2020",
+        experiment=[("Discharge at 1C until 2.5 V", "Charge at 0.5C until 4.2 V")] * 2,
+        grid={"negative_cells": 6, "separator_cells": 4, "positive_cells": 6, "radial_shells": 6},
+        options={"SEI": "reaction limited"},
+    )
+    sol = sim.solve()
+    assert sol.completed, sol.termination
+    s = sol.summary_variables
+    assert list(s["Cycle number"]) == [1, 2]
+    lost = s["Loss of lithium to negative SEI [mol]"]
+    assert 0 < lost[0] < lost[1]
+    assert s["X-averaged negative SEI thickness [m]"][1] > 5e-9
+    with pytest.raises(ValueError, match="lithium plating"):
+        voltaic.Simulation("Chen2020", options={"lithium plating": "reversible"})

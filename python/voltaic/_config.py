@@ -16,6 +16,24 @@ from typing import Any, Iterable, Mapping, Sequence
 
 DEFAULT_PARAMETER_SET = "Chen2020"
 THERMAL_MODELS = ("isothermal", "lumped", "conduction")
+# PyBaMM's model options that voltaic has, and their [degradation] keys.
+MODEL_OPTIONS = {"SEI": "sei", "SEI film resistance": "sei_film_resistance"}
+
+
+def degradation_table(options: Mapping[str, str] | None) -> str:
+    """[degradation] from PyBaMM-style model options ({"SEI": "reaction
+    limited"}); an option voltaic does not have raises ValueError naming it."""
+    if not options:
+        return ""
+    keys = {}
+    for name, value in options.items():
+        if name not in MODEL_OPTIONS:
+            raise ValueError(
+                f"model option {name!r} is not one voltaic has; allowed: "
+                + ", ".join(repr(k) for k in MODEL_OPTIONS)
+            )
+        keys[MODEL_OPTIONS[name]] = value
+    return toml_table("degradation", keys)
 BACKENDS = ("auto", "cpu", "cuda")
 
 
@@ -165,6 +183,7 @@ def run_config_text(
     output: Mapping[str, Any] | None = None,
     drive_cycles: Mapping[str, Any] | None = None,
     folder: str | None = None,
+    options: Mapping[str, str] | None = None,
 ) -> str:
     """The whole config, as `voltaic run` would read it from a file;
     drive cycles given as arrays are written to `folder`."""
@@ -172,6 +191,7 @@ def run_config_text(
     if grid:
         text += toml_table("grid", dict(grid))
     text += toml_table("thermal", {"model": thermal})
+    text += degradation_table(options)
     text += toml_table("solver", {"backend": backend, **dict(solver or {})})
     text += experiment_table(experiment)
     if drive_cycles:

@@ -59,6 +59,12 @@ class RunResult:
     def notes(self) -> list[str]: ...
 
     @property
+    def cycles(self) -> dict[str, list[float]]:
+        """
+        One value per finished cycle, by PyBaMM's summary-variable names (cycles.csv's columns).
+        """
+
+    @property
     def steps_taken(self) -> int: ...
 
     @property

@@ -41,6 +41,13 @@ class Solution:
         return self._result.termination
 
     @property
+    def summary_variables(self) -> dict[str, np.ndarray]:
+        """One value per finished cycle, by PyBaMM's summary-variable names
+        ("Cycle number", "Discharge capacity [A.h]", "Loss of lithium to
+        negative SEI [mol]", ...): PyBaMM's `solution.summary_variables`."""
+        return {k: np.asarray(v) for k, v in self._result.cycles.items()}
+
+    @property
     def notes(self) -> list[str]:
         """What did not stop the run but should be known: a step that ended
         at the cell's own voltage cut-off before its end."""
@@ -129,7 +136,9 @@ class Simulation:
     a bad value raises ConfigError (a ValueError) naming the key.
     drive_cycles: tables the experiment's "Run NAME (A)" / "Run NAME (W)"
     steps follow, by NAME: a CSV file's path, or a pair (times [s] from the
-    step's start, currents [A] or powers [W]), as PyBaMM's drive cycles."""
+    step's start, currents [A] or powers [W]), as PyBaMM's drive cycles.
+    options: PyBaMM's model options voltaic has, by PyBaMM's names
+    ({"SEI": "reaction limited", "SEI film resistance": "distributed"})."""
 
     def __init__(
         self,
@@ -140,6 +149,7 @@ class Simulation:
         backend: str = "auto",
         solver: Mapping[str, Any] | None = None,
         drive_cycles: Mapping[str, Any] | None = None,
+        options: Mapping[str, str] | None = None,
     ):
         # Tables given as arrays live in files while this object does (the
         # config reads CSV files; solve() may read the config again).
@@ -153,6 +163,7 @@ class Simulation:
             solver=dict(solver or {}),
             drive_cycles=dict(drive_cycles or {}),
             folder=self._tables.name if self._tables else None,
+            options=dict(options or {}),
         )
         self.config_text = run_config_text(**self._settings)
         self.config = _core.parse_config(self.config_text, ORIGIN)
