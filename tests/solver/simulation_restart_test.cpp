@@ -163,6 +163,38 @@ TEST(SimulationRestart, CheckpointOfAnotherSetupIsRefusedNamingTheDifference) {
   EXPECT_THROW(other_experiment.run(Experiment({"Discharge at 2C for 5 minutes"})), InvalidArgument);
 }
 
+// A growing film's state is in the checkpoint: the run continues bit for
+// bit (its cycle summaries too), and a setup without the film refuses it.
+TEST(SimulationRestart, AnAgeingCellContinuesBitForBitAndNeedsItsFilm) {
+  SimulationOptions o = small_cell();
+  o.degradation.sei = SeiModel::reaction_limited;
+  ParameterSet p = parameter_sets::chen2020();
+  p.sei.exchange_current_density *= 100.0;
+  const Experiment twice({"Discharge at 1C until 3.2 V", "Charge at 1C until 4.1 V"}, 2);
+  Simulation whole(p, o, CpuExecutor::create());
+  CheckpointAt observer(5000.0);
+  const Solution a = whole.run(twice, &observer);
+  ASSERT_TRUE(a.completed) << a.termination;
+  ASSERT_TRUE(observer.kept);
+  EXPECT_EQ(observer.kept->arrays.count("state/c_sei"), 1u);
+
+  Simulation resumed(p, o, CpuExecutor::create());
+  resumed.load_checkpoint(*observer.kept);
+  const Solution b = resumed.run(twice);
+  expect_bitwise_equal(a, b);
+  ASSERT_EQ(a.cycles.size(), 2u);
+  ASSERT_FALSE(b.cycles.empty());
+  EXPECT_EQ(b.cycles.back().sei_lithium_lost, a.cycles.back().sei_lithium_lost);
+
+  Simulation without_film(p, small_cell(), CpuExecutor::create());
+  try {
+    without_film.load_checkpoint(*observer.kept);
+    FAIL() << "an ageing cell's checkpoint was accepted by a cell without SEI";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("degradation SEI"), std::string::npos) << e.what();
+  }
+}
+
 // The checkpoint's record of the solver options, pinned: checkpoints written
 // by earlier builds must keep matching when the options are set as they were.
 TEST(SimulationRestart, SolverOptionsAreFingerprintedAsBefore) {
