@@ -4,6 +4,7 @@
 // J. Electrochem. Soc. 167 (2020) 080534, with every value as PyBaMM's
 // "Chen2020" holds it (checked against PyBaMM by tests/model). Where PyBaMM
 // marks a value as not from the paper, the comment says where it is from.
+#include "model/pybamm_sei.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 
 namespace voltaic::parameter_sets {
@@ -96,23 +97,7 @@ ParameterSet chen2020() {
   p.electrical.ocv_at_100_soc = 4.2;
   p.electrical.contact_resistance = 0.0;
 
-  // SEI growth (used only by a degradation model): PyBaMM's values for this set.
-  SeiParameters& s = p.sei;
-  s.exchange_current_density = 1.5e-07;
-  s.open_circuit_potential = 0.4;
-  s.resistivity = 200000.0;
-  s.partial_molar_volume = 9.585e-05;
-  s.lithium_moles_ratio = 2.0;
-  s.initial_thickness = 5e-09;
-  s.activation_energy = 0.0;
-  s.solvent_diffusivity = 2.5e-22;
-  s.bulk_solvent_concentration = 2636.0;
-  s.interstitial_diffusivity = 1e-20;
-  s.interstitial_concentration = 15.0;
-  s.ec_diffusivity = 2e-18;
-  s.ec_concentration = 4541.0;
-  s.kinetic_rate_constant = 1e-12;
-  s.electron_conductivity = 8.95e-14;
+  p.sei = pybamm_sei();  // SEI growth (used only by a degradation model)
 
   p.validate();
   return p;

@@ -2,6 +2,7 @@
 // Please, Chapman, "An asymptotic derivation of a single particle model with
 // electrolyte", J. Electrochem. Soc. 166 (2019) A3693, with every value as
 // PyBaMM's "Marquis2019" holds it (mostly Dualfoil's and Moura's fastDFN's).
+#include "model/pybamm_sei.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 
 namespace voltaic::parameter_sets {
@@ -97,24 +98,8 @@ ParameterSet marquis2019() {
   p.electrical.ocv_at_100_soc = 4.1;
   p.electrical.contact_resistance = 0.0;
 
-  // SEI growth (used only by a degradation model): PyBaMM's values for this set.
-  SeiParameters& s = p.sei;
-  s.exchange_current_density = 1.5e-07;
-  s.open_circuit_potential = 0.4;
-  s.resistivity = 200000.0;
-  s.partial_molar_volume = 9.585e-05;
-  s.lithium_moles_ratio = 2.0;
-  s.initial_thickness = 5e-09;
-  s.activation_energy = 0.0;
-  s.solvent_diffusivity = 2.5e-22;
-  s.bulk_solvent_concentration = 2636.0;
-  s.interstitial_diffusivity = 1e-20;
-  s.interstitial_concentration = 15.0;
-  s.ec_diffusivity = 2e-18;
-  s.ec_concentration = 4541.0;
-  s.kinetic_rate_constant = 1e-12;
-  s.electron_conductivity = 8.95e-14;
-  s.transfer_coefficient = 0.5;
+  p.sei = pybamm_sei();              // SEI growth (used only by a degradation model)
+  p.sei.transfer_coefficient = 0.5;  // Marquis2019 has it, Chen2020 not
 
   p.validate();
   return p;
