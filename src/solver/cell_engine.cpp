@@ -112,29 +112,23 @@ std::vector<CellEngine::Level> CellEngine::levels() const {
   return out;
 }
 
-double CellEngine::sei_lithium_lost() const {
-  if (!s_.sei) return 0.0;
+CellEngine::SeiFilm CellEngine::sei_film() const {
+  SeiFilm f;
+  if (!s_.sei) return f;
+  // One read of the film's state; the volumes are the host layout's.
   const std::vector<double> c = read(s_.o.c_sei, static_cast<std::size_t>(s_.n));
-  const std::vector<double> volume = read(s_.o.volume, static_cast<std::size_t>(s_.n));
+  const std::vector<double> volume = host_->volumes().to_host();
   const CellMap& m = host_->host_constants().map;
-  double moles = 0.0;
-  for (std::size_t i = 0; i < c.size(); ++i)
-    if (m.region_of(i) == CellRegion::negative) moles += (c[i] - c_.sei.c0) * volume[i];
-  return c_.sei.z * moles;
-}
-
-double CellEngine::sei_thickness() const {
-  if (!s_.sei) return 0.0;
-  const std::vector<double> c = read(s_.o.c_sei, static_cast<std::size_t>(s_.n));
-  const std::vector<double> volume = read(s_.o.volume, static_cast<std::size_t>(s_.n));
-  const CellMap& m = host_->host_constants().map;
-  double sum = 0.0, total = 0.0;
+  double moles = 0.0, film = 0.0, negative = 0.0;
   for (std::size_t i = 0; i < c.size(); ++i) {
     if (m.region_of(i) != CellRegion::negative) continue;
-    sum += c[i] * c_.sei.c_to_l * volume[i];
-    total += volume[i];
+    moles += (c[i] - c_.sei.c0) * volume[i];
+    film += c[i] * c_.sei.c_to_l * volume[i];
+    negative += volume[i];
   }
-  return sum / total;
+  f.lithium_lost = c_.sei.z * moles;
+  f.thickness = film / negative;
+  return f;
 }
 
 std::size_t CellEngine::level_offset(const Level& l, int i) const {

@@ -51,8 +51,10 @@ class CellEngine {
   /// Lithium bound in the SEI grown since t = 0 [mol] (PyBaMM's "Loss of
   /// lithium to negative SEI [mol]"), and the film's thickness averaged over
   /// the negative electrode [m] ("X-averaged negative SEI thickness [m]"); 0 without SEI.
-  double sei_lithium_lost() const;
-  double sei_thickness() const;
+  struct SeiFilm {
+    double lithium_lost = 0.0, thickness = 0.0;
+  };
+  SeiFilm sei_film() const;
   /// Each particle's lithium from the state (ParticleDiffusion::lithium).
   std::vector<double> particle_lithium() const;
   /// The cell on the CPU (its constants, weights and counts), for what the

@@ -34,10 +34,14 @@ CycleSummary summarise_cycle(const Solution& s, const program::CellEngine& e, in
     c.discharge_energy += 0.5 * (std::max(I[i] * V[i], 0.0) + std::max(I[i - 1] * V[i - 1], 0.0)) * dt;
   }
   c.time = s.rows() > 0 ? t.back() : 0.0;
-  const std::vector<double> lithium = e.particle_lithium(), counts = e.host_layout().particle_counts().to_host();
-  for (std::size_t i = 0; i < lithium.size(); ++i) c.particle_lithium += lithium[i] * counts[i];
-  c.sei_lithium_lost = e.sei_lithium_lost();
-  c.sei_thickness = e.sei_thickness();
+  // Summed as Simulation::lithium_inventory sums the particles' lithium.
+  const std::vector<double> lithium = e.particle_lithium();
+  const CellLayout& host = e.host_layout();
+  c.particle_lithium =
+      host.dot(View<const double>(lithium.data(), lithium.size(), MemorySpace::host()), host.particle_counts().view());
+  const program::CellEngine::SeiFilm film = e.sei_film();
+  c.sei_lithium_lost = film.lithium_lost;
+  c.sei_thickness = film.thickness;
   return c;
 }
 
