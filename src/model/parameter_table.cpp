@@ -251,6 +251,25 @@ std::vector<ParameterInfo> build_parameter_table() {
       &field<&P::sei, &I::kinetic_rate_constant>);
   sei("SEI electron conductivity [S.m-1]", "S.m-1", "Not used: the \"electron-migration limited\" model's", kPositive,
       &field<&P::sei, &I::electron_conductivity>);
+  using Li = PlatingParameters;
+  const auto plating = [&t](const std::string& name, const std::string& unit, const std::string& what,
+                            const Interval& allowed, double& (*f)(ParameterSet&)) {
+    t.push_back({name, unit, what + " (lithium plating; may be unset without it)", allowed, f, true});
+  };
+  plating("Lithium metal partial molar volume [m3.mol-1]", "m3.mol-1", "Volume of one mole of plated lithium",
+          kPositive, &field<&P::plating, &Li::lithium_metal_partial_molar_volume>);
+  plating("Lithium plating kinetic rate constant [m.s-1]", "m.s-1",
+          "k of the exchange-current densities F k c_e (plating) and F k c_Li (stripping)", kNonNegative,
+          &field<&P::plating, &Li::kinetic_rate_constant>);
+  plating("Initial plated lithium concentration [mol.m-3]", "mol.m-3", "Plated lithium at t = 0, per electrode volume",
+          kNonNegative, &field<&P::plating, &Li::initial_plated_concentration>);
+  plating("Typical plated lithium concentration [mol.m-3]", "mol.m-3", "PyBaMM's scale of the plated lithium",
+          kPositive, &field<&P::plating, &Li::typical_plated_concentration>);
+  plating("Lithium plating transfer coefficient", "", "alpha of plating (stripping's is 1 - alpha)", kUnitOpen,
+          &field<&P::plating, &Li::transfer_coefficient>);
+  plating("Dead lithium decay constant [s-1]", "s-1",
+          "gamma_0 of the dead lithium's decay rate gamma_0 L_sei_0 / L_sei (\"partially reversible\")", kNonNegative,
+          &field<&P::plating, &Li::dead_lithium_decay_constant>);
   return t;
 }
 

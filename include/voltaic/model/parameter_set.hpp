@@ -176,6 +176,20 @@ struct SeiParameters {
   double electron_conductivity = kUnsetParameter;       ///< kappa_inner [S/m] (not used: "electron-migration limited")
 };
 
+/// Lithium plating on the negative particles (PyBaMM's plating parameters,
+/// O'Kane et al. 2020/2022; used only by a "lithium plating" model). The
+/// exchange-current densities are O'Kane's: j0_plating = F k c_e,
+/// j0_stripping = F k c_Li; the dead lithium's decay rate is
+/// gamma_0 L_sei_0 / L_sei (OKane2022's SEI-limited form).
+struct PlatingParameters {
+  double lithium_metal_partial_molar_volume = kUnsetParameter;  ///< V_bar_Li [m^3/mol]
+  double kinetic_rate_constant = kUnsetParameter;               ///< k_plating [m/s]
+  double initial_plated_concentration = kUnsetParameter;        ///< c_plated_Li_0 [mol/m^3]
+  double typical_plated_concentration = kUnsetParameter;        ///< c_Li_typ [mol/m^3] (PyBaMM's scale)
+  double transfer_coefficient = kUnsetParameter;                ///< alpha_plating (stripping: 1 - alpha)
+  double dead_lithium_decay_constant = kUnsetParameter;         ///< gamma_0 [1/s]
+};
+
 /// The CustomFunction handles of a ParameterSet.
 enum class FunctionSlot : int {
   negative_ocp,
@@ -212,6 +226,7 @@ struct ParameterSet {
   ThermalParameters thermal;
   ElectricalParameters electrical;
   SeiParameters sei;
+  PlatingParameters plating;
 
   /// Checks every value: finite, inside its allowed range (parameter_table()),
   /// porosity + active material fraction <= 1, initial stoichiometries in
