@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
-"""Produces PyBaMM reference data for SEI growth over many cycles.
+"""Produces PyBaMM reference data for SEI growth and lithium plating over many
+cycles.
 
-Every case is PyBaMM's DFN model (``pybamm.lithium_ion.DFN(options)``) with
-the Chen2020 parameter set (which holds SEI parameters), solved by PyBaMM's
-default solver (IDAKLU) at its default tolerances on PyBaMM's default mesh of
-20 finite-volume cells per domain and per particle (the mesh of
-tools/pybamm_reference.py), from the parameter set's own initial state
-(no initial_soc), 298.15 K ambient and initial temperature. Each case runs
-``CYCLES`` (10) cycles of the experiment
+Every case is PyBaMM's DFN model (``pybamm.lithium_ion.DFN(options)``),
+solved by PyBaMM's default solver (IDAKLU) at its default tolerances on
+PyBaMM's default mesh of 20 finite-volume cells per domain and per particle
+(the mesh of tools/pybamm_reference.py), from the parameter set's own initial
+state (no initial_soc), with rows every 10 s within each step (the
+experiment's ``period``) plus the solver's root-found end of each step. The
+cases come in two families (``FAMILIES``), each with its own parameter set,
+temperature and experiment:
 
-    "Discharge at 1C until 2.5 V", "Rest for 10 minutes",
-    "Charge at 0.5C until 4.2 V", "Hold at 4.2 V until C/20",
-    "Rest for 10 minutes"
+* SEI (``sei_*``): the Chen2020 parameter set (which holds SEI parameters),
+  298.15 K ambient and initial temperature, ``CYCLES`` (10) cycles of
 
-with rows every 10 s within each step (the experiment's ``period``), plus the
-solver's root-found end of each step.
+      "Discharge at 1C until 2.5 V", "Rest for 10 minutes",
+      "Charge at 0.5C until 4.2 V", "Hold at 4.2 V until C/20",
+      "Rest for 10 minutes"
+
+* lithium plating (``plating_*``): the OKane2022 parameter set (Chen2020's
+  cell with plating, SEI, cracking parameters and Arrhenius transport),
+  "Ambient temperature [K]" and "Initial temperature [K]" set to 268.15 K
+  (cold, so that lithium plates while charging at 1C), ``PLATING_CYCLES``
+  (10) cycles of the same experiment charging at 1C:
+
+      "Discharge at 1C until 2.5 V", "Rest for 10 minutes",
+      "Charge at 1C until 4.2 V", "Hold at 4.2 V until C/20",
+      "Rest for 10 minutes"
 
 Cases (``--cases`` takes names or shell patterns):
 
@@ -28,7 +40,20 @@ Cases (``--cases`` takes names or shell patterns):
   and "SEI growth activation energy [J.mol-1]" = 37000 where Chen2020's is 0;
 * ``sei_solvent_diffusion_limited``, ``sei_interstitial_diffusion_limited``,
   ``sei_ec_reaction_limited``: the other SEI growth options, nominal
-  parameters.
+  parameters;
+* ``plating_reversible``, ``plating_irreversible``: {"lithium plating":
+  "reversible" / "irreversible"}, no SEI;
+* ``plating_partially_reversible``: {"SEI": "solvent-diffusion limited",
+  "lithium plating": "partially reversible"} (OKane2022's dead-lithium decay
+  rate is gamma_0 L_SEI,0 / L_SEI: it needs an SEI thickness);
+* ``plating_partially_reversible_lumped``: the same with "thermal": "lumped";
+* ``plating_reaction_limited_sei``: {"SEI": "reaction limited",
+  "lithium plating": "partially reversible"} (PyBaMM then sets "SEI film
+  resistance" to "distributed", and the film's overpotential enters the
+  plating overpotential).
+
+Every plating case also passes "lithium plating porosity change": "false" and
+"SEI porosity change": "false" (PyBaMM's defaults) explicitly.
 
 Written into ``--out-dir`` (default tests/data/pybamm/ageing):
 
@@ -36,34 +61,48 @@ Written into ``--out-dir`` (default tests/data/pybamm/ageing):
   (``Solution.summary_variables``, the cycle's last state and the eSOH
   capacity), and from the cycle's own solution the first step's discharge
   capacity, the X-averaged negative SEI thickness and the loss of capacity to
-  negative SEI at the cycle's end;
+  negative SEI at the cycle's end; plating cases also the loss of lithium and
+  of capacity to negative lithium plating and the X-averaged negative plated
+  and dead lithium concentrations at the cycle's end;
 * ``<case>_cycle1.csv``, ``<case>_cycle10.csv``: time from the cycle's start,
   voltage, current and step index of the first and last cycles at PyBaMM's
-  output rows (no interpolation by this script);
+  output rows (no interpolation by this script), with the SEI (and, plating
+  cases, plating) states;
 * ``<case>_info.json``: options (as asked and as PyBaMM resolved them),
   parameter changes, step terminations of every cycle, checks, the wall time
   of the solve (the one number that differs from run to run) and, for a case
   PyBaMM could not run, the error;
 * ``sei_parameters.json``: every Chen2020 parameter whose name holds "SEI" or
-  that an SEI case needs beyond the SEI-free DFN, and every case's resolved
-  options;
-* ``README.md``: what each file is, the command, the headline numbers.
+  that an SEI case needs beyond the SEI-free DFN, and every SEI case's
+  resolved options (written when an SEI case runs);
+* ``plating_parameters.json``: every OKane2022 parameter whose name holds
+  "plating", "plated", "Lithium metal", "dead lithium" or "SEI", those a
+  plating case needs beyond the plating- and SEI-free DFN, the temperatures,
+  every OKane2022 parameter that differs from Chen2020 (numbers by value,
+  functions by name, interpolants with their data) and every plating case's
+  resolved options (written when a plating case runs);
+* ``README.md``: what each file is, the commands, the headline numbers.
 
 Run from the repository root with a Python that has PyBaMM 26.10.1.1::
 
-    python3 tools/pybamm_ageing_reference.py
+    python3 tools/pybamm_ageing_reference.py --cases 'sei_*'
+    python3 tools/pybamm_ageing_reference.py --cases 'plating_*'
 
-A ``--cases`` run rewrites the files of those cases only; the README is
-rebuilt from every ``<case>_info.json`` in the folder. Each case takes
+(no ``--cases``: every case). A ``--cases`` run rewrites the files of those
+cases and its families' parameter files only; the README is rebuilt from
+every ``<case>_info.json`` and parameter file in the folder. Each case takes
 seconds to a few minutes on one core; the solver runs single-threaded.
 """
 
 import argparse
+import ast
 import fnmatch
+import inspect
 import json
 import os
 import shlex
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -92,11 +131,41 @@ J0_SEI = "SEI reaction exchange current density [A.m-2]"
 FAST_FACTOR = 100.0
 E_SEI = "SEI growth activation energy [J.mol-1]"
 E_SEI_FALLBACK = 37000.0
+# The plating cases: OKane2022 (Chen2020's LG M50 cell with plating, SEI and
+# cracking parameters), cold, charging at 1C so that lithium plates.
+PLATING_PARAMETER_SET = "OKane2022"
+PLATING_CYCLES = 10
+PLATING_TEMPERATURE_K = 268.15
+PLATING_PROTOCOL = (
+    "Discharge at 1C until 2.5 V",
+    "Rest for 10 minutes",
+    "Charge at 1C until 4.2 V",
+    "Hold at 4.2 V until C/20",
+    "Rest for 10 minutes",
+)
+# PyBaMM's defaults, passed explicitly by every plating case.
+PLATING_FIXED_OPTIONS = {
+    "lithium plating porosity change": "false",
+    "SEI porosity change": "false",
+}
+AMBIENT = "Ambient temperature [K]"
+INITIAL_TEMPERATURE = "Initial temperature [K]"
+# Names in a parameter set that plating_parameters.json lists (any case).
+PLATING_WORDS = ("plating", "plated", "lithium metal", "dead lithium", "sei")
 # PyBaMM 26.10.1.1 names (there is no "... total SEI thickness ..." variable).
 THICKNESS = "X-averaged negative SEI thickness [m]"
+SEI_LITHIUM = "Loss of lithium to negative SEI [mol]"
 SEI_CAPACITY = "Loss of capacity to negative SEI [A.h]"
 SEI_CURRENT = (
     "X-averaged negative electrode SEI interfacial current density [A.m-2]"
+)
+PLATING_LITHIUM = "Loss of lithium to negative lithium plating [mol]"
+PLATING_CAPACITY = "Loss of capacity to negative lithium plating [A.h]"
+PLATED = "X-averaged negative lithium plating concentration [mol.m-3]"
+DEAD = "X-averaged negative dead lithium concentration [mol.m-3]"
+PLATING_CURRENT = (
+    "X-averaged negative electrode lithium plating interfacial current "
+    "density [A.m-2]"
 )
 TEMPERATURE = "X-averaged cell temperature [K]"
 # Summary variables written per cycle, as PyBaMM names them (the
@@ -107,8 +176,8 @@ SUMMARY_COLUMNS = (
     "Time [s]",
     "Capacity [A.h]",
     "Loss of lithium inventory [%]",
-    "Loss of lithium to negative SEI [mol]",
-    "Loss of capacity to negative SEI [A.h]",
+    SEI_LITHIUM,
+    SEI_CAPACITY,
     "Total lithium lost [mol]",
     "Total lithium lost from particles [mol]",
     "Total lithium lost from electrolyte [mol]",
@@ -127,28 +196,100 @@ SUMMARY_COLUMNS = (
     "y_0",
     "y_100",
 )
+_AFTER_SEI = SUMMARY_COLUMNS.index(SEI_CAPACITY) + 1
+PLATING_SUMMARY_COLUMNS = (
+    SUMMARY_COLUMNS[:_AFTER_SEI]
+    + (PLATING_LITHIUM, PLATING_CAPACITY)
+    + SUMMARY_COLUMNS[_AFTER_SEI:]
+)
 SUMMARY_EXTRA = "Loss of lithium inventory, including electrolyte [%]"
-# Per-cycle figures taken from the cycle's own solution.
+# Per-cycle figures taken from the cycle's own solution: these, then the
+# family's variables at the cycle's last row ("End of cycle <name>").
 CYCLE_COLUMNS = (
     "Cycle start time [s]",
     "Discharge step capacity [A.h]",
     "Discharge step duration [s]",
     "Charge capacity [A.h]",
-    "End of cycle " + THICKNESS,
-    "End of cycle " + SEI_CAPACITY,
+)
+END_OF_CYCLE = (THICKNESS, SEI_CAPACITY)
+PLATING_END_OF_CYCLE = END_OF_CYCLE + (
+    PLATING_LITHIUM,
+    PLATING_CAPACITY,
+    PLATED,
+    DEAD,
 )
 CURVE_COLUMNS = ("Voltage [V]", "Current [A]")
 CURVE_EXTRA = (THICKNESS, SEI_CAPACITY, SEI_CURRENT)
+PLATING_CURVE_EXTRA = CURVE_EXTRA + (
+    PLATING_LITHIUM,
+    PLATED,
+    DEAD,
+    PLATING_CURRENT,
+)
 INTEGER_COLUMNS = ("Cycle number", "Step")
+# What differs between the two families of cases. "changes" apply to every
+# case of the family; "option_words" pick the resolved options written into
+# the CSV headers; "since_t0" are the curve columns counted from t = 0.
+FAMILIES = {
+    "sei": {
+        "title": "SEI",
+        "parameter_set": PARAMETER_SET,
+        "protocol": PROTOCOL,
+        "cycles": CYCLES,
+        "temperature_K": 298.15,
+        "changes": {},
+        "summary_columns": SUMMARY_COLUMNS,
+        "end_of_cycle": END_OF_CYCLE,
+        "curve_extra": CURVE_EXTRA,
+        "option_words": ("SEI",),
+        "options_label": "SEI-related and thermal",
+        "since_t0": (SEI_CAPACITY,),
+        "per_cycle": (
+            "Capacity [A.h]",
+            SEI_LITHIUM,
+            "Discharge step capacity [A.h]",
+            "End of cycle " + THICKNESS,
+        ),
+        "parameters_file": "sei_parameters.json",
+    },
+    "plating": {
+        "title": "lithium-plating",
+        "parameter_set": PLATING_PARAMETER_SET,
+        "protocol": PLATING_PROTOCOL,
+        "cycles": PLATING_CYCLES,
+        "temperature_K": PLATING_TEMPERATURE_K,
+        "changes": {
+            AMBIENT: ("set", PLATING_TEMPERATURE_K),
+            INITIAL_TEMPERATURE: ("set", PLATING_TEMPERATURE_K),
+        },
+        "summary_columns": PLATING_SUMMARY_COLUMNS,
+        "end_of_cycle": PLATING_END_OF_CYCLE,
+        "curve_extra": PLATING_CURVE_EXTRA,
+        "option_words": ("SEI", "plating"),
+        "options_label": "SEI-, plating-related and thermal",
+        "since_t0": (SEI_CAPACITY, PLATING_LITHIUM),
+        "per_cycle": (
+            "Capacity [A.h]",
+            PLATING_LITHIUM,
+            SEI_LITHIUM,
+            "Discharge step capacity [A.h]",
+            "End of cycle " + PLATED,
+            "End of cycle " + DEAD,
+            "End of cycle " + THICKNESS,
+        ),
+        "parameters_file": "plating_parameters.json",
+    },
+}
 
 
 # The cases ------------------------------------------------------------------
 
 
 def case_specs():
-    """Every case: the model options and how the parameters change."""
+    """Every case: its family, the model options and how the parameters
+    change (beyond the family's changes)."""
     fast = {J0_SEI: ("times", FAST_FACTOR)}
-    return {
+    sei = {
         "sei_reaction_limited": {"options": {"SEI": "reaction limited"}},
         "sei_reaction_limited_fast": {
             "options": {"SEI": "reaction limited"},
@@ -173,6 +314,32 @@ def case_specs():
         },
         "sei_ec_reaction_limited": {"options": {"SEI": "ec reaction limited"}},
     }
+    partial = {
+        "SEI": "solvent-diffusion limited",
+        "lithium plating": "partially reversible",
+    }
+    plating = {
+        "plating_reversible": {"lithium plating": "reversible"},
+        "plating_irreversible": {"lithium plating": "irreversible"},
+        "plating_partially_reversible": partial,
+        "plating_partially_reversible_lumped": dict(partial, thermal="lumped"),
+        "plating_reaction_limited_sei": dict(partial, SEI="reaction limited"),
+    }
+    specs = {name: dict(spec, family="sei") for name, spec in sei.items()}
+    for name, options in plating.items():
+        specs[name] = {
+            "options": dict(options, **PLATING_FIXED_OPTIONS),
+            "family": "plating",
+        }
+    return specs
+
+
+def family_cases(family):
+    return {
+        name: spec
+        for name, spec in case_specs().items()
+        if spec["family"] == family
+    }
 
 
 def select_cases(patterns):
@@ -189,25 +356,28 @@ def select_cases(patterns):
     return [n for n in names if any(fnmatch.fnmatch(n, p) for p in patterns)]
 
 
-def apply_changes(params, changes):
+def apply_changes(params, changes, parameter_set):
     """Changes the parameter values; returns what was done, per name."""
     done = {}
     for name, (how, value) in (changes or {}).items():
         old = float(params[name])
         if how == "times":
             new = old * value
-            words = f"Chen2020's value x {value:g}"
+            words = f"{parameter_set}'s value x {value:g}"
         elif how == "if zero":
             new = value if old == 0.0 else old
             words = (
-                f"0 in Chen2020, set to {value:g}"
+                f"0 in {parameter_set}, set to {value:g}"
                 if old == 0.0
-                else "Chen2020's value kept (not 0)"
+                else f"{parameter_set}'s value kept (not 0)"
             )
+        elif how == "set":
+            new = value
+            words = f"{old:g} in {parameter_set}, set to {value:g}"
         else:
             raise ValueError(how)
         params[name] = new
-        done[name] = {"chen2020": old, "used": new, "how": words}
+        done[name] = {parameter_set.lower(): old, "used": new, "how": words}
     return done
 
 
@@ -221,13 +391,18 @@ def model_options(model):
 
 def build(pybamm, spec, rtol, atol):
     """The simulation of a case, its model and the parameter changes."""
+    family = FAMILIES[spec["family"]]
     model = pybamm.lithium_ion.DFN(options=dict(spec["options"]))
-    params = pybamm.ParameterValues(PARAMETER_SET)
-    changes = apply_changes(params, spec.get("changes"))
+    params = pybamm.ParameterValues(family["parameter_set"])
+    changes = apply_changes(
+        params,
+        dict(family["changes"], **spec.get("changes", {})),
+        family["parameter_set"],
+    )
     var_pts = dict(model.default_var_pts)
     var_pts.update({k: POINTS for k in ("x_n", "x_s", "x_p", "r_n", "r_p")})
     experiment = pybamm.Experiment(
-        [PROTOCOL] * CYCLES, period=f"{PERIOD_S} seconds"
+        [family["protocol"]] * family["cycles"], period=f"{PERIOD_S} seconds"
     )
     sim = pybamm.Simulation(
         model,
@@ -253,32 +428,35 @@ def step_capacity(np, step):
     return float(q[-1] - q[0])
 
 
-def cycle_figures(np, cycle):
+def cycle_figures(np, cycle, family):
     """The per-cycle figures taken from the cycle's own solution."""
     steps = cycle.steps
-    return {
+    figures = {
         "Cycle start time [s]": float(cycle.t[0]),
         "Discharge step capacity [A.h]": step_capacity(np, steps[0]),
         "Discharge step duration [s]": float(steps[0].t[-1] - steps[0].t[0]),
         "Charge capacity [A.h]": -sum(
             step_capacity(np, s) for s in steps[2:4]
         ),
-        "End of cycle " + THICKNESS: float(entries(np, cycle, THICKNESS)[-1]),
-        "End of cycle "
-        + SEI_CAPACITY: float(entries(np, cycle, SEI_CAPACITY)[-1]),
     }
+    for name in family["end_of_cycle"]:
+        figures["End of cycle " + name] = float(entries(np, cycle, name)[-1])
+    return figures
 
 
-def summary_table(np, solution, thermal):
+def summary_table(np, solution, thermal, family):
     """One row per completed cycle: PyBaMM's summary variables, then the
     cycle's own figures."""
     summary = solution.summary_variables
     cycles = solution.cycles
     table = {"Cycle number": [int(n) for n in summary["Cycle number"]]}
-    for name in SUMMARY_COLUMNS:
+    for name in family["summary_columns"]:
         table[name] = [float(v) for v in summary[name]]
-    figures = [cycle_figures(np, c) for c in cycles]
-    for name in CYCLE_COLUMNS:
+    figures = [cycle_figures(np, c, family) for c in cycles]
+    own = CYCLE_COLUMNS + tuple(
+        "End of cycle " + n for n in family["end_of_cycle"]
+    )
+    for name in own:
         table[name] = [f[name] for f in figures]
     if thermal != "isothermal":
         table["End of cycle " + TEMPERATURE] = [
@@ -290,10 +468,10 @@ def summary_table(np, solution, thermal):
     return table
 
 
-def cycle_curve(np, cycle, thermal):
+def cycle_curve(np, cycle, thermal, family):
     """Rows of one cycle, time counted from the cycle's start."""
     t0 = float(cycle.t[0])
-    names = CURVE_COLUMNS + CURVE_EXTRA
+    names = CURVE_COLUMNS + family["curve_extra"]
     if thermal != "isothermal":
         names += (TEMPERATURE,)
     parts = {"Time [s]": [], "Step": []}
@@ -309,35 +487,36 @@ def cycle_curve(np, cycle, thermal):
     return {name: np.concatenate(p) for name, p in parts.items()}
 
 
-def initial_summary(pybamm, solution, sim, model):
+def initial_summary(pybamm, solution, sim, model, family):
     """Summary variables at t = 0 (eSOH capacity of the initial state)."""
     esoh = pybamm.lithium_ion.ElectrodeSOHSolver(
         sim.parameter_values, param=model.param, options=model.options
     )
     first = pybamm.SummaryVariables(solution.first_state, esoh_solver=esoh)
-    names = SUMMARY_COLUMNS + (SUMMARY_EXTRA,)
+    names = family["summary_columns"] + (SUMMARY_EXTRA,)
     return {name: float(first[name]) for name in names}
 
 
 # Checks ---------------------------------------------------------------------
 
 
+def growing(np, values):
+    return bool(np.all(np.diff(values) > 0))
+
+
 def checks(np, table):
-    """Capacity falling, SEI growing, lithium lost > 0, cycle by cycle."""
+    """SEI cases: capacity falling, SEI growing, lithium lost > 0, cycle by
+    cycle."""
     capacity = np.array(table["Capacity [A.h]"])
     thickness = np.array(table["End of cycle " + THICKNESS])
-    lost = np.array(table["Loss of lithium to negative SEI [mol]"])
+    lost = np.array(table[SEI_LITHIUM])
     own = np.array(table["End of cycle " + SEI_CAPACITY])
     pybamm_own = np.array(table[SEI_CAPACITY])
     return {
-        "capacity_decreasing_every_cycle": bool(np.all(np.diff(capacity) < 0)),
-        "sei_thickness_increasing_every_cycle": bool(
-            np.all(np.diff(thickness) > 0)
-        ),
+        "capacity_decreasing_every_cycle": growing(np, -capacity),
+        "sei_thickness_increasing_every_cycle": growing(np, thickness),
         "lithium_lost_to_sei_positive": bool(np.all(lost > 0)),
-        "lithium_lost_to_sei_increasing_every_cycle": bool(
-            np.all(np.diff(lost) > 0)
-        ),
+        "lithium_lost_to_sei_increasing_every_cycle": growing(np, lost),
         "max_abs_diff_end_of_cycle_vs_summary_sei_capacity_Ah": float(
             np.max(np.abs(own - pybamm_own))
         ),
@@ -345,6 +524,57 @@ def checks(np, table):
             np.max(np.abs(np.array(table["Total lithium lost [mol]"]) - lost))
         ),
     }
+
+
+def plating_checks(np, table, options, initial):
+    """Plating cases: lithium lost to plating > 0 and above 1e-4 of the
+    cyclable lithium after the last cycle; where some plated lithium dies
+    (irreversible, partially reversible), capacity falling and plating loss
+    and dead lithium growing every cycle; SEI growing where there is one;
+    the summary's total loss against SEI + plating. Reversible plating is
+    stripped again in each discharge and replated in each charge, so its
+    end-of-cycle loss settles (its change over the cycles is recorded)."""
+    array = {name: np.array(table[name]) for name in table}
+    plating = array[PLATING_LITHIUM]
+    sei = array[SEI_LITHIUM]
+    fraction = plating[-1] / initial["Total lithium in particles [mol]"]
+    result = {
+        "lithium_lost_to_plating_positive": bool(np.all(plating > 0)),
+        "lithium_lost_to_plating_last_cycle_over_cyclable_lithium_t0": float(
+            fraction
+        ),
+        "lithium_lost_to_plating_at_least_1e-4_of_cyclable_lithium": bool(
+            fraction >= 1e-4
+        ),
+    }
+    if options["lithium plating"] == "reversible":
+        result["lithium_lost_to_plating_max_abs_change_per_cycle_mol"] = float(
+            np.max(np.abs(np.diff(plating)))
+        )
+    else:
+        result["capacity_decreasing_every_cycle"] = growing(
+            np, -array["Capacity [A.h]"]
+        )
+        result["lithium_lost_to_plating_increasing_every_cycle"] = growing(
+            np, plating
+        )
+        result["dead_lithium_increasing_every_cycle"] = growing(
+            np, array["End of cycle " + DEAD]
+        )
+    if options.get("SEI", "none") != "none":
+        result["sei_thickness_increasing_every_cycle"] = growing(
+            np, array["End of cycle " + THICKNESS]
+        )
+        result["lithium_lost_to_sei_increasing_every_cycle"] = growing(np, sei)
+    for name in (SEI_CAPACITY, PLATING_CAPACITY):
+        key = "sei" if name == SEI_CAPACITY else "plating"
+        result[f"max_abs_diff_end_of_cycle_vs_summary_{key}_capacity_Ah"] = (
+            float(np.max(np.abs(array["End of cycle " + name] - array[name])))
+        )
+    result["max_abs_diff_total_lost_vs_sei_plus_plating_mol"] = float(
+        np.max(np.abs(array["Total lithium lost [mol]"] - sei - plating))
+    )
+    return result
 
 
 # Writing --------------------------------------------------------------------
@@ -377,8 +607,8 @@ def write_json(path, obj):
         f.write("\n")
 
 
-def provenance(pybamm, np, argv, rtol, atol):
-    return {
+def provenance(pybamm, np, argv, rtol, atol, family):
+    info = {
         "pybamm_version": pybamm.__version__,
         "pybammsolvers_version": package_version("pybammsolvers"),
         "casadi_version": package_version("casadi"),
@@ -386,16 +616,19 @@ def provenance(pybamm, np, argv, rtol, atol):
         "python_version": sys.version.split()[0],
         "command": "python3 " + shlex.join(argv),
         "model": "pybamm.lithium_ion.DFN",
-        "parameter_set": PARAMETER_SET,
+        "parameter_set": family["parameter_set"],
         "mesh": {k: POINTS for k in ("x_n", "x_s", "x_p", "r_n", "r_p")},
         "solver": {"name": "IDAKLUSolver", "rtol": rtol, "atol": atol},
-        "experiment": list(PROTOCOL),
-        "cycles": CYCLES,
+        "experiment": list(family["protocol"]),
+        "cycles": family["cycles"],
         "period_s": PERIOD_S,
     }
+    if family["changes"]:
+        info["ambient_and_initial_temperature_K"] = family["temperature_K"]
+    return info
 
 
-def header_lines(info, case, entry, what):
+def header_lines(info, case, entry, what, family):
     solver = info["solver"]
     changes = (
         "; ".join(
@@ -404,9 +637,10 @@ def header_lines(info, case, entry, what):
         )
         or "none"
     )
+    name = family["parameter_set"]
     return [
-        "PyBaMM SEI ageing reference data for voltaic, written by "
-        f"tools/{SCRIPT}; do not edit, rerun the command.",
+        f"PyBaMM {family['title']} ageing reference data for voltaic, "
+        f"written by tools/{SCRIPT}; do not edit, rerun the command.",
         f"pybamm.__version__: {info['pybamm_version']} (pybammsolvers "
         f"{info['pybammsolvers_version']}, casadi {info['casadi_version']}, "
         f"numpy {info['numpy_version']}, Python {info['python_version']})",
@@ -414,35 +648,40 @@ def header_lines(info, case, entry, what):
         f"case: {case}: {what}",
         "model: pybamm.lithium_ion.DFN(options="
         f"{json.dumps(entry['options'])})"
-        f'; parameters: pybamm.ParameterValues("{PARAMETER_SET}")',
-        "resolved options (SEI-related and thermal): "
-        + json.dumps(key_options(entry["resolved_options"])),
+        f'; parameters: pybamm.ParameterValues("{name}")',
+        f"resolved options ({family['options_label']}): "
+        + json.dumps(
+            key_options(entry["resolved_options"], family["option_words"])
+        ),
         f"parameter changes: {changes}",
-        "initial state: Chen2020's own (no initial_soc), 298.15 K",
-        "experiment: " + json.dumps(list(PROTOCOL)) + f" x {CYCLES} cycles, "
-        f"period {PERIOD_S} s",
+        f"initial state: {name}'s own (no initial_soc), "
+        f"{family['temperature_K']:g} K",
+        "experiment: "
+        + json.dumps(list(family["protocol"]))
+        + f" x {family['cycles']} cycles, period {PERIOD_S} s",
         "mesh: x_n=x_s=x_p=r_n=r_p=20 uniform finite-volume cells "
         "(PyBaMM's default)",
         f"solver: pybamm.IDAKLUSolver(rtol={solver['rtol']!r}, "
         f"atol={solver['atol']!r}), PyBaMM's default solver at its default "
         "tolerances, single-threaded",
-        f"cycles completed: {entry['cycles_completed']} of {CYCLES}",
+        f"cycles completed: {entry['cycles_completed']} of "
+        f"{family['cycles']}",
         "signs: Current [A] > 0 is discharge",
     ]
 
 
-def key_options(options):
-    keys = [k for k in options if "SEI" in k] + [
+def key_options(options, words):
+    keys = [k for k in options if any(w in k for w in words)] + [
         "thermal",
         "total interfacial current density as a state",
     ]
     return {k: options[k] for k in keys}
 
 
-def write_case_files(np, out_dir, info, case, entry, solution):
+def write_case_files(np, out_dir, info, case, entry, solution, family):
     thermal = entry["resolved_options"]["thermal"]
-    table = summary_table(np, solution, thermal)
-    head = header_lines(info, case, entry, entry["description"])
+    table = summary_table(np, solution, thermal, family)
+    head = header_lines(info, case, entry, entry["description"], family)
     write_csv(
         out_dir / f"{case}_summary.csv",
         head
@@ -454,9 +693,10 @@ def write_case_files(np, out_dir, info, case, entry, solution):
         ],
         table,
     )
+    since_t0 = family["since_t0"]
     cycles = solution.cycles
     for number in (1, len(cycles)):
-        curve = cycle_curve(np, cycles[number - 1], thermal)
+        curve = cycle_curve(np, cycles[number - 1], thermal, family)
         cycle_start = float(cycles[number - 1].t[0])
         write_csv(
             out_dir / f"{case}_cycle{number}.csv",
@@ -468,7 +708,9 @@ def write_case_files(np, out_dir, info, case, entry, solution):
                 "step from its start, then the step's end; a step's first row "
                 "repeats the previous step's last time (the control changes)",
                 "Step: 0-based index into the cycle's 5 steps; "
-                f"{SEI_CAPACITY} counts from t = 0 of the run",
+                + " and ".join(since_t0)
+                + (" counts" if len(since_t0) == 1 else " count")
+                + " from t = 0 of the run",
                 f"row count: {len(curve['Time [s]'])}",
             ],
             curve,
@@ -480,18 +722,25 @@ def write_case_files(np, out_dir, info, case, entry, solution):
 
 
 def describe(spec, changes):
+    family = FAMILIES[spec["family"]]
+    own = {n: c for n, c in changes.items() if n not in family["changes"]}
     words = "DFN " + json.dumps(spec["options"])
-    if changes:
+    if own:
         words += ", " + "; ".join(
-            f'"{name}" {c["how"]}' for name, c in changes.items()
+            f'"{name}" {c["how"]}' for name, c in own.items()
         )
-    return (
-        words + f"; {CYCLES} cycles of the experiment from Chen2020's "
-        "initial state"
+    words += (
+        f"; {family['cycles']} cycles of the experiment from "
+        f"{family['parameter_set']}'s initial state"
     )
+    if family["changes"]:
+        words += f" at {family['temperature_K']:g} K"
+    return words
 
 
 def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
+    family = FAMILIES[spec["family"]]
+    protocol = family["protocol"]
     sim, model, changes = build(pybamm, spec, rtol, atol)
     entry = {
         "case": case,
@@ -499,7 +748,7 @@ def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
         "options": spec["options"],
         "resolved_options": model_options(model),
         "parameter_changes": changes,
-        "cycles_requested": CYCLES,
+        "cycles_requested": family["cycles"],
         "cycles_completed": 0,
     }
     start = time.perf_counter()
@@ -515,16 +764,16 @@ def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
         getattr(solution.integration_time, "value", solution.integration_time)
     )
     cycles = solution.cycles
-    complete = [c for c in cycles if len(c.steps) == len(PROTOCOL)]
+    complete = [c for c in cycles if len(c.steps) == len(protocol)]
     entry["cycles_completed"] = len(complete)
     entry["terminations"] = [[s.termination for s in c.steps] for c in cycles]
     entry["final_termination"] = solution.termination
     if len(complete) < 1:
         entry["error"] = f"no complete cycle ('{solution.termination}')"
         return entry
-    table = write_case_files(np, out_dir, info, case, entry, solution)
+    table = write_case_files(np, out_dir, info, case, entry, solution, family)
     entry["initial_state_summary"] = initial_summary(
-        pybamm, solution, sim, model
+        pybamm, solution, sim, model, family
     )
     entry["summary_variables_available"] = sorted(
         set(solution.summary_variables.all_variables) | {"Cycle number"}
@@ -532,53 +781,61 @@ def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
     entry["loss_of_lithium_inventory_including_electrolyte_pct"] = [
         float(v) for v in solution.summary_variables[SUMMARY_EXTRA]
     ]
-    entry["per_cycle"] = {
-        name: table[name]
-        for name in (
-            "Capacity [A.h]",
-            "Loss of lithium to negative SEI [mol]",
-            "Discharge step capacity [A.h]",
-            "End of cycle " + THICKNESS,
+    entry["per_cycle"] = {name: table[name] for name in family["per_cycle"]}
+    if spec["family"] == "sei":
+        entry["checks"] = checks(np, table)
+    else:
+        entry["checks"] = plating_checks(
+            np, table, spec["options"], entry["initial_state_summary"]
         )
-    }
-    entry["checks"] = checks(np, table)
     stats = getattr(solution, "solver_statistics", None)
     steps = getattr(stats, "number_of_steps", None)
     entry["idaklu_steps"] = None if steps is None else int(steps)
     cap = table["Capacity [A.h]"]
-    print(
-        f"{case}: {len(complete)} cycles, capacity {cap[0]:.6f} -> "
-        f"{cap[-1]:.6f} A.h, SEI Li "
-        f"{table['Loss of lithium to negative SEI [mol]'][-1]:.4e} mol, "
-        f"solve {entry['solve_wall_s']:.1f} s"
-    )
+    words = f"{case}: {len(complete)} cycles, capacity {cap[0]:.6f} -> "
+    words += f"{cap[-1]:.6f} A.h, SEI Li {table[SEI_LITHIUM][-1]:.4e} mol, "
+    if PLATING_LITHIUM in table:
+        words += f"plating Li {table[PLATING_LITHIUM][-1]:.4e} mol, "
+    print(words + f"solve {entry['solve_wall_s']:.1f} s")
     return entry
 
 
-def sei_parameters(pybamm, info):
-    """Chen2020's SEI parameters, those the SEI cases need beyond the SEI-free
-    DFN, and every case's resolved options."""
-    params = pybamm.ParameterValues(PARAMETER_SET)
-    names = {k for k in params.keys() if "SEI" in k}
+# The parameter files ---------------------------------------------------------
+
+
+def needed_beyond_plain_dfn(pybamm, specs):
+    """Per case, the parameters its model uses and the DFN without SEI and
+    plating (same thermal option) does not; its resolved options; what the
+    plain DFN uses."""
     needed = {}
     options = {}
     base = {}
-    for case, spec in case_specs().items():
+    for case, spec in specs.items():
         model = pybamm.lithium_ion.DFN(options=dict(spec["options"]))
         thermal = model.options["thermal"]
         if thermal not in base:
             plain = pybamm.lithium_ion.DFN(options={"thermal": thermal})
             base[thermal] = set(plain.get_parameter_info())
-        extra = sorted(set(model.get_parameter_info()) - base[thermal])
-        needed[case] = extra
-        names.update(n for n in extra if n in params.keys())
+        needed[case] = sorted(set(model.get_parameter_info()) - base[thermal])
         options[case] = model_options(model)
+    return needed, options, model, set().union(*base.values())
+
+
+def sei_parameters(pybamm, info):
+    """Chen2020's SEI parameters, those the SEI cases need beyond the SEI-free
+    DFN, and every SEI case's resolved options."""
+    params = pybamm.ParameterValues(PARAMETER_SET)
+    specs = family_cases("sei")
+    names = {k for k in params.keys() if "SEI" in k}
+    needed, options, model, _ = needed_beyond_plain_dfn(pybamm, specs)
+    for extra in needed.values():
+        names.update(n for n in extra if n in params.keys())
     missing = {
         case: [n for n in extra if n not in params.keys()]
         for case, extra in needed.items()
     }
     possible = list(model.options.possible_options["SEI"])
-    run = {spec["options"]["SEI"] for spec in case_specs().values()}
+    run = {spec["options"]["SEI"] for spec in specs.values()}
     return {
         "generator": {k: info[k] for k in ("pybamm_version", "command")},
         "parameter_set": PARAMETER_SET,
@@ -591,6 +848,160 @@ def sei_parameters(pybamm, info):
         },
         "resolved_options": options,
     }
+
+
+def function_definition(fn):
+    """The function's code without its docstring (to tell whether two
+    functions of one name are the same), or None."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, ast.FunctionDef)
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def function_result(pybamm, value):
+    """A function parameter called on symbols (pybamm.Variable per
+    argument), or None for a number or a function that cannot be."""
+    if not callable(value):
+        return None
+    try:
+        names = list(inspect.signature(value).parameters)
+        return value(*[pybamm.Variable(n) for n in names])
+    except Exception:  # not a function of symbols: the name is enough
+        return None
+
+
+def parameter_value(pybamm, value):
+    """A parameter's value as JSON: a number, or {"function": name}, with the
+    data where the function is an interpolant."""
+    if not callable(value):
+        return float(value)
+    record = {"function": value.__name__}
+    result = function_result(pybamm, value)
+    if isinstance(result, pybamm.Interpolant):
+        record["interpolant"] = {
+            "interpolator": result.interpolator,
+            "x": [[float(v) for v in x] for x in result.x],
+            "y": [float(v) for v in result.y.ravel()],
+        }
+    return record
+
+
+def set_differences(pybamm, params, other):
+    """Every parameter of `params` (OKane2022) that differs from `other`
+    (Chen2020): numbers by value, functions by name (and, where one name has
+    two definitions, a flag saying so)."""
+    own, theirs = PLATING_PARAMETER_SET.lower(), PARAMETER_SET.lower()
+    skip = {"citations"}  # a list of references, not a parameter
+    keys = [k for k in params.keys() if k not in skip]
+    differ, only = {}, {}
+    for name in sorted(keys):
+        value = parameter_value(pybamm, params[name])
+        if name not in other.keys():
+            only[name] = value
+            continue
+        before = parameter_value(pybamm, other[name])
+        same_name = (
+            isinstance(value, dict)
+            and isinstance(before, dict)
+            and value["function"] == before["function"]
+        )
+        if same_name:
+            definitions = {
+                function_definition(params[name]),
+                function_definition(other[name]),
+            }
+            if len(definitions) == 1 and value == before:
+                continue
+            value = dict(value, same_name_different_definition=True)
+        elif value == before:
+            continue
+        differ[name] = {own: value, theirs: before}
+    return {
+        "differ": differ,
+        f"only_in_{own}": only,
+        f"only_in_{theirs}": {
+            k: parameter_value(pybamm, other[k])
+            for k in sorted(other.keys())
+            if k not in skip and k not in params.keys()
+        },
+    }
+
+
+def plating_parameters(pybamm, info):
+    """OKane2022's plating, dead-lithium and SEI parameters, those the plating
+    cases need beyond the plating- and SEI-free DFN, the temperatures, what
+    differs from Chen2020, and every plating case's resolved options."""
+    family = FAMILIES["plating"]
+    params = pybamm.ParameterValues(PLATING_PARAMETER_SET)
+    specs = family_cases("plating")
+    names = {
+        k for k in params.keys() if any(w in k.lower() for w in PLATING_WORDS)
+    }
+    names.update((AMBIENT, INITIAL_TEMPERATURE, "Reference temperature [K]"))
+    needed, options, model, plain = needed_beyond_plain_dfn(pybamm, specs)
+    for extra in needed.values():
+        names.update(n for n in extra if n in params.keys())
+    # The parameters a function parameter reads (OKane2022's plating and
+    # dead-lithium functions read "Lithium plating kinetic rate constant
+    # [m.s-1]", "Dead lithium decay constant [s-1]", ...).
+    inside = {}
+    for name in sorted(names):
+        result = function_result(pybamm, params[name])
+        if result is not None:
+            found = {
+                node.name
+                for node in result.pre_order()
+                if isinstance(node, pybamm.Parameter)
+            }
+            if found:
+                inside[name] = sorted(found)
+    for found in inside.values():
+        names.update(n for n in found if n in params.keys())
+    missing = {
+        case: [n for n in extra if n not in params.keys()]
+        for case, extra in needed.items()
+    }
+    possible = list(model.options.possible_options["lithium plating"])
+    run = {spec["options"]["lithium plating"] for spec in specs.values()}
+    own = PLATING_PARAMETER_SET.lower()
+    return {
+        "generator": {k: info[k] for k in ("pybamm_version", "command")},
+        "parameter_set": PLATING_PARAMETER_SET,
+        "plating_options_in_pybamm": possible,
+        "plating_options_not_run": [o for o in possible if o not in run],
+        "changes_in_every_plating_case": apply_changes(
+            pybamm.ParameterValues(PLATING_PARAMETER_SET),
+            family["changes"],
+            PLATING_PARAMETER_SET,
+        ),
+        "values": {
+            n: parameter_value(pybamm, params[n]) for n in sorted(names)
+        },
+        "needed_beyond_plating_and_sei_free_dfn": needed,
+        "parameters_inside_functions": inside,
+        "read_by_plain_dfn": sorted(names & plain),
+        f"needed_but_missing_from_{own}": {
+            c: m for c, m in missing.items() if m
+        },
+        f"{own}_vs_{PARAMETER_SET.lower()}": set_differences(
+            pybamm, params, pybamm.ParameterValues(PARAMETER_SET)
+        ),
+        "resolved_options": options,
+    }
+
+
+PARAMETER_FILES = {"sei": sei_parameters, "plating": plating_parameters}
 
 
 # README ---------------------------------------------------------------------
@@ -607,7 +1018,7 @@ def read_entries(out_dir):
 
 
 README_HEAD = """\
-# PyBaMM reference data: SEI growth over {cycles} cycles
+# PyBaMM reference data: SEI growth and lithium plating over cycles
 
 Written by `tools/{script}`; do not edit these files by hand,
 rerun the command instead. PyBaMM's code is not in this repository: the
@@ -616,15 +1027,27 @@ script only calls PyBaMM's public API.
 - PyBaMM: `pybamm.__version__` = **{pybamm_version}** (pybammsolvers
   {pybammsolvers_version}, casadi {casadi_version}, numpy {numpy_version},
   Python {python_version})
-- Command (from the repository root; `python3` is a Python with that
+- Commands (from the repository root; `python3` is a Python with that
   PyBaMM, here the virtual environment /tmp/pybamm-venv):
 {commands}
 
 ## Set-up common to every case
 
-- Model `pybamm.lithium_ion.DFN(options)`, parameter set `Chen2020`
-  (`pybamm.ParameterValues("Chen2020")`, which holds the SEI parameters
-  in `sei_parameters.json`); isothermal unless the case says `lumped`.
+- Model `pybamm.lithium_ion.DFN(options)`; isothermal unless the case says
+  `lumped`.
+- Mesh: x_n=20, x_s=20, x_p=20, r_n=20, r_p=20 uniform finite-volume cells:
+  PyBaMM's default (`model.default_var_pts`), the same as
+  `tools/pybamm_reference.py` uses for its Chen2020 DFN cases.
+- Solver: `pybamm.IDAKLUSolver(rtol={rtol!r}, atol={atol!r})`: PyBaMM's
+  default solver at its default tolerances, single-threaded.
+  `save_at_cycles` is not used: every cycle is kept.
+- Output rows every {period} s within each step (the experiment's
+  `period`), plus each step's end.
+
+## SEI cases (`sei_*`)
+
+- Parameter set `Chen2020` (`pybamm.ParameterValues("Chen2020")`, which
+  holds the SEI parameters in `sei_parameters.json`).
 - Initial state: Chen2020's own (no `initial_soc`): uniform particle
   concentrations 29866 / 17038 mol/m^3, electrolyte 1000 mol/m^3,
   298.15 K (ambient and reference temperature 298.15 K), SEI thickness
@@ -633,13 +1056,36 @@ script only calls PyBaMM's public API.
   period="{period} seconds")`; 1C = 5 A (nominal 5 A.h), C/20 = 0.25 A.
   Cycle 1 starts from Chen2020's initial state (not a 4.2 V / C/20 charge),
   so its discharge differs from the later ones.
-- Mesh: x_n=20, x_s=20, x_p=20, r_n=20, r_p=20 uniform finite-volume cells:
-  PyBaMM's default (`model.default_var_pts`), the same as
-  `tools/pybamm_reference.py` uses for its Chen2020 DFN cases.
-- Solver: `pybamm.IDAKLUSolver(rtol={rtol!r}, atol={atol!r})`: PyBaMM's
-  default solver at its default tolerances, single-threaded.
-  `save_at_cycles` is not used: every cycle is kept.
+"""
 
+README_PLATING = """
+## Lithium-plating cases (`plating_*`)
+
+- Parameter set `OKane2022` (`pybamm.ParameterValues("OKane2022")`):
+  Chen2020's LG M50 cell with lithium-plating, SEI and cracking parameters
+  (`plating_parameters.json`, `values`). It differs from Chen2020 in
+  {differ} (`plating_parameters.json`, `okane2022_vs_chen2020`: numbers by
+  value, functions by name, the interpolant's data).
+- Temperature: `Ambient temperature [K]` and `Initial temperature [K]` set
+  to **{temperature:g} K** (OKane2022: 298.15 K; `Reference temperature
+  [K]` stays 298.15 K). Cold, so that lithium plates while charging at 1C:
+  after {cycles} cycles the cases have lost {low:.2e} to {high:.2e} of the
+  initial cyclable lithium (`Total lithium in particles [mol]` at t = 0)
+  to plating (in `<case>_info.json`, `checks`); PyBaMM runs every case at
+  that temperature and rate, so neither was changed from the plan.
+- Initial state: OKane2022's own (no `initial_soc`): the same
+  concentrations as Chen2020 (29866 / 17038 mol/m^3, electrolyte
+  1000 mol/m^3), no plated or dead lithium (`Initial plated lithium
+  concentration [mol.m-3]` = 0), SEI 5 nm where the case has SEI.
+- Experiment: `pybamm.Experiment([{protocol}] * {cycles},
+  period="{period} seconds")`; 1C = 5 A. Cycle 1 starts with the discharge
+  from that (near full) state; it runs to 2.5 V ({first_discharge} A.h).
+- Every plating case passes `"lithium plating porosity change": "false"`
+  and `"SEI porosity change": "false"` explicitly (PyBaMM's defaults; it
+  accepts them: resolved options in `plating_parameters.json`).
+"""
+
+README_FILES = """
 ## Files
 
 | file | content |
@@ -656,7 +1102,7 @@ README_CASES = """
 ## Cases
 
 Solve wall time: `Simulation.solve` (model set-up, discretisation and the
-{cycles} cycles) on one core of the machine named in `<case>_info.json`
+cycles) on one core of the machine named in `<case>_info.json`
 (`host_cpu`); it differs from run to run, the one figure here that does.
 
 {rows}
@@ -687,13 +1133,18 @@ value at the **last state of the cycle** (after the second rest):
 - `Loss of lithium to negative SEI [mol]`: `(c_SEI,avg - c_SEI,0) V_n z_SEI`:
   SEI moles formed since t = 0 (volume-averaged SEI concentration
   [mol/m^3] above its initial value, times the negative electrode's volume
-  L_n L_y L_z) times "Ratio of lithium moles to SEI moles" (2).
-  `Loss of capacity to negative SEI [A.h]` is the same times F / 3600.
+  L_n L_y L_z) times "Ratio of lithium moles to SEI moles" (Chen2020 2,
+  OKane2022 1). `Loss of capacity to negative SEI [A.h]` is the same times
+  F / 3600. 0 in the plating cases without SEI.
+- Plating cases: `{plating_lithium}`: `(c_plated,avg + c_dead,avg) V_n`,
+  the plated and dead lithium (volume averages [mol/m^3]) times the
+  negative electrode's volume, from t = 0 (initially 0);
+  `{plating_capacity}` the same times F / 3600.
 - `Total lithium lost [mol]`: lithium at t = 0 (particles + electrolyte)
   minus now; `... from particles`, `... from electrolyte` split it;
   `Total lithium lost to side reactions [mol]`: the sum of the SEI, SEI on
-  cracks and plating losses (here only the negative SEI). In these runs
-  `Total lithium lost [mol]` equals `Loss of lithium to negative SEI [mol]`
+  cracks and plating losses. In these runs `Total lithium lost [mol]`
+  equals the SEI loss (SEI cases) or the SEI + plating loss (plating cases)
   to the solver tolerance (largest difference in `<case>_info.json`,
   `checks`).
 - `Total lithium ...`: moles now in the particles, electrolyte, each
@@ -713,10 +1164,15 @@ Then, from the cycle's own solution (`solution.cycles[k]`):
   the same way.
 - `End of cycle {thickness}`: PyBaMM's `{thickness}` (the SEI thickness
   `L = c_SEI V_bar / a` averaged over the negative electrode) at the
-  cycle's last row.
+  cycle's last row (0 in the plating cases without SEI).
 - `End of cycle {sei_capacity}`: `{sei_capacity}` at the cycle's last row;
   it equals the summary column of that name (difference in `checks`).
-- Lumped case: `End of cycle {temperature}` and `Maximum in cycle
+- Plating cases: `End of cycle {plating_lithium}`, `End of cycle
+  {plating_capacity}` (equal to the summary columns, difference in
+  `checks`), `End of cycle {plated}` (reversibly plated lithium, 0 in
+  `plating_irreversible`) and `End of cycle {dead}` (dead lithium, 0 in
+  `plating_reversible`) at the cycle's last row.
+- Lumped cases: `End of cycle {temperature}` and `Maximum in cycle
   {temperature}` over the cycle's rows.
 
 ## Columns of `<case>_cycle1.csv` and `<case>_cycle{cycles}.csv`
@@ -727,11 +1183,14 @@ cycle's first time (given in the header), in double precision, so the
 (> 0 discharge), `Step` (0-based index into the cycle's 5 steps), and
 `{thickness}`, `{sei_capacity}` (from t = 0 of the run),
 `{sei_current}` (the SEI reaction's current density per particle surface,
-< 0); lumped: `{temperature}`. Rows are PyBaMM's output
-rows: every {period} s from each step's start (the experiment's period) and
-the step's end (root-found termination or end of its duration); the first
-row of a step has the time of the previous step's last row, with the state
-made consistent under the new control, so current and voltage jump there.
+< 0); plating cases also `{plating_lithium}` (from t = 0), `{plated}`,
+`{dead}` and `{plating_current}` (the net stripping current density per
+particle surface, < 0 while lithium plates); lumped: `{temperature}`.
+Rows are PyBaMM's output rows: every {period} s from each step's start (the
+experiment's period) and the step's end (root-found termination or end of
+its duration); the first row of a step has the time of the previous step's
+last row, with the state made consistent under the new control, so current
+and voltage jump there.
 """
 
 README_QUIRKS = """
@@ -753,8 +1212,8 @@ README_QUIRKS = """
   film drop only from the intercalation reaction's overpotential.
 - "SEI film resistance" = `"distributed"` (the default once an SEI option is
   set) puts `-j_tot L_SEI R_SEI` into the intercalation overpotential, with
-  `j_tot` = intercalation + SEI current density as an algebraic state
-  ("total interfacial current density as a state" = "true").
+  `j_tot` = intercalation + SEI (+ plating) current density as an algebraic
+  state ("total interfacial current density as a state" = "true").
 - Solvent-diffusion limited: `j_SEI = -D_sol c_sol F / L_SEI`;
   interstitial-diffusion limited: `j_SEI = -(D_li c_li,0 F / L_SEI)
   exp(-F (phi_s - phi_e) / (R T))`; EC reaction limited: `j_SEI = -F c_EC,0
@@ -762,13 +1221,40 @@ README_QUIRKS = """
   (eta_SEI as above).
 - Every option is multiplied by `exp(E_SEI / R (1 / T_ref - 1 / T))`,
   `T_ref` = "Reference temperature [K]" (298.15 K); Chen2020's
-  "SEI growth activation energy [J.mol-1]" is 0.
+  "SEI growth activation energy [J.mol-1]" is 0, OKane2022's 38000.
 - Summary variables are taken at each cycle's last state; "Capacity [A.h]"
   comes from the eSOH calculation (above), not from the cycling.
+
+## How PyBaMM {version} models lithium plating (from its source)
+
+- States per finite-volume cell of the negative electrode: the plated
+  lithium `c_Li` and the dead lithium `c_dead` [mol/m^3 of electrode],
+  both initially `Initial plated lithium concentration [mol.m-3]` (0) and 0.
+- Net stripping current density (per particle surface, > 0 stripping):
+  `j_str = j0_str exp(F (1 - alpha) eta / (R T)) - j0_pl exp(-F alpha eta
+  / (R T))` with `eta = (phi_s - phi_e) + eta_film`, the lithium-metal
+  open-circuit potential 0 V, `alpha` = "Lithium plating transfer
+  coefficient" (0.65, the plating one; stripping `1 - alpha`),
+  `j0_pl = F k c_e`, `j0_str = F k c_Li` (OKane2022's functions of
+  "Lithium plating kinetic rate constant [m.s-1]" `k`; no Arrhenius
+  factor). "irreversible": `j_str = -j0_pl exp(-F alpha eta / (R T))` (no
+  stripping).
+- `eta_film` is the SEI film overpotential of the intercalation reaction:
+  `-j_tot L_SEI R_SEI` with "SEI film resistance" = "distributed" (every
+  plating case with SEI here; `j_tot` includes the plating current), 0
+  with "none" (the plating cases without SEI).
+- Reversible: `dc_Li/dt = -a j_str / F`, `c_dead` stays 0; irreversible:
+  `dc_dead/dt = -a j_str / F`, `c_Li` stays 0; partially reversible:
+  `dc_Li/dt = -a j_str / F - g c_Li`, `dc_dead/dt = g c_Li` with `g` =
+  "Dead lithium decay rate [s-1]" = OKane2022's `gamma_0 L_SEI,0 / L_SEI`
+  (`gamma_0` = "Dead lithium decay constant [s-1]").
+- The plating current enters the electrode's charge balance with the
+  intercalation and SEI currents (their sum is what the electrolyte and
+  solid carry).
 """
 
 
-def file_rows(entries_):
+def file_rows(entries_, parameter_files):
     rows = []
     for case, e in entries_.items():
         if e.get("cycles_completed", 0) < 1:
@@ -791,26 +1277,35 @@ def file_rows(entries_):
                 "summary, solve wall time (differs run to run)",
             ),
         ]
+    words = {
+        "sei": "Chen2020's SEI parameters and those each SEI case needs "
+        "beyond the SEI-free DFN, with values; every SEI case's resolved "
+        "options",
+        "plating": "OKane2022's plating, dead-lithium and SEI parameters, "
+        "the temperatures, those each plating case needs beyond the "
+        "plating- and SEI-free DFN, with values; every OKane2022 parameter "
+        "that differs from Chen2020; every plating case's resolved options",
+    }
     rows += [
-        (
-            "sei_parameters.json",
-            "Chen2020's SEI parameters and those each "
-            "case needs beyond the SEI-free DFN, with values; every case's "
-            "resolved options",
-        ),
-        ("README.md", "this file"),
+        (FAMILIES[family]["parameters_file"], words[family])
+        for family in parameter_files
     ]
+    rows.append(("README.md", "this file"))
     return rows
 
 
 def case_rows(entries_):
     rows = [
-        "| case | options asked | resolved SEI film resistance / thermal "
-        "| parameter changes | cycles | solve wall time [s] |",
+        "| case | options asked | resolved SEI film resistance / lithium "
+        "plating / thermal | parameter changes | cycles | solve wall time "
+        "[s] |",
         "|" + "---|" * 6,
     ]
     for case, e in entries_.items():
         o = e["resolved_options"]
+        plating = o.get("lithium plating", "none")
+        if isinstance(plating, list):
+            plating = plating[0]
         changes = (
             "; ".join(
                 f"`{n}` {c['used']:g} ({c['how']})"
@@ -823,30 +1318,63 @@ def case_rows(entries_):
             cycles += f" (error: {e['error'][:200]})"
         rows.append(
             f"| `{case}` | `{json.dumps(e['options'])}` | "
-            f"{o['SEI film resistance']} / {o['thermal']} | {changes} | "
-            f"{cycles} | {e['solve_wall_s']:.1f} |"
+            f"{o['SEI film resistance']} / {plating} / {o['thermal']} | "
+            f"{changes} | {cycles} | {e['solve_wall_s']:.1f} |"
         )
     return rows
+
+
+def checks_passed(e):
+    return (
+        "yes"
+        if all(v for v in e["checks"].values() if isinstance(v, bool))
+        else "NO"
+    )
 
 
 def result_rows(entries_):
     rows = []
     for case, e in entries_.items():
-        if "per_cycle" not in e:
+        if "per_cycle" not in e or not case.startswith("sei_"):
             continue
         p = e["per_cycle"]
         c0 = e["initial_state_summary"]["Capacity [A.h]"]
         cap = p["Capacity [A.h]"]
-        li = p["Loss of lithium to negative SEI [mol]"]
+        li = p[SEI_LITHIUM]
         q = p["Discharge step capacity [A.h]"]
         L = p["End of cycle " + THICKNESS]
-        ok = all(v for k, v in e["checks"].items() if isinstance(v, bool))
         q2 = q[min(1, len(q) - 1)]
         rows.append(
             f"| `{case}` | {c0:.6f} | {cap[0]:.6f} | {cap[-1]:.6f} | "
             f"{li[0]:.4e} | {li[-1]:.4e} | {q[0]:.5f} | {q2:.5f} | "
             f"{q[-1]:.5f} | {1e9 * L[0]:.4f} | {1e9 * L[-1]:.4f} | "
-            f"{'yes' if ok else 'NO'} |"
+            f"{checks_passed(e)} |"
+        )
+    return rows
+
+
+def plating_result_rows(entries_):
+    rows = []
+    for case, e in entries_.items():
+        if "per_cycle" not in e or not case.startswith("plating_"):
+            continue
+        p = e["per_cycle"]
+        c0 = e["initial_state_summary"]["Capacity [A.h]"]
+        cap = p["Capacity [A.h]"]
+        li = p[PLATING_LITHIUM]
+        sei = p[SEI_LITHIUM]
+        q = p["Discharge step capacity [A.h]"]
+        q2 = q[min(1, len(q) - 1)]
+        plated = p["End of cycle " + PLATED]
+        dead = p["End of cycle " + DEAD]
+        share = e["checks"][
+            "lithium_lost_to_plating_last_cycle_over_cyclable_lithium_t0"
+        ]
+        rows.append(
+            f"| `{case}` | {c0:.6f} | {cap[0]:.6f} | {cap[-1]:.6f} | "
+            f"{li[0]:.4e} | {li[-1]:.4e} | {share:.3e} | {plated[-1]:.4g} | "
+            f"{dead[-1]:.4g} | {sei[-1]:.4e} | {q[0]:.5f} | {q2:.5f} | "
+            f"{q[-1]:.5f} | {checks_passed(e)} |"
         )
     return rows
 
@@ -859,26 +1387,15 @@ def parameter_lines(sei):
         f"{sei['generator']['pybamm_version']}, `sei_parameters.json`)",
         "",
         'Every Chen2020 parameter whose name holds "SEI", and every '
-        "parameter that one of the cases' models uses and the SEI-free DFN "
-        "(same thermal option) does not (`needed_beyond_sei_free_dfn` lists "
-        "them per case). Values as in Chen2020; the cases' changes are in "
-        "the Cases table.",
+        "parameter that one of the SEI cases' models uses and the SEI-free "
+        "DFN (same thermal option) does not (`needed_beyond_sei_free_dfn` "
+        "lists them per case). Values as in Chen2020; the cases' changes are "
+        "in the Cases table.",
         "",
         "| parameter | value | used by |",
         "|---|---|---|",
     ]
-    for name, value in sei["values"].items():
-        users = [
-            case
-            for case, names in sei["needed_beyond_sei_free_dfn"].items()
-            if name in names
-        ]
-        used = (
-            "all cases"
-            if len(users) == len(sei["needed_beyond_sei_free_dfn"])
-            else ", ".join(f"`{c}`" for c in users) or "none of these cases"
-        )
-        lines.append(f"| `{name}` | {value!r} | {used} |")
+    lines += used_by_rows(sei["values"], sei["needed_beyond_sei_free_dfn"])
     missing = sei["needed_but_missing_from_chen2020"]
     lines += [
         "",
@@ -897,14 +1414,129 @@ def parameter_lines(sei):
     return lines
 
 
+def value_words(value):
+    """A parameters file's value for a table: the number, or the function's
+    name (and "interpolant" where it is one)."""
+    if not isinstance(value, dict):
+        return repr(value)
+    words = f"function `{value['function']}`"
+    if "interpolant" in value:
+        words += (
+            f" ({value['interpolant']['interpolator']} interpolant of "
+            f"{len(value['interpolant']['y'])} points)"
+        )
+    if value.get("same_name_different_definition"):
+        words += ", same name, other definition"
+    return words
+
+
+def used_by_rows(values, needed, inside=None, changed=None, plain=()):
+    """Table rows: parameter, value, the cases that need it (directly or
+    inside a function parameter they need); `plain` ones are read by every
+    DFN, `changed` ones (the temperatures) also set by every case."""
+    inside = inside or {}
+    changed = changed or {}
+    rows = []
+    for name, value in values.items():
+        users = [
+            case
+            for case, names in needed.items()
+            if name in names or any(name in inside.get(f, ()) for f in names)
+        ]
+        used = (
+            "all cases"
+            if len(users) == len(needed)
+            else ", ".join(f"`{c}`" for c in users) or "none of these cases"
+        )
+        words = value_words(value)
+        if name in plain:
+            used = "every DFN (all cases)"
+        if name in changed:
+            words += f" (every case: {changed[name]['used']:g})"
+        rows.append(f"| `{name}` | {words} | {used} |")
+    return rows
+
+
+def plating_parameter_lines(plating):
+    """The plating parameters, then what OKane2022 changes from Chen2020."""
+    own = PLATING_PARAMETER_SET.lower()
+    needed = plating["needed_beyond_plating_and_sei_free_dfn"]
+    diff = plating[f"{own}_vs_{PARAMETER_SET.lower()}"]
+    missing = plating[f"needed_but_missing_from_{own}"]
+    lines = [
+        "",
+        "## Plating parameters (OKane2022 in PyBaMM "
+        f"{plating['generator']['pybamm_version']}, "
+        "`plating_parameters.json`)",
+        "",
+        'Every OKane2022 parameter whose name holds "plating", "plated", '
+        '"Lithium metal", "dead lithium" or "SEI", the temperatures, and '
+        "every parameter that one of the plating cases' models uses and the "
+        "DFN without SEI and plating (same thermal option) does not "
+        "(`needed_beyond_plating_and_sei_free_dfn`, per case; a parameter "
+        "read inside a function parameter counts for the cases that need "
+        "the function: `parameters_inside_functions`). Values as in "
+        "OKane2022; the plating cases set both temperatures to "
+        f"{PLATING_TEMPERATURE_K:g} K (`changes_in_every_plating_case`).",
+        "",
+        "| parameter | value | used by |",
+        "|---|---|---|",
+        *used_by_rows(
+            plating["values"],
+            needed,
+            plating["parameters_inside_functions"],
+            plating["changes_in_every_plating_case"],
+            plating["read_by_plain_dfn"],
+        ),
+        "",
+        "Missing from OKane2022: "
+        + (
+            "; ".join(f"`{c}`: {', '.join(m)}" for c, m in missing.items())
+            if missing
+            else "nothing (no value was invented)."
+        ),
+        "",
+        "Plating options PyBaMM offers but no case runs: "
+        + ", ".join(f'`"{o}"`' for o in plating["plating_options_not_run"])
+        + ".",
+        "",
+        "### OKane2022 against Chen2020",
+        "",
+        "Parameters in both whose values differ (a function is compared by "
+        "name, and by its code where the names agree):",
+        "",
+        "| parameter | OKane2022 | Chen2020 |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| `{n}` | {value_words(v[own])} | "
+        f"{value_words(v[PARAMETER_SET.lower()])} |"
+        for n, v in diff["differ"].items()
+    ]
+    only = diff[f"only_in_{own}"]
+    lines += [
+        "",
+        f"Only in OKane2022 ({len(only)}): "
+        + ", ".join(f"`{n}`" for n in only)
+        + ". Only in Chen2020: "
+        + (
+            ", ".join(
+                f"`{n}`" for n in diff[f"only_in_{PARAMETER_SET.lower()}"]
+            )
+            or "none"
+        )
+        + ".",
+    ]
+    return lines
+
+
 def film_lines(entries_):
     """How the film-resistance option changed the fast case's growth."""
     a = entries_.get("sei_reaction_limited_fast", {}).get("per_cycle")
     b = entries_.get("sei_reaction_limited_fast_nofilm", {}).get("per_cycle")
     if not a or not b:
         return []
-    name = "Loss of lithium to negative SEI [mol]"
-    la, lb = a[name][-1], b[name][-1]
+    la, lb = a[SEI_LITHIUM][-1], b[SEI_LITHIUM][-1]
     return [
         "",
         f'Film resistance: with "distributed" the fast case loses {la:.4e} '
@@ -925,7 +1557,7 @@ def failure_lines(entries_):
     if not failed:
         return [
             "",
-            f"Every case ran all {CYCLES} cycles; PyBaMM raised no error "
+            "Every case ran all its cycles; PyBaMM raised no error "
             "(step terminations of every cycle in `<case>_info.json`).",
         ]
     lines = ["", "Cases PyBaMM could not run (error as PyBaMM gave it):", ""]
@@ -933,7 +1565,42 @@ def failure_lines(entries_):
     return lines
 
 
-def readme_text(info, entries_, commands, summary_names, sei):
+def plating_setup_lines(entries_, plating):
+    """The plating cases' set-up, with the figures that justify it."""
+    done = {
+        c: e
+        for c, e in entries_.items()
+        if c.startswith("plating_") and "checks" in e
+    }
+    if not done or plating is None:
+        return []
+    key = "lithium_lost_to_plating_last_cycle_over_cyclable_lithium_t0"
+    shares = [e["checks"][key] for e in done.values()]
+    first = [
+        e["per_cycle"]["Discharge step capacity [A.h]"][0]
+        for e in done.values()
+    ]
+    differ = plating[
+        f"{PLATING_PARAMETER_SET.lower()}_vs_" f"{PARAMETER_SET.lower()}"
+    ]["differ"]
+    return [
+        README_PLATING.format(
+            differ=", ".join(f"`{n}`" for n in differ),
+            temperature=PLATING_TEMPERATURE_K,
+            cycles=PLATING_CYCLES,
+            low=min(shares),
+            high=max(shares),
+            protocol=", ".join(f'"{s}"' for s in PLATING_PROTOCOL),
+            period=PERIOD_S,
+            first_discharge=f"{min(first):.3f} to {max(first):.3f}",
+        ).rstrip("\n")
+    ]
+
+
+def readme_text(info, entries_, commands, summary_names, parameter_files):
+    sei = parameter_files.get("sei")
+    plating = parameter_files.get("plating")
+    plating_rows = plating_result_rows(entries_)
     parts = [
         README_HEAD.format(
             script=SCRIPT,
@@ -943,20 +1610,22 @@ def readme_text(info, entries_, commands, summary_names, sei):
             commands="\n".join(f"  `{c}`" for c in commands),
             rtol=info["solver"]["rtol"],
             atol=info["solver"]["atol"],
-            files="\n".join(
-                f"| `{n}` | {t} |" for n, t in file_rows(entries_)
-            ),
             **{k: v for k, v in info.items() if k.endswith("_version")},
         ).rstrip("\n"),
-        README_CASES.format(
-            cycles=CYCLES, rows="\n".join(case_rows(entries_))
+        *plating_setup_lines(entries_, plating),
+        README_FILES.format(
+            files="\n".join(
+                f"| `{n}` | {t} |"
+                for n, t in file_rows(entries_, parameter_files)
+            )
         ).rstrip("\n"),
+        README_CASES.format(rows="\n".join(case_rows(entries_))).rstrip("\n"),
         *failure_lines(entries_),
         "",
-        "## Headline numbers",
+        "## Headline numbers: SEI cases",
         "",
         "Capacity: `Capacity [A.h]` (eSOH) at t = 0 and after the first and "
-        f"last cycle; SEI Li: `Loss of lithium to negative SEI [mol]` after "
+        f"last cycle; SEI Li: `{SEI_LITHIUM}` after "
         "the first and last cycle; Q_dis: `Discharge step capacity [A.h]` of "
         "cycles 1, 2 and the last; L_SEI: end-of-cycle "
         f"`{THICKNESS}` after the first and last cycle, in nm; checks: "
@@ -968,12 +1637,45 @@ def readme_text(info, entries_, commands, summary_names, sei):
         "|" + "---|" * 12,
         *result_rows(entries_),
         *film_lines(entries_),
+    ]
+    if plating_rows:
+        parts += [
+            "",
+            "## Headline numbers: lithium-plating cases",
+            "",
+            "Capacity as above; plating Li: "
+            f"`{PLATING_LITHIUM}` (plated + dead) after the first and last "
+            "cycle, and the last over the cyclable lithium at t = 0 (`Total "
+            "lithium in particles [mol]`); c_plated, c_dead: end-of-cycle "
+            "X-averaged plated and dead lithium [mol/m^3] after the last "
+            "cycle; SEI Li after the last cycle; Q_dis as above; checks: "
+            "plating Li > 0 and at least 1e-4 of the cyclable lithium; "
+            "where plated lithium dies (not `plating_reversible`) capacity "
+            "falls and plating Li and dead lithium grow every cycle; SEI "
+            "grows every cycle where there is one. Reversible plating is "
+            "stripped in each discharge and replated in each charge: its "
+            "end-of-cycle plating Li settles after cycle 2 (largest change "
+            "per cycle in `checks`).",
+            "",
+            "| case | capacity t=0 | capacity 1 | capacity last | plating Li "
+            "1 [mol] | plating Li last [mol] | plating Li last / cyclable "
+            "Li | c_plated last | c_dead last | SEI Li last [mol] | Q_dis 1 "
+            "| Q_dis 2 | Q_dis last | checks |",
+            "|" + "---|" * 14,
+            *plating_rows,
+        ]
+    parts += [
         README_DEFINITIONS.format(
             cycles=CYCLES,
             period=PERIOD_S,
             thickness=THICKNESS,
             sei_capacity=SEI_CAPACITY,
             sei_current=SEI_CURRENT,
+            plating_lithium=PLATING_LITHIUM,
+            plating_capacity=PLATING_CAPACITY,
+            plated=PLATED,
+            dead=DEAD,
+            plating_current=PLATING_CURRENT,
             temperature=TEMPERATURE,
         ).rstrip("\n"),
         "",
@@ -982,9 +1684,12 @@ def readme_text(info, entries_, commands, summary_names, sei):
         + ", ".join(f"`{n}`" for n in summary_names)
         + ".",
         README_QUIRKS.format(version=info["pybamm_version"]).rstrip("\n"),
-        *parameter_lines(sei),
-        "",
     ]
+    if sei is not None:
+        parts += parameter_lines(sei)
+    if plating is not None:
+        parts += plating_parameter_lines(plating)
+    parts.append("")
     return "\n".join(parts)
 
 
@@ -993,7 +1698,8 @@ def readme_text(info, entries_, commands, summary_names, sei):
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(
-        description="Write PyBaMM DFN (Chen2020) SEI-ageing reference data."
+        description="Write PyBaMM DFN SEI-ageing (Chen2020) and "
+        "lithium-plating (OKane2022) reference data."
     )
     parser.add_argument(
         "--out-dir",
@@ -1016,36 +1722,62 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+def read_parameter_files(out_dir):
+    found = {}
+    for family, spec in FAMILIES.items():
+        path = out_dir / spec["parameters_file"]
+        if path.exists():
+            with open(path) as f:
+                found[family] = json.load(f)
+    return found
+
+
 def main(argv):
     args = parse_args(argv[1:])
     pybamm, np = import_pybamm(SCRIPT)
     probe = pybamm.IDAKLUSolver()
     rtol, atol = probe.rtol, probe.atol
-    info = provenance(pybamm, np, argv, rtol, atol)
+    infos = {
+        name: provenance(pybamm, np, argv, rtol, atol, family)
+        for name, family in FAMILIES.items()
+    }
     args.out_dir.mkdir(parents=True, exist_ok=True)
     specs = case_specs()
+    families_run = []
     for case in select_cases(args.cases):
+        info = infos[specs[case]["family"]]
         entry = run_case(
             pybamm, np, args.out_dir, info, case, specs[case], rtol, atol
         )
         entry["generator"] = info
         entry["host_cpu"] = host_cpu_name()
         write_json(args.out_dir / f"{case}_info.json", entry)
-    sei = sei_parameters(pybamm, info)
-    write_json(args.out_dir / "sei_parameters.json", sei)
+        families_run.append(specs[case]["family"])
+    # A family's parameter file is rewritten only when one of its cases ran.
+    for family in dict.fromkeys(families_run):
+        write_json(
+            args.out_dir / FAMILIES[family]["parameters_file"],
+            PARAMETER_FILES[family](pybamm, infos[family]),
+        )
     entries_ = read_entries(args.out_dir)
     commands = list(
         dict.fromkeys(e["generator"]["command"] for e in entries_.values())
     )
-    names = next(
-        (
-            e["summary_variables_available"]
-            for e in entries_.values()
-            if "summary_variables_available" in e
-        ),
-        [],
+    names = sorted(
+        set().union(
+            *(
+                e.get("summary_variables_available", [])
+                for e in entries_.values()
+            )
+        )
     )
-    text = readme_text(info, entries_, commands, names, sei)
+    text = readme_text(
+        infos["sei"],
+        entries_,
+        commands,
+        names,
+        read_parameter_files(args.out_dir),
+    )
     with open(args.out_dir / "README.md", "w", newline="\n") as f:
         f.write(text)
     print(f"wrote {args.out_dir}")
