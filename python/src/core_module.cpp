@@ -252,16 +252,10 @@ void bind_solution(nb::module_& m) {
           "cycles",
           [](const RunResult& r) {
             std::map<std::string, std::vector<double>> out;
+            const std::vector<std::string>& names = CycleSummary::names();
             for (const CycleSummary& c : r.solution.cycles) {
-              out["Cycle number"].push_back(c.cycle);
-              out["Time [s]"].push_back(c.time);
-              out["Discharge capacity [A.h]"].push_back(c.discharge_capacity);
-              out["Charge capacity [A.h]"].push_back(c.charge_capacity);
-              out["Discharge energy [W.h]"].push_back(c.discharge_energy);
-              out["Total lithium in particles [mol]"].push_back(c.particle_lithium);
-              out["Loss of lithium to negative SEI [mol]"].push_back(c.sei_lithium_lost);
-              out["Loss of capacity to negative SEI [A.h]"].push_back(c.sei_capacity_lost());
-              out["X-averaged negative SEI thickness [m]"].push_back(c.sei_thickness);
+              const std::vector<double> v = c.values();
+              for (std::size_t i = 0; i < names.size(); ++i) out[names[i]].push_back(v[i]);
             }
             return out;
           },

@@ -17,7 +17,11 @@ from typing import Any, Iterable, Mapping, Sequence
 DEFAULT_PARAMETER_SET = "Chen2020"
 THERMAL_MODELS = ("isothermal", "lumped", "conduction")
 # PyBaMM's model options that voltaic has, and their [degradation] keys.
-MODEL_OPTIONS = {"SEI": "sei", "SEI film resistance": "sei_film_resistance"}
+MODEL_OPTIONS = {
+    "SEI": "sei",
+    "SEI film resistance": "sei_film_resistance",
+    "lithium plating": "lithium_plating",
+}
 
 
 def degradation_table(options: Mapping[str, str] | None) -> str:

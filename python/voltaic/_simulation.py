@@ -138,7 +138,8 @@ class Simulation:
     steps follow, by NAME: a CSV file's path, or a pair (times [s] from the
     step's start, currents [A] or powers [W]), as PyBaMM's drive cycles.
     options: PyBaMM's model options voltaic has, by PyBaMM's names
-    ({"SEI": "reaction limited", "SEI film resistance": "distributed"})."""
+    ({"SEI": "reaction limited", "SEI film resistance": "distributed",
+    "lithium plating": "partially reversible"})."""
 
     def __init__(
         self,

@@ -45,32 +45,42 @@ void read_thermal_model(const ConfigSection& t, ThermalModel& model) {
                                 : ThermalModel::conduction;
 }
 
-/// [degradation]: PyBaMM's "SEI" and "SEI film resistance" options by their
-/// PyBaMM names; the parameters they need are checked where the cell is built.
+/// [degradation]: PyBaMM's "SEI", "SEI film resistance" and "lithium plating"
+/// options by their PyBaMM names; the parameters they need are checked where
+/// the cell is built.
 void read_degradation(const ConfigSection& d, DegradationOptions& o) {
   if (const auto name = d.choice("sei", sei_model_names())) parse_sei_model(*name, o.sei);
   if (const auto name = d.choice("sei_film_resistance", sei_film_resistance_names()))
     parse_sei_film_resistance(*name, o.sei_film_resistance);
+  if (const auto name = d.choice("lithium_plating", plating_model_names()))
+    parse_plating_model(*name, o.lithium_plating);
   if (o.sei == SeiModel::none && o.sei_film_resistance == SeiFilmResistance::distributed)
     d.fail("sei_film_resistance",
            "is \"distributed\" without a growing film; allowed: \"auto\" or \"none\" "
            "when sei is \"none\"");
 }
 
-/// What the cell must be for [degradation]: 1D, with the SEI model's parameters set.
+/// What the cell must be for [degradation]: 1D, with the models' parameters
+/// set. The message names the key of the model that asks.
 void check_degradation_cell(const ConfigSection& d, const RunConfig& config) {
   const DegradationOptions& o = config.simulation.degradation;
   if (!o.any()) return;
+  const bool sei = o.sei != SeiModel::none;
+  const std::string key = sei ? "sei" : "lithium_plating";
+  const std::string value = sei ? to_string(o.sei) : to_string(o.lithium_plating);
   const CellGridSpec& g = config.simulation.grid;
   if (g.nx != 1 || g.ny != 1 || config.simulation.thermal == ThermalModel::conduction ||
       g.collectors != CurrentCollectorModel::uniform)
-    d.fail("sei", "is \"" + to_string(o.sei) +
-                      "\" for a 3D cell (nx, ny, collectors or conduction); degradation runs on 1D cells only: "
-                      "nx = ny = 1, uniform collectors, isothermal or lumped");
+    d.fail(key, "is \"" + value +
+                    "\" for a 3D cell (nx, ny, collectors or conduction); degradation runs on 1D cells only: "
+                    "nx = ny = 1, uniform collectors, isothermal or lumped");
   try {
     check_degradation(o, config.parameters);
   } catch (const InvalidArgument& e) {
-    d.fail("sei", "is \"" + to_string(o.sei) + "\", which needs '" + e.what_failed() + "': " + e.why());
+    const bool plating = e.why().find("plating model") != std::string::npos;
+    const std::string k = plating ? "lithium_plating" : key;
+    const std::string v = plating ? to_string(o.lithium_plating) : value;
+    d.fail(k, "is \"" + v + "\", which needs '" + e.what_failed() + "': " + e.why());
   }
 }
 

@@ -218,13 +218,15 @@ void RunOutput::finish(const Solution& solution) {
 void RunOutput::write_cycles(const Solution& solution) {
   std::ostringstream csv;
   csv.precision(17);
-  csv << "Cycle number,Time [s],Discharge capacity [A.h],Charge capacity [A.h],Discharge energy [W.h],"
-         "Total lithium in particles [mol],Loss of lithium to negative SEI [mol],"
-         "Loss of capacity to negative SEI [A.h],X-averaged negative SEI thickness [m]\n";
-  for (const CycleSummary& c : solution.cycles)
-    csv << c.cycle << ',' << c.time << ',' << c.discharge_capacity << ',' << c.charge_capacity << ','
-        << c.discharge_energy << ',' << c.particle_lithium << ',' << c.sei_lithium_lost << ',' << c.sei_capacity_lost()
-        << ',' << c.sei_thickness << '\n';
+  const std::vector<std::string>& names = CycleSummary::names();
+  for (std::size_t i = 0; i < names.size(); ++i) csv << (i ? "," : "") << names[i];
+  csv << '\n';
+  for (const CycleSummary& c : solution.cycles) {
+    const std::vector<double> v = c.values();
+    csv << c.cycle;  // an integer, as before
+    for (std::size_t i = 1; i < v.size(); ++i) csv << ',' << v[i];
+    csv << '\n';
+  }
   write_file_atomically(staged("cycles.csv"), csv.str());
   wrote_cycles_ = true;
 }

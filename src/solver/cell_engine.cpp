@@ -109,6 +109,11 @@ std::vector<CellEngine::Level> CellEngine::levels() const {
     out.push_back({"c_sei", o.c_sei, o.c_sei_levels, n, 3});
     out.push_back({"aj_sei", o.aj_sei, o.aj_sei_levels, n, 3});
   }
+  if (s_.plating) {
+    out.push_back({"c_pl", o.c_pl, o.c_pl_levels, n, 3});
+    out.push_back({"c_dead", o.c_dead, o.c_dead_levels, n, 3});
+    out.push_back({"aj_pl", o.aj_pl, o.aj_pl_levels, n, 3});
+  }
   return out;
 }
 
@@ -128,6 +133,27 @@ CellEngine::SeiFilm CellEngine::sei_film() const {
   }
   f.lithium_lost = c_.sei.z * moles;
   f.thickness = film / negative;
+  return f;
+}
+
+CellEngine::PlatedLithium CellEngine::plated_lithium() const {
+  PlatedLithium f;
+  if (!s_.plating) return f;
+  const auto n = static_cast<std::size_t>(s_.n);
+  const std::vector<double> plated = read(s_.o.c_pl, n), dead = read(s_.o.c_dead, n);
+  const std::vector<double> volume = host_->volumes().to_host();
+  const CellMap& m = host_->host_constants().map;
+  double moles = 0.0, negative = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (m.region_of(i) != CellRegion::negative) continue;
+    moles += (plated[i] + dead[i]) * volume[i];
+    f.plated += plated[i] * volume[i];
+    f.dead += dead[i] * volume[i];
+    negative += volume[i];
+  }
+  f.lithium_lost = moles;
+  f.plated /= negative;
+  f.dead /= negative;
   return f;
 }
 

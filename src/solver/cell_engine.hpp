@@ -55,6 +55,14 @@ class CellEngine {
     double lithium_lost = 0.0, thickness = 0.0;
   };
   SeiFilm sei_film() const;
+  /// Plated and dead lithium [mol] (PyBaMM's "Loss of lithium to negative
+  /// lithium plating [mol]", the initial plated lithium included as PyBaMM
+  /// counts it) and their concentrations averaged over the negative
+  /// electrode [mol/m^3]; 0 without plating.
+  struct PlatedLithium {
+    double lithium_lost = 0.0, plated = 0.0, dead = 0.0;
+  };
+  PlatedLithium plated_lithium() const;
   /// Each particle's lithium from the state (ParticleDiffusion::lithium).
   std::vector<double> particle_lithium() const;
   /// The cell on the CPU (its constants, weights and counts), for what the

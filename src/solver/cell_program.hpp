@@ -29,7 +29,7 @@
 #include "solver/dfn_point.hpp"
 #include "solver/newton_rate.hpp"
 #include "solver/particle_kernels.hpp"
-#include "solver/sei_reaction.hpp"
+#include "solver/side_reaction.hpp"
 #include "solver/step_control.hpp"
 #include "voltaic/linalg/blas1_ops.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
@@ -227,6 +227,14 @@ class CellRun {
   VOLTAIC_HD void thermal_update(const Pass& p);
   /// The film's growth over the pass from the last potential step's a j_sei (ProgramSettings::sei).
   VOLTAIC_HD void sei_growth(const Pass& p);
+  /// The plated and dead lithium over the pass from the last potential step's a j_pl (ProgramSettings::plating).
+  VOLTAIC_HD void plating_growth(const Pass& p);
+  /// The side reactions' currents from the pass (aj_sei, aj_pl) into the
+  /// potential step's guess (pot_aj_sei, pot_aj_pl), or back.
+  VOLTAIC_HD void side_to_potential();
+  VOLTAIC_HD void side_from_potential();
+  /// The side reactions' arrays of the potential step (null where off).
+  VOLTAIC_HD dfn::SideArrays potential_side();
   VOLTAIC_HD void mix();
 
   // The integrator.
@@ -336,6 +344,13 @@ VOLTAIC_HD inline void CellRun::initialise() {
     fill(at(o.aj_sei), 0.0, n_);
     fill(at(o.pot_aj_sei), 0.0, n_);
   }
+  if (s_.plating) {
+    double* c = at(o.c_pl);
+    for (std::size_t i = lane_; i < n_; i += lanes_)
+      c[i] = m.region_of(i) == CellRegion::negative ? c_.plating.c0 : 0.0;
+    sync();
+    for (std::size_t a : {o.c_dead, o.aj_pl, o.pot_aj_pl, o.adj_pl}) fill(at(a), 0.0, n_);
+  }
   fill(at(o.flux), 0.0, np_);
   fill(at(o.ds), c_.ds0, np_);
   k_ = ProgramClock{};
@@ -437,7 +452,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
   double *c_e = at(o.c_e), *de = at(o.de), *iterate = at(o.iterate), *sigma = at(o.sigma), *cap = at(o.capacity);
   const dfn::ConcentrationInputsT<const DfnConstants&> inputs{
-      k, aj, T, source, flux, ds, s_.sei ? at(o.aj_sei) : nullptr};
+      k, aj, T, source, flux, ds, s_.sei ? at(o.aj_sei) : nullptr, s_.plating ? at(o.aj_pl) : nullptr};
   each(inputs);
   const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr};
   each(props);
@@ -480,7 +495,9 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   start(p, level2(o.c_s_levels, np_ * s_.R, 0), level2(o.c_s_levels, np_ * s_.R, 1), cs, np_ * s_.R);
   particle_step(cs, flux, p.dt);
   particle_surface(cs, flux, at(o.c_surf));
-  if (s_.sei) sei_growth(p);  // from the a j_sei the particles' flux left out: lithium is conserved
+  // From the side currents the particles' flux left out: lithium is conserved.
+  if (s_.sei && c_.sei.grows()) sei_growth(p);
+  if (s_.plating) plating_growth(p);
   return true;
 }
 
@@ -500,7 +517,7 @@ VOLTAIC_HD inline bool CellRun::solve_current(double amperes) {
   d.current_density = amperes / c_.area;
   d.voltage = 0.0;
   copy(at(o.aj), at(o.pot_aj), n_);  // the reaction's guess (ParticleSurface::reaction)
-  if (s_.sei) copy(at(o.aj_sei), at(o.pot_aj_sei), n_);
+  side_to_potential();
   return newton(d);
 }
 
@@ -518,7 +535,7 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value)
     if (end.outcome == stepping::Power::unsettled) fail(Failure::power_unsettled, end.voltage);
     if (end.outcome != stepping::Power::drawn) return false;
     copy(at(o.pot_aj), at(o.aj), n_);
-    if (s_.sei) copy(at(o.pot_aj_sei), at(o.aj_sei), n_);
+    side_from_potential();
     copy(at(o.pot_surface), at(o.c_surf), np_);
     return true;
   }
@@ -527,7 +544,7 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value)
   d.current_density = step.voltage_control ? 0.0 : value / c_.area;
   d.voltage = step.voltage_control ? value : 0.0;
   copy(at(o.aj), at(o.pot_aj), n_);  // the reaction's guess (ParticleSurface::reaction)
-  if (s_.sei) copy(at(o.aj_sei), at(o.pot_aj_sei), n_);
+  side_to_potential();
   if (!newton(d)) return false;
   if (step.voltage_control) {
     k_.voltage = value;
@@ -537,9 +554,27 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value)
     k_.current = value;
   }
   copy(at(o.pot_aj), at(o.aj), n_);
-  if (s_.sei) copy(at(o.pot_aj_sei), at(o.aj_sei), n_);
+  side_from_potential();
   copy(at(o.pot_surface), at(o.c_surf), np_);
   return true;
+}
+
+VOLTAIC_HD inline void CellRun::side_to_potential() {
+  const SlabOffsets& o = s_.o;
+  if (s_.sei) copy(at(o.aj_sei), at(o.pot_aj_sei), n_);
+  if (s_.plating) copy(at(o.aj_pl), at(o.pot_aj_pl), n_);
+}
+
+VOLTAIC_HD inline void CellRun::side_from_potential() {
+  const SlabOffsets& o = s_.o;
+  if (s_.sei) copy(at(o.pot_aj_sei), at(o.aj_sei), n_);
+  if (s_.plating) copy(at(o.pot_aj_pl), at(o.aj_pl), n_);
+}
+
+VOLTAIC_HD inline dfn::SideArrays CellRun::potential_side() {
+  const SlabOffsets& o = s_.o;
+  return {s_.sei ? at(o.c_sei) : nullptr, s_.sei ? at(o.pot_aj_sei) : nullptr, s_.plating ? at(o.c_pl) : nullptr,
+          s_.plating ? at(o.pot_aj_pl) : nullptr, s_.plating ? at(o.adj_pl) : nullptr};
 }
 
 VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
@@ -562,16 +597,16 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   each(dp);
   const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,     phi,  phi + n_, c_e, T,      c_surf,
                                                             slope, flux, aj,       adj, surface};
-  const dfn::SeiReactionT<const DfnConstants&> with_sei{reaction, c_.sei, at(o.c_sei), at(o.pot_aj_sei),
-                                                        at(o.adj_main)};
+  const dfn::SideReactionT<const DfnConstants&> with_side{reaction, c_.sei, c_.plating, potential_side(),
+                                                          at(o.adj_main)};
   const dfn::NewtonSystemT<const DfnConstants&> system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
                                                        adj, residual, at(o.d_s),   at(o.d_e),   at(o.c01), at(o.c10)};
   double last_update = 0.0;
   // Counted as Simulation counts PotentialReport::iterations: the updates
   // made (a converged solve's last one included).
   for (int it = 0;; ++it, ++k_.newton_iterations) {
-    if (s_.sei) {
-      each(with_sei);
+    if (s_.side()) {
+      each(with_side);
     } else {
       each(reaction);
     }
@@ -619,8 +654,8 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     last_update = largest;
     if (!damped && largest * rate <= s_.newton_tolerance) {
       const dfn::LinearisedReactionT<const DfnConstants&> finish{k, update, adj, c_surf, slope, flux, aj, surface};
-      if (s_.sei) {
-        each(dfn::SeiLinearisedT<const DfnConstants&>{finish, at(o.adj_main), at(o.pot_aj_sei)});
+      if (s_.side()) {
+        each(dfn::SideLinearisedT<const DfnConstants&>{finish, at(o.adj_main), potential_side()});
       } else {
         each(finish);
       }
@@ -654,17 +689,20 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step, double value) {
                                                 at(o.c_surf),
                                                 at(o.T),
                                                 at(o.q)};
-  if (s_.sei) {
-    double* drop = at(o.film_drop);
-    const double *aj = at(o.pot_aj), *c_sei = at(o.c_sei);
-    const double a = c_.k.of(CellRegion::negative).surface_area;
-    const double per = c_.sei.film ? c_.sei.c_to_l * c_.sei.resistivity / a : 0.0;
-    for (std::size_t i = lane_; i < n_; i += lanes_) drop[i] = aj[i] * c_sei[i] * per;  // j_tot L_sei R_sei
-    sync();
-    dfn::HeatSourceT<const DfnConstants&> with_sei = h;
-    with_sei.aj_side = at(o.pot_aj_sei);
-    with_sei.film_drop = drop;
-    each(with_sei);
+  if (s_.side()) {
+    dfn::HeatSourceT<const DfnConstants&> with_side = h;
+    if (s_.sei) {
+      double* drop = at(o.film_drop);
+      const double *aj = at(o.pot_aj), *c_sei = at(o.c_sei);
+      const double a = c_.k.of(CellRegion::negative).surface_area;
+      const double per = c_.sei.film ? c_.sei.c_to_l * c_.sei.resistivity / a : 0.0;
+      for (std::size_t i = lane_; i < n_; i += lanes_) drop[i] = aj[i] * c_sei[i] * per;  // j_tot L_sei R_sei
+      sync();
+      with_side.aj_side = at(o.pot_aj_sei);
+      with_side.film_drop = drop;
+    }
+    if (s_.plating) with_side.aj_plating = at(o.pot_aj_pl);
+    each(with_side);
   } else {
     each(h);
   }
@@ -688,6 +726,31 @@ VOLTAIC_HD inline void CellRun::sei_growth(const Pass& p) {
   const double* aj_sei = at(o.aj_sei);
   const double rate = -p.dt / (kFaraday * c_.sei.z);
   for (std::size_t i = lane_; i < n_; i += lanes_) c[i] = fp::fma(rate, aj_sei[i], c[i]);
+  sync();
+}
+
+VOLTAIC_HD inline void CellRun::plating_growth(const Pass& p) {
+  // dc_pl/dt = -a j_pl / F - gamma c_pl, dc_dead/dt = gamma c_pl
+  // ("irreversible": all of -a j_pl / F to c_dead), with the particles'
+  // formula and pass; the decay implicit (gamma from this pass's film).
+  const SlabOffsets& o = s_.o;
+  double *c = at(o.c_pl), *dead = at(o.c_dead);
+  start(p, level3(o.c_pl_levels, n_, 0), level3(o.c_pl_levels, n_, 1), c, n_);
+  start(p, level3(o.c_dead_levels, n_, 0), level3(o.c_dead_levels, n_, 1), dead, n_);
+  const double* aj_pl = at(o.aj_pl);
+  const double* c_sei = s_.sei ? at(o.c_sei) : nullptr;
+  const double rate = -p.dt / kFaraday;
+  const bool irreversible = c_.plating.model == PlatingModel::irreversible;
+  for (std::size_t i = lane_; i < n_; i += lanes_) {
+    if (irreversible) {
+      dead[i] = fp::fma(rate, aj_pl[i], dead[i]);
+      continue;
+    }
+    const double gamma = c_sei && c_sei[i] > 0.0 ? plating::decay(c_.plating, c_sei[i] * c_.sei.c_to_l) : 0.0;
+    const double plated = fp::fma(rate, aj_pl[i], c[i]) / fp::fma(p.dt, gamma, 1.0);
+    dead[i] = fp::fma(p.dt * gamma, plated, dead[i]);
+    c[i] = plated;
+  }
   sync();
 }
 
@@ -784,7 +847,12 @@ VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
   predict(o.aj_levels, at(o.aj), n_);
   if (s_.sei) {
     predict(o.aj_sei_levels, at(o.aj_sei), n_);
-    predict(o.c_sei_levels, at(o.c_sei), n_);
+    if (c_.sei.grows()) predict(o.c_sei_levels, at(o.c_sei), n_);
+  }
+  if (s_.plating) {
+    predict(o.aj_pl_levels, at(o.aj_pl), n_);
+    predict(o.c_pl_levels, at(o.c_pl), n_);
+    predict(o.c_dead_levels, at(o.c_dead), n_);
   }
   predict(o.phi_levels, at(o.phi), 2 * n_);
   predict(o.c_e_levels, at(o.c_e), n_);
@@ -854,9 +922,15 @@ VOLTAIC_HD inline double CellRun::local_error(double h, bool voltage_driven) con
                       level3(o.c_e_levels, n_, back), n_, c_.ce0);
   error = fmax(error, norm(at(o.c_surf), level3(o.c_surf_levels, np_, 0), level3(o.c_surf_levels, np_, 1),
                            level3(o.c_surf_levels, np_, back), np_, c_.c_max));
-  if (s_.sei)
-    error = fmax(error, norm(at(o.c_sei), level3(o.c_sei_levels, n_, 0), level3(o.c_sei_levels, n_, 1),
-                             level3(o.c_sei_levels, n_, back), n_, c_.sei.c0));
+  const auto state = [&](std::size_t live, std::size_t levels, double scale) {
+    error =
+        fmax(error, norm(at(live), level3(levels, n_, 0), level3(levels, n_, 1), level3(levels, n_, back), n_, scale));
+  };
+  if (s_.sei && c_.sei.grows()) state(o.c_sei, o.c_sei_levels, c_.sei.c0);
+  if (s_.plating) {
+    state(o.c_pl, o.c_pl_levels, c_.plating.scale);
+    state(o.c_dead, o.c_dead_levels, c_.plating.scale);
+  }
   error = fmax(error, stepping::terminal_error(k_, e, voltage_driven, s_.lumped, s_.rtol, s_.atol));
   return stepping::error_test(error);
 }
@@ -872,6 +946,11 @@ VOLTAIC_HD inline void CellRun::save() {
     copy(at(o.c_sei), level3(o.c_sei_levels, n_, 0), n_);
     copy(at(o.aj_sei), level3(o.aj_sei_levels, n_, 0), n_);
   }
+  if (s_.plating) {
+    copy(at(o.c_pl), level3(o.c_pl_levels, n_, 0), n_);
+    copy(at(o.c_dead), level3(o.c_dead_levels, n_, 0), n_);
+    copy(at(o.aj_pl), level3(o.aj_pl_levels, n_, 0), n_);
+  }
   k_.save();
 }
 
@@ -885,6 +964,11 @@ VOLTAIC_HD inline void CellRun::restore() {
   if (s_.sei) {
     copy(level3(o.c_sei_levels, n_, 0), at(o.c_sei), n_);
     copy(level3(o.aj_sei_levels, n_, 0), at(o.aj_sei), n_);
+  }
+  if (s_.plating) {
+    copy(level3(o.c_pl_levels, n_, 0), at(o.c_pl), n_);
+    copy(level3(o.c_dead_levels, n_, 0), at(o.c_dead), n_);
+    copy(level3(o.aj_pl_levels, n_, 0), at(o.aj_pl), n_);
   }
   k_.restore();
   fill(at(o.T), k_.lumped_t, n_);  // T is the lumped temperature everywhere (or the initial one)

@@ -289,8 +289,10 @@ std::size_t BatchSimulation::cell_program_bytes() const {
   const CellGridSpec& g = options_.grid;
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
   const auto P = static_cast<std::size_t>(g.negative_cells + g.positive_cells);
-  const bool sei = options_.degradation.sei != SeiModel::none;
-  return program::slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells), kRowsPerCall, sei).total *
+  const DegradationOptions& d = options_.degradation;
+  return program::slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells), kRowsPerCall,
+                               d.film() != SeiModel::none, d.lithium_plating != PlatingModel::none)
+                 .total *
              sizeof(double) +
          sizeof(CellConstants) + sizeof(ProgramClock);
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "solver/plating_point.hpp"
 #include "solver/sei_point.hpp"
 #include "solver/step_control.hpp"
 #include "voltaic/solver/cell_layout.hpp"
@@ -43,11 +44,17 @@ struct SlabOffsets {
   std::size_t c_surf, c_surf_levels;  ///< P; 3 levels
   std::size_t phi, phi_levels;        ///< 2n; 3 levels
   std::size_t aj, aj_levels;          ///< n; 3 levels
-  // SEI growth (ProgramSettings::sei; else empty): c_sei, a j_sei, n each.
+  // The SEI film (ProgramSettings::sei; else empty): c_sei, a j_sei, n each.
   std::size_t c_sei, c_sei_levels;    ///< 3 levels
   std::size_t aj_sei, aj_sei_levels;  ///< 3 levels
-  std::size_t pot_aj_sei, adj_main;   ///< the potential step's a j_sei and a dj/d(phi_s - phi_e)
+  std::size_t pot_aj_sei;             ///< the potential step's a j_sei
   std::size_t film_drop;              ///< j_tot L_sei R_sei [V], for the heat
+  // Lithium plating (ProgramSettings::plating; else empty): n each.
+  std::size_t c_pl, c_pl_levels;      ///< plated lithium [mol/m^3]; 3 levels
+  std::size_t c_dead, c_dead_levels;  ///< dead lithium [mol/m^3]; 3 levels
+  std::size_t aj_pl, aj_pl_levels;    ///< a j_pl; 3 levels
+  std::size_t pot_aj_pl, adj_pl;      ///< the potential step's a j_pl and a dj_pl/d(phi_s - phi_e)
+  std::size_t adj_main;               ///< with either: the intercalation's a dj/d(phi_s - phi_e)
   // Work.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
   std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
@@ -79,7 +86,8 @@ struct ProgramSettings {
   SurfaceMethod surface = SurfaceMethod::linear_extrapolation;
   bool kappa_arithmetic = false;  ///< FaceMean::arithmetic for the electrolyte conductivity
   bool lumped = false;            ///< else isothermal
-  bool sei = false;               ///< SEI growth on the negative particles (CellConstants::sei)
+  bool sei = false;               ///< an SEI film on the negative particles (CellConstants::sei)
+  bool plating = false;           ///< lithium plating on them (CellConstants::plating)
   // StepControl
   stepping::StepLimits limits{};
   double initial_dt = 0, rtol = 0, atol = 0;
@@ -92,6 +100,8 @@ struct ProgramSettings {
   int cycle_size = 0;
   long long total_steps = 0;
   int rows_per_call = 0;  ///< a call returns when a cell's row buffer is full
+  /// Whether a side reaction runs on the negative particles (the film's solve).
+  VOLTAIC_HD bool side() const { return sei || plating; }
   bool pause_at_step_ends =
       false;  ///< a call also returns when an experiment step ends (a single cell's host words it)
 };
@@ -105,6 +115,7 @@ struct CellConstants {
   double foils = 0;                                             ///< sum of L / sigma of the collector foils
   double ce0 = 0, T0 = 0, cs0_negative = 0, cs0_positive = 0, ds0 = 0, c_max = 0;
   sei::Constants sei{};
+  plating::Constants plating{};
 };
 
 /// Why a cell stopped or finished (the host words it, program_results.cpp).

@@ -56,7 +56,7 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::v
   return steps;
 }
 
-SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei) {
+SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei, bool plating) {
   SlabOffsets o{};
   std::size_t end = 0;
   const auto take = [&](std::size_t& at, std::size_t size) {
@@ -83,8 +83,17 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
   take(o.aj_sei, m);
   take(o.aj_sei_levels, 3 * m);
   take(o.pot_aj_sei, m);
-  take(o.adj_main, m);
   take(o.film_drop, m);
+  const std::size_t l = plating ? n : 0;
+  take(o.c_pl, l);
+  take(o.c_pl_levels, 3 * l);
+  take(o.c_dead, l);
+  take(o.c_dead_levels, 3 * l);
+  take(o.aj_pl, l);
+  take(o.aj_pl_levels, 3 * l);
+  take(o.pot_aj_pl, l);
+  take(o.adj_pl, l);
+  take(o.adj_main, sei || plating ? n : 0);
   for (std::size_t* a :
        {&o.T, &o.T_pass, &o.c_e_pass, &o.iterate, &o.source, &o.de, &o.sigma, &o.capacity, &o.q, &o.work})
     take(*a, n);
@@ -157,6 +166,7 @@ CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& 
   c.ds0 = p.negative_electrode.diffusivity;
   c.c_max = std::max(p.negative_electrode.maximum_concentration, p.positive_electrode.maximum_concentration);
   c.sei = sei_constants(options.degradation, p, host.of(CellRegion::negative).surface_area);
+  c.plating = plating_constants(options.degradation, p, host.of(CellRegion::negative).surface_area);
   return c;
 }
 
@@ -197,23 +207,27 @@ std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
   return m.str();
 }
 
+namespace {
+double given(double v) { return std::isnan(v) ? 0.0 : v; }  // what the model does not read
+}  // namespace
+
 sei::Constants sei_constants(const DegradationOptions& d, const ParameterSet& p, double negative_surface_area) {
   check_degradation(d, p);
   sei::Constants s;
-  if (d.sei == SeiModel::none) return s;
+  const SeiModel model = d.film();
+  if (model == SeiModel::none) return s;
   const SeiParameters& q = p.sei;
-  s.model = d.sei;
+  s.model = model;
   s.film = d.film_resistance();
   const bool symmetric =
-      d.sei != SeiModel::reaction_limited_asymmetric && d.sei != SeiModel::ec_reaction_limited_asymmetric;
+      model != SeiModel::reaction_limited_asymmetric && model != SeiModel::ec_reaction_limited_asymmetric;
   s.alpha = symmetric ? 0.5 : q.transfer_coefficient;
-  const auto given = [](double v) { return std::isnan(v) ? 0.0 : v; };  // what the model does not read
   s.j0 = given(q.exchange_current_density);
   s.u = given(q.open_circuit_potential);
   s.resistivity = given(q.resistivity);
   s.c_to_l = q.partial_molar_volume / negative_surface_area;
-  s.z = q.lithium_moles_ratio;
-  s.activation = q.activation_energy / kGasConstant;
+  s.z = given(q.lithium_moles_ratio);
+  s.activation = given(q.activation_energy) / kGasConstant;
   s.reference_temperature = p.thermal.reference_temperature;
   s.solvent = given(q.solvent_diffusivity) * given(q.bulk_solvent_concentration) * kFaraday;
   s.interstitial = given(q.interstitial_diffusivity) * given(q.interstitial_concentration) * kFaraday;
@@ -222,6 +236,22 @@ sei::Constants sei_constants(const DegradationOptions& d, const ParameterSet& p,
   s.c_ec = given(q.ec_concentration);
   s.c0 = q.initial_thickness / s.c_to_l;  // PyBaMM's L_sei_0 a_typ / V_bar
   return s;
+}
+
+plating::Constants plating_constants(const DegradationOptions& d, const ParameterSet& p, double negative_surface_area) {
+  check_degradation(d, p);
+  plating::Constants c;
+  if (d.lithium_plating == PlatingModel::none) return c;
+  const PlatingParameters& q = p.plating;
+  c.model = d.lithium_plating;
+  c.alpha = q.transfer_coefficient;
+  c.fk = kFaraday * q.kinetic_rate_constant;
+  c.c0 = q.initial_plated_concentration;
+  c.scale = q.typical_plated_concentration;
+  c.c_to_l = q.lithium_metal_partial_molar_volume / negative_surface_area;
+  if (d.lithium_plating == PlatingModel::partially_reversible)
+    c.decay_l = q.dead_lithium_decay_constant * p.sei.initial_thickness;
+  return c;
 }
 
 ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call) {
@@ -233,8 +263,9 @@ ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call
   s.n = static_cast<int>(n);
   s.P = static_cast<int>(P);
   s.R = static_cast<int>(R);
-  s.sei = options.degradation.sei != SeiModel::none;
-  s.o = slab_offsets(n, P, R, rows_per_call, s.sei);
+  s.sei = options.degradation.film() != SeiModel::none;
+  s.plating = options.degradation.lithium_plating != PlatingModel::none;
+  s.o = slab_offsets(n, P, R, rows_per_call, s.sei, s.plating);
   s.surface = options.surface;
   s.kappa_arithmetic = options.potential.electrolyte_face_mean == FaceMean::arithmetic;
   s.lumped = options.thermal == ThermalModel::lumped;

@@ -21,7 +21,8 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::v
 /// Lays the arrays of one cell out in its slab: the constant arrays first
 /// (the host writes them), then the state, the work arrays and a buffer of
 /// rows_per_call rows. The SEI's arrays only with `sei`.
-SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei = false);
+SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei = false,
+                         bool plating = false);
 
 /// Doubles of a slab the host writes: the constant arrays.
 std::size_t constant_doubles(const SlabOffsets& o);
@@ -39,6 +40,9 @@ CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& 
 /// The SEI constants of a cell of `p` under `d` (none: the model is off).
 /// @throws InvalidArgument as check_degradation()
 sei::Constants sei_constants(const DegradationOptions& d, const ParameterSet& p, double negative_surface_area);
+/// The plating constants of `p` under `d` (the model "none" when off).
+/// @throws InvalidArgument as check_degradation
+plating::Constants plating_constants(const DegradationOptions& d, const ParameterSet& p, double negative_surface_area);
 
 /// The settings `options` make for a cell of options.grid, its slab laid
 /// out (slab_offsets); the steps, tables, shell mesh and step counts are the

@@ -1,4 +1,4 @@
-// PyBaMM's names of the degradation options and what each SEI model needs.
+// PyBaMM's names of the degradation options and what each model needs.
 #include "voltaic/solver/degradation_options.hpp"
 
 #include <cmath>
@@ -13,6 +13,7 @@ namespace {
 
 const std::pair<SeiModel, const char*> kSeiNames[] = {
     {SeiModel::none, "none"},
+    {SeiModel::constant, "constant"},
     {SeiModel::reaction_limited, "reaction limited"},
     {SeiModel::reaction_limited_asymmetric, "reaction limited (asymmetric)"},
     {SeiModel::solvent_diffusion_limited, "solvent-diffusion limited"},
@@ -25,6 +26,13 @@ const std::pair<SeiFilmResistance, const char*> kFilmNames[] = {
     {SeiFilmResistance::automatic, "auto"},
     {SeiFilmResistance::none, "none"},
     {SeiFilmResistance::distributed, "distributed"},
+};
+
+const std::pair<PlatingModel, const char*> kPlatingNames[] = {
+    {PlatingModel::none, "none"},
+    {PlatingModel::reversible, "reversible"},
+    {PlatingModel::partially_reversible, "partially reversible"},
+    {PlatingModel::irreversible, "irreversible"},
 };
 
 template <class E, std::size_t N>
@@ -55,6 +63,11 @@ std::vector<std::string> all_names(const std::pair<E, const char*> (&names)[N]) 
 
 /// PyBaMM's names of the parameters `m` reads.
 std::vector<std::string> needed(SeiModel m, bool film) {
+  if (m == SeiModel::constant) {
+    std::vector<std::string> n = {"SEI partial molar volume [m3.mol-1]", "Initial SEI thickness [m]"};
+    if (film) n.push_back("SEI resistivity [Ohm.m]");
+    return n;
+  }
   std::vector<std::string> n = {"SEI partial molar volume [m3.mol-1]", "Ratio of lithium moles to SEI moles",
                                 "Initial SEI thickness [m]", "SEI growth activation energy [J.mol-1]"};
   const bool asymmetric = m == SeiModel::reaction_limited_asymmetric || m == SeiModel::ec_reaction_limited_asymmetric;
@@ -63,7 +76,8 @@ std::vector<std::string> needed(SeiModel m, bool film) {
   const bool drop = m != SeiModel::solvent_diffusion_limited && m != SeiModel::interstitial_diffusion_limited;
   if (film || drop) n.push_back("SEI resistivity [Ohm.m]");
   switch (m) {
-    case SeiModel::none: return {};
+    case SeiModel::none:
+    case SeiModel::constant: return {};
     case SeiModel::reaction_limited:
     case SeiModel::reaction_limited_asymmetric:
       n.push_back("SEI reaction exchange current density [A.m-2]");
@@ -88,12 +102,36 @@ std::vector<std::string> needed(SeiModel m, bool film) {
   return n;
 }
 
+std::vector<std::string> needed(PlatingModel m) {
+  if (m == PlatingModel::none) return {};
+  std::vector<std::string> n = {
+      "Lithium plating kinetic rate constant [m.s-1]", "Initial plated lithium concentration [mol.m-3]",
+      "Typical plated lithium concentration [mol.m-3]", "Lithium plating transfer coefficient",
+      "Lithium metal partial molar volume [m3.mol-1]"};
+  if (m == PlatingModel::partially_reversible) n.push_back("Dead lithium decay constant [s-1]");
+  return n;
+}
+
+/// Refuses `name` unset or out of its range in `p`; `model` says who needs it.
+void require(const std::string& name, const ParameterSet& p, const std::string& model) {
+  const ParameterInfo& info = *find_parameter(name);
+  const double v = info.get(p);
+  if (std::isnan(v))
+    throw InvalidArgument(name, "voltaic::check_degradation",
+                          model + " needs it and the parameter set leaves it unset");
+  if (!info.allowed.contains(v))
+    throw InvalidArgument(name, "voltaic::check_degradation",
+                          "value " + format_parameter_value(v) + " outside " + info.allowed.to_string());
+}
+
 }  // namespace
 
 std::string to_string(SeiModel m) { return name_of(kSeiNames, m); }
 std::string to_string(SeiFilmResistance m) { return name_of(kFilmNames, m); }
+std::string to_string(PlatingModel m) { return name_of(kPlatingNames, m); }
 bool parse_sei_model(const std::string& name, SeiModel& out) { return parse(kSeiNames, name, out); }
 bool parse_sei_film_resistance(const std::string& name, SeiFilmResistance& out) { return parse(kFilmNames, name, out); }
+bool parse_plating_model(const std::string& name, PlatingModel& out) { return parse(kPlatingNames, name, out); }
 
 const std::vector<std::string>& sei_model_names() {
   static const std::vector<std::string> names = all_names(kSeiNames);
@@ -105,21 +143,27 @@ const std::vector<std::string>& sei_film_resistance_names() {
   return names;
 }
 
+std::string describe(const DegradationOptions& o) {
+  std::string out;
+  if (o.sei != SeiModel::none) out = "SEI \"" + to_string(o.sei) + "\"";
+  if (o.lithium_plating != PlatingModel::none)
+    out += (out.empty() ? "" : ", ") + std::string("lithium plating \"") + to_string(o.lithium_plating) + "\"";
+  return out.empty() ? "no degradation" : out;
+}
+
+const std::vector<std::string>& plating_model_names() {
+  static const std::vector<std::string> names = all_names(kPlatingNames);
+  return names;
+}
+
 void check_degradation(const DegradationOptions& o, const ParameterSet& p) {
   if (o.sei == SeiModel::none && o.sei_film_resistance == SeiFilmResistance::distributed)
     throw InvalidArgument("SEI film resistance", "voltaic::check_degradation",
-                          "\"distributed\" needs a growing film: set \"SEI\" to one of its models");
-  for (const std::string& name : needed(o.sei, o.film_resistance())) {
-    const ParameterInfo& info = *find_parameter(name);
-    const double v = info.get(p);
-    if (std::isnan(v))
-      throw InvalidArgument(
-          name, "voltaic::check_degradation",
-          "the SEI model \"" + to_string(o.sei) + "\" needs it and the parameter set leaves it unset");
-    if (!info.allowed.contains(v))
-      throw InvalidArgument(name, "voltaic::check_degradation",
-                            "value " + format_parameter_value(v) + " outside " + info.allowed.to_string());
-  }
+                          "\"distributed\" needs a film: set \"SEI\" to one of its models");
+  for (const std::string& name : needed(o.film(), o.film_resistance()))
+    require(name, p, "the SEI model \"" + to_string(o.film()) + "\"");
+  for (const std::string& name : needed(o.lithium_plating))
+    require(name, p, "the lithium plating model \"" + to_string(o.lithium_plating) + "\"");
 }
 
 }  // namespace voltaic

@@ -268,10 +268,19 @@ struct DiffusionPotential {
   }
 };
 
+/// The intercalation's a j at cell c: aj less the side reactions' (each null when off).
+VOLTAIC_HD inline double intercalation(const double* aj, const double* aj_side, const double* aj_plating,
+                                       std::size_t c) {
+  double main = aj_side ? aj[c] - aj_side[c] : aj[c];
+  if (aj_plating) main = main - aj_plating[c];
+  return main;
+}
+
 /// The sub-step inputs that follow from a j: the electrolyte source (1 - t+)
 /// a j / F per cell, and per particle the molar flux out of it j / F and D_s(T).
-/// With side reactions (aj_side: a j_sei, sei_reaction.hpp) a j is their sum
-/// with the intercalation's, and only the intercalation's leaves the particle.
+/// With side reactions (aj_side: a j_sei, aj_plating: a j_pl; side_reaction.hpp)
+/// a j is their sum with the intercalation's, and only the intercalation's
+/// leaves the particle.
 /// K: DfnConstants (by value, for kernels) or const DfnConstants& (the batch
 /// cell program, whose constants stay where they are).
 template <class K = DfnConstants>
@@ -280,13 +289,14 @@ struct ConcentrationInputsT {
   const double *aj, *T;
   double *source, *flux, *diffusivity;
   const double* aj_side = nullptr;
+  const double* aj_plating = nullptr;
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
     source[c] = (1.0 - k.electrolyte.transference_number) * aj[c] / kFaraday;
     if (k.map.in_separator(c)) return;
     const std::size_t p = k.map.particle_of_cell(c);
-    flux[p] = (aj_side ? aj[c] - aj_side[c] : aj[c]) / (k.region[r].surface_area * kFaraday);
+    flux[p] = intercalation(aj, aj_side, aj_plating, c) / (k.region[r].surface_area * kFaraday);
     diffusivity[p] = material::particle_diffusivity(k.electrode_of(r), 0.0, T[c]);
   }
 };
@@ -307,10 +317,11 @@ struct HeatSourceT {
   Couplings sigma, kappa, kappa_d;
   const double *phi_s, *phi_e, *c_e, *aj, *c_surf, *T;
   double* q;
-  /// With SEI growth (sei_reaction.hpp), PyBaMM's reaction heat: the
-  /// intercalation's a j (aj less aj_side) times its overpotential, which the
-  /// film's drop (film_drop [V]) lowers; the film's and the SEI's heat are not counted.
-  const double *aj_side = nullptr, *film_drop = nullptr;
+  /// With side reactions (side_reaction.hpp), PyBaMM's reaction heat: the
+  /// intercalation's a j (aj less aj_side and aj_plating) times its
+  /// overpotential, which the film's drop (film_drop [V]) lowers; the film's,
+  /// the SEI's and the plating's heat are not counted.
+  const double *aj_side = nullptr, *film_drop = nullptr, *aj_plating = nullptr;
 
   /// Half the dissipation of the face between c and nb with couplings t_s, t_k, t_kd [W].
   VOLTAIC_HD double face(std::size_t c, std::size_t nb, double t_s, double t_k, double t_kd) const {
@@ -350,7 +361,7 @@ struct HeatSourceT {
       const double sto = c_surf[k.map.particle_of_cell(c)] / e.maximum_concentration;
       const double ocp = material::guarded_open_circuit_potential(e, sto, T[c], k.reference_temperature);
       const double eta = phi_s[c] - phi_e[c] - ocp - (film_drop ? film_drop[c] : 0.0);
-      const double main = aj_side ? aj[c] - aj_side[c] : aj[c];
+      const double main = intercalation(aj, aj_side, aj_plating, c);
       reaction = main * (eta + T[c] * material::entropic_change(e, fmin(fmax(sto, 1e-10), 1.0 - 1e-10)));
     }
     q[c] = w / k.map.volume[c] + reaction;

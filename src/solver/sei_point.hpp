@@ -17,7 +17,6 @@
 
 #include "voltaic/core/macros.hpp"
 #include "voltaic/model/constants.hpp"
-#include "voltaic/model/kinetics.hpp"
 #include "voltaic/model/portable_exp.hpp"
 #include "voltaic/solver/degradation_options.hpp"
 
@@ -39,6 +38,8 @@ struct Constants {
   double c0 = 0;                          ///< initial c_sei [mol/m^3]
 
   VOLTAIC_HD bool on() const { return model != SeiModel::none; }
+  /// Whether the film grows (a "constant" film does not).
+  VOLTAIC_HD bool grows() const { return model != SeiModel::none && model != SeiModel::constant; }
 };
 
 /// Exponents are capped here: a far iterate of a solve (never a root) must
@@ -75,71 +76,10 @@ VOLTAIC_HD inline Rate growth(const Constants& s, double dphi, double j_main, do
       const double d_eta = -s.alpha * f * j / q;  // dj/deta: dj/dk dk/deta
       return {j, d_eta, -L * s.resistivity * d_eta};
     }
-    case SeiModel::none: break;
+    case SeiModel::none:
+    case SeiModel::constant: break;
   }
   return {0.0, 0.0, 0.0};
-}
-
-/// The reactions of one negative node: j_tot = j(dphi - j_tot L R) + j_sei.
-struct FilmReaction {
-  double j_tot, j_sei;  ///< [A/m^2]
-  double d_tot;         ///< d j_tot / d(phi_s - phi_e), the film's drop and the particle's response included
-  double d_main;        ///< d j / d(phi_s - phi_e), likewise
-  double c_surf;
-  bool ok;
-};
-
-/// Solves the node's total current: g(J) = J - j(dphi - J L R) - j_sei = 0,
-/// each j the particle's implicit Butler-Volmer at the film-shifted
-/// overpotential; without the film's drop, one evaluation. eta_SEI falls
-/// as j rises (its own film term), so below some J the SEI current runs
-/// away (dj_sei/dj < -1) and g turns back up: a second, unphysical root.
-/// Above that point g' = 1 + (1 + dj_sei/dj) dj/deta L R >= 1, so a value
-/// g(J) there brackets the physical root in [J - g, J] or [J, J - g]; a
-/// value on the runaway side puts the root above J. Newton inside the
-/// bracket, bisection when it leaves it.
-/// `guess_tot`, `guess_main`: the last solve's currents [A/m^2].
-VOLTAIC_HD inline FilmReaction film_reaction(const Constants& s, const ElectrodeParameters& e, double t_ref,
-                                             double phi_s, double phi_e, double c_e,
-                                             const kinetics::SurfaceResponse& surface, double T, double c_e_scale,
-                                             double L, double guess_tot, double guess_main) {
-  const double lr = s.film ? L * s.resistivity : 0.0;
-  double j_tot = guess_tot, main = guess_main, lo = -INFINITY, hi = INFINITY;
-  for (int it = 0; it < 100; ++it) {
-    const kinetics::ImplicitReaction x =
-        kinetics::butler_volmer_implicit(e, t_ref, phi_s - j_tot * lr, phi_e, c_e, surface, T, c_e_scale, main);
-    if (!x.ok) return {NAN, NAN, 0.0, 0.0, x.c_surf, false};
-    const Rate r = growth(s, phi_s - phi_e, x.j, L, T);
-    const double g = j_tot - x.j - r.j;
-    const bool physical = 1.0 + r.d_main > 0.0 && g - g == 0.0;
-    const double tolerance = 1e-13 * (fabs(j_tot) + 1.0);
-    if (lr == 0.0 || (physical && (fabs(g) <= tolerance || hi - lo <= tolerance))) {
-      // d j_tot = (1 + S_m) D (d dphi - lr d j_tot) + S_d d dphi
-      const double dm = (1.0 + r.d_main) * x.dj;
-      const double d_tot = (dm + r.d_dphi) / (1.0 + dm * lr);
-      const bool ok = lr == 0.0 || fabs(g) <= 1e-8 * (fabs(j_tot) + 1.0);
-      return {x.j + r.j, r.j, d_tot, x.dj * (1.0 - lr * d_tot), x.c_surf, ok};
-    }
-    double next;
-    if (!physical) {  // the runaway side: the root is above
-      lo = j_tot;
-      next = hi < INFINITY ? 0.5 * (lo + hi) : j_tot + fabs(j_tot) + 1.0;
-    } else {
-      if (g > 0.0) {
-        hi = j_tot;
-        lo = fmax(lo, j_tot - g);
-      } else {
-        lo = j_tot;
-        hi = fmin(hi, j_tot - g);
-      }
-      next = j_tot - g / (1.0 + (1.0 + r.d_main) * x.dj * lr);
-      if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-      main = x.j;
-    }
-    if (hi - lo <= tolerance) return {NAN, NAN, 0.0, 0.0, x.c_surf, false};
-    j_tot = next;
-  }
-  return {NAN, NAN, 0.0, 0.0, 0.0, false};
 }
 
 }  // namespace voltaic::sei

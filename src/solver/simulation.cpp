@@ -54,11 +54,10 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
     return;
   }
   if (options_.degradation.any())
-    throw InvalidArgument(
-        "SimulationOptions::degradation", "Simulation",
-        "SEI \"" + to_string(options_.degradation.sei) +
-            "\" is set for a cell the field solvers run (nx or ny > 1, 3D conduction, collectors or a "
-            "cut plane); degradation runs on 1D cells only (the cell engine)");
+    throw InvalidArgument("SimulationOptions::degradation", "Simulation",
+                          describe(options_.degradation) +
+                              " is set for a cell the field solvers run (nx or ny > 1, 3D conduction, collectors or a "
+                              "cut plane); degradation runs on 1D cells only (the cell engine)");
   const CellLayout& l = *layout_;
   const ParameterSet& p = l.parameters();
   const auto& e = l.executor();

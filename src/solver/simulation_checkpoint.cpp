@@ -94,15 +94,24 @@ std::string Simulation::setup_fingerprint() const {
     << " " << linear.max_iterations << " " << linear.restart << " " << g17(linear.inner_tolerance) << "\n";
   f << "diffusion " << g17(options_.diffusion.relative_tolerance) << " " << options_.diffusion.max_iterations << "\n";
   const ParameterSet& ps = layout_->parameters();
-  // The SEI's parameters and options only where a film grows: a checkpoint
-  // without one keeps the fingerprint it had before they existed.
+  // The degradation's parameters and options only where a model runs: a
+  // checkpoint without one keeps the fingerprint it had before they existed.
   const DegradationOptions& d = options_.degradation;
-  if (d.any()) f << "degradation SEI " << to_string(d.sei) << ", film " << d.film_resistance() << "\n";
-  const auto* sei_begin = reinterpret_cast<const char*>(&ps.sei);
+  if (d.any()) {
+    f << "degradation SEI " << to_string(d.sei) << ", film " << d.film_resistance();
+    if (d.lithium_plating != PlatingModel::none) f << ", plating " << to_string(d.lithium_plating);
+    f << "\n";
+  }
+  const auto inside = [](const char* at, const auto& group) {
+    const auto* begin = reinterpret_cast<const char*>(&group);
+    return at >= begin && at < begin + sizeof(group);
+  };
   for (const ParameterInfo& info : parameter_table()) {
     const auto* at = reinterpret_cast<const char*>(&info.field(const_cast<ParameterSet&>(ps)));
-    const bool sei = at >= sei_begin && at < sei_begin + sizeof(SeiParameters);
-    if (!sei || d.any()) f << info.name << " = " << g17(info.get(ps)) << "\n";
+    const bool shown = inside(at, ps.sei)       ? d.any()
+                       : inside(at, ps.plating) ? d.lithium_plating != PlatingModel::none
+                                                : true;
+    if (shown) f << info.name << " = " << g17(info.get(ps)) << "\n";
   }
   for (const FunctionInfo& info : function_table()) f << info.name << " = " << info.selected(ps) << "\n";
   return f.str();

@@ -42,6 +42,10 @@ CycleSummary summarise_cycle(const Solution& s, const program::CellEngine& e, in
   const program::CellEngine::SeiFilm film = e.sei_film();
   c.sei_lithium_lost = film.lithium_lost;
   c.sei_thickness = film.thickness;
+  const program::CellEngine::PlatedLithium plated = e.plated_lithium();
+  c.plating_lithium_lost = plated.lithium_lost;
+  c.plated_concentration = plated.plated;
+  c.dead_concentration = plated.dead;
   return c;
 }
 

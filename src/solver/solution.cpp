@@ -8,6 +8,40 @@
 namespace voltaic {
 
 double CycleSummary::sei_capacity_lost() const { return sei_lithium_lost * kFaraday / 3600.0; }
+double CycleSummary::plating_capacity_lost() const { return plating_lithium_lost * kFaraday / 3600.0; }
+
+const std::vector<std::string>& CycleSummary::names() {
+  static const std::vector<std::string> n = {"Cycle number",
+                                             "Time [s]",
+                                             "Discharge capacity [A.h]",
+                                             "Charge capacity [A.h]",
+                                             "Discharge energy [W.h]",
+                                             "Total lithium in particles [mol]",
+                                             "Loss of lithium to negative SEI [mol]",
+                                             "Loss of capacity to negative SEI [A.h]",
+                                             "X-averaged negative SEI thickness [m]",
+                                             "Loss of lithium to negative lithium plating [mol]",
+                                             "Loss of capacity to negative lithium plating [A.h]",
+                                             "X-averaged negative lithium plating concentration [mol.m-3]",
+                                             "X-averaged negative dead lithium concentration [mol.m-3]"};
+  return n;
+}
+
+std::vector<double> CycleSummary::values() const {
+  return {static_cast<double>(cycle),
+          time,
+          discharge_capacity,
+          charge_capacity,
+          discharge_energy,
+          particle_lithium,
+          sei_lithium_lost,
+          sei_capacity_lost(),
+          sei_thickness,
+          plating_lithium_lost,
+          plating_capacity_lost(),
+          plated_concentration,
+          dead_concentration};
+}
 
 const std::vector<std::string>& Solution::variable_names() {
   static const std::vector<std::string> names{"Time [s]",

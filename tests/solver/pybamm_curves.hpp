@@ -67,4 +67,40 @@ inline CurveDifference voltage_difference(const Solution& ours, const PybammCurv
   return d;
 }
 
+/// RMS of our voltage against PyBaMM's over one cycle of `steps` steps whose
+/// first is our step `first_step` (PyBaMM's step indices from 0 in `ref`), step by step in time
+/// since each step's start (the steps end at slightly other times), leaving
+/// out each step's first and last reference rows (the jumps).
+inline double cycle_rms(const Solution& s, const PybammCurve& ref, long long first_step, int steps) {
+  const std::vector<double>&t = ref["Time [s]"], &v = ref["Voltage [V]"], &step = ref["Step"];
+  const std::vector<double>&ot = s["Time [s]"], &ov = s["Voltage [V]"], &os = s["Step"];
+  double sum = 0.0;
+  std::size_t n = 0;
+  for (int k = 0; k < steps; ++k) {
+    std::vector<double> rt, rv, mt, mv;
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (step[i] == k) {
+        rt.push_back(t[i]);
+        rv.push_back(v[i]);
+      }
+    for (std::size_t i = 0; i < ot.size(); ++i)
+      if (os[i] == static_cast<double>(first_step + k)) {
+        mt.push_back(ot[i]);
+        mv.push_back(ov[i]);
+      }
+    if (rt.size() < 3 || mt.size() < 2) continue;
+    for (std::size_t i = 1; i + 1 < rt.size(); ++i) {
+      const double at = mt.front() + (rt[i] - rt.front());
+      if (at > mt.back()) break;
+      const auto hi = std::upper_bound(mt.begin(), mt.end(), at);
+      const std::size_t j = static_cast<std::size_t>(std::max<std::ptrdiff_t>(hi - mt.begin(), 1));
+      const double w = mt[j] == mt[j - 1] ? 1.0 : (at - mt[j - 1]) / (mt[j] - mt[j - 1]);
+      const double ours = mv[j - 1] + w * (mv[j] - mv[j - 1]);
+      sum += (ours - rv[i]) * (ours - rv[i]);
+      ++n;
+    }
+  }
+  return n ? std::sqrt(sum / static_cast<double>(n)) : INFINITY;
+}
+
 }  // namespace voltaic::test

@@ -38,41 +38,6 @@ struct Case {
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.stem; }
 
-/// RMS of our voltage against PyBaMM's over one cycle, step by step in time
-/// since each step's start (the steps end at slightly other times), leaving
-/// out each step's first and last reference rows (the jumps).
-double cycle_rms(const Solution& s, const test::PybammCurve& ref, long long first_step) {
-  const std::vector<double>&t = ref["Time [s]"], &v = ref["Voltage [V]"], &step = ref["Step"];
-  const std::vector<double>&ot = s["Time [s]"], &ov = s["Voltage [V]"], &os = s["Step"];
-  double sum = 0.0;
-  std::size_t n = 0;
-  for (int k = 0; k < static_cast<int>(kCycle.size()); ++k) {
-    std::vector<double> rt, rv, mt, mv;
-    for (std::size_t i = 0; i < t.size(); ++i)
-      if (step[i] == k) {
-        rt.push_back(t[i]);
-        rv.push_back(v[i]);
-      }
-    for (std::size_t i = 0; i < ot.size(); ++i)
-      if (os[i] == static_cast<double>(first_step + k)) {
-        mt.push_back(ot[i]);
-        mv.push_back(ov[i]);
-      }
-    if (rt.size() < 3 || mt.size() < 2) continue;
-    for (std::size_t i = 1; i + 1 < rt.size(); ++i) {
-      const double at = mt.front() + (rt[i] - rt.front());
-      if (at > mt.back()) break;
-      const auto hi = std::upper_bound(mt.begin(), mt.end(), at);
-      const std::size_t j = static_cast<std::size_t>(std::max<std::ptrdiff_t>(hi - mt.begin(), 1));
-      const double w = mt[j] == mt[j - 1] ? 1.0 : (at - mt[j - 1]) / (mt[j] - mt[j - 1]);
-      const double ours = mv[j - 1] + w * (mv[j] - mv[j - 1]);
-      sum += (ours - rv[i]) * (ours - rv[i]);
-      ++n;
-    }
-  }
-  return n ? std::sqrt(sum / static_cast<double>(n)) : INFINITY;
-}
-
 class SeiVersusPybamm : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SeiVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
@@ -111,9 +76,10 @@ TEST_P(SeiVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
               last.particle_lithium + last.sei_lithium_lost, 1e-10 * last.particle_lithium)
       << "particles' lithium plus the SEI's is not conserved";
 
-  const double first_rms = cycle_rms(s, test::read_pybamm_curve(stem + "_cycle1"), 0);
-  const double last_rms =
-      cycle_rms(s, test::read_pybamm_curve(stem + "_cycle10"), static_cast<long long>(kCycle.size()) * (kCycles - 1));
+  const int size = static_cast<int>(kCycle.size());
+  const double first_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle1"), 0, size);
+  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle10"),
+                                          static_cast<long long>(size) * (kCycles - 1), size);
   EXPECT_LT(first_rms, 2e-3);
   EXPECT_LT(last_rms, 2e-3);
   RecordProperty("first_cycle_rms_mV", std::to_string(first_rms * 1e3));

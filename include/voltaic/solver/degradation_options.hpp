@@ -1,8 +1,10 @@
 #pragma once
 /// @file degradation_options.hpp
 /// @brief Which ageing submodels a cell runs, with PyBaMM's option names
-/// ("SEI", "SEI film resistance"). Their parameters are ParameterSet::sei;
-/// the equations are in docs/theory.md ("SEI growth") and sei_point.hpp.
+/// ("SEI", "SEI film resistance", "lithium plating"). Their parameters are
+/// ParameterSet::sei and ParameterSet::plating; the equations are in
+/// docs/theory.md ("SEI growth", "Lithium plating"), sei_point.hpp and
+/// plating_point.hpp.
 /// Only a 1D cell runs them (the cell engine); a 3D cell refuses them by name.
 
 #include <string>
@@ -12,7 +14,8 @@ namespace voltaic {
 
 /// PyBaMM's "SEI" option on the negative electrode: how fast the film grows.
 enum class SeiModel : int {
-  none,                            ///< no film grows
+  none,                            ///< no film (unless "partially reversible" plating implies "constant")
+  constant,                        ///< a film of its initial thickness that does not grow
   reaction_limited,                ///< j = -j0 exp(-F eta_SEI / 2RT)
   reaction_limited_asymmetric,     ///< the same with alpha = "SEI growth transfer coefficient"
   solvent_diffusion_limited,       ///< j = -D_sol c_sol F / L_sei
@@ -29,30 +32,52 @@ enum class SeiFilmResistance : int {
   distributed,  ///< the local drop, with each node's own film and total current
 };
 
+/// PyBaMM's "lithium plating" on the negative particles (O'Kane et al.):
+/// j = j0_s exp(F (1 - alpha) eta / RT) - j0_p exp(-F alpha eta / RT),
+/// eta = phi_s - phi_e - j_tot L_sei R_sei.
+enum class PlatingModel : int {
+  none,
+  reversible,            ///< plated lithium strips back; none turns dead
+  partially_reversible,  ///< plated lithium decays into dead lithium at gamma_0 L_sei_0 / L_sei
+  irreversible,          ///< no stripping: every plated atom is dead
+};
+
 struct DegradationOptions {
   SeiModel sei = SeiModel::none;
   SeiFilmResistance sei_film_resistance = SeiFilmResistance::automatic;
+  PlatingModel lithium_plating = PlatingModel::none;
 
   /// Whether any degradation submodel is on.
-  bool any() const { return sei != SeiModel::none; }
-  /// Whether the film's drop applies (automatic resolved as PyBaMM does).
-  /// A film resistance without a growing film is refused (check_degradation).
+  bool any() const { return sei != SeiModel::none || lithium_plating != PlatingModel::none; }
+  /// The SEI model that runs: "partially reversible" plating without one
+  /// implies "constant" (as PyBaMM: its dead lithium's decay needs a thickness).
+  SeiModel film() const {
+    return sei == SeiModel::none && lithium_plating == PlatingModel::partially_reversible ? SeiModel::constant : sei;
+  }
+  /// Whether the film's drop applies (automatic resolved as PyBaMM does: on
+  /// when "SEI" was set, so not for the film "partially reversible" implies).
+  /// A film resistance without a film is refused (check_degradation).
   bool film_resistance() const { return sei != SeiModel::none && sei_film_resistance != SeiFilmResistance::none; }
 };
 
 /// PyBaMM's names ("reaction limited", "ec reaction limited (asymmetric)", ...).
 std::string to_string(SeiModel m);
 std::string to_string(SeiFilmResistance m);
+std::string to_string(PlatingModel m);
 /// The model of a PyBaMM name; false when there is none.
 bool parse_sei_model(const std::string& name, SeiModel& out);
 bool parse_sei_film_resistance(const std::string& name, SeiFilmResistance& out);
-/// Every name parse_sei_model() reads, and parse_sei_film_resistance()'s, for messages.
+bool parse_plating_model(const std::string& name, PlatingModel& out);
+/// The models that are on, as `SEI "reaction limited", lithium plating "reversible"`.
+std::string describe(const DegradationOptions& o);
+/// Every name each parse_*() reads, for messages.
 const std::vector<std::string>& sei_model_names();
 const std::vector<std::string>& sei_film_resistance_names();
+const std::vector<std::string>& plating_model_names();
 
 struct ParameterSet;
 /// Refuses what the options cannot run with: a film resistance without a
-/// growing film, and a parameter the SEI model needs left unset in `p`.
+/// film, and a parameter the SEI or plating model needs left unset in `p`.
 /// @throws InvalidArgument naming the option or PyBaMM's parameter name
 void check_degradation(const DegradationOptions& o, const ParameterSet& p);
 

@@ -39,8 +39,19 @@ struct CycleSummary {
   double particle_lithium = 0.0;    ///< "Total lithium in particles [mol]"
   double sei_lithium_lost = 0.0;    ///< "Loss of lithium to negative SEI [mol]" since t = 0
   double sei_thickness = 0.0;       ///< "X-averaged negative SEI thickness [m]"
+  /// "Loss of lithium to negative lithium plating [mol]": plated and dead lithium.
+  double plating_lithium_lost = 0.0;
+  double plated_concentration = 0.0;  ///< "X-averaged negative lithium plating concentration [mol.m-3]"
+  double dead_concentration = 0.0;    ///< "X-averaged negative dead lithium concentration [mol.m-3]"
   /// "Loss of capacity to negative SEI [A.h]": the SEI's lithium times F.
   double sei_capacity_lost() const;
+  /// "Loss of capacity to negative lithium plating [A.h]".
+  double plating_capacity_lost() const;
+  /// The summary's columns by PyBaMM's names ("Cycle number", "Time [s]",
+  /// ...), and this cycle's values in that order (cycles.csv, Python's
+  /// summary_variables).
+  static const std::vector<std::string>& names();
+  std::vector<double> values() const;
 };
 
 /// One row per accepted time step (and one at the start of every experiment step).

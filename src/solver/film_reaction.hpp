@@ -1,0 +1,89 @@
+#pragma once
+// The reactions of one negative node with side reactions: the intercalation
+// (the particle's implicit Butler-Volmer), SEI growth (sei_point.hpp) and
+// lithium plating (plating_point.hpp), coupled through the film's ohmic drop
+// j_tot L_sei R_sei (PyBaMM's "SEI film resistance": "distributed").
+
+#include <cmath>
+
+#include "solver/plating_point.hpp"
+#include "solver/sei_point.hpp"
+#include "voltaic/core/macros.hpp"
+#include "voltaic/model/kinetics.hpp"
+
+namespace voltaic::sei {
+
+/// The film's state at one node.
+struct NodeFilm {
+  double L;     ///< SEI thickness [m] (0 without a film)
+  double c_pl;  ///< plated lithium [mol/m^3]
+};
+
+/// j_tot = j(dphi - j_tot L R) + j_sei(dphi, j) + j_pl(dphi - j_tot L R) at one node.
+struct FilmReaction {
+  double j_tot, j_sei, j_pl;  ///< [A/m^2]
+  double d_tot;               ///< d j_tot / d(phi_s - phi_e), the film's drop and the particle's response included
+  double d_main;              ///< d j / d(phi_s - phi_e), likewise
+  double d_pl;                ///< d j_pl / d(phi_s - phi_e), likewise
+  double c_surf;
+  bool ok;
+};
+
+/// Solves the node's total current: g(J) = J - j(dphi - J L R) - j_sei -
+/// j_pl(dphi - J L R) = 0, each j the particle's implicit Butler-Volmer at
+/// the film-shifted overpotential; without the film's drop, one evaluation.
+/// eta_SEI falls as j rises (its own film term), so below some J the SEI
+/// current runs away (dj_sei/dj < -1) and g turns back up: a second,
+/// unphysical root. Above that point g' = 1 + ((1 + dj_sei/dj) dj/deta +
+/// dj_pl/deta) L R >= 1, so a value g(J) there brackets the physical root in
+/// [J - g, J] or [J, J - g]; a value on the runaway side puts the root above
+/// J. Newton inside the bracket, bisection when it leaves it.
+/// `guess_tot`, `guess_main`: the last solve's currents [A/m^2].
+VOLTAIC_HD inline FilmReaction film_reaction(const Constants& s, const plating::Constants& pc,
+                                             const ElectrodeParameters& e, double t_ref, double phi_s, double phi_e,
+                                             double c_e, const kinetics::SurfaceResponse& surface, double T,
+                                             double c_e_scale, NodeFilm film, double guess_tot, double guess_main) {
+  const double L = film.L;
+  const double lr = s.film ? L * s.resistivity : 0.0;
+  double j_tot = guess_tot, main = guess_main, lo = -INFINITY, hi = INFINITY;
+  for (int it = 0; it < 100; ++it) {
+    const kinetics::ImplicitReaction x =
+        kinetics::butler_volmer_implicit(e, t_ref, phi_s - j_tot * lr, phi_e, c_e, surface, T, c_e_scale, main);
+    if (!x.ok) return {NAN, NAN, NAN, 0.0, 0.0, 0.0, x.c_surf, false};
+    const Rate r = growth(s, phi_s - phi_e, x.j, L, T);
+    const plating::Rate pl =
+        pc.on() ? plating::rate(pc, phi_s - phi_e - j_tot * lr, c_e, film.c_pl, T) : plating::Rate{0.0, 0.0};
+    const double g = j_tot - x.j - r.j - pl.j;
+    const bool physical = 1.0 + r.d_main > 0.0 && g - g == 0.0;
+    const double tolerance = 1e-13 * (fabs(j_tot) + 1.0);
+    const double slope = (1.0 + r.d_main) * x.dj + pl.d_eta;  // d(j + j_sei + j_pl) / d(film-shifted eta)
+    if (lr == 0.0 || (physical && (fabs(g) <= tolerance || hi - lo <= tolerance))) {
+      // d j_tot = slope (d dphi - lr d j_tot) + S_d d dphi
+      const double d_tot = (slope + r.d_dphi) / (1.0 + slope * lr);
+      const double shifted = 1.0 - lr * d_tot;
+      const bool ok = lr == 0.0 || fabs(g) <= 1e-8 * (fabs(j_tot) + 1.0);
+      return {x.j + r.j + pl.j, r.j, pl.j, d_tot, x.dj * shifted, pl.d_eta * shifted, x.c_surf, ok};
+    }
+    double next;
+    if (!physical) {  // the runaway side: the root is above
+      lo = j_tot;
+      next = hi < INFINITY ? 0.5 * (lo + hi) : j_tot + fabs(j_tot) + 1.0;
+    } else {
+      if (g > 0.0) {
+        hi = j_tot;
+        lo = fmax(lo, j_tot - g);
+      } else {
+        lo = j_tot;
+        hi = fmin(hi, j_tot - g);
+      }
+      next = j_tot - g / (1.0 + slope * lr);
+      if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+      main = x.j;
+    }
+    if (hi - lo <= tolerance) return {NAN, NAN, NAN, 0.0, 0.0, 0.0, x.c_surf, false};
+    j_tot = next;
+  }
+  return {NAN, NAN, NAN, 0.0, 0.0, 0.0, 0.0, false};
+}
+
+}  // namespace voltaic::sei
