@@ -97,6 +97,7 @@ bool ParameterSet::holds_custom_function(FunctionSlot slot) const {
   switch (f.kind) {
     case FunctionKind::constant: return true;
     case FunctionKind::table: return f.size >= 2 && inside(custom_function_data(), f);
+    case FunctionKind::cubic_table: return f.size >= 4 && inside(custom_function_data(), f);
     case FunctionKind::expression: return f.size >= 1 && inside(custom_function_data(), f);
     case FunctionKind::none: return false;
   }

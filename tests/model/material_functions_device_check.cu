@@ -1,6 +1,7 @@
 // Compiles every material function and dispatcher for the device: kernels
 // take the parameter groups by value (as the DFN kernels take DfnConstants)
-// and call them, custom functions (constants, tables, expressions) included.
+// and call them, custom functions (constants, linear and cubic tables,
+// expressions) included.
 // Built, never launched (the CUDA-vs-CPU tests come with the kernels that
 // use these functions).
 #include "voltaic/model/kinetics.hpp"
@@ -38,13 +39,14 @@ __global__ void material_functions_on_device(DeviceParameters p, const double* x
 }
 
 /// Each kind of custom function on its own, by value, as a kernel argument.
-__global__ void custom_functions_on_device(CustomFunction constant, CustomFunction table, CustomFunction expression,
-                                           const double* x, double* out, int n) {
+__global__ void custom_functions_on_device(CustomFunction constant, CustomFunction table, CustomFunction cubic,
+                                           CustomFunction expression, const double* x, double* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  out[i] = constant(x[i]) + table(x[i]) + expression(x[i]) +
+  out[i] = constant(x[i]) + table(x[i]) + cubic(x[i]) + expression(x[i]) +
            detail::evaluate_expression(expression.data, expression.size, x[i]) +
-           detail::interpolate_table(table.data, table.size, x[i]);
+           detail::interpolate_table(table.data, table.size, x[i]) +
+           detail::interpolate_cubic_table(cubic.data, cubic.size, x[i]) + cubic.data_size();
 }
 
 }  // namespace voltaic::test

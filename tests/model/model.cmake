@@ -4,6 +4,7 @@ target_sources(voltaic_tests PRIVATE
   model/parameter_validation_test.cpp
   model/material_functions_test.cpp
   model/material_function_test.cpp
+  model/cubic_table_test.cpp
   model/portable_exp_test.cpp
   model/pybamm_values_test.cpp
   model/pybamm_functions_test.cpp

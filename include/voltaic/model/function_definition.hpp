@@ -1,7 +1,7 @@
 #pragma once
 /// @file function_definition.hpp
 /// @brief FunctionDefinition: a custom material function on the host, built
-/// and checked from a number, a table or an expression, before
+/// and checked from a number, a table (linear or cubic) or an expression, before
 /// ParameterSet::set_custom_function stores its data and points a
 /// CustomFunction handle at it.
 
@@ -18,7 +18,7 @@ struct FunctionDefinition {
   FunctionKind kind = FunctionKind::none;
   double value = 0.0;        ///< the constant
   int size = 0;              ///< as CustomFunction::size: points of a table, length of a program
-  std::vector<double> data;  ///< table: x then y; expression: the program
+  std::vector<double> data;  ///< table: x then y; cubic_table: x, y, then M; expression: the program
   bool uses_x = false;       ///< false: the same value everywhere (a constant, or an expression without x)
   /// How function_table() reports it: "constant: 3.3e-14", "table (12
   /// points)", "expression: 1.5 * x + 2".
@@ -33,12 +33,21 @@ struct FunctionDefinition {
   ///         value is finite and x is strictly increasing (naming the index)
   static FunctionDefinition table(const std::vector<double>& x, const std::vector<double>& y);
 
+  /// The not-a-knot cubic spline through (x_i, y_i) (PyBaMM's "cubic"
+  /// Interpolant: scipy's CubicSpline with its default end conditions),
+  /// extended beyond the first and last points by the end segments' cubics.
+  /// Its second derivatives at the nodes are solved for here, once.
+  /// @throws InvalidArgument unless x and y have the same length >= 4, every
+  ///         value is finite and x is strictly increasing (naming the index)
+  static FunctionDefinition cubic_table(const std::vector<double>& x, const std::vector<double>& y);
+
   /// A formula in x (expression.hpp gives the grammar).
   /// @throws ExpressionError naming the column of what cannot be compiled
   static FunctionDefinition expression(const std::string& text,
                                        const ExpressionFunctions& functions = ExpressionFunctions::all());
 
-  /// This function times `factor`: a constant or a table scaled, an
+  /// This function times `factor`: a constant or a table scaled (a cubic
+  /// table's second derivatives with its values), an
   /// expression followed by one multiplication (its own operations untouched).
   FunctionDefinition scaled(double factor) const;
 

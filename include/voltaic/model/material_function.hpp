@@ -1,8 +1,9 @@
 #pragma once
 /// @file material_function.hpp
 /// @brief CustomFunction: a material function given as data (a constant, a
-/// table or a compiled expression in x), as a trivially copyable handle that
-/// CPU loops and CUDA kernels evaluate alike.
+/// table interpolated linearly or by a cubic spline, or a compiled expression
+/// in x), as a trivially copyable handle that CPU loops and CUDA kernels
+/// evaluate alike.
 ///
 /// The handle does not own its data: `data` points into storage that the
 /// ParameterSet holds (host) or that a CellLayout copied to the device. Build
@@ -13,6 +14,7 @@
 #include <type_traits>
 
 #include "voltaic/core/macros.hpp"
+#include "voltaic/linalg/rounding.hpp"
 #include "voltaic/model/portable_exp.hpp"
 
 namespace voltaic {
@@ -33,6 +35,10 @@ enum class FunctionKind : int {
   constant,    ///< `value`, whatever x
   table,       ///< `size` points (x_i, y_i), interpolated linearly; data = x_0..x_{n-1}, y_0..y_{n-1}
   expression,  ///< a postfix program of `size` doubles (ExpressionOp codes and constants)
+  /// `size` points (x_i, y_i), interpolated by the not-a-knot cubic spline
+  /// (PyBaMM's "cubic" Interpolant); data = x_0..x_{n-1}, y_0..y_{n-1}, then
+  /// the spline's second derivatives M_0..M_{n-1}
+  cubic_table,
 };
 
 /// Instructions of a compiled expression. Each is one double in the program
@@ -86,6 +92,29 @@ VOLTAIC_HD inline double interpolate_table(const double* data, int n, double x) 
   const int i = table_segment(xs, n, x);
   const double t = (x - xs[i]) / (xs[i + 1] - xs[i]);
   return (1.0 - t) * ys[i] + t * ys[i + 1];
+}
+
+/// The cubic spline through (x_i, y_i) with second derivatives M_i at the
+/// nodes (data = x, y, M; n >= 2, x increasing), in the classic form
+///   y = A y_i + B y_{i+1} + ((A^3 - A) M_i + (B^3 - B) M_{i+1}) h^2 / 6,
+/// h = x_{i+1} - x_i, A = (x_{i+1} - x) / h, B = (x - x_i) / h. Outside
+/// [x_0, x_{n-1}] the end segment's cubic goes on (scipy's CubicSpline with
+/// extrapolate=True). Exact at the nodes (A or B is 0 there). Every operation
+/// is an fp:: one, so no backend fuses a multiply into an add.
+VOLTAIC_HD inline double interpolate_cubic_table(const double* data, int n, double x) {
+  if (n < 2) return n == 1 ? data[1] : NAN;
+  const double* xs = data;
+  const double* ys = data + n;
+  const double* ms = data + 2 * n;
+  const int i = table_segment(xs, n, x);
+  const double h = fp::sub(xs[i + 1], xs[i]);
+  const double a = fp::sub(xs[i + 1], x) / h;
+  const double b = fp::sub(x, xs[i]) / h;
+  const double linear = fp::add(fp::mul(a, ys[i]), fp::mul(b, ys[i + 1]));
+  const double ca = fp::sub(fp::mul(fp::mul(a, a), a), a);  // A^3 - A
+  const double cb = fp::sub(fp::mul(fp::mul(b, b), b), b);  // B^3 - B
+  const double curvature = fp::add(fp::mul(ca, ms[i]), fp::mul(cb, ms[i + 1]));
+  return fp::add(linear, fp::mul(curvature, fp::mul(h, h)) / 6.0);
 }
 
 /// a op b for the binary instructions.
@@ -146,13 +175,18 @@ VOLTAIC_HD inline double evaluate_expression(const double* program, int size, do
 /// inside the parameter structs that kernels take by value.
 struct CustomFunction {
   FunctionKind kind = FunctionKind::none;
-  int size = 0;                  ///< table: points; expression: program length in doubles
+  int size = 0;                  ///< table, cubic_table: points; expression: program length in doubles
   const double* data = nullptr;  ///< table or program, in the memory of whoever evaluates it
   double value = 0.0;            ///< the constant (kind == constant)
 
   /// Number of doubles `data` points at.
   VOLTAIC_HD int data_size() const {
-    return kind == FunctionKind::table ? 2 * size : (kind == FunctionKind::expression ? size : 0);
+    switch (kind) {
+      case FunctionKind::table: return 2 * size;
+      case FunctionKind::cubic_table: return 3 * size;
+      case FunctionKind::expression: return size;
+      default: return 0;
+    }
   }
 
   /// f(x); NaN for kind none.
@@ -160,6 +194,7 @@ struct CustomFunction {
     switch (kind) {
       case FunctionKind::constant: return value;
       case FunctionKind::table: return detail::interpolate_table(data, size, x);
+      case FunctionKind::cubic_table: return detail::interpolate_cubic_table(data, size, x);
       case FunctionKind::expression: return detail::evaluate_expression(data, size, x);
       default: return NAN;
     }
