@@ -8,4 +8,5 @@ target_sources(voltaic PRIVATE
   model/parameter_sets.cpp
   model/chen2020.cpp
   model/marquis2019.cpp
+  model/okane2022.cpp
 )

@@ -17,7 +17,7 @@ struct Entry {
   ParameterSet (*make)();
 };
 
-constexpr Entry kSets[] = {{"Chen2020", &chen2020}, {"Marquis2019", &marquis2019}};
+constexpr Entry kSets[] = {{"Chen2020", &chen2020}, {"Marquis2019", &marquis2019}, {"OKane2022", &okane2022}};
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

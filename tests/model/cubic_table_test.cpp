@@ -228,3 +228,15 @@ TEST(MaterialFunctionCubicTable, AParameterSetHoldsAndReportsIt) {
   EXPECT_FALSE(p.holds_custom_function(FunctionSlot::negative_ocp));
   EXPECT_THROW(p.validate(), InvalidArgument);
 }
+
+// OKane2022's negative OCP: Chen et al.'s 248 measured points through the spline.
+TEST(MaterialFunctionCubicTable, OKane2022NegativeOcpIsTheMeasuredCurve) {
+  const ParameterSet p = parameter_sets::okane2022();
+  const CustomFunction& f = p.custom_function(FunctionSlot::negative_ocp);
+  ASSERT_EQ(f.kind, FunctionKind::cubic_table);
+  EXPECT_EQ(f.size, 248);
+  EXPECT_EQ(p.negative_electrode.ocp, OcpModel::custom);
+  EXPECT_EQ(f(0.0), 1.81772748379334);
+  EXPECT_EQ(f(1.0), 0.0760153081792987);
+  for (int i = 0; i < f.size; ++i) EXPECT_EQ(f(f.data[i]), f.data[f.size + i]) << "node " << i;
+}

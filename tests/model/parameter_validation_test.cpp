@@ -49,9 +49,11 @@ double outside(const Interval& r) {
 TEST(ParameterSets, BuildValidatedByFunctionAndByName) {
   EXPECT_NO_THROW(parameter_sets::chen2020().validate());
   EXPECT_NO_THROW(parameter_sets::marquis2019().validate());
-  EXPECT_EQ(parameter_sets::parameter_set_names(), (std::vector<std::string>{"Chen2020", "Marquis2019"}));
+  EXPECT_NO_THROW(parameter_sets::okane2022().validate());
+  EXPECT_EQ(parameter_sets::parameter_set_names(), (std::vector<std::string>{"Chen2020", "Marquis2019", "OKane2022"}));
   EXPECT_EQ(parameter_sets::by_name("Chen2020").negative_electrode.thickness, 8.52e-05);
   EXPECT_EQ(parameter_sets::by_name("marquis2019").positive_electrode.ocp, OcpModel::dualfoil1998_lico2);
+  EXPECT_EQ(parameter_sets::by_name("okane2022").negative_electrode.ocp, OcpModel::custom);
 }
 
 TEST(ParameterSets, UnknownNameListsTheAvailableSets) {
@@ -60,7 +62,7 @@ TEST(ParameterSets, UnknownNameListsTheAvailableSets) {
     FAIL() << "no exception";
   } catch (const InvalidArgument& e) {
     EXPECT_TRUE(contains(e.what(), "'Chen2021'")) << e.what();
-    EXPECT_TRUE(contains(e.what(), "available: Chen2020, Marquis2019")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "available: Chen2020, Marquis2019, OKane2022")) << e.what();
   }
 }
 
@@ -123,10 +125,10 @@ TEST(ParameterTable, IntervalsPrintAsRanges) {
   EXPECT_EQ(format_parameter_value(-1e-05), "-1e-05");
 }
 
-// Every field, one at a time, in both sets: NaN, infinity and a value just
+// Every field, one at a time, in every set: NaN, infinity and a value just
 // outside its range are each rejected, naming the field.
 TEST(ParameterValidation, EveryFieldIsChecked) {
-  for (const auto make : {&parameter_sets::chen2020, &parameter_sets::marquis2019}) {
+  for (const auto make : {&parameter_sets::chen2020, &parameter_sets::marquis2019, &parameter_sets::okane2022}) {
     for (const ParameterInfo& info : parameter_table()) {
       for (const double bad : {kNaN, -kInf, outside(info.allowed)}) {
         if (info.optional && std::isnan(bad)) continue;  // NaN is "unset": tested below

@@ -18,7 +18,15 @@ ParameterSet chen2020();
 /// Soc. 166 (2019) A3693, as PyBaMM's "Marquis2019" (mostly Dualfoil values).
 ParameterSet marquis2019();
 
-/// The set called `name` ("Chen2020", "Marquis2019"; case-insensitive).
+/// The LG M50 21700 of Chen2020 as O'Kane et al., Phys. Chem. Chem. Phys. 24
+/// (2022) 7909, parameterise it for ageing, as PyBaMM's "OKane2022": the
+/// measured graphite OCP through a cubic spline, Bruggeman coefficients
+/// (electrode) 1.5, Arrhenius temperature dependence of the particle and
+/// electrolyte transport, its SEI and lithium-plating values (its mechanics,
+/// cracking and loss of active material are not modelled and left out).
+ParameterSet okane2022();
+
+/// The set called `name` ("Chen2020", "Marquis2019", "OKane2022"; case-insensitive).
 /// @throws InvalidArgument listing the available sets if there is none
 ParameterSet by_name(const std::string& name);
 
