@@ -8,6 +8,12 @@ function values are written:
 
 - "functions": each parameter function as the parameter set defines it (the
   published formula), evaluated through ParameterValues.evaluate.
+- "ocp_dense": each OCP as the set defines it at 201 stoichiometries from 0
+  to 1 (OKane2022's negative OCP is a cubic spline through 248 points; the
+  coarse sample points above would test little of it).
+- "fixed_forms": functions whose form voltaic fixes and whose constants are
+  numbers of its table (O'Kane's plating exchange-current densities and
+  dead lithium decay rate), where the set has them.
 - "model_level": the same quantities as PyBaMM's DFN sees them
   (LithiumIonParameters), with PyBaMM's own safeguards: OCP stoichiometry
   clipped to [1e-10, 1 - 1e-10] plus a barrier near 0 and 1, electrolyte
@@ -28,7 +34,7 @@ import numpy as np
 import pybamm
 
 COMMAND = "python3 tools/pybamm_parameter_reference.py"
-SETS = {"Chen2020": "chen2020", "Marquis2019": "marquis2019"}
+SETS = {"Chen2020": "chen2020", "Marquis2019": "marquis2019", "OKane2022": "okane2022"}
 ELECTRODES = {"n": "Negative", "p": "Positive"}
 
 # Sample points. Stoichiometries include the ends for the published formulas,
@@ -44,6 +50,10 @@ J0_C_E = [100.0, 1000.0, 2000.0]
 J0_STO = [0.01, 0.05, 0.3, 0.5, 0.7, 0.95, 0.99]
 J0_T = [263.15, 298.15, 333.15]
 D_STO = [0.1, 0.5, 0.9]
+STO_DENSE = [i / 200 for i in range(201)]
+PLATING_C = [0.0, 1.0, 500.0, 1000.0, 2500.0]
+PLATING_T = [263.15, 298.15, 333.15]
+L_SEI = [1e-9, 5e-9, 2e-8, 1e-7]
 
 
 def as_float(x):
@@ -82,6 +92,26 @@ def published_functions(pv):
     for name in ["Electrolyte conductivity [S.m-1]", "Electrolyte diffusivity [m2.s-1]"]:
         pts = [[ce, T] for ce in C_E for T in TEMPS]
         out[name] = table(["c_e [mol.m-3]", "T [K]"], pts, [fp(pv, name, *p) for p in pts])
+    return out
+
+
+def dense_ocp(pv):
+    out = {}
+    for D in ELECTRODES.values():
+        name = f"{D} electrode OCP [V]"
+        out[name] = table(["stoichiometry"], [[s] for s in STO_DENSE], [fp(pv, name, s) for s in STO_DENSE])
+    return out
+
+
+def fixed_forms(pv):
+    out = {}
+    for name in ["Exchange-current density for plating [A.m-2]", "Exchange-current density for stripping [A.m-2]"]:
+        if name in pv.keys():
+            pts = [[ce, cli, T] for ce in PLATING_C for cli in PLATING_C for T in PLATING_T]
+            out[name] = table(["c_e [mol.m-3]", "c_Li [mol.m-3]", "T [K]"], pts, [fp(pv, name, *p) for p in pts])
+    name = "Dead lithium decay rate [s-1]"
+    if name in pv.keys():
+        out[name] = table(["L_sei [m]"], [[x] for x in L_SEI], [fp(pv, name, x) for x in L_SEI])
     return out
 
 
@@ -130,6 +160,8 @@ def reference(set_name):
         "values": values,
         "function_parameters": functions,
         "functions": published_functions(pv),
+        "ocp_dense": dense_ocp(pv),
+        "fixed_forms": fixed_forms(pv),
         "model_level": model_level(pv),
     }
 

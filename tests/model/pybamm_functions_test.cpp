@@ -1,7 +1,7 @@
-// Every material function of Chen2020 and Marquis2019 against PyBaMM at the
-// sample points of tools/pybamm_parameter_reference.py: the published
-// formulas to 1e-12, and PyBaMM's DFN-level safeguards shown to be the only
-// difference where they act.
+// Every material function of Chen2020, Marquis2019 and OKane2022 against
+// PyBaMM at the sample points of tools/pybamm_parameter_reference.py: the
+// published formulas (OKane2022's cubic-spline OCP included) to 1e-12, and
+// PyBaMM's DFN-level safeguards shown to be the only difference where they act.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pybamm_reference.hpp"
+#include "voltaic/model/constants.hpp"
 #include "voltaic/model/material_functions.hpp"
 
 using namespace voltaic;
@@ -27,9 +28,11 @@ std::map<std::string, Evaluator> published(const ParameterSet& p) {
   std::map<std::string, Evaluator> f;
   for (const auto* e : {&p.negative_electrode, &p.positive_electrode}) {
     const std::string Side = e == &p.negative_electrode ? "Negative" : "Positive";
-    f[Side + " electrode OCP [V]"] = [e](const auto& x) { return material::open_circuit_potential(e->ocp, x[0]); };
+    f[Side + " electrode OCP [V]"] = [e](const auto& x) {
+      return material::reference_open_circuit_potential(*e, x[0]);
+    };
     f[Side + " electrode OCP entropic change [V.K-1]"] = [e](const auto& x) {
-      return material::entropic_change(e->entropic, x[0]);
+      return material::entropic_change(*e, x[0]);
     };
     f[Side + " electrode exchange-current density [A.m-2]"] = [e](const auto& x) {
       EXPECT_EQ(x[2], e->maximum_concentration);  // PyBaMM passes c_max; voltaic's is the set's
@@ -80,6 +83,46 @@ TEST_P(PyBaMMFunctions, PublishedFormulasEqualPyBaMMs) {
   }
   EXPECT_EQ(ref().at("functions").size(), 10u);
   RecordProperty("points_compared", points);
+}
+
+// Each OCP at 201 stoichiometries, 0 to 1: for OKane2022's negative OCP, a
+// spline through 248 points, this samples most of its segments.
+TEST_P(PyBaMMFunctions, OcpOnADenseGridEqualsPyBaMMs) {
+  for (const auto* e : {&p_.negative_electrode, &p_.positive_electrode}) {
+    const std::string Side = e == &p_.negative_electrode ? "Negative" : "Positive";
+    const auto& table = ref().at("ocp_dense").at(Side + " electrode OCP [V]");
+    ASSERT_EQ(table.at("values").size(), 201u);
+    for (std::size_t i = 0; i < table.at("values").size(); ++i) {
+      const double sto = table.at("points")[i][0].get<double>();
+      EXPECT_TRUE(test::close(material::reference_open_circuit_potential(*e, sto), table.at("values")[i].get<double>(),
+                              kRel, 0.0))
+          << Side << " sto " << sto;
+    }
+  }
+}
+
+// O'Kane's plating functions, whose forms voltaic fixes (PlatingParameters):
+// j0_plating = F k c_e, j0_stripping = F k c_Li, gamma = gamma_0 L_sei_0 / L_sei.
+TEST_P(PyBaMMFunctions, PlatingFormsWithTheSetsNumbersEqualPyBaMMs) {
+  const auto& forms = ref().at("fixed_forms");
+  if (forms.empty()) {
+    EXPECT_TRUE(std::isnan(p_.plating.kinetic_rate_constant));  // the set has no plating
+    return;
+  }
+  ASSERT_EQ(forms.size(), 3u);
+  const double fk = kFaraday * p_.plating.kinetic_rate_constant;
+  for (const auto& [name, table] : forms.items()) {
+    for (std::size_t i = 0; i < table.at("values").size(); ++i) {
+      const auto x = table.at("points")[i].get<std::vector<double>>();
+      double ours = NAN;
+      if (name == "Exchange-current density for plating [A.m-2]") ours = fk * x[0];
+      if (name == "Exchange-current density for stripping [A.m-2]") ours = fk * x[1];
+      if (name == "Dead lithium decay rate [s-1]") {
+        ours = p_.plating.dead_lithium_decay_constant * p_.sei.initial_thickness / x[0];
+      }
+      EXPECT_TRUE(test::close(ours, table.at("values")[i].get<double>(), kRel, 0.0)) << name << " at " << x[0];
+    }
+  }
 }
 
 // PyBaMM's DFN evaluates U at the stoichiometry clipped to [1e-10, 1 - 1e-10],

@@ -25,7 +25,8 @@ struct ReferenceSet {
 };
 
 inline const ReferenceSet kReferenceSets[] = {{"chen2020", &parameter_sets::chen2020},
-                                              {"marquis2019", &parameter_sets::marquis2019}};
+                                              {"marquis2019", &parameter_sets::marquis2019},
+                                              {"okane2022", &parameter_sets::okane2022}};
 
 /// gtest prints a parameter by this (ctest names carry it).
 inline void PrintTo(const ReferenceSet& s, std::ostream* os) { *os << s.stem; }
