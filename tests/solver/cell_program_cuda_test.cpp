@@ -176,6 +176,27 @@ TEST(CellProgramCuda, SeiGrowthMatchesTheCpu) {
   }
 }
 
+// Lithium plating (each model; the partially reversible one under a growing
+// film with its drop) on the GPU: the CPU program's bits.
+TEST(CellProgramCuda, LithiumPlatingMatchesTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  ParameterSet p = parameter_sets::okane2022();
+  p.thermal.ambient_temperature = 268.15;
+  p.thermal.initial_temperature = 268.15;
+  for (PlatingModel m : {PlatingModel::reversible, PlatingModel::partially_reversible, PlatingModel::irreversible}) {
+    SCOPED_TRACE(to_string(m));
+    SimulationOptions o = options();
+    o.degradation.lithium_plating = m;
+    if (m == PlatingModel::partially_reversible) o.degradation.sei = SeiModel::reaction_limited;
+    expect_gpu_matches_cpu(gpu,
+                           Experiment({"Discharge at 1C until 3.0 V", "Rest for 10 minutes", "Charge at 1C until 4.1 V",
+                                       "Hold at 4.1 V until C/10"},
+                                      2),
+                           o, p);
+  }
+}
+
 // Drive cycles on the GPU (the tables in device memory, read at each
 // attempt's time, steps landing on their rows): the CPU program's bits.
 TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
