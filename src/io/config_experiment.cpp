@@ -169,6 +169,50 @@ void check_step(const ConfigSection& e, const toml::node& element, std::size_t i
   steps.push_back(text);
 }
 
+constexpr const char* kAllowedTermination =
+    "a string or an array of strings as PyBaMM's termination: \"<x>% capacity\", \"<x> A.h capacity\", "
+    "\"<x> V\"";
+
+/// termination = "80% capacity" or ["80% capacity", "2.5 V"].
+void read_termination(const ConfigSection& e, CycleTermination& out) {
+  const toml::node* n = e.node("termination");
+  if (!n) return;
+  std::vector<const toml::node*> items;
+  if (const toml::array* a = n->as_array()) {
+    if (a->empty()) e.fail("termination", std::string("is empty; allowed: ") + kAllowedTermination);
+    for (const toml::node& item : *a) items.push_back(&item);
+  } else {
+    items.push_back(n);
+  }
+  std::vector<std::string> texts;
+  for (const toml::node* item : items) {
+    const std::string text = e.text_of(*item, e.path("termination"), kAllowedTermination);
+    try {
+      texts.push_back(text);
+      parse_cycle_termination({text});
+    } catch (const InvalidArgument& x) {
+      e.fail_at(*item, e.path("termination"), "\"" + text + "\" " + x.why());
+    }
+  }
+  out = parse_cycle_termination(texts);
+}
+
+/// save_at_cycles = N (every Nth) or [1, 10, 100] (those), as PyBaMM's.
+void read_saving(const ConfigSection& e, const Interval& at_least_one, CycleSaving& out) {
+  const toml::node* n = e.node("save_at_cycles");
+  if (!n) return;
+  constexpr const char* allowed = "an integer N >= 1 (every Nth cycle) or an array of cycle numbers >= 1";
+  if (const toml::array* a = n->as_array()) {
+    std::vector<int> cycles;
+    for (const toml::node& item : *a)
+      cycles.push_back(static_cast<int>(e.number_of(item, e.path("save_at_cycles"), at_least_one, "")));
+    if (cycles.empty()) e.fail("save_at_cycles", std::string("is empty; allowed: ") + allowed);
+    out = CycleSaving::listed(std::move(cycles));
+    return;
+  }
+  if (const std::optional<int> every = e.integer("save_at_cycles", at_least_one)) out = CycleSaving::every_nth(*every);
+}
+
 }  // namespace
 
 void read_experiment(const ConfigSection& e, RunConfig& config) {
@@ -187,6 +231,8 @@ void read_experiment(const ConfigSection& e, RunConfig& config) {
   }
   const Interval at_least_one{1.0, std::numeric_limits<double>::infinity(), true, false, true};
   if (const std::optional<int> cycles = e.integer("cycles", at_least_one)) config.cycles = *cycles;
+  read_termination(e, config.termination);
+  read_saving(e, at_least_one, config.saving);
 }
 
 }  // namespace voltaic::io::detail

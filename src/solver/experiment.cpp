@@ -347,6 +347,7 @@ std::string Experiment::fingerprint() const {
     if (step.drive_cycle) tables[step.drive_cycle->name()] = step.drive_cycle.get();
   }
   text += "] x " + std::to_string(cycles_);
+  if (termination_.any()) text += ", until " + termination_.text();
   // A drive cycle's rows shape the run as much as the steps' words: an edited
   // table must not continue a checkpoint of the old one. One line per table,
   // so that a refusal names the first line that differs (first_difference).

@@ -11,29 +11,45 @@
 #include "solver/failure_cause.hpp"
 #include "solver/simulation_run.hpp"
 #include "voltaic/core/error.hpp"
+#include "voltaic/solver/electrode_soh.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
 
 namespace {
 
-/// The summary of the cycle whose last step just ended (rows of its steps:
-/// Solution's "Step" from (cycle - 1) size to cycle size - 1).
-CycleSummary summarise_cycle(const Solution& s, const program::CellEngine& e, int cycle, std::size_t size) {
+/// A cycle's throughput from its rows as they come (kept or not): trapezoids
+/// between consecutive rows (a step's first row repeats the last one's time).
+struct CycleTally {
+  double discharge_capacity = 0.0, charge_capacity = 0.0, discharge_energy = 0.0;
+  double min_voltage = INFINITY;
+  double t = 0.0, I = 0.0, V = 0.0;
+  bool started = false;
+
+  void add(double time, double current, double voltage) {
+    if (started) {
+      const double dt = (time - t) / 3600.0;
+      discharge_capacity += 0.5 * (std::max(current, 0.0) + std::max(I, 0.0)) * dt;
+      charge_capacity += 0.5 * (std::max(-current, 0.0) + std::max(-I, 0.0)) * dt;
+      discharge_energy += 0.5 * (std::max(current * voltage, 0.0) + std::max(I * V, 0.0)) * dt;
+    }
+    min_voltage = std::min(min_voltage, voltage);
+    t = time;
+    I = current;
+    V = voltage;
+    started = true;
+  }
+};
+
+/// The summary of the cycle whose last step just ended.
+CycleSummary summarise_cycle(const CycleTally& tally, const program::CellEngine& e, int cycle) {
   CycleSummary c;
   c.cycle = cycle;
-  const std::vector<double>&t = s["Time [s]"], &I = s["Current [A]"], &V = s["Voltage [V]"], &step = s["Step"];
-  const double first = static_cast<double>(static_cast<std::size_t>(cycle - 1) * size);
-  std::size_t r = s.rows();
-  while (r > 0 && step[r - 1] >= first) --r;
-  for (std::size_t i = r + 1; i < s.rows(); ++i) {  // trapezoids; a step's first row repeats the last one's time
-    const double dt = (t[i] - t[i - 1]) / 3600.0;
-    const double out = 0.5 * (std::max(I[i], 0.0) + std::max(I[i - 1], 0.0)) * dt;
-    c.discharge_capacity += out;
-    c.charge_capacity += 0.5 * (std::max(-I[i], 0.0) + std::max(-I[i - 1], 0.0)) * dt;
-    c.discharge_energy += 0.5 * (std::max(I[i] * V[i], 0.0) + std::max(I[i - 1] * V[i - 1], 0.0)) * dt;
-  }
-  c.time = s.rows() > 0 ? t.back() : 0.0;
+  c.discharge_capacity = tally.discharge_capacity;
+  c.charge_capacity = tally.charge_capacity;
+  c.discharge_energy = tally.discharge_energy;
+  c.min_voltage = tally.min_voltage;
+  c.time = tally.t;
   // Summed as Simulation::lithium_inventory sums the particles' lithium.
   const std::vector<double> lithium = e.particle_lithium();
   const CellLayout& host = e.host_layout();
@@ -46,7 +62,34 @@ CycleSummary summarise_cycle(const Solution& s, const program::CellEngine& e, in
   c.plating_lithium_lost = plated.lithium_lost;
   c.plated_concentration = plated.plated;
   c.dead_concentration = plated.dead;
+  const ParameterSet& p = host.parameters();
+  c.capacity = electrode_soh(p, c.particle_lithium).capacity_ah;
+  c.lithium_inventory_lost_percent = (1.0 - c.particle_lithium / initial_particle_lithium(p)) * 100.0;
   return c;
+}
+
+/// Why the cycling ends after `last` (the experiment's termination), or "".
+std::string cycling_ended(const CycleTermination& t, const std::vector<CycleSummary>& cycles) {
+  const CycleSummary& last = cycles.back();
+  std::ostringstream m;
+  m << "the experiment's termination \"" << t.text() << "\" after cycle " << last.cycle << ": ";
+  if (t.capacity_percent) {
+    const double stop = *t.capacity_percent / 100.0 * cycles.front().capacity;
+    if (last.capacity <= stop) {
+      m << "its capacity " << last.capacity << " A.h is at or below " << stop << " A.h, " << *t.capacity_percent
+        << "% of cycle " << cycles.front().cycle << "'s " << cycles.front().capacity << " A.h";
+      return m.str();
+    }
+  }
+  if (t.capacity_ah && last.capacity <= *t.capacity_ah) {
+    m << "its capacity " << last.capacity << " A.h is at or below " << *t.capacity_ah << " A.h";
+    return m.str();
+  }
+  if (t.voltage && last.min_voltage <= *t.voltage) {
+    m << "its lowest voltage " << last.min_voltage << " V is at or below " << *t.voltage << " V";
+    return m.str();
+  }
+  return "";
 }
 
 }  // namespace
@@ -80,10 +123,35 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
   const std::size_t cycle = experiment.cycle().size();
   const auto cycles_done = [&] { return static_cast<int>(k.step / static_cast<long long>(cycle)); };
   int summarised = cycles_done();
+  CycleTally tally;
+  // A row of step `index`: in the cycle's tally always; in the Solution (and
+  // so to the observer) where its cycle keeps its rows (PyBaMM's
+  // save_at_cycles), else held until the cycle ends, and kept if the run
+  // ends in it (as PyBaMM keeps the cycle it stops in).
+  Solution held;
+  struct KeepHeld {
+    Solution &held, &to;
+    ~KeepHeld() { to.take_rows(held); }
+  } keep{held, solution};
+  const auto row = [&](long long index, bool may_checkpoint) {
+    tally.add(k.time, k.current, k.voltage);
+    const int n = static_cast<int>(index / static_cast<long long>(cycle)) + 1;
+    record(experiment.saving().saved(n, experiment.cycles()) ? solution : held, static_cast<int>(index));
+    report_row(run, may_checkpoint);
+  };
   for (;;) {
     if (cycles_done() > summarised) {  // the last call ended a cycle, and its last row is in
       summarised = cycles_done();
-      solution.cycles.push_back(summarise_cycle(solution, e, summarised, cycle));
+      solution.cycles.push_back(summarise_cycle(tally, e, summarised));
+      tally = CycleTally{};
+      if (experiment.termination().any() && summarised < experiment.cycles()) {
+        const std::string why = cycling_ended(experiment.termination(), solution.cycles);
+        if (!why.empty()) {
+          solution.termination = why;
+          return;
+        }
+      }
+      held = Solution{};  // a cycle that keeps no rows
     }
     const long long index = k.step;
     const bool started = k.step_started;
@@ -103,8 +171,7 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
     }
     const bool ended = k.step != index;
     if (!started) {  // a fresh step's consistent start, and whether it can run
-      record(solution, static_cast<int>(index));
-      report_row(run, false);
+      row(index, false);
       if (k.ending != program::Ending::running) {
         solution.completed = false;
         solution.termination = describe_step(step, static_cast<std::size_t>(index)) +
@@ -126,8 +193,7 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
       continue;
     }
     ++solution.steps_taken;
-    record(solution, static_cast<int>(index));
-    report_row(run, !ended);
+    row(index, !ended);
     if (run.stopped) return;
     if (!ended) continue;
     solution.termination = describe_step(step, static_cast<std::size_t>(index)) + " ended by a cut-off event";

@@ -23,7 +23,10 @@ const std::vector<std::string>& CycleSummary::names() {
                                              "Loss of lithium to negative lithium plating [mol]",
                                              "Loss of capacity to negative lithium plating [A.h]",
                                              "X-averaged negative lithium plating concentration [mol.m-3]",
-                                             "X-averaged negative dead lithium concentration [mol.m-3]"};
+                                             "X-averaged negative dead lithium concentration [mol.m-3]",
+                                             "Capacity [A.h]",
+                                             "Loss of lithium inventory [%]",
+                                             "Minimum voltage [V]"};
   return n;
 }
 
@@ -40,7 +43,10 @@ std::vector<double> CycleSummary::values() const {
           plating_lithium_lost,
           plating_capacity_lost(),
           plated_concentration,
-          dead_concentration};
+          dead_concentration,
+          capacity,
+          lithium_inventory_lost_percent,
+          min_voltage};
 }
 
 const std::vector<std::string>& Solution::variable_names() {
@@ -71,6 +77,13 @@ const std::vector<double>& Solution::operator[](const std::string& name) const {
 void Solution::append(const std::vector<double>& row) {
   if (row.size() != columns_.size()) throw SizeMismatch("row", "Solution::append", "needs one value per variable");
   for (std::size_t i = 0; i < row.size(); ++i) columns_[i].push_back(row[i]);
+}
+
+void Solution::take_rows(Solution& other) {
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    columns_[i].insert(columns_[i].end(), other.columns_[i].begin(), other.columns_[i].end());
+    other.columns_[i].clear();
+  }
 }
 
 double Solution::at(const std::string& name, double t) const {

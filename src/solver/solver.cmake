@@ -24,6 +24,8 @@ target_sources(voltaic PRIVATE
   solver/simulation_substeps.cpp
   solver/simulation_checkpoint.cpp
   solver/simulation_engine.cpp
+  solver/electrode_soh.cpp
+  solver/cycling.cpp
   solver/checkpoint_values.cpp
   solver/checkpoint_window.cpp
   solver/memory_estimate.cpp

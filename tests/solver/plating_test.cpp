@@ -81,7 +81,8 @@ TEST_P(PlatingVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
   } else {
     EXPECT_EQ(last.sei_lithium_lost, 0.0);
   }
-  EXPECT_NEAR(last.dead_concentration, summary["End of cycle X-averaged negative dead lithium concentration [mol.m-3]"].back(),
+  EXPECT_NEAR(last.dead_concentration,
+              summary["End of cycle X-averaged negative dead lithium concentration [mol.m-3]"].back(),
               0.03 * last.dead_concentration + 1e-9);
   // What the particles lost is in the film and the plated layer (the salt is conserved).
   EXPECT_NEAR(lithium(s.cycles.front()), lithium(last), 1e-10 * last.particle_lithium)

@@ -5,6 +5,8 @@ target_sources(voltaic_tests PRIVATE
   solver/lumped_thermal_test.cpp
   solver/experiment_test.cpp
   solver/sei_growth_test.cpp
+  solver/electrode_soh_test.cpp
+  solver/cycling_test.cpp
   solver/plating_test.cpp
   solver/particle_step_test.cpp
   solver/particle_convergence_test.cpp

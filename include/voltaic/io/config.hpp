@@ -59,12 +59,19 @@ struct RunConfig {
   BackendChoice backend = BackendChoice::automatic;
   std::vector<std::string> experiment_steps;  ///< as PyBaMM writes them
   int cycles = 1;
+  CycleTermination termination;  ///< [experiment] termination (PyBaMM's)
+  CycleSaving saving;            ///< [experiment] save_at_cycles
   /// [experiment.drive_cycles]: the tables "Run NAME (A)" steps name, loaded
   /// and checked, by the name the config gives them.
   DriveCycles drive_cycles;
   OutputConfig output;
 
-  Experiment experiment() const { return Experiment(experiment_steps, cycles, drive_cycles); }
+  Experiment experiment() const {
+    Experiment e(experiment_steps, cycles, drive_cycles);
+    e.set_termination(termination);
+    e.set_saving(saving);
+    return e;
+  }
 };
 
 /// Reads and checks a config file; a BPX path in [cell] is relative to the

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "voltaic/core/error.hpp"
+#include "voltaic/solver/cycling.hpp"
 #include "voltaic/solver/drive_cycle.hpp"
 
 namespace voltaic {
@@ -113,6 +114,12 @@ class Experiment {
   /// Step s (from 0) of every cycle.
   const ExperimentStep& step(std::size_t s) const { return cycle_.at(s); }
   std::size_t total_steps() const { return cycle_.size() * static_cast<std::size_t>(cycles_); }
+  /// When the cycling ends early (PyBaMM's termination); none by default.
+  const CycleTermination& termination() const { return termination_; }
+  void set_termination(const CycleTermination& t) { termination_ = t; }
+  /// Which cycles keep their rows (PyBaMM's save_at_cycles); all by default.
+  const CycleSaving& saving() const { return saving_; }
+  void set_saving(const CycleSaving& s) { saving_ = s; }
   /// What shapes a run: the steps as written, the cycles, and one line per
   /// drive-cycle table (its rows and digest), so that a checkpoint of another
   /// experiment, or ranks that read other tables, are told apart by the
@@ -122,6 +129,8 @@ class Experiment {
  private:
   std::vector<ExperimentStep> cycle_;
   int cycles_;
+  CycleTermination termination_;
+  CycleSaving saving_;
 };
 
 }  // namespace voltaic

@@ -43,6 +43,9 @@ struct CycleSummary {
   double plating_lithium_lost = 0.0;
   double plated_concentration = 0.0;  ///< "X-averaged negative lithium plating concentration [mol.m-3]"
   double dead_concentration = 0.0;    ///< "X-averaged negative dead lithium concentration [mol.m-3]"
+  double capacity = 0.0;              ///< "Capacity [A.h]": the electrode SOH's (electrode_soh.hpp) at the cycle's end
+  double lithium_inventory_lost_percent = 0.0;  ///< "Loss of lithium inventory [%]" since t = 0
+  double min_voltage = 0.0;                     ///< "Minimum voltage [V]" of the cycle's rows
   /// "Loss of capacity to negative SEI [A.h]": the SEI's lithium times F.
   double sei_capacity_lost() const;
   /// "Loss of capacity to negative lithium plating [A.h]".
@@ -69,6 +72,8 @@ class Solution {
 
   /// Appends one row (values in variable_names() order).
   void append(const std::vector<double>& row);
+  /// Appends every row of `other`, then empties its rows.
+  void take_rows(Solution& other);
   std::size_t rows() const { return columns_.empty() ? 0 : columns_.front().size(); }
 
   /// Linear interpolation of a column at time t (clamped to the time range).
