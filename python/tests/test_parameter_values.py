@@ -27,7 +27,7 @@ def chen2020_values(**changes):
         }
     )
     values["Negative electrode thickness [m]"] = 7e-5
-    values["SEI resistivity [Ohm.m]"] = 2e5  # not voltaic's: ignored
+    values["SEI resistivity [Ohm.m]"] = 2e5
     values.update(changes)
     return values
 
@@ -46,6 +46,23 @@ def test_marquis_functions_select_marquis2019():
     )
     sim = voltaic.Simulation(values, experiment=["Rest for 1 minute"])
     assert sim.config.cell_source == "Marquis2019"
+
+
+def test_okane2022_is_told_from_chen2020_by_its_functions_module():
+    # Its graphite OCP has Chen2020's function name (a table there).
+    values = ParameterValues()
+    for k, v in FITS["OKane2022"].items():
+        if isinstance(v, str):
+            v = pybamm_function(v)
+            v.__module__ = "pybamm.input.parameters.lithium_ion.OKane2022"
+        values[k] = v
+    values["Dead lithium decay constant [s-1]"] = 2e-6
+    sim = voltaic.Simulation(values, experiment=["Rest for 1 minute"])
+    assert sim.config.cell_source == "OKane2022"
+    assert sim.config.parameter("Dead lithium decay constant [s-1]") == 2e-6
+    values["Dead lithium decay rate [s-1]"] = pybamm_function("my_decay")
+    with pytest.raises(ValueError, match="my_decay"):
+        voltaic.Simulation(values)
 
 
 def test_every_function_voltaic_cannot_take_is_named_in_one_error():

@@ -170,5 +170,44 @@ def test_sei_growth_with_pybamms_option_names_gives_summary_variables():
     lost = s["Loss of lithium to negative SEI [mol]"]
     assert 0 < lost[0] < lost[1]
     assert s["X-averaged negative SEI thickness [m]"][1] > 5e-9
-    with pytest.raises(ValueError, match="lithium plating"):
+    with pytest.raises(ValueError, match="particle mechanics"):
+        voltaic.Simulation("Chen2020", options={"particle mechanics": "swelling only"})
+
+
+def test_lithium_plating_with_pybamms_option_names():
+    cold = {"Ambient temperature [K]": 268.15, "Initial temperature [K]": 268.15}
+    sol = voltaic.Simulation(
+        {"parameter_set": "OKane2022", **cold},
+        experiment=[("Discharge at 1C until 2.5 V", "Charge at 1C until 4.2 V")] * 2,
+        grid={"negative_cells": 6, "separator_cells": 4, "positive_cells": 6, "radial_shells": 6},
+        options={"SEI": "solvent-diffusion limited", "lithium plating": "partially reversible"},
+    ).solve()
+    assert sol.completed, sol.termination
+    s = sol.summary_variables
+    assert s["Loss of lithium to negative lithium plating [mol]"][0] > 0
+    dead = s["X-averaged negative dead lithium concentration [mol.m-3]"]
+    assert 0 < dead[0] < dead[1]
+    with pytest.raises(ValueError, match="Lithium plating kinetic rate constant"):
         voltaic.Simulation("Chen2020", options={"lithium plating": "reversible"})
+
+
+def test_termination_and_save_at_cycles_as_pybamm():
+    sim = voltaic.Simulation(
+        {"parameter_set": "Chen2020", "SEI reaction exchange current density [A.m-2]": 1.5e-4},
+        experiment=[("Discharge at 1C until 2.5 V", "Charge at 1C until 4.2 V")] * 40,
+        grid={"negative_cells": 6, "separator_cells": 4, "positive_cells": 6, "radial_shells": 6},
+        options={"SEI": "reaction limited"},
+        termination="97% capacity",
+    )
+    sol = sim.solve(save_at_cycles=2)
+    assert sol.completed, sol.termination
+    assert "97% capacity" in sol.termination
+    s = sol.summary_variables
+    n = len(s["Cycle number"])
+    assert 2 <= n < 40
+    assert s["Capacity [A.h]"][-1] <= 0.97 * s["Capacity [A.h]"][0]
+    kept = {int(step) // 2 + 1 for step in sol["Step"]}
+    # The first, every second and the one it stopped in (as PyBaMM keeps it).
+    assert kept == {c for c in range(1, n + 1) if c in (1, n) or c % 2 == 0}
+    with pytest.raises(ValueError, match="termination"):
+        voltaic.Simulation("Chen2020", termination="80 percent")

@@ -115,9 +115,20 @@ def experiment_items(experiment: Any) -> list:
     return list(experiment)
 
 
-def experiment_table(experiment: Any) -> str:
+def experiment_termination(experiment: Any, termination: Any) -> Any:
+    """PyBaMM's termination: the one given, else a pybamm.Experiment's own."""
+    if termination is not None:
+        return termination
+    return getattr(experiment, "termination_string", None)
+
+
+def experiment_table(
+    experiment: Any, termination: Any = None, save_at_cycles: Any = None
+) -> str:
     """[experiment] from PyBaMM's list of steps (strings, or tuples of them:
-    a list of one repeated tuple is that many cycles)."""
+    a list of one repeated tuple is that many cycles), its termination
+    ("80% capacity", or a list of conditions) and save_at_cycles (N, or a
+    list of cycle numbers)."""
     items = experiment_items(experiment)
     steps: Sequence
     cycles = 1
@@ -132,7 +143,18 @@ def experiment_table(experiment: Any) -> str:
             for s in items
             for step in (s if isinstance(s, tuple) else (s,))
         ]
-    return toml_table("experiment", {"steps": list(steps), "cycles": cycles})
+    keys: dict = {"steps": list(steps), "cycles": cycles}
+    if termination is not None:
+        keys["termination"] = (
+            termination if isinstance(termination, str) else list(termination)
+        )
+    if save_at_cycles is not None:
+        keys["save_at_cycles"] = (
+            int(save_at_cycles)
+            if isinstance(save_at_cycles, numbers.Integral)
+            else [int(c) for c in save_at_cycles]
+        )
+    return toml_table("experiment", keys)
 
 
 def tables_folder(drive_cycles: Mapping[str, Any] | None):
@@ -188,6 +210,8 @@ def run_config_text(
     drive_cycles: Mapping[str, Any] | None = None,
     folder: str | None = None,
     options: Mapping[str, str] | None = None,
+    termination: Any = None,
+    save_at_cycles: Any = None,
 ) -> str:
     """The whole config, as `voltaic run` would read it from a file;
     drive cycles given as arrays are written to `folder`."""
@@ -197,7 +221,7 @@ def run_config_text(
     text += toml_table("thermal", {"model": thermal})
     text += degradation_table(options)
     text += toml_table("solver", {"backend": backend, **dict(solver or {})})
-    text += experiment_table(experiment)
+    text += experiment_table(experiment, termination, save_at_cycles)
     if drive_cycles:
         text += drive_cycle_table(drive_cycles, folder or ".")
     if output:

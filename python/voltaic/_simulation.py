@@ -8,7 +8,12 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import _core
-from ._config import experiment_items, run_config_text, tables_folder
+from ._config import (
+    experiment_items,
+    experiment_termination,
+    run_config_text,
+    tables_folder,
+)
 from ._parameters import as_parameter_set
 
 ORIGIN = "voltaic.Simulation"
@@ -139,7 +144,10 @@ class Simulation:
     step's start, currents [A] or powers [W]), as PyBaMM's drive cycles.
     options: PyBaMM's model options voltaic has, by PyBaMM's names
     ({"SEI": "reaction limited", "SEI film resistance": "distributed",
-    "lithium plating": "partially reversible"})."""
+    "lithium plating": "partially reversible"}).
+    termination: PyBaMM's experiment termination ("80% capacity", "4 A.h
+    capacity", "2.5 V", or a list of them), checked after each cycle; a
+    pybamm.Experiment's own when not given."""
 
     def __init__(
         self,
@@ -151,6 +159,7 @@ class Simulation:
         solver: Mapping[str, Any] | None = None,
         drive_cycles: Mapping[str, Any] | None = None,
         options: Mapping[str, str] | None = None,
+        termination: Any = None,
     ):
         # Tables given as arrays live in files while this object does (the
         # config reads CSV files; solve() may read the config again).
@@ -165,31 +174,43 @@ class Simulation:
             drive_cycles=dict(drive_cycles or {}),
             folder=self._tables.name if self._tables else None,
             options=dict(options or {}),
+            termination=experiment_termination(experiment, termination),
         )
         self.config_text = run_config_text(**self._settings)
         self.config = _core.parse_config(self.config_text, ORIGIN)
 
     def config_text_with_fields(
-        self, field_times: Sequence[float] | None, field_period: float
+        self,
+        field_times: Sequence[float] | None,
+        field_period: float,
+        save_at_cycles: Any = None,
     ) -> str:
         output: dict = {}
         if field_times is not None and len(field_times):
             output["field_times"] = [float(t) for t in field_times]
         if field_period:
             output["field_period"] = float(field_period)
-        return run_config_text(**self._settings, output=output)
+        return run_config_text(
+            **self._settings, output=output, save_at_cycles=save_at_cycles
+        )
 
     def solve(
         self,
         field_times: Sequence[float] | None = None,
         field_period: float = 0.0,
+        save_at_cycles: Any = None,
     ) -> Solution:
         """Runs the experiment from the start. A run that stops early does
         not raise (`completed` False, `termination` says why); Ctrl-C raises
-        KeyboardInterrupt at the next time step."""
+        KeyboardInterrupt at the next time step. save_at_cycles, as
+        PyBaMM's: only every Nth cycle (an int) or the listed ones keep
+        their rows (the first and last always); every cycle keeps its
+        summary_variables."""
         config = self.config
-        if field_times is not None or field_period:
-            text = self.config_text_with_fields(field_times, field_period)
+        if field_times is not None or field_period or save_at_cycles is not None:
+            text = self.config_text_with_fields(
+                field_times, field_period, save_at_cycles
+            )
             config = _core.parse_config(text, ORIGIN)
         neg, sep, pos, _, nx, ny = config.grid
         return Solution(_core.solve(config), (neg + sep + pos, ny, nx))
