@@ -11,10 +11,13 @@
 
 namespace voltaic::dfn {
 
-// The CPU program is flattened (cell_program_cpu.cpp): the film's solve,
-// an implicit Butler-Volmer inside a Newton, stays a call there, or its
-// inlining at every site makes the compile take tens of minutes.
-#if !defined(__CUDA_ARCH__) && defined(__GNUC__)
+// The film's solve (an implicit Butler-Volmer inside a Newton, with the
+// side reactions) stays a call on both sides: the CPU program is flattened
+// (cell_program_cpu.cpp), where inlining it at every site makes the compile
+// take tens of minutes, and on the GPU it only runs for ageing cells.
+#if defined(__CUDA_ARCH__)
+#define VOLTAIC_SEI_NOINLINE __noinline__
+#elif defined(__GNUC__)
 #define VOLTAIC_SEI_NOINLINE __attribute__((noinline))
 #else
 #define VOLTAIC_SEI_NOINLINE
