@@ -37,9 +37,20 @@ double Progress::fraction(const Solution& s) const {
   return (double(index) + std::clamp(part, 0.0, 0.99)) / double(experiment_.total_steps());
 }
 
+std::string Progress::cycle_text(const Solution& s) const {
+  if (experiment_.cycles() <= 1 || s.cycles.empty()) return "";
+  const CycleSummary &first = s.cycles.front(), &last = s.cycles.back();
+  char text[128];
+  std::snprintf(text, sizeof text, "  cycle %d/%d, capacity %.4f A.h (%.1f%%)", last.cycle, experiment_.cycles(),
+                last.capacity, first.capacity > 0.0 ? 100.0 * last.capacity / first.capacity : 0.0);
+  return text;
+}
+
 void Progress::update(const Solution& s) {
   if (s.rows() == 0) return;
   const std::size_t r = s.rows() - 1;
+  const bool new_cycle = s.cycles.size() != last_cycles_;
+  last_cycles_ = s.cycles.size();
   const int step = static_cast<int>(s["Step"][r]);
   if (step != last_step_) {
     step_time_ = s["Time [s]"][r];
@@ -47,10 +58,12 @@ void Progress::update(const Solution& s) {
     step_current_ = std::fabs(s["Current [A]"][r]);
   }
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const double done = fraction(s);
+  // Cycles that keep no rows leave the last row behind: their summaries count.
+  const double done =
+      std::max(fraction(s), static_cast<double>(s.cycles.size()) / static_cast<double>(experiment_.cycles()));
   if (terminal_) {
-    if (elapsed - last_draw_s_ >= 0.1 || step != last_step_) draw(s, done, elapsed);
-  } else if (step != last_step_ || elapsed - last_log_s_ >= 5.0) {
+    if (elapsed - last_draw_s_ >= 0.1 || step != last_step_ || new_cycle) draw(s, done, elapsed);
+  } else if (step != last_step_ || (new_cycle && elapsed - last_log_s_ >= 1.0) || elapsed - last_log_s_ >= 5.0) {
     log(s, done, elapsed);
   }
   last_step_ = step;
@@ -64,10 +77,10 @@ void Progress::draw(const Solution& s, double done, double elapsed) {
   std::string bar(static_cast<std::size_t>(filled), '#');
   bar.resize(width, '.');
   const std::string eta = done > 0.01 ? clock_text(elapsed * (1.0 - done) / done) : "--:--";
-  std::fprintf(out_, "\r[%s] %3.0f%%  step %d/%zu  t = %.0f s  V = %.4f V  T = %.2f K  %s elapsed, ETA %s  ",
+  std::fprintf(out_, "\r[%s] %3.0f%%  step %d/%zu  t = %.0f s  V = %.4f V  T = %.2f K%s  %s elapsed, ETA %s  ",
                bar.c_str(), 100.0 * done, static_cast<int>(s["Step"][r]) + 1, experiment_.total_steps(),
-               s["Time [s]"][r], s["Voltage [V]"][r], s["Maximum cell temperature [K]"][r], clock_text(elapsed).c_str(),
-               eta.c_str());
+               s["Time [s]"][r], s["Voltage [V]"][r], s["Maximum cell temperature [K]"][r], cycle_text(s).c_str(),
+               clock_text(elapsed).c_str(), eta.c_str());
   std::fflush(out_);
 }
 
@@ -75,10 +88,11 @@ void Progress::log(const Solution& s, double done, double elapsed) {
   last_log_s_ = elapsed;
   const std::size_t r = s.rows() - 1;
   const auto index = static_cast<std::size_t>(s["Step"][r]);
-  std::fprintf(out_, "voltaic: %3.0f%%  step %zu/%zu \"%s\"  t = %.1f s  V = %.4f V  I = %.4f A  T = %.2f K  (%s)\n",
+  std::fprintf(out_, "voltaic: %3.0f%%  step %zu/%zu \"%s\"  t = %.1f s  V = %.4f V  I = %.4f A  T = %.2f K%s  (%s)\n",
                100.0 * done, index + 1, experiment_.total_steps(),
                experiment_.step(index % experiment_.cycle().size()).text.c_str(), s["Time [s]"][r], s["Voltage [V]"][r],
-               s["Current [A]"][r], s["Maximum cell temperature [K]"][r], clock_text(elapsed).c_str());
+               s["Current [A]"][r], s["Maximum cell temperature [K]"][r], cycle_text(s).c_str(),
+               clock_text(elapsed).c_str());
   std::fflush(out_);
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Progress of a run: a bar with elapsed time and ETA redrawn in place on a
 // terminal, plain log lines (at most every few seconds, and at each
-// experiment step) otherwise.
+// experiment step) otherwise. A run of many cycles also counts its cycles
+// and shows the last one's capacity (cycles that keep no rows, PyBaMM's
+// save_at_cycles, move the bar by their summaries).
 
 #include <chrono>
 #include <cstdio>
@@ -27,6 +29,8 @@ class Progress {
   double fraction(const Solution& s) const;
   void draw(const Solution& s, double done, double elapsed_s);
   void log(const Solution& s, double done, double elapsed_s);
+  /// "  cycle 12/1000, capacity 4.9876 A.h (98.1%)" once a cycle of many has ended, else "".
+  std::string cycle_text(const Solution& s) const;
 
   const Experiment& experiment_;
   double capacity_ah_;
@@ -35,6 +39,7 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   double last_draw_s_ = -1.0, last_log_s_ = -1.0;
   int last_step_ = -1;
+  std::size_t last_cycles_ = 0;
   // Where the present step began: time, capacity, |current|.
   double step_time_ = 0.0, step_capacity_ = 0.0, step_current_ = 0.0;
 };
