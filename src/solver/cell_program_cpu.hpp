@@ -3,7 +3,10 @@
 // compiled with everything they call inlined, once with FMA instructions and
 // once without, the loader picking what this CPU has (cpu/fma_clones.hpp).
 // Without it every fp::fma of the program is a library call (a tenth of
-// its time on the development machine).
+// its time on the development machine). The largest callees (the implicit
+// Butler-Volmer, the guarded OCP, the film's solve) are VOLTAIC_CPU_CALL:
+// calls to their own flattened FMA clones, which keeps this file's compile
+// at about 80 s instead of eight minutes.
 
 #include "solver/cell_program.hpp"
 

@@ -39,10 +39,12 @@ struct FilmReaction {
 /// [J - g, J] or [J, J - g]; a value on the runaway side puts the root above
 /// J. Newton inside the bracket, bisection when it leaves it.
 /// `guess_tot`, `guess_main`: the last solve's currents [A/m^2].
-VOLTAIC_HD inline FilmReaction film_reaction(const Constants& s, const plating::Constants& pc,
-                                             const ElectrodeParameters& e, double t_ref, double phi_s, double phi_e,
-                                             double c_e, const kinetics::SurfaceResponse& surface, double T,
-                                             double c_e_scale, NodeFilm film, double guess_tot, double guess_main) {
+VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s, const plating::Constants& pc,
+                                                              const ElectrodeParameters& e, double t_ref, double phi_s,
+                                                              double phi_e, double c_e,
+                                                              const kinetics::SurfaceResponse& surface, double T,
+                                                              double c_e_scale, NodeFilm film, double guess_tot,
+                                                              double guess_main) {
   const double L = film.L;
   const double lr = s.film ? L * s.resistivity : 0.0;
   double j_tot = guess_tot, main = guess_main, lo = -INFINITY, hi = INFINITY;

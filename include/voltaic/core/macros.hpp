@@ -9,6 +9,18 @@
 #define VOLTAIC_HD
 #endif
 
+/// A large function the CPU cell program calls rather than inlines. The
+/// program's entry points are flattened so that every fp::fma in them is an
+/// FMA instruction (src/solver/cell_program_cpu.cpp); inlining these at each
+/// of their sites made that one file take eight minutes to compile. Host GCC
+/// on x86 compiles each flattened on its own, with and without FMA, the
+/// loader picking one (src/cpu/fma_clones.hpp); device code is untouched.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define VOLTAIC_CPU_CALL __attribute__((noinline, flatten, target_clones("fma", "default")))
+#else
+#define VOLTAIC_CPU_CALL
+#endif
+
 /// Bounds checks in views are on in debug builds, or when forced.
 #if !defined(NDEBUG) || defined(VOLTAIC_FORCE_BOUNDS_CHECK)
 #define VOLTAIC_BOUNDS_CHECK 1

@@ -107,10 +107,11 @@ struct ImplicitResidual {
 /// safeguarded by bisection inside the admissible interval (c_surf(j) in
 /// (0, c_max), where g = j - BV changes sign because j0 vanishes at both
 /// ends). `guess` starts the iteration (the last solve's j).
-VOLTAIC_HD inline ImplicitReaction butler_volmer_implicit(const ElectrodeParameters& e, double reference_temperature,
-                                                          double phi_s, double phi_e, double c_e,
-                                                          const SurfaceResponse& s, double T, double c_e_scale,
-                                                          double guess) {
+VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(const ElectrodeParameters& e,
+                                                                           double reference_temperature, double phi_s,
+                                                                           double phi_e, double c_e,
+                                                                           const SurfaceResponse& s, double T,
+                                                                           double c_e_scale, double guess) {
   const detail::ImplicitResidual f{e, reference_temperature, phi_s - phi_e, c_e, T, c_e_scale, s};
   const double c_max = e.maximum_concentration;
   if (!(s.slope < 0.0)) {  // a fixed surface: the explicit form

@@ -183,8 +183,8 @@ VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) {
 /// [1e-10, 1 - 1e-10], plus barriers that push U up as sto -> 0 and down as
 /// sto -> 1, so that a particle surface cannot fill or empty past its
 /// limits (the reaction reverses first). Finite for every sto.
-VOLTAIC_HD inline double guarded_open_circuit_potential(const ElectrodeParameters& e, double sto, double T,
-                                                        double T_ref) {
+VOLTAIC_HD VOLTAIC_CPU_CALL inline double guarded_open_circuit_potential(const ElectrodeParameters& e, double sto,
+                                                                         double T, double T_ref) {
   constexpr double tol = 1e-10;
   const double clipped = fmin(fmax(sto, tol), 1.0 - tol);
   return open_circuit_potential(e, clipped, T, T_ref) + ocp_barrier_towards_zero(sto) -
