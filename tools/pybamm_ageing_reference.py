@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Produces PyBaMM reference data for SEI growth and lithium plating over many
-cycles.
+"""Produces PyBaMM reference data for SEI growth, lithium plating and loss of
+active material over many cycles.
 
 Every case is PyBaMM's DFN model (``pybamm.lithium_ion.DFN(options)``),
 solved by PyBaMM's default solver (IDAKLU) at its default tolerances on
@@ -8,8 +8,8 @@ PyBaMM's default mesh of 20 finite-volume cells per domain and per particle
 (the mesh of tools/pybamm_reference.py), from the parameter set's own initial
 state (no initial_soc), with rows every 10 s within each step (the
 experiment's ``period``) plus the solver's root-found end of each step. The
-cases come in two families (``FAMILIES``), each with its own parameter set,
-temperature and experiment:
+cases come in three families (``FAMILIES``), each with its own parameter
+set, temperature and experiment:
 
 * SEI (``sei_*``): the Chen2020 parameter set (which holds SEI parameters),
   298.15 K ambient and initial temperature, ``CYCLES`` (10) cycles of
@@ -27,6 +27,12 @@ temperature and experiment:
       "Discharge at 1C until 2.5 V", "Rest for 10 minutes",
       "Charge at 1C until 4.2 V", "Hold at 4.2 V until C/20",
       "Rest for 10 minutes"
+
+* loss of active material (``lam_*``): the OKane2022 parameter set (it holds
+  the mechanics and LAM parameters), at its own 298.15 K (no lithium plating
+  option is needed to see LAM, and the coupled case is OKane2022's own
+  set-up), the plating family's experiment (1C discharge, 1C charge), 50
+  cycles (``LAM_CYCLES``) or fewer where the case says.
 
 Cases (``--cases`` takes names or shell patterns):
 
@@ -50,10 +56,24 @@ Cases (``--cases`` takes names or shell patterns):
 * ``plating_reaction_limited_sei``: {"SEI": "reaction limited",
   "lithium plating": "partially reversible"} (PyBaMM then sets "SEI film
   resistance" to "distributed", and the film's overpotential enters the
-  plating overpotential).
+  plating overpotential);
+* ``lam_stress``: {"loss of active material": "stress-driven"} (both
+  electrodes; PyBaMM then sets "particle mechanics" to "swelling only" and
+  "stress-induced diffusion" to "true"), no SEI or plating, 50 cycles;
+* ``lam_stress_negative``: {"loss of active material": ("stress-driven",
+  "none")}, 10 cycles (PyBaMM still sets "swelling only" on both
+  electrodes);
+* ``lam_reaction``: {"SEI": "reaction limited", "loss of active material":
+  ("reaction-driven", "none")} with "Negative electrode reaction-driven LAM
+  factor [m3.mol-1]" = ``LAM_REACTION_FACTOR`` (0 in OKane2022), 15 cycles;
+* ``lam_okane2022_coupled``: {"SEI": "solvent-diffusion limited", "lithium
+  plating": "partially reversible", "loss of active material":
+  "stress-driven", "particle mechanics": "swelling only"} (PyBaMM's default
+  "SEI film resistance": "distributed"), 50 cycles.
 
-Every plating case also passes "lithium plating porosity change": "false" and
-"SEI porosity change": "false" (PyBaMM's defaults) explicitly.
+Every plating case (and ``lam_okane2022_coupled``) also passes "lithium
+plating porosity change": "false" and "SEI porosity change": "false"
+(PyBaMM's defaults) explicitly.
 
 Written into ``--out-dir`` (default tests/data/pybamm/ageing):
 
@@ -63,11 +83,17 @@ Written into ``--out-dir`` (default tests/data/pybamm/ageing):
   capacity, the X-averaged negative SEI thickness and the loss of capacity to
   negative SEI at the cycle's end; plating cases also the loss of lithium and
   of capacity to negative lithium plating and the X-averaged negative plated
-  and dead lithium concentrations at the cycle's end;
-* ``<case>_cycle1.csv``, ``<case>_cycle10.csv``: time from the cycle's start,
-  voltage, current and step index of the first and last cycles at PyBaMM's
-  output rows (no interpolation by this script), with the SEI (and, plating
-  cases, plating) states;
+  and dead lithium concentrations at the cycle's end; LAM cases also PyBaMM's
+  "Loss of active material in ... electrode [%]", the loss of lithium due to
+  LAM and the X-averaged active material volume fractions at the cycle's
+  end and the cycle's minimum voltage, without the SEI, plating and stress
+  columns of the submodels the case does not have;
+* ``<case>_cycle1.csv``, ``<case>_cycle<last>.csv``: time from the cycle's
+  start, voltage, current and step index of the first and last cycles at
+  PyBaMM's output rows (no interpolation by this script), with the SEI (and,
+  plating cases, plating; LAM cases, the X-averaged surface tangential
+  stresses, active material volume fractions and the loss of lithium due to
+  LAM) states;
 * ``<case>_info.json``: options (as asked and as PyBaMM resolved them),
   parameter changes, step terminations of every cycle, checks, the wall time
   of the solve (the one number that differs from run to run) and, for a case
@@ -81,17 +107,26 @@ Written into ``--out-dir`` (default tests/data/pybamm/ageing):
   every OKane2022 parameter that differs from Chen2020 (numbers by value,
   functions by name, interpolants with their data) and every plating case's
   resolved options (written when a plating case runs);
+* ``lam_parameters.json``: every OKane2022 mechanics and LAM parameter
+  (Poisson's ratio, Young's modulus, partial molar volume, reference
+  concentration for free of deformation, LAM constants, critical stress,
+  reaction-driven LAM factor, volume change), its SEI and plating ones,
+  those a LAM case needs beyond the DFN without SEI, plating, mechanics and
+  LAM, the temperatures and every LAM case's resolved options (written when
+  a LAM case runs);
 * ``README.md``: what each file is, the commands, the headline numbers.
 
 Run from the repository root with a Python that has PyBaMM 26.10.1.1::
 
     python3 tools/pybamm_ageing_reference.py --cases 'sei_*'
     python3 tools/pybamm_ageing_reference.py --cases 'plating_*'
+    python3 tools/pybamm_ageing_reference.py --cases 'lam_*'
 
 (no ``--cases``: every case). A ``--cases`` run rewrites the files of those
 cases and its families' parameter files only; the README is rebuilt from
 every ``<case>_info.json`` and parameter file in the folder. Each case takes
 seconds to a few minutes on one core; the solver runs single-threaded.
+Cases run one after the other.
 """
 
 import argparse
@@ -226,6 +261,72 @@ PLATING_CURVE_EXTRA = CURVE_EXTRA + (
     DEAD,
     PLATING_CURRENT,
 )
+# The loss-of-active-material cases: OKane2022 (it holds the mechanics and
+# LAM parameters) at its own 298.15 K, the plating family's experiment.
+LAM_PARAMETER_SET = "OKane2022"
+LAM_CYCLES = 50
+LAM_TEMPERATURE_K = 298.15
+LAM_PROTOCOL = PLATING_PROTOCOL
+BETA_LAM_SEI_N = "Negative electrode reaction-driven LAM factor [m3.mol-1]"
+# lam_reaction's factor (0 in OKane2022): about 1 % of the negative
+# electrode's active material lost over its 15 cycles with OKane2022's
+# reaction-limited SEI (LAM_n [%] = 100 beta n_Li,SEI / (V_n eps_s,n,0)).
+LAM_REACTION_FACTOR = 1.5e-4
+LAM_N = "Loss of active material in negative electrode [%]"
+LAM_P = "Loss of active material in positive electrode [%]"
+LLI_LAM_N = (
+    "Loss of lithium due to loss of active material in negative electrode "
+    "[mol]"
+)
+LLI_LAM_P = (
+    "Loss of lithium due to loss of active material in positive electrode "
+    "[mol]"
+)
+STRESS_N = "X-averaged negative particle surface tangential stress [Pa]"
+STRESS_P = "X-averaged positive particle surface tangential stress [Pa]"
+EPS_N = "X-averaged negative electrode active material volume fraction"
+EPS_P = "X-averaged positive electrode active material volume fraction"
+# As PyBaMM's experiment log computes it: the least "Battery voltage [V]"
+# over the cycle's output rows.
+MIN_VOLTAGE = "Minimum voltage [V]"
+LAM_SUMMARY_COLUMNS = (
+    PLATING_SUMMARY_COLUMNS[:3] + (LAM_N, LAM_P) + PLATING_SUMMARY_COLUMNS[3:]
+)
+LAM_CYCLE_COLUMNS = CYCLE_COLUMNS + (MIN_VOLTAGE,)
+LAM_END_OF_CYCLE = PLATING_END_OF_CYCLE + (LLI_LAM_N, LLI_LAM_P, EPS_N, EPS_P)
+LAM_CURVE_EXTRA = PLATING_CURVE_EXTRA + (
+    STRESS_N,
+    STRESS_P,
+    EPS_N,
+    EPS_P,
+    LLI_LAM_N,
+    LLI_LAM_P,
+)
+# LAM cases leave out the columns of a submodel whose option resolves to
+# "none" on both electrodes.
+LAM_OPTIONAL = {
+    "SEI": (THICKNESS, SEI_LITHIUM, SEI_CAPACITY, SEI_CURRENT),
+    "lithium plating": (
+        PLATING_LITHIUM,
+        PLATING_CAPACITY,
+        PLATED,
+        DEAD,
+        PLATING_CURRENT,
+    ),
+    "particle mechanics": (STRESS_N, STRESS_P),
+}
+# Names in OKane2022 that lam_parameters.json lists (with PLATING_WORDS).
+LAM_WORDS = PLATING_WORDS + (
+    "lam constant",
+    "reaction-driven lam",
+    "poisson",
+    "young",
+    "partial molar volume",
+    "free of deformation",
+    "critical stress",
+    "volume change",
+    "thermal expansion",
+)
 INTEGER_COLUMNS = ("Cycle number", "Step")
 # What differs between the two families of cases. "changes" apply to every
 # case of the family; "option_words" pick the resolved options written into
@@ -279,7 +380,74 @@ FAMILIES = {
         ),
         "parameters_file": "plating_parameters.json",
     },
+    "lam": {
+        "title": "loss-of-active-material",
+        "parameter_set": LAM_PARAMETER_SET,
+        "protocol": LAM_PROTOCOL,
+        "cycles": LAM_CYCLES,
+        "temperature_K": LAM_TEMPERATURE_K,
+        "state_temperature": True,
+        "changes": {},
+        "summary_columns": LAM_SUMMARY_COLUMNS,
+        "cycle_columns": LAM_CYCLE_COLUMNS,
+        "end_of_cycle": LAM_END_OF_CYCLE,
+        "curve_extra": LAM_CURVE_EXTRA,
+        "optional": LAM_OPTIONAL,
+        "option_words": (
+            "SEI",
+            "plating",
+            "active material",
+            "mechanics",
+            "stress",
+        ),
+        "options_label": "SEI-, plating-, LAM-, mechanics-related and thermal",
+        "since_t0": (SEI_CAPACITY, PLATING_LITHIUM, LLI_LAM_N, LLI_LAM_P),
+        "per_cycle": (
+            "Capacity [A.h]",
+            LAM_N,
+            LAM_P,
+            "Loss of lithium inventory [%]",
+            "Negative electrode capacity [A.h]",
+            "Positive electrode capacity [A.h]",
+            SEI_LITHIUM,
+            PLATING_LITHIUM,
+            "Discharge step capacity [A.h]",
+            MIN_VOLTAGE,
+            "End of cycle " + LLI_LAM_N,
+            "End of cycle " + LLI_LAM_P,
+        ),
+        "parameters_file": "lam_parameters.json",
+    },
 }
+
+
+def case_family(spec, resolved=None):
+    """The case's family with the case's cycle count and, given the resolved
+    options, without the columns of submodels the case does not have."""
+    family = dict(FAMILIES[spec["family"]])
+    family["cycles"] = spec.get("cycles", family["cycles"])
+    family.setdefault("cycle_columns", CYCLE_COLUMNS)
+    if resolved is None:
+        return family
+    unused = set()
+    for option, names in family.get("optional", {}).items():
+        value = resolved.get(option, "none")
+        values = value if isinstance(value, (list, tuple)) else [value]
+        if all(v == "none" for v in values):
+            unused.update(names)
+
+    def keep(name):
+        return name.removeprefix("End of cycle ") not in unused
+
+    for key in ("summary_columns", "end_of_cycle", "curve_extra", "since_t0"):
+        family[key] = tuple(n for n in family[key] if keep(n))
+    family["per_cycle"] = tuple(n for n in family["per_cycle"] if keep(n))
+    return family
+
+
+def states_temperature(family):
+    """Whether the family's temperature is stated (set, or not Chen2020's)."""
+    return bool(family["changes"]) or family.get("state_temperature", False)
 
 
 # The cases ------------------------------------------------------------------
@@ -325,12 +493,38 @@ def case_specs():
         "plating_partially_reversible_lumped": dict(partial, thermal="lumped"),
         "plating_reaction_limited_sei": dict(partial, SEI="reaction limited"),
     }
+    stress = {"loss of active material": "stress-driven"}
+    lam = {
+        "lam_stress": {"options": stress},
+        "lam_stress_negative": {
+            "options": {"loss of active material": ("stress-driven", "none")},
+            "cycles": 10,
+        },
+        "lam_reaction": {
+            "options": {
+                "SEI": "reaction limited",
+                "loss of active material": ("reaction-driven", "none"),
+            },
+            "changes": {BETA_LAM_SEI_N: ("if zero", LAM_REACTION_FACTOR)},
+            "cycles": 15,
+        },
+        "lam_okane2022_coupled": {
+            "options": dict(
+                partial,
+                **stress,
+                **{"particle mechanics": "swelling only"},
+                **PLATING_FIXED_OPTIONS,
+            ),
+        },
+    }
     specs = {name: dict(spec, family="sei") for name, spec in sei.items()}
     for name, options in plating.items():
         specs[name] = {
             "options": dict(options, **PLATING_FIXED_OPTIONS),
             "family": "plating",
         }
+    for name, spec in lam.items():
+        specs[name] = dict(spec, family="lam")
     return specs
 
 
@@ -391,7 +585,7 @@ def model_options(model):
 
 def build(pybamm, spec, rtol, atol):
     """The simulation of a case, its model and the parameter changes."""
-    family = FAMILIES[spec["family"]]
+    family = case_family(spec)
     model = pybamm.lithium_ion.DFN(options=dict(spec["options"]))
     params = pybamm.ParameterValues(family["parameter_set"])
     changes = apply_changes(
@@ -439,6 +633,10 @@ def cycle_figures(np, cycle, family):
             step_capacity(np, s) for s in steps[2:4]
         ),
     }
+    if MIN_VOLTAGE in family["cycle_columns"]:
+        figures[MIN_VOLTAGE] = float(
+            entries(np, cycle, "Battery voltage [V]").min()
+        )
     for name in family["end_of_cycle"]:
         figures["End of cycle " + name] = float(entries(np, cycle, name)[-1])
     return figures
@@ -453,7 +651,7 @@ def summary_table(np, solution, thermal, family):
     for name in family["summary_columns"]:
         table[name] = [float(v) for v in summary[name]]
     figures = [cycle_figures(np, c, family) for c in cycles]
-    own = CYCLE_COLUMNS + tuple(
+    own = family["cycle_columns"] + tuple(
         "End of cycle " + n for n in family["end_of_cycle"]
     )
     for name in own:
@@ -577,6 +775,138 @@ def plating_checks(np, table, options, initial):
     return result
 
 
+def lam_geometry(params):
+    """What lam_checks needs from the parameter values: each electrode's
+    volume L_k L_y L_z, initial active material volume fraction and
+    reaction-driven LAM factor."""
+    area = float(params["Electrode height [m]"]) * float(
+        params["Electrode width [m]"]
+    )
+    geometry = {}
+    for domain in ("negative", "positive"):
+        Domain = domain.capitalize()
+        geometry[domain] = {
+            "volume_m3": float(params[f"{Domain} electrode thickness [m]"])
+            * area,
+            "eps_s_0": float(
+                params[f"{Domain} electrode active material volume fraction"]
+            ),
+            "beta_lam_sei_m3_per_mol": float(
+                params[
+                    f"{Domain} electrode reaction-driven LAM factor [m3.mol-1]"
+                ]
+            ),
+        }
+    return geometry
+
+
+def lam_checks(np, table, options, initial, geometry):
+    """LAM cases: capacity falling every cycle; where an electrode loses
+    active material, its LAM [%] > 0 and growing, its capacity falling and
+    the lithium lost with it growing every cycle, LAM [%] against the
+    electrode capacity and the active material volume fraction; where it
+    does not, the largest |LAM [%]|; the lithium balance (lost = side
+    reactions + lost with the active material); reaction-driven LAM against
+    the SEI's lithium (LAM_n [%] = 100 beta n_Li,SEI / (V_n eps_s,0)); SEI
+    and plating growing where the case has them."""
+    array = {name: np.array(table[name]) for name in table}
+    q = table["Discharge step capacity [A.h]"]
+    result = {
+        "capacity_decreasing_every_cycle": growing(
+            np, -array["Capacity [A.h]"]
+        ),
+        "discharge_step_capacity_last_below_cycle_2": bool(
+            q[-1] < q[min(1, len(q) - 1)]
+        ),
+    }
+    lam = options["loss of active material"]
+    lam = list(lam) if isinstance(lam, (list, tuple)) else [lam, lam]
+    columns = {
+        "negative": (LAM_N, LLI_LAM_N, EPS_N),
+        "positive": (LAM_P, LLI_LAM_P, EPS_P),
+    }
+    lli_lam = 0.0
+    for (domain, (pct, lli, eps)), option in zip(columns.items(), lam):
+        Domain = domain.capitalize()
+        capacity = array[f"{Domain} electrode capacity [A.h]"]
+        lost = array["End of cycle " + lli]
+        lli_lam = lli_lam + lost
+        if option == "none":
+            result[f"lam_{domain}_max_abs_pct"] = float(
+                np.max(np.abs(array[pct]))
+            )
+            result[
+                f"lithium_lost_with_{domain}_active_material_max_abs_mol"
+            ] = float(np.max(np.abs(lost)))
+            continue
+        result[f"lam_{domain}_positive"] = bool(np.all(array[pct] > 0))
+        result[f"lam_{domain}_increasing_every_cycle"] = growing(
+            np, array[pct]
+        )
+        result[f"{domain}_electrode_capacity_decreasing_every_cycle"] = (
+            growing(np, -capacity)
+        )
+        result[
+            f"lithium_lost_with_{domain}_active_material_increasing_every_cycle"
+        ] = growing(np, lost)
+        q0 = initial[f"{Domain} electrode capacity [A.h]"]
+        result[f"max_abs_diff_lam_{domain}_pct_vs_electrode_capacity"] = float(
+            np.max(np.abs(array[pct] - 100.0 * (1.0 - capacity / q0)))
+        )
+        eps0 = geometry[domain]["eps_s_0"]
+        result[f"max_abs_diff_lam_{domain}_pct_vs_volume_fraction"] = float(
+            np.max(
+                np.abs(
+                    array[pct]
+                    - 100.0 * (1.0 - array["End of cycle " + eps] / eps0)
+                )
+            )
+        )
+        if "reaction" in option and SEI_LITHIUM in array:
+            g = geometry[domain]
+            expected = (
+                100.0
+                * g["beta_lam_sei_m3_per_mol"]
+                * array[SEI_LITHIUM]
+                / (g["volume_m3"] * eps0)
+            )
+            result[f"lam_{domain}_pct_from_sei_lithium_last_cycle"] = float(
+                expected[-1]
+            )
+            result[f"max_abs_diff_lam_{domain}_pct_vs_sei_lithium"] = float(
+                np.max(np.abs(array[pct] - expected))
+            )
+    result["max_abs_diff_total_lost_vs_side_reactions_plus_lam_mol"] = float(
+        np.max(
+            np.abs(
+                array["Total lithium lost [mol]"]
+                - array["Total lithium lost to side reactions [mol]"]
+                - lli_lam
+            )
+        )
+    )
+    if SEI_LITHIUM in array:
+        result["sei_thickness_increasing_every_cycle"] = growing(
+            np, array["End of cycle " + THICKNESS]
+        )
+        result["lithium_lost_to_sei_increasing_every_cycle"] = growing(
+            np, array[SEI_LITHIUM]
+        )
+    if PLATING_LITHIUM in array:
+        plating = array[PLATING_LITHIUM]
+        result["lithium_lost_to_plating_positive"] = bool(np.all(plating > 0))
+        result[
+            "lithium_lost_to_plating_last_cycle_over_cyclable_lithium_t0"
+        ] = float(plating[-1] / initial["Total lithium in particles [mol]"])
+        result["lithium_lost_to_plating_increasing_every_cycle"] = growing(
+            np, plating
+        )
+        result["dead_lithium_increasing_every_cycle"] = growing(
+            np, array["End of cycle " + DEAD]
+        )
+    return result
+
+
 # Writing --------------------------------------------------------------------
 
 
@@ -623,7 +953,7 @@ def provenance(pybamm, np, argv, rtol, atol, family):
         "cycles": family["cycles"],
         "period_s": PERIOD_S,
     }
-    if family["changes"]:
+    if states_temperature(family):
         info["ambient_and_initial_temperature_K"] = family["temperature_K"]
     return info
 
@@ -722,7 +1052,7 @@ def write_case_files(np, out_dir, info, case, entry, solution, family):
 
 
 def describe(spec, changes):
-    family = FAMILIES[spec["family"]]
+    family = case_family(spec)
     own = {n: c for n, c in changes.items() if n not in family["changes"]}
     words = "DFN " + json.dumps(spec["options"])
     if own:
@@ -733,15 +1063,31 @@ def describe(spec, changes):
         f"; {family['cycles']} cycles of the experiment from "
         f"{family['parameter_set']}'s initial state"
     )
-    if family["changes"]:
+    if states_temperature(family):
         words += f" at {family['temperature_K']:g} K"
     return words
 
 
+def stress_ranges(np, cycles):
+    """Least and greatest X-averaged surface tangential stress [Pa] of each
+    electrode over the rows of the first and last cycles."""
+    ranges = {}
+    for name in (STRESS_N, STRESS_P):
+        for number in (1, len(cycles)):
+            values = entries(np, cycles[number - 1], name)
+            ranges[f"cycle {number}: {name}"] = [
+                float(values.min()),
+                float(values.max()),
+            ]
+    return ranges
+
+
 def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
-    family = FAMILIES[spec["family"]]
+    case_start = time.perf_counter()
+    family = case_family(spec)
     protocol = family["protocol"]
     sim, model, changes = build(pybamm, spec, rtol, atol)
+    family = case_family(spec, model_options(model))
     entry = {
         "case": case,
         "description": describe(spec, changes),
@@ -784,18 +1130,37 @@ def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
     entry["per_cycle"] = {name: table[name] for name in family["per_cycle"]}
     if spec["family"] == "sei":
         entry["checks"] = checks(np, table)
-    else:
+    elif spec["family"] == "plating":
         entry["checks"] = plating_checks(
             np, table, spec["options"], entry["initial_state_summary"]
         )
+    else:
+        geometry = lam_geometry(sim.parameter_values)
+        entry["electrodes"] = geometry
+        entry["checks"] = lam_checks(
+            np,
+            table,
+            entry["resolved_options"],
+            entry["initial_state_summary"],
+            geometry,
+        )
+        if STRESS_N in family["curve_extra"]:
+            entry["surface_tangential_stress_range_Pa"] = stress_ranges(
+                np, solution.cycles
+            )
     stats = getattr(solution, "solver_statistics", None)
     steps = getattr(stats, "number_of_steps", None)
     entry["idaklu_steps"] = None if steps is None else int(steps)
+    entry["case_wall_s"] = time.perf_counter() - case_start
     cap = table["Capacity [A.h]"]
     words = f"{case}: {len(complete)} cycles, capacity {cap[0]:.6f} -> "
-    words += f"{cap[-1]:.6f} A.h, SEI Li {table[SEI_LITHIUM][-1]:.4e} mol, "
+    words += f"{cap[-1]:.6f} A.h, "
+    if SEI_LITHIUM in table:
+        words += f"SEI Li {table[SEI_LITHIUM][-1]:.4e} mol, "
     if PLATING_LITHIUM in table:
         words += f"plating Li {table[PLATING_LITHIUM][-1]:.4e} mol, "
+    if LAM_N in table:
+        words += f"LAM {table[LAM_N][-1]:.4f} / {table[LAM_P][-1]:.4f} %, "
     print(words + f"solve {entry['solve_wall_s']:.1f} s")
     return entry
 
@@ -938,16 +1303,13 @@ def set_differences(pybamm, params, other):
     }
 
 
-def plating_parameters(pybamm, info):
-    """OKane2022's plating, dead-lithium and SEI parameters, those the plating
-    cases need beyond the plating- and SEI-free DFN, the temperatures, what
-    differs from Chen2020, and every plating case's resolved options."""
-    family = FAMILIES["plating"]
-    params = pybamm.ParameterValues(PLATING_PARAMETER_SET)
-    specs = family_cases("plating")
-    names = {
-        k for k in params.keys() if any(w in k.lower() for w in PLATING_WORDS)
-    }
+def named_parameters(pybamm, params, specs, words):
+    """The parameters a family lists: those whose name holds one of `words`,
+    the temperatures, those its cases need beyond the plain DFN and those
+    read inside any of these that is a function parameter. Returns the names,
+    the needed ones per case, the resolved options per case, the last model,
+    what the plain DFN reads and the parameters inside functions."""
+    names = {k for k in params.keys() if any(w in k.lower() for w in words)}
     names.update((AMBIENT, INITIAL_TEMPERATURE, "Reference temperature [K]"))
     needed, options, model, plain = needed_beyond_plain_dfn(pybamm, specs)
     for extra in needed.values():
@@ -968,6 +1330,19 @@ def plating_parameters(pybamm, info):
                 inside[name] = sorted(found)
     for found in inside.values():
         names.update(n for n in found if n in params.keys())
+    return names, needed, options, model, plain, inside
+
+
+def plating_parameters(pybamm, info):
+    """OKane2022's plating, dead-lithium and SEI parameters, those the plating
+    cases need beyond the plating- and SEI-free DFN, the temperatures, what
+    differs from Chen2020, and every plating case's resolved options."""
+    family = FAMILIES["plating"]
+    params = pybamm.ParameterValues(PLATING_PARAMETER_SET)
+    specs = family_cases("plating")
+    names, needed, options, model, plain, inside = named_parameters(
+        pybamm, params, specs, PLATING_WORDS
+    )
     missing = {
         case: [n for n in extra if n not in params.keys()]
         for case, extra in needed.items()
@@ -1001,7 +1376,60 @@ def plating_parameters(pybamm, info):
     }
 
 
-PARAMETER_FILES = {"sei": sei_parameters, "plating": plating_parameters}
+def lam_parameters(pybamm, info):
+    """OKane2022's mechanics, LAM, SEI and plating parameters, those the LAM
+    cases need beyond the DFN without SEI, plating, mechanics and LAM, the
+    temperatures, each case's parameter changes and resolved options."""
+    params = pybamm.ParameterValues(LAM_PARAMETER_SET)
+    specs = family_cases("lam")
+    names, needed, options, model, plain, inside = named_parameters(
+        pybamm, params, specs, LAM_WORDS
+    )
+    missing = {
+        case: [n for n in extra if n not in params.keys()]
+        for case, extra in needed.items()
+    }
+    possible = list(model.options.possible_options["loss of active material"])
+    run = set()
+    for spec in specs.values():
+        value = spec["options"]["loss of active material"]
+        run.update(value if isinstance(value, tuple) else (value,))
+    own = LAM_PARAMETER_SET.lower()
+    return {
+        "generator": {k: info[k] for k in ("pybamm_version", "command")},
+        "parameter_set": LAM_PARAMETER_SET,
+        "temperature_K": LAM_TEMPERATURE_K,
+        "lam_options_in_pybamm": possible,
+        "lam_options_not_run": [o for o in possible if o not in run],
+        "particle_mechanics_options_in_pybamm": list(
+            model.options.possible_options["particle mechanics"]
+        ),
+        "changes_per_case": {
+            case: apply_changes(
+                pybamm.ParameterValues(LAM_PARAMETER_SET),
+                spec.get("changes", {}),
+                LAM_PARAMETER_SET,
+            )
+            for case, spec in specs.items()
+        },
+        "values": {
+            n: parameter_value(pybamm, params[n]) for n in sorted(names)
+        },
+        "needed_beyond_dfn_without_sei_plating_mechanics_lam": needed,
+        "parameters_inside_functions": inside,
+        "read_by_plain_dfn": sorted(names & plain),
+        f"needed_but_missing_from_{own}": {
+            c: m for c, m in missing.items() if m
+        },
+        "resolved_options": options,
+    }
+
+
+PARAMETER_FILES = {
+    "sei": sei_parameters,
+    "plating": plating_parameters,
+    "lam": lam_parameters,
+}
 
 
 # README ---------------------------------------------------------------------
@@ -1018,7 +1446,8 @@ def read_entries(out_dir):
 
 
 README_HEAD = """\
-# PyBaMM reference data: SEI growth and lithium plating over cycles
+# PyBaMM reference data: SEI growth, lithium plating and loss of active \
+material over cycles
 
 Written by `tools/{script}`; do not edit these files by hand,
 rerun the command instead. PyBaMM's code is not in this repository: the
@@ -1150,7 +1579,8 @@ value at the **last state of the cycle** (after the second rest):
 - `Total lithium ...`: moles now in the particles, electrolyte, each
   electrode; `Negative electrode capacity [A.h]`, `Positive electrode
   capacity [A.h]`: the electrodes' full stoichiometric capacities (they do
-  not change: no loss of active material in these cases).
+  not change in the SEI and plating cases; in the LAM cases they fall with
+  the active material volume fraction).
 - `Throughput capacity [A.h]`: integral of |I| / 3600 from t = 0.
 
 Then, from the cycle's own solution (`solution.cycles[k]`):
@@ -1285,6 +1715,10 @@ def file_rows(entries_, parameter_files):
         "the temperatures, those each plating case needs beyond the "
         "plating- and SEI-free DFN, with values; every OKane2022 parameter "
         "that differs from Chen2020; every plating case's resolved options",
+        "lam": "OKane2022's mechanics, LAM, SEI and plating parameters, the "
+        "temperatures, those each LAM case needs beyond the DFN without SEI, "
+        "plating, mechanics and LAM, with values; each LAM case's parameter "
+        "changes and resolved options",
     }
     rows += [
         (FAMILIES[family]["parameters_file"], words[family])
@@ -1597,10 +2031,362 @@ def plating_setup_lines(entries_, plating):
     ]
 
 
+README_LAM = """
+## Loss-of-active-material cases (`lam_*`)
+
+- Parameter set `OKane2022` (`pybamm.ParameterValues("OKane2022")`), which
+  holds the mechanics and LAM parameters (`lam_parameters.json`, `values`;
+  table at the end).
+- Temperature: OKane2022's own **{temperature:g} K** (`Ambient temperature
+  [K]`, `Initial temperature [K]` and `Reference temperature [K]`; not
+  changed). The plating family's 268.15 K is not needed: stress-driven LAM
+  needs no plating, and the coupled case is OKane2022's own set-up. At
+  298.15 K `lam_okane2022_coupled` still plates, mostly in its first
+  charge ({coupled_plating}).
+- Initial state: OKane2022's own (no `initial_soc`), active material volume
+  fractions 0.75 (negative) and 0.665 (positive), SEI 5 nm where the case
+  has SEI, no plated lithium.
+- Experiment: the plating family's, `pybamm.Experiment([{protocol}] * N,
+  period="{period} seconds")`, 1C = 5 A, with N per case below ("cycles").
+- OKane2022's own LAM constants are used unchanged ("LAM constant
+  proportional term [s-1]" 2.7778e-07 = 1e-3 per hour, exponent 2, critical
+  stress 60 MPa negative and 375 MPa positive). With them stress-driven LAM
+  is small but clearly visible: {stress_words}.
+- `lam_reaction`: OKane2022's "Negative electrode reaction-driven LAM factor
+  [m3.mol-1]" is 0; it is set to **{factor:g}**, so that the negative
+  electrode loses about 1 % of its active material over the 15 cycles
+  ({reaction_words}).
+- `lam_okane2022_coupled` passes `"lithium plating porosity change":
+  "false"` and `"SEI porosity change": "false"` explicitly, as the plating
+  cases do (PyBaMM's defaults), and PyBaMM's default "SEI film resistance"
+  for SEI, "distributed".
+- Every stress-driven case (`lam_stress_negative` too) resolves to
+  "particle mechanics": "swelling only" on **both** electrodes and
+  **"stress-induced diffusion": "true"** (PyBaMM's default once particle
+  mechanics is on): the particle diffusivity is multiplied by
+  `1 + theta_M (c - c_0)` (below). `lam_reaction` has neither.
+- Summary columns of the LAM cases: those of the plating cases plus
+  `{lam_n}` and `{lam_p}` (PyBaMM's summary variables), then, from the
+  cycle's own solution, `{min_voltage}` (the least `Battery voltage [V]`
+  over the cycle's output rows, as PyBaMM's experiment log computes it) and,
+  at the cycle's last row, `End of cycle {lli_n}`, `End of cycle {lli_p}`,
+  `End of cycle {eps_n}` and `End of cycle {eps_p}`. The SEI columns are
+  left out where the case has no SEI and the plating columns where it has
+  no plating (they would be 0).
+- Curve columns (`<case>_cycle1.csv`, `<case>_cycle<last>.csv`, last =
+  the case's cycle count): time, voltage, current, step as in the other
+  families, the SEI and plating columns where the case has them, and
+  `{stress_n}`, `{stress_p}` (where the case has particle mechanics),
+  `{eps_n}`, `{eps_p}`, `{lli_n}` and `{lli_p}` (these two from t = 0 of
+  the run). The x-averaged stress is the mean over the electrode's cells of
+  the local stress; the LAM rate uses the local one.
+
+{option_rows}
+
+Wall time: `Simulation.solve` (set-up, discretisation and the cycles) and
+the whole case (with the summary, eSOH at t = 0 and the files), on one core
+(`solve_wall_s`, `case_wall_s` in `<case>_info.json`, with `host_cpu`).
+"""
+
+README_LAM_QUIRKS = """
+## How PyBaMM {version} models loss of active material (from its source)
+
+From `pybamm/models/submodels/active_material/loss_active_material.py`,
+`base_active_material.py`, `particle_mechanics/base_mechanics.py`,
+`swelling_only.py`, `particle/base_particle.py`, `interface/sei/*.py` and
+`transport_efficiency/bruggeman.py`; checked against these runs where
+noted. In the DFN every quantity below is per finite-volume cell of the
+electrode (the "x-averaged" variables are only outputs).
+
+- State: the active material volume fraction `eps_s` of each cell of an
+  electrode with LAM (a constant, the parameter, otherwise), initially
+  "... electrode active material volume fraction" (OKane2022 0.75 / 0.665),
+  `d eps_s / dt = (stress term) + (reaction term)`.
+- Particle mechanics ("swelling only", Ai2019), each cell and electrode:
+  `c_avg` = "R-averaged ... particle concentration [mol.m-3]", the
+  **volume (r^2-weighted) average** over the particle's finite volumes,
+  `sum_i c_i (r_(i+1/2)^3 - r_(i-1/2)^3) / R^3` (checked on a run to
+  4e-12 mol/m^3; not the plain mean of the cells); `c_surf` the particle's
+  surface concentration. Surface stresses:
+  radial `sigma_r = 0`, tangential
+  **`sigma_t = Omega E (c_avg - c_surf) / (3 (1 - nu))`**
+  (checked on a run), with `Omega` = "... partial molar volume
+  [m3.mol-1]" and `E` = "... Young's modulus [Pa]" (functions of
+  stoichiometry and T, r-averaged over the particle; OKane2022's are
+  constants), `nu` = "... Poisson's ratio". `sigma_t > 0` (tension) where
+  the surface is emptier than the mean: the negative electrode while it
+  delithiates (discharge), the positive while charging. PyBaMM cites
+  Ai2019 eq. [8] at r = R; the 1/3 is PyBaMM's (its comment: "c_s_rav is
+  already multiplied by 3/R^3 inside r_average"). Surface displacement
+  `Omega R (c_avg - c_0) / 3`, `c_0` = "... reference concentration for
+  free of deformation [mol.m-3]" (0 in OKane2022; used only there and in
+  stress-induced diffusion); electrode thickness change from "... volume
+  change" (outputs only).
+- Stress-driven LAM ("stress-driven"): hydrostatic surface stress
+  `sigma_h = (sigma_r + 2 sigma_t) / 3 = 2 sigma_t / 3`; only its tensile
+  part counts: **`d eps_s / dt = -beta(T) (max(sigma_h, 0) / sigma_c)^m`**
+  with `beta` = "... LAM constant proportional term [s-1]" (a function of
+  T; OKane2022 2.7778e-07), `m` = "... LAM constant exponential term" (2),
+  `sigma_c` = "... critical stress [Pa]". ("asymmetric stress-driven" adds
+  a compressive term; not run.)
+- Reaction-driven LAM ("reaction-driven"): **`d eps_s / dt = beta_SEI a
+  j_SEI / F`** with `beta_SEI` = "... reaction-driven LAM factor
+  [m3.mol-1]" and `a j_SEI` the SEI's volumetric current density [A/m^3]
+  (< 0 while SEI grows), so `eps_s` falls by `beta_SEI` times the lithium
+  the SEI has taken per unit electrode volume: LAM_n [%] = 100 `beta_SEI
+  n_Li,SEI / (V_n eps_s,0)` when eps_s,0 is uniform (`lam_reaction`:
+  agrees to {reaction_diff} %, `checks`). "stress and reaction-driven" adds
+  both.
+- Where `eps_s` enters: the **surface area per volume `a = 3 eps_s / R`**
+  (spherical, one size; checked), so every volumetric current (the
+  intercalation `a j`, the SEI's `a j_SEI`, plating's `a j_str`) uses the
+  falling `a` and the same cell current needs a larger `j` per particle
+  surface; the electrode capacity `Q_k = x_avg(eps_s) L_k L_y L_z c_max F
+  / 3600` (the eSOH `Q_n`, `Q_p`); the lithium in the particles
+  `x_avg(eps_s c_avg) L_k L_y L_z`. It does **not** enter the porosity (no
+  porosity change here), so the electrolyte's transport efficiency
+  `porosity^b_e` and the **electrode's `(1 - porosity)^b_s`** (Bruggeman,
+  "... Bruggeman coefficient (electrode)" 1.5: 0.75^1.5 = 0.6495 in the
+  OKane2022 negative, checked) stay at their initial values; in OKane2022
+  `1 - porosity` equals `eps_s,0` (0.75 / 0.665) only at t = 0. Nor does it
+  enter the particle diffusion equation (per particle).
+- LAM [%]: `(1 - Q_k / Q_k(t=0)) x 100 = (1 - x_avg(eps_s) /
+  x_avg(eps_s,0)) x 100` ("Loss of active material in ... electrode [%]",
+  a summary variable).
+- Loss of lithium due to LAM: a state per electrode, from 0,
+  **`d n_LAM / dt = -L_k L_y L_z x_avg(c_avg d eps_s / dt)`** (Sulzer 2021
+  eq. 37), `c_avg` the R-averaged (volume-averaged) particle concentration
+  of each cell: the lithium in the lost particles. The lithium balance
+  `Total lithium lost = side reactions (SEI, plating) + n_LAM,n + n_LAM,p`
+  holds in these runs to {balance} mol at most (`checks`,
+  `max_abs_diff_total_lost_vs_side_reactions_plus_lam_mol`: the solver's
+  tolerance on the integrated states); "Loss of lithium inventory [%]"
+  (particles) includes it.
+- SEI with LAM: the state is the SEI concentration per electrode volume
+  `c_SEI` [mol/m^3], grown by `dc_SEI/dt = -a j_SEI / (F z_SEI)` (with the
+  falling `a`), initially `L_SEI,0 a_typ / V_bar` with `a_typ = 3
+  x_avg(eps_s,0) / R`. LAM does not remove SEI: `c_SEI` is unchanged when
+  `eps_s` falls, and the thickness `L_SEI = c_SEI V_bar / a = c_SEI V_bar
+  R / (3 eps_s)` **grows as eps_s falls** (the same SEI on less surface).
+  That thicker film enters the film resistance `L_SEI R_SEI` (with
+  "distributed"), the solvent-diffusion limited rate `j_SEI = -D_sol c_sol
+  F / L_SEI` and OKane2022's dead-lithium decay rate `gamma_0 L_SEI,0 /
+  L_SEI`. `Loss of lithium to negative SEI [mol]` = `(x_avg(c_SEI) -
+  c_SEI,0) V_n z_SEI` does not change with eps_s.
+- Stress-induced diffusion ("true" with particle mechanics):
+  `D_eff = D (1 + theta_M (c - c_0))`, `theta_M = Omega / (R_g T) x 2
+  Omega E / (9 (1 - nu))` (Ai2019 eq. [12]), in the particle flux and its
+  surface condition.
+"""
+
+
+def lam_option_rows(entries_):
+    rows = []
+    for case, e in entries_.items():
+        if not case.startswith("lam_"):
+            continue
+        o = e["resolved_options"]
+
+        def pair(name):
+            v = o.get(name, "none")
+            return " / ".join(v) if isinstance(v, list) else v
+
+        sei = pair("SEI")
+        if sei != "none":
+            sei += f" / {o['SEI film resistance']}"
+        cycles = str(e.get("cycles_completed", 0))
+        if "error" in e:
+            cycles += f" (error: {e['error'][:200]})"
+        rows.append(
+            f"| `{case}` | {pair('loss of active material')} | "
+            f"{pair('particle mechanics')} / "
+            f"{pair('stress-induced diffusion')} | {sei} | "
+            f"{pair('lithium plating')} | {cycles} | "
+            f"{e['solve_wall_s']:.1f} | {e.get('case_wall_s', 0.0):.1f} |"
+        )
+    return rows
+
+
+def lam_result_rows(entries_):
+    rows = []
+    for case, e in entries_.items():
+        if "per_cycle" not in e or not case.startswith("lam_"):
+            continue
+        p = e["per_cycle"]
+        c0 = e["initial_state_summary"]["Capacity [A.h]"]
+        cap = p["Capacity [A.h]"]
+        q = p["Discharge step capacity [A.h]"]
+        q2 = q[min(1, len(q) - 1)]
+        sei = p.get(SEI_LITHIUM)
+        plating = p.get(PLATING_LITHIUM)
+        rows.append(
+            f"| `{case}` | {len(cap)} | {c0:.6f} | {cap[-1]:.6f} | "
+            f"{100 * (1 - cap[-1] / c0):.4f} | {p[LAM_N][-1]:.5f} | "
+            f"{p[LAM_P][-1]:.5f} | {p['End of cycle ' + LLI_LAM_N][-1]:.4e} | "
+            f"{p['End of cycle ' + LLI_LAM_P][-1]:.4e} | "
+            f"{p['Loss of lithium inventory [%]'][-1]:.4f} | "
+            + (f"{sei[-1]:.4e}" if sei else "-")
+            + " | "
+            + (f"{plating[-1]:.4e}" if plating else "-")
+            + f" | {q[0]:.5f} | {q2:.5f} | {q[-1]:.5f} | "
+            f"{p[MIN_VOLTAGE][-1]:.4f} | {checks_passed(e)} |"
+        )
+    return rows
+
+
+def lam_setup_lines(entries_):
+    """The LAM cases' set-up, with the figures that justify it."""
+    done = {
+        c: e
+        for c, e in entries_.items()
+        if c.startswith("lam_") and "per_cycle" in e
+    }
+    if not done:
+        return []
+    stress = done.get("lam_stress")
+    stress_words = "see the headline numbers"
+    if stress is not None:
+        n = len(stress["per_cycle"][LAM_N])
+        stress_words = (
+            f"`lam_stress` loses {stress['per_cycle'][LAM_N][-1]:.4f} % "
+            f"(negative) and {stress['per_cycle'][LAM_P][-1]:.4f} % "
+            f"(positive) of its active material in {n} cycles, growing "
+            "every cycle"
+        )
+    reaction = done.get("lam_reaction")
+    reaction_words = "LAM_n [%] = 100 beta n_Li,SEI / (V_n eps_s,0)"
+    if reaction is not None:
+        reaction_words = (
+            f"{reaction['per_cycle'][LAM_N][-1]:.3f} % after "
+            f"{len(reaction['per_cycle'][LAM_N])} cycles; LAM_n [%] = 100 "
+            "beta n_Li,SEI / (V_n eps_s,0), with n_Li,SEI the lithium lost "
+            "to SEI"
+        )
+    coupled = done.get("lam_okane2022_coupled")
+    coupled_plating = "`lam_okane2022_coupled` not run"
+    if coupled is not None:
+        key = "lithium_lost_to_plating_last_cycle_over_cyclable_lithium_t0"
+        li = coupled["per_cycle"][PLATING_LITHIUM]
+        coupled_plating = (
+            f"{li[0]:.3e} mol of plated and dead lithium after cycle 1, "
+            f"{li[-1]:.3e} mol after the last, "
+            f"{coupled['checks'][key]:.2e} of the cyclable lithium"
+        )
+    return [
+        README_LAM.format(
+            temperature=LAM_TEMPERATURE_K,
+            coupled_plating=coupled_plating,
+            protocol=", ".join(f'"{s}"' for s in LAM_PROTOCOL),
+            period=PERIOD_S,
+            stress_words=stress_words,
+            factor=LAM_REACTION_FACTOR,
+            reaction_words=reaction_words,
+            lam_n=LAM_N,
+            lam_p=LAM_P,
+            min_voltage=MIN_VOLTAGE,
+            lli_n=LLI_LAM_N,
+            lli_p=LLI_LAM_P,
+            eps_n=EPS_N,
+            eps_p=EPS_P,
+            stress_n=STRESS_N,
+            stress_p=STRESS_P,
+            option_rows="\n".join(
+                [
+                    "| case | LAM (negative / positive; one value: both) | "
+                    "particle mechanics / stress-induced diffusion | SEI "
+                    "(negative / positive) / film resistance | lithium "
+                    "plating (negative / positive) | cycles | solve wall "
+                    "time [s] | case wall time [s] |",
+                    "|" + "---|" * 8,
+                    *lam_option_rows(entries_),
+                ]
+            ),
+        ).rstrip("\n")
+    ]
+
+
+def lam_quirk_text(info, entries_):
+    """The LAM equations, with the figures of the checks that confirm
+    them."""
+    done = [
+        e["checks"]
+        for c, e in entries_.items()
+        if c.startswith("lam_") and "checks" in e
+    ]
+    balance = max(
+        c["max_abs_diff_total_lost_vs_side_reactions_plus_lam_mol"]
+        for c in done
+    )
+    reaction = [
+        c["max_abs_diff_lam_negative_pct_vs_sei_lithium"]
+        for c in done
+        if "max_abs_diff_lam_negative_pct_vs_sei_lithium" in c
+    ]
+    return README_LAM_QUIRKS.format(
+        version=info["pybamm_version"],
+        balance=f"{balance:.1e}",
+        reaction_diff=f"{max(reaction):.0e}" if reaction else "(not run)",
+    ).rstrip("\n")
+
+
+def lam_parameter_lines(lam):
+    """The LAM family's parameters as a table."""
+    own = LAM_PARAMETER_SET.lower()
+    needed = lam["needed_beyond_dfn_without_sei_plating_mechanics_lam"]
+    missing = lam[f"needed_but_missing_from_{own}"]
+    changes = {
+        f"`{case}`: `{n}` {c['used']:g} ({c['how']})"
+        for case, done in lam["changes_per_case"].items()
+        for n, c in done.items()
+    }
+    return [
+        "",
+        "## LAM parameters (OKane2022 in PyBaMM "
+        f"{lam['generator']['pybamm_version']}, `lam_parameters.json`)",
+        "",
+        "Every OKane2022 mechanics and LAM parameter (Poisson's ratio, "
+        "Young's modulus, partial molar volume, reference concentration for "
+        "free of deformation, LAM constants, critical stress, reaction-driven "
+        "LAM factor, volume change, thermal expansion), its SEI and plating "
+        "parameters, the temperatures, and every parameter that one of the "
+        "LAM cases' models uses and the DFN without SEI, plating, mechanics "
+        "and LAM (same thermal option) does not "
+        "(`needed_beyond_dfn_without_sei_plating_mechanics_lam`, per case; "
+        "a parameter read inside a function parameter counts for the cases "
+        "that need the function: `parameters_inside_functions`). Values as "
+        "in OKane2022; changed by a case: "
+        + ("; ".join(sorted(changes)) or "none")
+        + ".",
+        "",
+        "| parameter | value | used by |",
+        "|---|---|---|",
+        *used_by_rows(
+            lam["values"],
+            needed,
+            lam["parameters_inside_functions"],
+            None,
+            lam["read_by_plain_dfn"],
+        ),
+        "",
+        "Missing from OKane2022: "
+        + (
+            "; ".join(f"`{c}`: {', '.join(m)}" for c, m in missing.items())
+            if missing
+            else "nothing (no value was invented)."
+        ),
+        "",
+        "LAM options PyBaMM offers but no case runs: "
+        + ", ".join(f'`"{o}"`' for o in lam["lam_options_not_run"])
+        + ".",
+    ]
+
+
 def readme_text(info, entries_, commands, summary_names, parameter_files):
     sei = parameter_files.get("sei")
     plating = parameter_files.get("plating")
+    lam = parameter_files.get("lam")
     plating_rows = plating_result_rows(entries_)
+    lam_rows = lam_result_rows(entries_)
     parts = [
         README_HEAD.format(
             script=SCRIPT,
@@ -1613,6 +2399,7 @@ def readme_text(info, entries_, commands, summary_names, parameter_files):
             **{k: v for k, v in info.items() if k.endswith("_version")},
         ).rstrip("\n"),
         *plating_setup_lines(entries_, plating),
+        *lam_setup_lines(entries_),
         README_FILES.format(
             files="\n".join(
                 f"| `{n}` | {t} |"
@@ -1664,6 +2451,31 @@ def readme_text(info, entries_, commands, summary_names, parameter_files):
             "|" + "---|" * 14,
             *plating_rows,
         ]
+    if lam_rows:
+        parts += [
+            "",
+            "## Headline numbers: loss-of-active-material cases",
+            "",
+            "Capacity: `Capacity [A.h]` (eSOH) at t = 0 and after the last "
+            "cycle, and the fade between them [%]; LAM_n, LAM_p: "
+            f"`{LAM_N}`, `{LAM_P}` after the last cycle; Li with AM n, p: "
+            f"end-of-cycle `{LLI_LAM_N}` and the positive one after the last "
+            "cycle; LLI: `Loss of lithium inventory [%]` after the last "
+            f"cycle; SEI Li, plating Li: `{SEI_LITHIUM}`, "
+            f"`{PLATING_LITHIUM}` after the last cycle (- where the case has "
+            "none); Q_dis as above; V_min: the last cycle's "
+            f"`{MIN_VOLTAGE}`; checks: capacity falls every cycle; where an "
+            "electrode loses active material, its LAM grows, its capacity "
+            "falls and the lithium lost with it grows every cycle; SEI and "
+            "plating grow every cycle where the case has them.",
+            "",
+            "| case | cycles | capacity t=0 | capacity last | fade [%] | "
+            "LAM_n last [%] | LAM_p last [%] | Li with AM n [mol] | Li with "
+            "AM p [mol] | LLI last [%] | SEI Li last [mol] | plating Li last "
+            "[mol] | Q_dis 1 | Q_dis 2 | Q_dis last | V_min last | checks |",
+            "|" + "---|" * 17,
+            *lam_rows,
+        ]
     parts += [
         README_DEFINITIONS.format(
             cycles=CYCLES,
@@ -1685,10 +2497,14 @@ def readme_text(info, entries_, commands, summary_names, parameter_files):
         + ".",
         README_QUIRKS.format(version=info["pybamm_version"]).rstrip("\n"),
     ]
+    if lam_rows:
+        parts.append(lam_quirk_text(info, entries_))
     if sei is not None:
         parts += parameter_lines(sei)
     if plating is not None:
         parts += plating_parameter_lines(plating)
+    if lam is not None:
+        parts += lam_parameter_lines(lam)
     parts.append("")
     return "\n".join(parts)
 
@@ -1749,7 +2565,9 @@ def main(argv):
         entry = run_case(
             pybamm, np, args.out_dir, info, case, specs[case], rtol, atol
         )
-        entry["generator"] = info
+        entry["generator"] = dict(
+            info, cycles=case_family(specs[case])["cycles"]
+        )
         entry["host_cpu"] = host_cpu_name()
         write_json(args.out_dir / f"{case}_info.json", entry)
         families_run.append(specs[case]["family"])
