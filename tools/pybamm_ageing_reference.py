@@ -57,19 +57,33 @@ Cases (``--cases`` takes names or shell patterns):
   "lithium plating": "partially reversible"} (PyBaMM then sets "SEI film
   resistance" to "distributed", and the film's overpotential enters the
   plating overpotential);
-* ``lam_stress``: {"loss of active material": "stress-driven"} (both
-  electrodes; PyBaMM then sets "particle mechanics" to "swelling only" and
-  "stress-induced diffusion" to "true"), no SEI or plating, 50 cycles;
+* ``lam_stress``: {"loss of active material": "stress-driven",
+  "stress-induced diffusion": "true"} (both electrodes; PyBaMM then sets
+  "particle mechanics" to "swelling only"), no SEI or plating, 50 cycles;
 * ``lam_stress_negative``: {"loss of active material": ("stress-driven",
-  "none")}, 10 cycles (PyBaMM still sets "swelling only" on both
-  electrodes);
+  "none"), "stress-induced diffusion": "false"}, 10 cycles (PyBaMM still
+  sets "swelling only" on both electrodes);
 * ``lam_reaction``: {"SEI": "reaction limited", "loss of active material":
   ("reaction-driven", "none")} with "Negative electrode reaction-driven LAM
   factor [m3.mol-1]" = ``LAM_REACTION_FACTOR`` (0 in OKane2022), 15 cycles;
 * ``lam_okane2022_coupled``: {"SEI": "solvent-diffusion limited", "lithium
   plating": "partially reversible", "loss of active material":
-  "stress-driven", "particle mechanics": "swelling only"} (PyBaMM's default
-  "SEI film resistance": "distributed"), 50 cycles.
+  "stress-driven", "particle mechanics": "swelling only", "stress-induced
+  diffusion": "true"} (PyBaMM's default "SEI film resistance":
+  "distributed"), 50 cycles.
+
+Every LAM case with particle mechanics (the stress-driven ones) passes
+"stress-induced diffusion" explicitly, with a note saying why (the script
+stops otherwise). PyBaMM's default once mechanics is on is "true" (the
+particle diffusivity times 1 + theta_M (c - c_0)); voltaic does not model
+stress-induced diffusion (yet), so a case passes "false"
+(``SID_OFF``) where PyBaMM can run it so: ``lam_stress_negative``. With
+"false", OKane2022's positive electrode (theta_M c ~ 100-350: its
+diffusivity is that many times larger with "true") reaches surface
+stresses of ~11 GPa at 1C and its stress-driven LAM runs away (33 % after
+cycle 1, 92 % after cycle 2, about all of it in cycle 3, then IDA fails),
+so ``lam_stress`` and ``lam_okane2022_coupled``, which lose positive
+active material, keep "true" (``SID_KEPT``) until voltaic models it.
 
 Every plating case (and ``lam_okane2022_coupled``) also passes "lithium
 plating porosity change": "false" and "SEI porosity change": "false"
@@ -93,7 +107,10 @@ Written into ``--out-dir`` (default tests/data/pybamm/ageing):
   PyBaMM's output rows (no interpolation by this script), with the SEI (and,
   plating cases, plating; LAM cases, the X-averaged surface tangential
   stresses, active material volume fractions and the loss of lithium due to
-  LAM) states;
+  LAM) states. LAM cases thin these rows: each step's every s-th output
+  row from its first, and always its first and last rows, with s the
+  smallest stride that keeps the case's files within ``LAM_CASE_BYTES``
+  (400 KB) and no curve under ``MIN_CURVE_ROWS`` (300) rows;
 * ``<case>_info.json``: options (as asked and as PyBaMM resolved them),
   parameter changes, step terminations of every cycle, checks, the wall time
   of the solve (the one number that differs from run to run) and, for a case
@@ -272,6 +289,44 @@ BETA_LAM_SEI_N = "Negative electrode reaction-driven LAM factor [m3.mol-1]"
 # electrode's active material lost over its 15 cycles with OKane2022's
 # reaction-limited SEI (LAM_n [%] = 100 beta n_Li,SEI / (V_n eps_s,n,0)).
 LAM_REACTION_FACTOR = 1.5e-4
+# Every LAM case whose options turn particle mechanics on (the stress-driven
+# ones) passes "stress-induced diffusion" explicitly, with a note. With
+# mechanics on, PyBaMM's default is "true" (the particle diffusivity times
+# 1 + theta_M (c - c_0)); voltaic does not model stress-induced diffusion
+# (yet), so the references run without it (SID_OFF) wherever PyBaMM can.
+# Without it OKane2022's positive electrode's stress-driven LAM runs away
+# (measured with PyBaMM 26.10.1.1, lam_stress and lam_okane2022_coupled
+# with "false": X-averaged positive surface tangential stress up to 11 GPa
+# in cycle 1 against 54 MPa with "true", LAM_p 33 % after cycle 1, 92 %
+# after cycle 2 and 98-100 % in cycle 3, eSOH capacity 4.30 then 0.50 A.h
+# then about 0; IDA fails in cycle 3 (lam_okane2022_coupled, error test) or
+# 4 (lam_stress, convergence test)): the cases that lose positive active
+# material keep PyBaMM's default (SID_KEPT).
+SID = "stress-induced diffusion"
+SID_OFF = {SID: "false"}
+SID_OFF_NOTE = (
+    '"stress-induced diffusion": "false" is passed explicitly: voltaic runs '
+    "without stress-induced diffusion; PyBaMM's default with particle "
+    'mechanics on is "true" (particle diffusivity x (1 + theta_M (c - c_0)))'
+)
+SID_KEPT = {SID: "true"}
+SID_KEPT_NOTE = (
+    '"stress-induced diffusion": "true" (PyBaMM\'s default with particle '
+    "mechanics on) is passed explicitly, although voltaic runs without "
+    'stress-induced diffusion: with "false" OKane2022\'s positive electrode '
+    "(theta_M c ~ 100-350) reaches surface tangential stresses of ~11 GPa "
+    '(54 MPa with "true") and its stress-driven LAM runs away in PyBaMM '
+    "26.10.1.1 (LAM_p 33 % after cycle 1, 92 % after cycle 2, 98-100 % in "
+    "cycle 3, then IDA fails); voltaic can match this case once it models "
+    "stress-induced diffusion"
+)
+# Curve thinning (LAM family): each case's files (summary, the two curves and
+# the info json) total at most LAM_CASE_BYTES. The curves keep every
+# stride-th output row of each step from its first, and always each step's
+# first and last rows; the stride is the smallest that fits the budget,
+# but not one that leaves a curve fewer than MIN_CURVE_ROWS rows.
+LAM_CASE_BYTES = 400_000
+MIN_CURVE_ROWS = 300
 LAM_N = "Loss of active material in negative electrode [%]"
 LAM_P = "Loss of active material in positive electrode [%]"
 LLI_LAM_N = (
@@ -417,6 +472,7 @@ FAMILIES = {
             "End of cycle " + LLI_LAM_P,
         ),
         "parameters_file": "lam_parameters.json",
+        "case_bytes": LAM_CASE_BYTES,
     },
 }
 
@@ -495,9 +551,16 @@ def case_specs():
     }
     stress = {"loss of active material": "stress-driven"}
     lam = {
-        "lam_stress": {"options": stress},
+        "lam_stress": {
+            "options": dict(stress, **SID_KEPT),
+            "option_notes": {SID: SID_KEPT_NOTE},
+        },
         "lam_stress_negative": {
-            "options": {"loss of active material": ("stress-driven", "none")},
+            "options": {
+                "loss of active material": ("stress-driven", "none"),
+                **SID_OFF,
+            },
+            "option_notes": {SID: SID_OFF_NOTE},
             "cycles": 10,
         },
         "lam_reaction": {
@@ -513,8 +576,10 @@ def case_specs():
                 partial,
                 **stress,
                 **{"particle mechanics": "swelling only"},
+                **SID_KEPT,
                 **PLATING_FIXED_OPTIONS,
             ),
+            "option_notes": {SID: SID_KEPT_NOTE},
         },
     }
     specs = {name: dict(spec, family="sei") for name, spec in sei.items()}
@@ -910,31 +975,42 @@ def lam_checks(np, table, options, initial, geometry):
 # Writing --------------------------------------------------------------------
 
 
-def write_csv(path, header_lines, data):
+def csv_text(header_lines, data):
+    """The CSV file's text: comment lines, column names, rows."""
     names = list(data)
     if any("," in name for name in names):
         sys.exit(f"{SCRIPT}: a column name holds a comma: {names}")
     rows = len(data[names[0]])
+    lines = [f"# {line}" for line in header_lines]
+    lines.append(",".join(names))
+    for i in range(rows):
+        cells = [
+            (
+                str(int(data[n][i]))
+                if n in INTEGER_COLUMNS
+                else repr(float(data[n][i]))
+            )
+            for n in names
+        ]
+        lines.append(",".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def write_text(path, text):
     with open(path, "w", newline="\n") as f:
-        for line in header_lines:
-            f.write(f"# {line}\n")
-        f.write(",".join(names) + "\n")
-        for i in range(rows):
-            cells = [
-                (
-                    str(int(data[n][i]))
-                    if n in INTEGER_COLUMNS
-                    else repr(float(data[n][i]))
-                )
-                for n in names
-            ]
-            f.write(",".join(cells) + "\n")
+        f.write(text)
+
+
+def write_csv(path, header_lines, data):
+    write_text(path, csv_text(header_lines, data))
+
+
+def json_text(obj):
+    return json.dumps(obj, indent=2) + "\n"
 
 
 def write_json(path, obj):
-    with open(path, "w", newline="\n") as f:
-        json.dump(obj, f, indent=2)
-        f.write("\n")
+    write_text(path, json_text(obj))
 
 
 def provenance(pybamm, np, argv, rtol, atol, family):
@@ -979,6 +1055,10 @@ def header_lines(info, case, entry, what, family):
         "model: pybamm.lithium_ion.DFN(options="
         f"{json.dumps(entry['options'])})"
         f'; parameters: pybamm.ParameterValues("{name}")',
+        *(
+            f"option note: {note}"
+            for note in entry.get("option_notes", {}).values()
+        ),
         f"resolved options ({family['options_label']}): "
         + json.dumps(
             key_options(entry["resolved_options"], family["option_words"])
@@ -1008,12 +1088,59 @@ def key_options(options, words):
     return {k: options[k] for k in keys}
 
 
+def thinned_rows(np, steps, stride):
+    """Which rows of a cycle's curve to keep: every stride-th row of each
+    step from the step's first, and always the step's first and last rows
+    (`steps`: the Step column; a step's rows are consecutive)."""
+    steps = np.asarray(steps)
+    keep = np.zeros(len(steps), dtype=bool)
+    starts = np.flatnonzero(np.r_[True, steps[1:] != steps[:-1]])
+    for first, end in zip(starts, np.r_[starts[1:], len(steps)]):
+        keep[first:end:stride] = True
+        keep[end - 1] = True
+    return keep
+
+
+def thinning_words(stride, budget):
+    """How a curve's rows were thinned, for headers and the info json."""
+    if stride == 1:
+        return (
+            "stride 1: every output row is kept (the case's files fit in "
+            f"{budget} bytes without thinning)"
+        )
+    return (
+        f"stride {stride}: of each step's output rows, every {stride}th "
+        f"from the step's first (every {stride * PERIOD_S} s from the "
+        "step's start) and always the step's first and last rows, so that "
+        f"the case's files fit in {budget} bytes"
+    )
+
+
+def choose_stride(np, budget, size, curves, render):
+    """The smallest row stride whose files fit in `budget` (`size(stride,
+    texts)`: the case's bytes with these curve texts), but none that leaves
+    a curve fewer than MIN_CURVE_ROWS rows (nor thins a curve that already
+    has fewer); no budget: 1. Returns the stride and its texts."""
+    stride, texts = 1, render(1)
+    if budget is None:
+        return stride, texts
+    while size(stride, texts) > budget:
+        rows = min(
+            int(thinned_rows(np, c["Step"], stride + 1).sum())
+            for c in curves.values()
+        )
+        if rows < MIN_CURVE_ROWS:
+            break
+        stride += 1
+        texts = render(stride)
+    return stride, texts
+
+
 def write_case_files(np, out_dir, info, case, entry, solution, family):
     thermal = entry["resolved_options"]["thermal"]
     table = summary_table(np, solution, thermal, family)
     head = header_lines(info, case, entry, entry["description"], family)
-    write_csv(
-        out_dir / f"{case}_summary.csv",
+    summary_text = csv_text(
         head
         + [
             "rows: one per cycle; columns up to y_100: PyBaMM's summary "
@@ -1023,29 +1150,87 @@ def write_case_files(np, out_dir, info, case, entry, solution, family):
         ],
         table,
     )
+    write_text(out_dir / f"{case}_summary.csv", summary_text)
     since_t0 = family["since_t0"]
+    budget = family.get("case_bytes")
     cycles = solution.cycles
-    for number in (1, len(cycles)):
-        curve = cycle_curve(np, cycles[number - 1], thermal, family)
-        cycle_start = float(cycles[number - 1].t[0])
-        write_csv(
-            out_dir / f"{case}_cycle{number}.csv",
-            head
-            + [
-                f"cycle {number}: starts at t = {cycle_start!r} s of the "
-                "run; Time [s] counts from the cycle's start",
+    curves = {
+        number: cycle_curve(np, cycles[number - 1], thermal, family)
+        for number in (1, len(cycles))
+    }
+
+    def render(stride):
+        texts = {}
+        for number, curve in curves.items():
+            keep = thinned_rows(np, curve["Step"], stride)
+            kept = {name: values[keep] for name, values in curve.items()}
+            cycle_start = float(cycles[number - 1].t[0])
+            rows_line = (
                 f"rows: PyBaMM's output rows, every {PERIOD_S} s within each "
                 "step from its start, then the step's end; a step's first row "
-                "repeats the previous step's last time (the control changes)",
-                "Step: 0-based index into the cycle's 5 steps; "
-                + " and ".join(since_t0)
-                + (" counts" if len(since_t0) == 1 else " count")
-                + " from t = 0 of the run",
-                f"row count: {len(curve['Time [s]'])}",
-            ],
-            curve,
-        )
-    return table
+                "repeats the previous step's last time (the control changes)"
+            )
+            count_line = f"row count: {int(keep.sum())}"
+            if budget is not None:
+                rows_line += "; thinned, " + thinning_words(stride, budget)
+                count_line += f" of the cycle's {len(keep)} output rows"
+            texts[number] = csv_text(
+                head
+                + [
+                    f"cycle {number}: starts at t = {cycle_start!r} s of the "
+                    "run; Time [s] counts from the cycle's start",
+                    rows_line,
+                    "Step: 0-based index into the cycle's 5 steps; "
+                    + " and ".join(since_t0)
+                    + (" counts" if len(since_t0) == 1 else " count")
+                    + " from t = 0 of the run",
+                    count_line,
+                ],
+                kept,
+            )
+        return texts
+
+    summary_bytes = len(summary_text.encode())
+
+    def record(stride, texts):
+        return {
+            "stride": stride,
+            "thinning": thinning_words(stride, budget),
+            "case_files_budget_bytes": budget,
+            "min_rows_per_curve": MIN_CURVE_ROWS,
+            "rows": {
+                f"cycle{n}": int(thinned_rows(np, c["Step"], stride).sum())
+                for n, c in curves.items()
+            },
+            "output_rows": {
+                f"cycle{n}": len(c["Step"]) for n, c in curves.items()
+            },
+            "bytes": dict(
+                {f"{case}_summary.csv": summary_bytes},
+                **{
+                    f"{case}_cycle{n}.csv": len(t.encode())
+                    for n, t in texts.items()
+                },
+            ),
+        }
+
+    def finish(info_bytes):
+        """Chooses the stride, counting the info json at its size
+        (`info_bytes()`, measured with each stride's record in the entry),
+        and writes the curves."""
+
+        def size(stride, texts):
+            entry["curve_files"] = record(stride, texts)
+            curve_bytes = sum(len(t.encode()) for t in texts.values())
+            return summary_bytes + curve_bytes + info_bytes()
+
+        stride, texts = choose_stride(np, budget, size, curves, render)
+        if budget is not None:
+            entry["curve_files"] = record(stride, texts)
+        for number, text in texts.items():
+            write_text(out_dir / f"{case}_cycle{number}.csv", text)
+
+    return table, finish
 
 
 # Running --------------------------------------------------------------------
@@ -1082,6 +1267,25 @@ def stress_ranges(np, cycles):
     return ranges
 
 
+def check_mechanics_options(case, spec, resolved):
+    """A LAM case with particle mechanics on must pass "stress-induced
+    diffusion" explicitly, with a note saying why, and resolve to it."""
+    if spec["family"] != "lam":
+        return
+    mechanics = resolved.get("particle mechanics", "none")
+    values = mechanics if isinstance(mechanics, list) else [mechanics]
+    if all(v == "none" for v in values):
+        return
+    asked = spec["options"].get(SID)
+    if asked is None or SID not in spec.get("option_notes", {}):
+        sys.exit(
+            f'{SCRIPT}: {case} has particle mechanics: it must pass "{SID}" '
+            "explicitly, with a note in option_notes"
+        )
+    if resolved.get(SID) != asked:
+        sys.exit(f"{SCRIPT}: {case} resolves {SID} to {resolved.get(SID)}")
+
+
 def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
     case_start = time.perf_counter()
     family = case_family(spec)
@@ -1097,6 +1301,9 @@ def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
         "cycles_requested": family["cycles"],
         "cycles_completed": 0,
     }
+    if "option_notes" in spec:
+        entry["option_notes"] = spec["option_notes"]
+    check_mechanics_options(case, spec, entry["resolved_options"])
     start = time.perf_counter()
     try:
         solution = sim.solve()
@@ -1117,7 +1324,9 @@ def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
     if len(complete) < 1:
         entry["error"] = f"no complete cycle ('{solution.termination}')"
         return entry
-    table = write_case_files(np, out_dir, info, case, entry, solution, family)
+    table, finish_curves = write_case_files(
+        np, out_dir, info, case, entry, solution, family
+    )
     entry["initial_state_summary"] = initial_summary(
         pybamm, solution, sim, model, family
     )
@@ -1152,6 +1361,9 @@ def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
     steps = getattr(stats, "number_of_steps", None)
     entry["idaklu_steps"] = None if steps is None else int(steps)
     entry["case_wall_s"] = time.perf_counter() - case_start
+    # main writes the curves once the entry is complete (their stride
+    # depends on the info json's size); the wall time then includes them.
+    entry["_finish_curves"] = (finish_curves, case_start)
     cap = table["Capacity [A.h]"]
     words = f"{case}: {len(complete)} cycles, capacity {cap[0]:.6f} -> "
     words += f"{cap[-1]:.6f} A.h, "
@@ -1435,13 +1647,36 @@ PARAMETER_FILES = {
 # README ---------------------------------------------------------------------
 
 
+def case_files(case, entry):
+    """The files a case wrote (its info json only, where it failed)."""
+    if "curve_files" in entry:  # the names it wrote
+        return list(entry["curve_files"]["bytes"]) + [f"{case}_info.json"]
+    last = entry.get("cycles_completed", 0)
+    if last < 1:
+        return [f"{case}_info.json"]
+    names = [
+        f"{case}_summary.csv",
+        f"{case}_cycle1.csv",
+        f"{case}_cycle{last}.csv",
+        f"{case}_info.json",
+    ]
+    return list(dict.fromkeys(names))
+
+
 def read_entries(out_dir):
+    """Every case's info json, with the sizes of its files on disk
+    ("file_bytes", not stored in the json)."""
     entries_ = {}
     for case in case_specs():
         path = out_dir / f"{case}_info.json"
         if path.exists():
             with open(path) as f:
                 entries_[case] = json.load(f)
+            entries_[case]["file_bytes"] = sum(
+                (out_dir / n).stat().st_size
+                for n in case_files(case, entries_[case])
+                if (out_dir / n).exists()
+            )
     return entries_
 
 
@@ -2060,11 +2295,34 @@ README_LAM = """
   "false"` and `"SEI porosity change": "false"` explicitly, as the plating
   cases do (PyBaMM's defaults), and PyBaMM's default "SEI film resistance"
   for SEI, "distributed".
-- Every stress-driven case (`lam_stress_negative` too) resolves to
-  "particle mechanics": "swelling only" on **both** electrodes and
-  **"stress-induced diffusion": "true"** (PyBaMM's default once particle
-  mechanics is on): the particle diffusivity is multiplied by
-  `1 + theta_M (c - c_0)` (below). `lam_reaction` has neither.
+- Every stress-driven case ({mechanics_cases}) turns on particle
+  mechanics: PyBaMM resolves "particle mechanics" to "swelling only" on
+  **both** electrodes (`lam_stress_negative` too), and its default once
+  mechanics is on is "stress-induced diffusion": "true", which multiplies
+  the particle diffusivity by `1 + theta_M (c - c_0)` (below). voltaic does
+  not model stress-induced diffusion (yet), so each of these cases passes
+  the option **explicitly**, with a note saying why (`option_notes` in
+  `<case>_info.json` and the CSV headers; resolved options in the table
+  below and `lam_parameters.json`; the script stops if a case with
+  mechanics passes none):
+  - **"false"**, as voltaic runs: {off_cases}.
+  - **"true"** (PyBaMM's default) kept: {kept_cases}.
+    With "false" (tried with PyBaMM 26.10.1.1, both cases alike)
+    OKane2022's positive
+    electrode, whose diffusivity "true" multiplies by `1 + theta_M c` =
+    110 to 350 (theta_M = 6.6e-3 m^3/mol from its Omega, E and nu at
+    298.15 K, c = 17,000 to 54,000 mol/m^3 over a cycle; the negative's
+    theta_M is 1.8e-5 m^3/mol, a factor up to ~1.6), reaches X-averaged
+    surface tangential stresses of ~11 GPa at 1C (54 MPa with "true",
+    critical stress 375 MPa), and its stress-driven LAM runs away: LAM_p
+    33 % after cycle 1, 92 % after cycle 2 and 98-100 % in cycle 3 (eSOH
+    capacity 4.30, then 0.50 A.h, then about 0), and IDA fails in cycle 3
+    (`lam_okane2022_coupled`, error test) or 4 (`lam_stress`, convergence
+    test). These cases lose positive active material; voltaic can match
+    them once it models stress-induced diffusion. `lam_stress_negative`
+    loses only negative active material (the positive stress is an output
+    there), so it runs with "false".
+  {no_mechanics_words}
 - Summary columns of the LAM cases: those of the plating cases plus
   `{lam_n}` and `{lam_p}` (PyBaMM's summary variables), then, from the
   cycle's own solution, `{min_voltage}` (the least `Battery voltage [V]`
@@ -2080,6 +2338,19 @@ README_LAM = """
   `{eps_n}`, `{eps_p}`, `{lli_n}` and `{lli_p}` (these two from t = 0 of
   the run). The x-averaged stress is the mean over the electrode's cells of
   the local stress; the LAM rate uses the local one.
+- Curve rows are **thinned** so that each case's four files (summary, the
+  two curves, the info json) total at most {budget} bytes: of each step's
+  output rows (every {period} s from the step's start, then the step's
+  end) a curve keeps every s-th from the step's first (every s x {period} s
+  from the step's start) and **always each step's first and last rows**
+  (the control change and the root-found end). The stride s is the
+  smallest that fits (the info json counted at its own size), but never
+  one that leaves a curve fewer than {min_rows} rows; s = 1 keeps every
+  output row. The stride, rows kept of the output rows and the bytes are
+  in the CSV headers and `<case>_info.json` (`curve_files`), and below.
+  Thinning only drops rows: the kept ones are PyBaMM's output rows
+  unchanged. A comparison that interpolates the curve (voltage RMS at
+  voltaic's times) sees a linear interpolation over at most s x {period} s.
 
 {option_rows}
 
@@ -2173,10 +2444,14 @@ electrode (the "x-averaged" variables are only outputs).
   F / L_SEI` and OKane2022's dead-lithium decay rate `gamma_0 L_SEI,0 /
   L_SEI`. `Loss of lithium to negative SEI [mol]` = `(x_avg(c_SEI) -
   c_SEI,0) V_n z_SEI` does not change with eps_s.
-- Stress-induced diffusion ("true" with particle mechanics):
-  `D_eff = D (1 + theta_M (c - c_0))`, `theta_M = Omega / (R_g T) x 2
-  Omega E / (9 (1 - nu))` (Ai2019 eq. [12]), in the particle flux and its
-  surface condition.
+- Stress-induced diffusion (PyBaMM's default "true" once particle
+  mechanics is on; passed explicitly by each case with mechanics, "false"
+  where PyBaMM can run without it, since voltaic does not model it; see
+  above): `D_eff = D (1 + theta_M (c - c_0))`,
+  `theta_M = Omega / (R_g T) x 2 Omega E / (9 (1 - nu))` (Ai2019 eq. [12]),
+  in the particle flux and its surface condition. With "false" the
+  particle diffusivity is the parameter's `D(c, T)` and the stresses only
+  drive LAM (and the outputs).
 """
 
 
@@ -2197,14 +2472,30 @@ def lam_option_rows(entries_):
         cycles = str(e.get("cycles_completed", 0))
         if "error" in e:
             cycles += f" (error: {e['error'][:200]})"
+        curves = e.get("curve_files")
+        if curves is None:
+            thinning = "- | -"
+        else:
+            kept = " / ".join(
+                f"{curves['rows'][k]} of {curves['output_rows'][k]}"
+                for k in curves["rows"]
+            )
+            thinning = f"{curves['stride']} | {kept}"
         rows.append(
             f"| `{case}` | {pair('loss of active material')} | "
             f"{pair('particle mechanics')} / "
             f"{pair('stress-induced diffusion')} | {sei} | "
             f"{pair('lithium plating')} | {cycles} | "
-            f"{e['solve_wall_s']:.1f} | {e.get('case_wall_s', 0.0):.1f} |"
+            f"{e['solve_wall_s']:.1f} | {e.get('case_wall_s', 0.0):.1f} | "
+            f"{thinning} | {e.get('file_bytes', 0)} |"
         )
     return rows
+
+
+def has_mechanics(entry):
+    value = entry["resolved_options"].get("particle mechanics", "none")
+    values = value if isinstance(value, list) else [value]
+    return any(v != "none" for v in values)
 
 
 def lam_result_rows(entries_):
@@ -2262,6 +2553,18 @@ def lam_setup_lines(entries_):
             "beta n_Li,SEI / (V_n eps_s,0), with n_Li,SEI the lithium lost "
             "to SEI"
         )
+    lam_entries = {c: e for c, e in entries_.items() if c.startswith("lam_")}
+    mechanics = [c for c, e in lam_entries.items() if has_mechanics(e)]
+    sid = {c: lam_entries[c]["resolved_options"].get(SID) for c in mechanics}
+    without = [c for c in lam_entries if c not in mechanics]
+    no_mechanics_words = (
+        " and ".join(f"`{c}`" for c in without)
+        + (" has" if len(without) == 1 else " have")
+        + ' no particle mechanics and resolves to "stress-induced '
+        'diffusion": "false" by itself (nothing passed).'
+        if without
+        else ""
+    )
     coupled = done.get("lam_okane2022_coupled")
     coupled_plating = "`lam_okane2022_coupled` not run"
     if coupled is not None:
@@ -2290,14 +2593,28 @@ def lam_setup_lines(entries_):
             eps_p=EPS_P,
             stress_n=STRESS_N,
             stress_p=STRESS_P,
+            mechanics_cases=", ".join(f"`{c}`" for c in mechanics),
+            off_cases=", ".join(
+                f"`{c}`" for c in mechanics if sid[c] == "false"
+            )
+            or "none",
+            kept_cases=", ".join(
+                f"`{c}`" for c in mechanics if sid[c] == "true"
+            )
+            or "none",
+            no_mechanics_words=no_mechanics_words,
+            budget=LAM_CASE_BYTES,
+            min_rows=MIN_CURVE_ROWS,
             option_rows="\n".join(
                 [
                     "| case | LAM (negative / positive; one value: both) | "
                     "particle mechanics / stress-induced diffusion | SEI "
                     "(negative / positive) / film resistance | lithium "
                     "plating (negative / positive) | cycles | solve wall "
-                    "time [s] | case wall time [s] |",
-                    "|" + "---|" * 8,
+                    "time [s] | case wall time [s] | curve stride | curve "
+                    "rows kept (cycle 1 / last) of output rows | files "
+                    "[bytes] |",
+                    "|" + "---|" * 11,
                     *lam_option_rows(entries_),
                 ]
             ),
@@ -2569,8 +2886,15 @@ def main(argv):
             info, cycles=case_family(specs[case])["cycles"]
         )
         entry["host_cpu"] = host_cpu_name()
+        if "_finish_curves" in entry:
+            finish, case_start = entry.pop("_finish_curves")
+            finish(lambda: len(json_text(entry).encode()))
+            entry["case_wall_s"] = time.perf_counter() - case_start
         write_json(args.out_dir / f"{case}_info.json", entry)
         families_run.append(specs[case]["family"])
+        files = case_files(case, entry)
+        total = sum((args.out_dir / n).stat().st_size for n in files)
+        print(f"{case}: {len(files)} files, {total} bytes")
     # A family's parameter file is rewritten only when one of its cases ran.
     for family in dict.fromkeys(families_run):
         write_json(
