@@ -30,7 +30,7 @@ const std::vector<SectionSchema>& config_schema() {
         "negative_collector_heat_transfer_coefficient", "positive_collector_heat_transfer_coefficient",
         "negative_tab_heat_transfer_coefficient", "positive_tab_heat_transfer_coefficient",
         "edge_heat_transfer_coefficient"}},
-      {"degradation", {"sei", "sei_film_resistance", "lithium_plating"}},
+      {"degradation", {"sei", "sei_film_resistance", "lithium_plating", "loss_of_active_material"}},
       {"solver", solver_keys()},
       {"experiment", {"steps", "cycles", "drive_cycles", "termination", "save_at_cycles"}},
       {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},

@@ -45,6 +45,29 @@ void read_thermal_model(const ConfigSection& t, ThermalModel& model) {
                                 : ThermalModel::conduction;
 }
 
+/// One model for both electrodes, or [negative, positive], as PyBaMM's
+/// "loss of active material" takes a string or a pair.
+void read_loss_of_active_material(const ConfigSection& d, LamModel (&lam)[2]) {
+  const std::string key = "loss_of_active_material";
+  const toml::node* n = d.node(key);
+  if (!n) return;
+  const std::vector<std::string>& names = lam_model_names();
+  const std::string allowed = "one of " + quoted_list(names) + ", or an array of two (negative, positive)";
+  const auto model = [&](const toml::node& v) {
+    const std::string name = d.text_of(v, key, allowed);
+    LamModel m = LamModel::none;
+    if (!parse_lam_model(name, m)) d.fail_at(v, d.path(key), "unknown value \"" + name + "\"; allowed: " + allowed);
+    return m;
+  };
+  if (const toml::array* a = n->as_array()) {
+    if (a->size() != 2) d.fail(key, "has " + std::to_string(a->size()) + " entries; allowed: " + allowed);
+    lam[0] = model((*a)[0]);
+    lam[1] = model((*a)[1]);
+    return;
+  }
+  lam[0] = lam[1] = model(*n);
+}
+
 /// [degradation]: PyBaMM's "SEI", "SEI film resistance" and "lithium plating"
 /// options by their PyBaMM names; the parameters they need are checked where
 /// the cell is built.
@@ -54,10 +77,20 @@ void read_degradation(const ConfigSection& d, DegradationOptions& o) {
     parse_sei_film_resistance(*name, o.sei_film_resistance);
   if (const auto name = d.choice("lithium_plating", plating_model_names()))
     parse_plating_model(*name, o.lithium_plating);
+  read_loss_of_active_material(d, o.loss_of_active_material);
   if (o.sei == SeiModel::none && o.sei_film_resistance == SeiFilmResistance::distributed)
     d.fail("sei_film_resistance",
            "is \"distributed\" without a growing film; allowed: \"auto\" or \"none\" "
            "when sei is \"none\"");
+}
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+/// The loss_of_active_material value as a config writes it.
+std::string describe_lam(const DegradationOptions& o) {
+  const LamModel* lam = o.loss_of_active_material;
+  if (lam[0] == lam[1]) return quoted(to_string(lam[0]));
+  return "[" + quoted(to_string(lam[0])) + ", " + quoted(to_string(lam[1])) + "]";
 }
 
 /// What the cell must be for [degradation]: 1D, with the models' parameters
@@ -65,9 +98,12 @@ void read_degradation(const ConfigSection& d, DegradationOptions& o) {
 void check_degradation_cell(const ConfigSection& d, const RunConfig& config) {
   const DegradationOptions& o = config.simulation.degradation;
   if (!o.any()) return;
-  const bool sei = o.sei != SeiModel::none;
-  const std::string key = sei ? "sei" : "lithium_plating";
-  const std::string value = sei ? to_string(o.sei) : to_string(o.lithium_plating);
+  const bool sei = o.sei != SeiModel::none, plated = o.lithium_plating != PlatingModel::none;
+  const std::string key = sei ? "sei" : plated ? "lithium_plating" : "loss_of_active_material";
+  const std::string value = sei ? to_string(o.sei)
+                            : plated
+                                ? to_string(o.lithium_plating)
+                                : to_string(o.loss_of_active_material[o.loss_of_active_material[0] == LamModel::none]);
   const CellGridSpec& g = config.simulation.grid;
   if (g.nx != 1 || g.ny != 1 || config.simulation.thermal == ThermalModel::conduction ||
       g.collectors != CurrentCollectorModel::uniform)
@@ -78,9 +114,11 @@ void check_degradation_cell(const ConfigSection& d, const RunConfig& config) {
     check_degradation(o, config.parameters);
   } catch (const InvalidArgument& e) {
     const bool plating = e.why().find("plating model") != std::string::npos;
-    const std::string k = plating ? "lithium_plating" : key;
-    const std::string v = plating ? to_string(o.lithium_plating) : value;
-    d.fail(k, "is \"" + v + "\", which needs '" + e.what_failed() + "': " + e.why());
+    const bool lam =
+        e.why().find("active material") != std::string::npos || e.what_failed() == "loss of active material";
+    const std::string k = plating ? "lithium_plating" : lam ? "loss_of_active_material" : key;
+    const std::string v = plating ? quoted(to_string(o.lithium_plating)) : lam ? describe_lam(o) : quoted(value);
+    d.fail(k, "is " + v + ", which needs '" + e.what_failed() + "': " + e.why());
   }
 }
 

@@ -99,6 +99,10 @@ ParameterSet chen2020() {
 
   p.sei = pybamm_sei();  // SEI growth (used only by a degradation model)
 
+  // PyBaMM's set holds the reaction-driven loss of active material's factor, 0.
+  p.negative_lam.reaction_factor = 0.0;
+  p.positive_lam.reaction_factor = 0.0;
+
   p.validate();
   return p;
 }

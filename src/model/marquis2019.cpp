@@ -101,6 +101,10 @@ ParameterSet marquis2019() {
   p.sei = pybamm_sei();              // SEI growth (used only by a degradation model)
   p.sei.transfer_coefficient = 0.5;  // Marquis2019 has it, Chen2020 not
 
+  // PyBaMM's set holds the reaction-driven loss of active material's factor, 0.
+  p.negative_lam.reaction_factor = 0.0;
+  p.positive_lam.reaction_factor = 0.0;
+
   p.validate();
   return p;
 }

@@ -13,10 +13,12 @@
 //   conductivity and diffusivity (17000 J/mol each, from Ecker et al. 2015);
 // - SEI: one lithium per SEI molecule (Chen2020: 2) and a growth activation
 //   energy of 38000 J/mol (Chen2020: 0);
-// - lithium plating (O'Kane et al. 2020 and 2022).
+// - lithium plating (O'Kane et al. 2020 and 2022);
+// - particle mechanics and loss of active material (Ai et al. 2020).
 //
-// PyBaMM's OKane2022 also holds particle mechanics, cracking and loss of
-// active material, which voltaic does not model: those are left out.
+// PyBaMM's OKane2022 also holds particle cracking (crack sizes, Paris' law,
+// the volume change and cracking-rate functions), which voltaic does not
+// model: those are left out.
 #include <vector>
 
 #include "model/okane2022_graphite_ocp.hpp"
@@ -63,6 +65,19 @@ ParameterSet okane2022() {
   li.typical_plated_concentration = 1000.0;
   li.transfer_coefficient = 0.65;
   li.dead_lithium_decay_constant = 1e-06;
+
+  const auto lam = [](ActiveMaterialLossParameters& m, double nu, double E, double omega, double beta, double sigma_c) {
+    m.poisson_ratio = nu;
+    m.youngs_modulus = E;
+    m.partial_molar_volume = omega;
+    m.reference_concentration = 0.0;
+    m.proportional_term = beta;
+    m.exponential_term = 2.0;
+    m.critical_stress = sigma_c;
+    m.reaction_factor = 0.0;
+  };
+  lam(p.negative_lam, 0.3, 15e9, 3.1e-06, 2.7778e-07, 60e6);
+  lam(p.positive_lam, 0.2, 375e9, 1.25e-05, 2.7778e-07, 375e6);
 
   p.validate();
   return p;

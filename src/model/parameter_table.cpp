@@ -120,6 +120,31 @@ void add_electrode(std::vector<ParameterInfo>& t, const std::string& Side) {
                &field<G, &E::thermal_conductivity>});
 }
 
+template <auto G>
+void add_active_material_loss(std::vector<ParameterInfo>& t, const std::string& Side) {
+  using M = ActiveMaterialLossParameters;
+  const std::string n = Side + " electrode ";
+  const std::string of = " of the " + std::string(Side == "Negative" ? "negative" : "positive") +
+                         " particles (loss of active material; may be unset without it)";
+  const auto add = [&](const std::string& name, const std::string& unit, const std::string& what,
+                       const Interval& allowed, double& (*f)(ParameterSet&)) {
+    t.push_back({n + name, unit, what + of, allowed, f, true});
+  };
+  add("Poisson's ratio", "", "Poisson's ratio nu", kUnitOpen, &field<G, &M::poisson_ratio>);
+  add("Young's modulus [Pa]", "Pa", "Young's modulus E", kPositive, &field<G, &M::youngs_modulus>);
+  add("partial molar volume [m3.mol-1]", "m3.mol-1", "Partial molar volume Omega of lithium", kAny,
+      &field<G, &M::partial_molar_volume>);
+  add("reference concentration for free of deformation [mol.m-3]", "mol.m-3",
+      "Concentration without deformation (not used by the stress)", kNonNegative,
+      &field<G, &M::reference_concentration>);
+  add("LAM constant proportional term [s-1]", "s-1", "beta of the stress-driven loss", kNonNegative,
+      &field<G, &M::proportional_term>);
+  add("LAM constant exponential term", "", "m of the stress-driven loss", kPositive, &field<G, &M::exponential_term>);
+  add("critical stress [Pa]", "Pa", "sigma_c of the stress-driven loss", kPositive, &field<G, &M::critical_stress>);
+  add("reaction-driven LAM factor [m3.mol-1]", "m3.mol-1", "beta_sei of the SEI-driven loss", kNonNegative,
+      &field<G, &M::reaction_factor>);
+}
+
 std::vector<ParameterInfo> build_parameter_table() {
   std::vector<ParameterInfo> t;
   using P = ParameterSet;
@@ -136,6 +161,7 @@ std::vector<ParameterInfo> build_parameter_table() {
                &field<&P::cell, &G::cells_in_series>});
   add_collector<&P::negative_current_collector>(t, "Negative");
   add_electrode<&P::negative_electrode>(t, "Negative");
+  add_active_material_loss<&P::negative_lam>(t, "Negative");
   using S = SeparatorParameters;
   t.push_back(
       {"Separator thickness [m]", "m", "Thickness of the separator", kThickness, &field<&P::separator, &S::thickness>});
@@ -151,6 +177,7 @@ std::vector<ParameterInfo> build_parameter_table() {
   t.push_back({"Separator thermal conductivity [W.m-1.K-1]", "W.m-1.K-1", "Thermal conductivity of the separator",
                kThermalConductivity, &field<&P::separator, &S::thermal_conductivity>});
   add_electrode<&P::positive_electrode>(t, "Positive");
+  add_active_material_loss<&P::positive_lam>(t, "Positive");
   add_collector<&P::positive_current_collector>(t, "Positive");
   using L = ElectrolyteParameters;
   t.push_back({"Initial concentration in electrolyte [mol.m-3]", "mol.m-3", "Uniform salt concentration at t = 0",

@@ -114,6 +114,10 @@ std::vector<CellEngine::Level> CellEngine::levels() const {
     out.push_back({"c_dead", o.c_dead, o.c_dead_levels, n, 3});
     out.push_back({"aj_pl", o.aj_pl, o.aj_pl_levels, n, 3});
   }
+  if (s_.lam) {
+    out.push_back({"active", o.active, o.active_levels, n, 3});
+    out.push_back({"lam_li", o.lam_li, o.lam_li_levels, n, 3});
+  }
   return out;
 }
 
@@ -123,12 +127,13 @@ CellEngine::SeiFilm CellEngine::sei_film() const {
   // One read of the film's state; the volumes are the host layout's.
   const std::vector<double> c = read(s_.o.c_sei, static_cast<std::size_t>(s_.n));
   const std::vector<double> volume = host_->volumes().to_host();
+  const std::vector<double> active_left = active();
   const CellMap& m = host_->host_constants().map;
   double moles = 0.0, film = 0.0, negative = 0.0;
   for (std::size_t i = 0; i < c.size(); ++i) {
     if (m.region_of(i) != CellRegion::negative) continue;
     moles += (c[i] - c_.sei.c0) * volume[i];
-    film += c[i] * c_.sei.c_to_l * volume[i];
+    film += c[i] * c_.sei.c_to_l / active_left[i] * volume[i];  // L_sei = c_sei V_bar / a, a = a0 f
     negative += volume[i];
   }
   f.lithium_lost = c_.sei.z * moles;
@@ -201,7 +206,36 @@ std::vector<double> CellEngine::particle_lithium() const {
   std::vector<double> out(P);
   host_particles_->lithium(View<const double>(c_s.data(), c_s.size(), MemorySpace::host()),
                            View<double>(out.data(), out.size(), MemorySpace::host()));
+  if (s_.lam) {  // a node's particles hold its active material: eps_s = eps_s0 f of them
+    const std::vector<double> f = active();
+    const CellMap& m = host_->host_constants().map;
+    for (std::size_t q = 0; q < P; ++q) out[q] *= f[m.cell_of_particle(q)];
+  }
   return out;
+}
+
+std::vector<double> CellEngine::active() const {
+  const auto n = static_cast<std::size_t>(s_.n);
+  return s_.lam ? read(s_.o.active, n) : std::vector<double>(n, 1.0);
+}
+
+CellEngine::ActiveMaterial CellEngine::active_material() const {
+  ActiveMaterial a;
+  if (!s_.lam) return a;
+  const auto n = static_cast<std::size_t>(s_.n);
+  const std::vector<double> f = active(), li = read(s_.o.lam_li, n);
+  const std::vector<double> volume = host_->volumes().to_host();
+  const CellMap& m = host_->host_constants().map;
+  double electrode_volume[2] = {0.0, 0.0}, lost[2] = {0.0, 0.0};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (m.in_separator(i)) continue;
+    const int e = m.region(i) / 2;
+    lost[e] += (1.0 - f[i]) * volume[i];  // exactly 0 where nothing is lost
+    a.lithium_lost[e] += li[i] * volume[i];
+    electrode_volume[e] += volume[i];
+  }
+  for (int e = 0; e < 2; ++e) a.fraction[e] = 1.0 - lost[e] / electrode_volume[e];
+  return a;
 }
 
 }  // namespace voltaic::program

@@ -63,13 +63,25 @@ class CellEngine {
     double lithium_lost = 0.0, plated = 0.0, dead = 0.0;
   };
   PlatedLithium plated_lithium() const;
-  /// Each particle's lithium from the state (ParticleDiffusion::lithium).
+  /// The active material left of each electrode (negative, positive), as a
+  /// fraction of its initial volume fraction averaged over the electrode,
+  /// and the lithium it took [mol] ("Loss of lithium due to loss of active
+  /// material in negative electrode [mol]"); 1 and 0 without a loss.
+  struct ActiveMaterial {
+    double fraction[2] = {1.0, 1.0};
+    double lithium_lost[2] = {0.0, 0.0};
+  };
+  ActiveMaterial active_material() const;
+  /// Each particle's lithium from the state (ParticleDiffusion::lithium),
+  /// times the active material left at its node.
   std::vector<double> particle_lithium() const;
   /// The cell on the CPU (its constants, weights and counts), for what the
   /// host computes from the state: fields, lithium, physical limits.
   const CellLayout& host_layout() const { return *host_; }
 
  private:
+  /// f = eps_s / eps_s0 per node (all 1 without a loss of active material).
+  std::vector<double> active() const;
   struct Level {  ///< a state array and its past levels in the slab
     const char* name;
     std::size_t live, levels, size;

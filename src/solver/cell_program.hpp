@@ -229,6 +229,15 @@ class CellRun {
   VOLTAIC_HD void sei_growth(const Pass& p);
   /// The plated and dead lithium over the pass from the last potential step's a j_pl (ProgramSettings::plating).
   VOLTAIC_HD void plating_growth(const Pass& p);
+  /// The active material left and its lost lithium over the pass
+  /// (ProgramSettings::lam), from the pass's particles and a j_sei.
+  VOLTAIC_HD void lam_growth(const Pass& p);
+  /// f = eps_s / eps_s0 per node, or null without a loss of active material.
+  VOLTAIC_HD const double* active() const { return s_.lam ? at(s_.o.active) : nullptr; }
+  /// The film's thickness c_sei V_bar / a [m] at node i (a = a0 f).
+  VOLTAIC_HD double film_thickness(const double* c_sei, std::size_t i) const {
+    return s_.lam ? c_sei[i] * c_.sei.c_to_l / at(s_.o.active)[i] : c_sei[i] * c_.sei.c_to_l;
+  }
   /// The side reactions' currents from the pass (aj_sei, aj_pl) into the
   /// potential step's guess (pot_aj_sei, pot_aj_pl), or back.
   VOLTAIC_HD void side_to_potential();
@@ -351,6 +360,10 @@ VOLTAIC_HD inline void CellRun::initialise() {
     sync();
     for (std::size_t a : {o.c_dead, o.aj_pl, o.pot_aj_pl, o.adj_pl}) fill(at(a), 0.0, n_);
   }
+  if (s_.lam) {
+    fill(at(o.active), 1.0, n_);
+    fill(at(o.lam_li), 0.0, n_);
+  }
   fill(at(o.flux), 0.0, np_);
   fill(at(o.ds), c_.ds0, np_);
   k_ = ProgramClock{};
@@ -452,7 +465,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
   double *c_e = at(o.c_e), *de = at(o.de), *iterate = at(o.iterate), *sigma = at(o.sigma), *cap = at(o.capacity);
   const dfn::ConcentrationInputsT<const DfnConstants&> inputs{
-      k, aj, T, source, flux, ds, s_.sei ? at(o.aj_sei) : nullptr, s_.plating ? at(o.aj_pl) : nullptr};
+      k, aj, T, source, flux, ds, s_.sei ? at(o.aj_sei) : nullptr, s_.plating ? at(o.aj_pl) : nullptr, active()};
   each(inputs);
   const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr};
   each(props);
@@ -489,7 +502,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
     fail(Failure::linear);
     return false;
   }
-  const dfn::SinkFluxT<const DfnConstants&> sink_flux{k, sigma, c_e, iterate, flux};
+  const dfn::SinkFluxT<const DfnConstants&> sink_flux{k, sigma, c_e, iterate, flux, active()};
   each(sink_flux);
   double* cs = at(o.c_s);
   start(p, level2(o.c_s_levels, np_ * s_.R, 0), level2(o.c_s_levels, np_ * s_.R, 1), cs, np_ * s_.R);
@@ -498,6 +511,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   // From the side currents the particles' flux left out: lithium is conserved.
   if (s_.sei && c_.sei.grows()) sei_growth(p);
   if (s_.plating) plating_growth(p);
+  if (s_.lam) lam_growth(p);
   return true;
 }
 
@@ -595,8 +609,8 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   const double zero = 0.0;
   const dfn::DiffusionPotential dp{n_, 1, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
   each(dp);
-  const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,     phi,  phi + n_, c_e, T,      c_surf,
-                                                            slope, flux, aj,       adj, surface};
+  const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,     phi,  phi + n_, c_e, T,       c_surf,
+                                                            slope, flux, aj,       adj, surface, active()};
   const dfn::SideReactionT<const DfnConstants&> with_side{reaction, c_.sei, c_.plating, potential_side(),
                                                           at(o.adj_main)};
   const dfn::NewtonSystemT<const DfnConstants&> system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,
@@ -653,7 +667,8 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     const double rate = it > 0 ? fmin(1.0, largest / last_update) : newton::first_rate(k_.newton_constant, largest);
     last_update = largest;
     if (!damped && largest * rate <= s_.newton_tolerance) {
-      const dfn::LinearisedReactionT<const DfnConstants&> finish{k, update, adj, c_surf, slope, flux, aj, surface};
+      const dfn::LinearisedReactionT<const DfnConstants&> finish{k,    update, adj,     c_surf,  slope,
+                                                                 flux, aj,     surface, active()};
       if (s_.side()) {
         each(dfn::SideLinearisedT<const DfnConstants&>{finish, at(o.adj_main), potential_side()});
       } else {
@@ -696,7 +711,9 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step, double value) {
       const double *aj = at(o.pot_aj), *c_sei = at(o.c_sei);
       const double a = c_.k.of(CellRegion::negative).surface_area;
       const double per = c_.sei.film ? c_.sei.c_to_l * c_.sei.resistivity / a : 0.0;
-      for (std::size_t i = lane_; i < n_; i += lanes_) drop[i] = aj[i] * c_sei[i] * per;  // j_tot L_sei R_sei
+      const double* f = active();  // a = a0 f: j_tot L_sei = (a j_tot) (c_sei V_bar / a0) / f^2
+      for (std::size_t i = lane_; i < n_; i += lanes_)
+        drop[i] = f ? aj[i] * c_sei[i] * per / (f[i] * f[i]) : aj[i] * c_sei[i] * per;  // j_tot L_sei R_sei
       sync();
       with_side.aj_side = at(o.pot_aj_sei);
       with_side.film_drop = drop;
@@ -746,10 +763,40 @@ VOLTAIC_HD inline void CellRun::plating_growth(const Pass& p) {
       dead[i] = fp::fma(rate, aj_pl[i], dead[i]);
       continue;
     }
-    const double gamma = c_sei && c_sei[i] > 0.0 ? plating::decay(c_.plating, c_sei[i] * c_.sei.c_to_l) : 0.0;
+    const double gamma = c_sei && c_sei[i] > 0.0 ? plating::decay(c_.plating, film_thickness(c_sei, i)) : 0.0;
     const double plated = fp::fma(rate, aj_pl[i], c[i]) / fp::fma(p.dt, gamma, 1.0);
     dead[i] = fp::fma(p.dt * gamma, plated, dead[i]);
     c[i] = plated;
+  }
+  sync();
+}
+
+VOLTAIC_HD inline void CellRun::lam_growth(const Pass& p) {
+  // df/dt = lam::rate, dLLI/dt = -c_rav eps_s0 df/dt, with the particles'
+  // formula and pass; the rate from this pass's particles (explicit in f).
+  const SlabOffsets& o = s_.o;
+  const CellMap& m = c_.k.map;
+  double *f = at(o.active), *li = at(o.lam_li);
+  start(p, level3(o.active_levels, n_, 0), level3(o.active_levels, n_, 1), f, n_);
+  start(p, level3(o.lam_li_levels, n_, 0), level3(o.lam_li_levels, n_, 1), li, n_);
+  const double *cs = at(o.c_s), *surf = at(o.c_surf), *aj_sei = s_.sei ? at(o.aj_sei) : nullptr;
+  for (std::size_t c = lane_; c < n_; c += lanes_) {
+    const int e = m.region(c) / 2;
+    if (m.in_separator(c) || !c_.lam.e[e].on()) {  // as it was: the formula's weights sum to 1 within rounding
+      f[c] = 1.0;
+      li[c] = 0.0;
+      continue;
+    }
+    const std::size_t q = m.particle_of_cell(c);
+    double sum = 0.0, volume = 0.0;
+    for (int i = 0; i < s_.mesh.n; ++i) {
+      sum = fp::fma(s_.mesh.volume[i], cs[q + static_cast<std::size_t>(i) * np_], sum);
+      volume = volume + s_.mesh.volume[i];
+    }
+    const double c_rav = sum / volume;
+    const double df = p.dt * lam::rate(c_.lam.e[e], c_rav, surf[q], aj_sei ? aj_sei[c] : 0.0);
+    f[c] = f[c] + df;
+    li[c] = fp::fma(-c_rav * c_.lam.e[e].eps0, df, li[c]);
   }
   sync();
 }
@@ -854,6 +901,10 @@ VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
     predict(o.c_pl_levels, at(o.c_pl), n_);
     predict(o.c_dead_levels, at(o.c_dead), n_);
   }
+  if (s_.lam) {
+    predict(o.active_levels, at(o.active), n_);
+    predict(o.lam_li_levels, at(o.lam_li), n_);
+  }
   predict(o.phi_levels, at(o.phi), 2 * n_);
   predict(o.c_e_levels, at(o.c_e), n_);
   if (!above(at(o.c_e), 0.0, n_)) copy(level3(o.c_e_levels, n_, 0), at(o.c_e), n_);
@@ -931,6 +982,7 @@ VOLTAIC_HD inline double CellRun::local_error(double h, bool voltage_driven) con
     state(o.c_pl, o.c_pl_levels, c_.plating.scale);
     state(o.c_dead, o.c_dead_levels, c_.plating.scale);
   }
+  if (s_.lam) state(o.active, o.active_levels, 1.0);
   error = fmax(error, stepping::terminal_error(k_, e, voltage_driven, s_.lumped, s_.rtol, s_.atol));
   return stepping::error_test(error);
 }
@@ -951,6 +1003,10 @@ VOLTAIC_HD inline void CellRun::save() {
     copy(at(o.c_dead), level3(o.c_dead_levels, n_, 0), n_);
     copy(at(o.aj_pl), level3(o.aj_pl_levels, n_, 0), n_);
   }
+  if (s_.lam) {
+    copy(at(o.active), level3(o.active_levels, n_, 0), n_);
+    copy(at(o.lam_li), level3(o.lam_li_levels, n_, 0), n_);
+  }
   k_.save();
 }
 
@@ -969,6 +1025,10 @@ VOLTAIC_HD inline void CellRun::restore() {
     copy(level3(o.c_pl_levels, n_, 0), at(o.c_pl), n_);
     copy(level3(o.c_dead_levels, n_, 0), at(o.c_dead), n_);
     copy(level3(o.aj_pl_levels, n_, 0), at(o.aj_pl), n_);
+  }
+  if (s_.lam) {
+    copy(level3(o.active_levels, n_, 0), at(o.active), n_);
+    copy(level3(o.lam_li_levels, n_, 0), at(o.lam_li), n_);
   }
   k_.restore();
   fill(at(o.T), k_.lumped_t, n_);  // T is the lumped temperature everywhere (or the initial one)

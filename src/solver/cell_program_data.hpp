@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "solver/lam_point.hpp"
 #include "solver/plating_point.hpp"
 #include "solver/sei_point.hpp"
 #include "solver/step_control.hpp"
@@ -55,6 +56,9 @@ struct SlabOffsets {
   std::size_t aj_pl, aj_pl_levels;    ///< a j_pl; 3 levels
   std::size_t pot_aj_pl, adj_pl;      ///< the potential step's a j_pl and a dj_pl/d(phi_s - phi_e)
   std::size_t adj_main;               ///< with either: the intercalation's a dj/d(phi_s - phi_e)
+  // Loss of active material (ProgramSettings::lam; else empty): n each.
+  std::size_t active, active_levels;  ///< f = eps_s / eps_s0 (1 in the separator); 3 levels
+  std::size_t lam_li, lam_li_levels;  ///< lithium of the lost material [mol/m^3]; 3 levels
   // Work.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
   std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
@@ -88,6 +92,7 @@ struct ProgramSettings {
   bool lumped = false;            ///< else isothermal
   bool sei = false;               ///< an SEI film on the negative particles (CellConstants::sei)
   bool plating = false;           ///< lithium plating on them (CellConstants::plating)
+  bool lam = false;               ///< loss of active material (CellConstants::lam)
   // StepControl
   stepping::StepLimits limits{};
   double initial_dt = 0, rtol = 0, atol = 0;
@@ -116,6 +121,7 @@ struct CellConstants {
   double ce0 = 0, T0 = 0, cs0_negative = 0, cs0_positive = 0, ds0 = 0, c_max = 0;
   sei::Constants sei{};
   plating::Constants plating{};
+  lam::Constants lam{};
 };
 
 /// Why a cell stopped or finished (the host words it, program_results.cpp).

@@ -56,7 +56,8 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::v
   return steps;
 }
 
-SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei, bool plating) {
+SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei, bool plating,
+                         bool lam) {
   SlabOffsets o{};
   std::size_t end = 0;
   const auto take = [&](std::size_t& at, std::size_t size) {
@@ -94,6 +95,11 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
   take(o.pot_aj_pl, l);
   take(o.adj_pl, l);
   take(o.adj_main, sei || plating ? n : 0);
+  const std::size_t f = lam ? n : 0;
+  take(o.active, f);
+  take(o.active_levels, 3 * f);
+  take(o.lam_li, f);
+  take(o.lam_li_levels, 3 * f);
   for (std::size_t* a :
        {&o.T, &o.T_pass, &o.c_e_pass, &o.iterate, &o.source, &o.de, &o.sigma, &o.capacity, &o.q, &o.work})
     take(*a, n);
@@ -167,6 +173,7 @@ CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& 
   c.c_max = std::max(p.negative_electrode.maximum_concentration, p.positive_electrode.maximum_concentration);
   c.sei = sei_constants(options.degradation, p, host.of(CellRegion::negative).surface_area);
   c.plating = plating_constants(options.degradation, p, host.of(CellRegion::negative).surface_area);
+  c.lam = lam_constants(options.degradation, p);
   return c;
 }
 
@@ -254,6 +261,28 @@ plating::Constants plating_constants(const DegradationOptions& d, const Paramete
   return c;
 }
 
+lam::Constants lam_constants(const DegradationOptions& d, const ParameterSet& p) {
+  check_degradation(d, p);
+  lam::Constants c;
+  const ActiveMaterialLossParameters* q[2] = {&p.negative_lam, &p.positive_lam};
+  const ElectrodeParameters* electrode[2] = {&p.negative_electrode, &p.positive_electrode};
+  for (int i = 0; i < 2; ++i) {
+    const LamModel m = d.loss_of_active_material[i];
+    lam::Electrode& e = c.e[i];
+    e.stress = m == LamModel::stress_driven || m == LamModel::stress_and_reaction_driven;
+    e.reaction = m == LamModel::reaction_driven || m == LamModel::stress_and_reaction_driven;
+    e.eps0 = electrode[i]->active_material_volume_fraction;
+    if (e.stress) {
+      e.beta = q[i]->proportional_term;
+      e.m = q[i]->exponential_term;
+      e.per_sigma_c = 1.0 / q[i]->critical_stress;
+      e.stress_per_c = q[i]->partial_molar_volume * q[i]->youngs_modulus / (3.0 * (1.0 - q[i]->poisson_ratio));
+    }
+    if (e.reaction) e.beta_sei = q[i]->reaction_factor;
+  }
+  return c;
+}
+
 ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call) {
   const CellGridSpec& g = options.grid;
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
@@ -265,7 +294,8 @@ ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call
   s.R = static_cast<int>(R);
   s.sei = options.degradation.film() != SeiModel::none;
   s.plating = options.degradation.lithium_plating != PlatingModel::none;
-  s.o = slab_offsets(n, P, R, rows_per_call, s.sei, s.plating);
+  s.lam = options.degradation.lam();
+  s.o = slab_offsets(n, P, R, rows_per_call, s.sei, s.plating, s.lam);
   s.surface = options.surface;
   s.kappa_arithmetic = options.potential.electrolyte_face_mean == FaceMean::arithmetic;
   s.lumped = options.thermal == ThermalModel::lumped;

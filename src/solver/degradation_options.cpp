@@ -35,6 +35,13 @@ const std::pair<PlatingModel, const char*> kPlatingNames[] = {
     {PlatingModel::irreversible, "irreversible"},
 };
 
+const std::pair<LamModel, const char*> kLamNames[] = {
+    {LamModel::none, "none"},
+    {LamModel::stress_driven, "stress-driven"},
+    {LamModel::reaction_driven, "reaction-driven"},
+    {LamModel::stress_and_reaction_driven, "stress and reaction-driven"},
+};
+
 template <class E, std::size_t N>
 std::string name_of(const std::pair<E, const char*> (&names)[N], E e) {
   for (const auto& [value, name] : names) {
@@ -112,6 +119,23 @@ std::vector<std::string> needed(PlatingModel m) {
   return n;
 }
 
+bool stress_driven(LamModel m) { return m == LamModel::stress_driven || m == LamModel::stress_and_reaction_driven; }
+bool reaction_driven(LamModel m) { return m == LamModel::reaction_driven || m == LamModel::stress_and_reaction_driven; }
+
+/// PyBaMM's names of the parameters the loss of `Side`'s active material reads.
+std::vector<std::string> needed(LamModel m, const std::string& Side) {
+  std::vector<std::string> n;
+  const std::string e = Side + " electrode ";
+  if (stress_driven(m)) {
+    for (const char* what :
+         {"Poisson's ratio", "Young's modulus [Pa]", "partial molar volume [m3.mol-1]",
+          "LAM constant proportional term [s-1]", "LAM constant exponential term", "critical stress [Pa]"})
+      n.push_back(e + what);
+  }
+  if (reaction_driven(m)) n.push_back(e + "reaction-driven LAM factor [m3.mol-1]");
+  return n;
+}
+
 /// Refuses `name` unset or out of its range in `p`; `model` says who needs it.
 void require(const std::string& name, const ParameterSet& p, const std::string& model) {
   const ParameterInfo& info = *find_parameter(name);
@@ -129,9 +153,11 @@ void require(const std::string& name, const ParameterSet& p, const std::string& 
 std::string to_string(SeiModel m) { return name_of(kSeiNames, m); }
 std::string to_string(SeiFilmResistance m) { return name_of(kFilmNames, m); }
 std::string to_string(PlatingModel m) { return name_of(kPlatingNames, m); }
+std::string to_string(LamModel m) { return name_of(kLamNames, m); }
 bool parse_sei_model(const std::string& name, SeiModel& out) { return parse(kSeiNames, name, out); }
 bool parse_sei_film_resistance(const std::string& name, SeiFilmResistance& out) { return parse(kFilmNames, name, out); }
 bool parse_plating_model(const std::string& name, PlatingModel& out) { return parse(kPlatingNames, name, out); }
+bool parse_lam_model(const std::string& name, LamModel& out) { return parse(kLamNames, name, out); }
 
 const std::vector<std::string>& sei_model_names() {
   static const std::vector<std::string> names = all_names(kSeiNames);
@@ -148,11 +174,21 @@ std::string describe(const DegradationOptions& o) {
   if (o.sei != SeiModel::none) out = "SEI \"" + to_string(o.sei) + "\"";
   if (o.lithium_plating != PlatingModel::none)
     out += (out.empty() ? "" : ", ") + std::string("lithium plating \"") + to_string(o.lithium_plating) + "\"";
+  const LamModel* lam = o.loss_of_active_material;
+  if (o.lam()) {
+    out += (out.empty() ? "" : ", ") + std::string("loss of active material (\"") + to_string(lam[0]) + "\", \"" +
+           to_string(lam[1]) + "\")";
+  }
   return out.empty() ? "no degradation" : out;
 }
 
 const std::vector<std::string>& plating_model_names() {
   static const std::vector<std::string> names = all_names(kPlatingNames);
+  return names;
+}
+
+const std::vector<std::string>& lam_model_names() {
+  static const std::vector<std::string> names = all_names(kLamNames);
   return names;
 }
 
@@ -164,6 +200,20 @@ void check_degradation(const DegradationOptions& o, const ParameterSet& p) {
     require(name, p, "the SEI model \"" + to_string(o.film()) + "\"");
   for (const std::string& name : needed(o.lithium_plating))
     require(name, p, "the lithium plating model \"" + to_string(o.lithium_plating) + "\"");
+  const LamModel* lam = o.loss_of_active_material;
+  if (reaction_driven(lam[1]))
+    throw InvalidArgument("loss of active material", "voltaic::check_degradation",
+                          "\"" + to_string(lam[1]) +
+                              "\" on the positive electrode needs an SEI there (voltaic grows "
+                              "the film on the negative particles only)");
+  if (reaction_driven(lam[0]) && (o.sei == SeiModel::none || o.sei == SeiModel::constant))
+    throw InvalidArgument("loss of active material", "voltaic::check_degradation",
+                          "\"" + to_string(lam[0]) + "\" follows the SEI's current: set \"SEI\" to a growing model");
+  for (int e = 0; e < 2; ++e) {
+    const std::string Side = e == 0 ? "Negative" : "Positive";
+    for (const std::string& name : needed(lam[e], Side))
+      require(name, p, "the loss of active material \"" + to_string(lam[e]) + "\" (" + Side + " electrode)");
+  }
 }
 
 }  // namespace voltaic

@@ -74,6 +74,15 @@ struct ElectrolytePropertiesT {
 };
 using ElectrolyteProperties = ElectrolytePropertiesT<>;
 
+/// The surface per volume a [1/m] at cell c of region r: the region's a0,
+/// times the active material left there (loss of active material,
+/// lam_point.hpp: f = eps_s / eps_s0), when `active` is set.
+template <class K>
+VOLTAIC_HD inline double surface_area(const K& k, int r, const double* active, std::size_t c) {
+  const double a = k.region[r].surface_area;
+  return active ? a * active[c] : a;
+}
+
 /// Volumetric reaction current a j [A/m^3] and a dj/d(phi_s - phi_e) per cell
 /// (0 in the separator). With `slope` and `flux` set, the surface
 /// concentration follows j through each particle's step response
@@ -86,8 +95,9 @@ template <class K = DfnConstants>
 struct ReactionCurrentT {
   K k;
   const double *phi_s, *phi_e, *c_e, *T, *c_surf;
-  const double *slope, *flux;  ///< null: c_surf is fixed
-  double *aj, *adj, *surface;  ///< surface: null unless slope is set
+  const double *slope, *flux;      ///< null: c_surf is fixed
+  double *aj, *adj, *surface;      ///< surface: null unless slope is set
+  const double* active = nullptr;  ///< f = eps_s / eps_s0 per cell (surface_area); null: 1
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
@@ -96,7 +106,7 @@ struct ReactionCurrentT {
       adj[c] = 0.0;
       return;
     }
-    const double a = k.region[r].surface_area;
+    const double a = surface_area(k, r, active, c);
     const std::size_t p = k.map.particle_of_cell(c);
     if (slope) {
       const kinetics::SurfaceResponse s{c_surf[p], slope[p], flux[p]};
@@ -132,13 +142,14 @@ struct LinearisedReactionT {
   const double *update, *adj;          ///< update: 2 cells values (phi_s, then phi_e)
   const double *value, *slope, *flux;  ///< the ParticleSurface; slope null: the surface is fixed
   double *aj, *surface;
+  const double* active = nullptr;  ///< as ReactionCurrentT's
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     if (k.map.in_separator(c)) return;
     aj[c] += adj[c] * (update[c] - update[k.map.cells + c]);
     if (!slope) return;
     const std::size_t p = k.map.particle_of_cell(c);
-    const double a = k.region[k.map.region(c)].surface_area;
+    const double a = surface_area(k, k.map.region(c), active, c);
     surface[p] = value[p] + slope[p] * (aj[c] / (a * kFaraday) - flux[p]);
   }
 };
@@ -230,11 +241,12 @@ struct SinkFluxT {
   K k;
   const double *sigma, *c_e, *iterate;
   double* flux;
+  const double* active = nullptr;  ///< as ReactionCurrentT's
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
     if (k.map.in_separator(c) || sigma[c] == 0.0) return;
     flux[k.map.particle_of_cell(c)] +=
-        sigma[c] * (c_e[c] - iterate[c]) / ((1.0 - k.electrolyte.transference_number) * k.region[r].surface_area);
+        sigma[c] * (c_e[c] - iterate[c]) / ((1.0 - k.electrolyte.transference_number) * surface_area(k, r, active, c));
   }
 };
 using SinkFlux = SinkFluxT<>;
@@ -290,13 +302,14 @@ struct ConcentrationInputsT {
   double *source, *flux, *diffusivity;
   const double* aj_side = nullptr;
   const double* aj_plating = nullptr;
+  const double* active = nullptr;  ///< as ReactionCurrentT's
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
     source[c] = (1.0 - k.electrolyte.transference_number) * aj[c] / kFaraday;
     if (k.map.in_separator(c)) return;
     const std::size_t p = k.map.particle_of_cell(c);
-    flux[p] = intercalation(aj, aj_side, aj_plating, c) / (k.region[r].surface_area * kFaraday);
+    flux[p] = intercalation(aj, aj_side, aj_plating, c) / (surface_area(k, r, active, c) * kFaraday);
     diffusivity[p] = material::particle_diffusivity(k.electrode_of(r), 0.0, T[c]);
   }
 };

@@ -57,10 +57,14 @@ struct SideReactionT {
       plain(c);
       return;
     }
-    const double a = k.region[r].surface_area;
+    const double a = surface_area(k, r, plain.active, c);
     const std::size_t p = k.map.particle_of_cell(c);
     const kinetics::SurfaceResponse surface{plain.c_surf[p], plain.slope[p], plain.flux[p]};
-    const sei::NodeFilm film{side.c_sei ? side.c_sei[c] * s.c_to_l : 0.0, side.c_pl ? side.c_pl[c] : 0.0};
+    // The film's thickness c_sei V_bar / a: c_to_l holds a0 (a = a0 f).
+    const double l_sei = !side.c_sei    ? 0.0
+                         : plain.active ? side.c_sei[c] * s.c_to_l / plain.active[c]
+                                        : side.c_sei[c] * s.c_to_l;
+    const sei::NodeFilm film{l_sei, side.c_pl ? side.c_pl[c] : 0.0};
     const sei::FilmReaction x = sei::film_reaction(
         s, pc, k.electrode_of(r), k.reference_temperature, plain.phi_s[c], plain.phi_e[c], plain.c_e[c], surface,
         plain.T[c], k.electrolyte.initial_concentration, film, plain.aj[c] / a, main_of(c, plain.aj[c]) / a);
@@ -102,7 +106,7 @@ struct SideLinearisedT {
     if (side.aj_pl) side.aj_pl[c] += side.adj_pl[c] * d;
     if (side.aj_sei) side.aj_sei[c] = side.aj_pl ? plain.aj[c] - main - side.aj_pl[c] : plain.aj[c] - main;
     const std::size_t p = k.map.particle_of_cell(c);
-    const double a = k.region[r].surface_area;
+    const double a = surface_area(k, r, plain.active, c);
     plain.surface[p] = plain.value[p] + plain.slope[p] * (main / (a * kFaraday) - plain.flux[p]);
   }
 };

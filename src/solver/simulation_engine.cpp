@@ -63,7 +63,18 @@ CycleSummary summarise_cycle(const CycleTally& tally, const program::CellEngine&
   c.plated_concentration = plated.plated;
   c.dead_concentration = plated.dead;
   const ParameterSet& p = host.parameters();
-  c.capacity = electrode_soh(p, c.particle_lithium).capacity_ah;
+  // The electrodes as they are now: eps_s shrunk by the loss of active material.
+  const program::CellEngine::ActiveMaterial active = e.active_material();
+  ParameterSet now = p;
+  now.negative_electrode.active_material_volume_fraction *= active.fraction[0];
+  now.positive_electrode.active_material_volume_fraction *= active.fraction[1];
+  for (int i = 0; i < 2; ++i) {
+    c.lam_percent[i] = (1.0 - active.fraction[i]) * 100.0;
+    c.lam_lithium_lost[i] = active.lithium_lost[i];
+  }
+  c.electrode_capacity[0] = negative_electrode_capacity(now);
+  c.electrode_capacity[1] = positive_electrode_capacity(now);
+  c.capacity = electrode_soh(now, c.particle_lithium).capacity_ah;
   c.lithium_inventory_lost_percent = (1.0 - c.particle_lithium / initial_particle_lithium(p)) * 100.0;
   return c;
 }

@@ -11,22 +11,29 @@ double CycleSummary::sei_capacity_lost() const { return sei_lithium_lost * kFara
 double CycleSummary::plating_capacity_lost() const { return plating_lithium_lost * kFaraday / 3600.0; }
 
 const std::vector<std::string>& CycleSummary::names() {
-  static const std::vector<std::string> n = {"Cycle number",
-                                             "Time [s]",
-                                             "Discharge capacity [A.h]",
-                                             "Charge capacity [A.h]",
-                                             "Discharge energy [W.h]",
-                                             "Total lithium in particles [mol]",
-                                             "Loss of lithium to negative SEI [mol]",
-                                             "Loss of capacity to negative SEI [A.h]",
-                                             "X-averaged negative SEI thickness [m]",
-                                             "Loss of lithium to negative lithium plating [mol]",
-                                             "Loss of capacity to negative lithium plating [A.h]",
-                                             "X-averaged negative lithium plating concentration [mol.m-3]",
-                                             "X-averaged negative dead lithium concentration [mol.m-3]",
-                                             "Capacity [A.h]",
-                                             "Loss of lithium inventory [%]",
-                                             "Minimum voltage [V]"};
+  static const std::vector<std::string> n = {
+      "Cycle number",
+      "Time [s]",
+      "Discharge capacity [A.h]",
+      "Charge capacity [A.h]",
+      "Discharge energy [W.h]",
+      "Total lithium in particles [mol]",
+      "Loss of lithium to negative SEI [mol]",
+      "Loss of capacity to negative SEI [A.h]",
+      "X-averaged negative SEI thickness [m]",
+      "Loss of lithium to negative lithium plating [mol]",
+      "Loss of capacity to negative lithium plating [A.h]",
+      "X-averaged negative lithium plating concentration [mol.m-3]",
+      "X-averaged negative dead lithium concentration [mol.m-3]",
+      "Capacity [A.h]",
+      "Loss of lithium inventory [%]",
+      "Minimum voltage [V]",
+      "Loss of active material in negative electrode [%]",
+      "Loss of active material in positive electrode [%]",
+      "Loss of lithium due to loss of active material in negative electrode [mol]",
+      "Loss of lithium due to loss of active material in positive electrode [mol]",
+      "Negative electrode capacity [A.h]",
+      "Positive electrode capacity [A.h]"};
   return n;
 }
 
@@ -46,7 +53,13 @@ std::vector<double> CycleSummary::values() const {
           dead_concentration,
           capacity,
           lithium_inventory_lost_percent,
-          min_voltage};
+          min_voltage,
+          lam_percent[0],
+          lam_percent[1],
+          lam_lithium_lost[0],
+          lam_lithium_lost[1],
+          electrode_capacity[0],
+          electrode_capacity[1]};
 }
 
 const std::vector<std::string>& Solution::variable_names() {

@@ -8,6 +8,7 @@ target_sources(voltaic_tests PRIVATE
   solver/electrode_soh_test.cpp
   solver/cycling_test.cpp
   solver/plating_test.cpp
+  solver/lam_test.cpp
   solver/particle_step_test.cpp
   solver/particle_convergence_test.cpp
   solver/particle_errors_test.cpp

@@ -190,6 +190,24 @@ struct PlatingParameters {
   double dead_lithium_decay_constant = kUnsetParameter;         ///< gamma_0 [1/s]
 };
 
+/// Particle mechanics ("swelling only") and loss of active material of one
+/// electrode (PyBaMM's "<Side> electrode Poisson's ratio", ...; Ai et al.
+/// 2020, Reniers et al. 2019; used only by a "loss of active material"
+/// model). The surface's tangential stress is
+/// sigma_t = Omega E (c_rav - c_surf) / (3 (1 - nu)), the stress-driven loss
+/// d eps_s/dt = -beta (max(2 sigma_t / 3, 0) / sigma_c)^m, the reaction-driven
+/// d eps_s/dt = beta_sei a j_sei / F.
+struct ActiveMaterialLossParameters {
+  double poisson_ratio = kUnsetParameter;            ///< nu
+  double youngs_modulus = kUnsetParameter;           ///< E [Pa]
+  double partial_molar_volume = kUnsetParameter;     ///< Omega [m^3/mol]
+  double reference_concentration = kUnsetParameter;  ///< c_0, free of deformation [mol/m^3]
+  double proportional_term = kUnsetParameter;        ///< beta_LAM [1/s]
+  double exponential_term = kUnsetParameter;         ///< m_LAM
+  double critical_stress = kUnsetParameter;          ///< sigma_c [Pa]
+  double reaction_factor = kUnsetParameter;          ///< beta_LAM_sei [m^3/mol]
+};
+
 /// The CustomFunction handles of a ParameterSet.
 enum class FunctionSlot : int {
   negative_ocp,
@@ -227,6 +245,8 @@ struct ParameterSet {
   ElectricalParameters electrical;
   SeiParameters sei;
   PlatingParameters plating;
+  ActiveMaterialLossParameters negative_lam;  ///< "Negative electrode Poisson's ratio", ...
+  ActiveMaterialLossParameters positive_lam;
 
   /// Checks every value: finite, inside its allowed range (parameter_table()),
   /// porosity + active material fraction <= 1, initial stoichiometries in

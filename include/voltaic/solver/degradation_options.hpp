@@ -42,13 +42,29 @@ enum class PlatingModel : int {
   irreversible,          ///< no stripping: every plated atom is dead
 };
 
+/// PyBaMM's "loss of active material" of one electrode (Reniers et al. 2019,
+/// Ai et al. 2020): what shrinks its active material volume fraction eps_s,
+/// and with it the surface a = 3 eps_s / R and the electrode's capacity.
+/// Stress-driven implies PyBaMM's "particle mechanics": "swelling only".
+enum class LamModel : int {
+  none,
+  stress_driven,               ///< d eps_s/dt = -beta (max(sigma_h, 0) / sigma_c)^m
+  reaction_driven,             ///< d eps_s/dt = beta_sei a j_sei / F (the SEI's current; negative only)
+  stress_and_reaction_driven,  ///< both
+};
+
 struct DegradationOptions {
   SeiModel sei = SeiModel::none;
   SeiFilmResistance sei_film_resistance = SeiFilmResistance::automatic;
   PlatingModel lithium_plating = PlatingModel::none;
+  LamModel loss_of_active_material[2] = {LamModel::none, LamModel::none};  ///< negative, positive
 
   /// Whether any degradation submodel is on.
-  bool any() const { return sei != SeiModel::none || lithium_plating != PlatingModel::none; }
+  bool any() const { return sei != SeiModel::none || lithium_plating != PlatingModel::none || lam(); }
+  /// Whether either electrode loses active material.
+  bool lam() const {
+    return loss_of_active_material[0] != LamModel::none || loss_of_active_material[1] != LamModel::none;
+  }
   /// The SEI model that runs: "partially reversible" plating without one
   /// implies "constant" (as PyBaMM: its dead lithium's decay needs a thickness).
   SeiModel film() const {
@@ -64,20 +80,24 @@ struct DegradationOptions {
 std::string to_string(SeiModel m);
 std::string to_string(SeiFilmResistance m);
 std::string to_string(PlatingModel m);
+std::string to_string(LamModel m);
 /// The model of a PyBaMM name; false when there is none.
 bool parse_sei_model(const std::string& name, SeiModel& out);
 bool parse_sei_film_resistance(const std::string& name, SeiFilmResistance& out);
 bool parse_plating_model(const std::string& name, PlatingModel& out);
+bool parse_lam_model(const std::string& name, LamModel& out);
 /// The models that are on, as `SEI "reaction limited", lithium plating "reversible"`.
 std::string describe(const DegradationOptions& o);
 /// Every name each parse_*() reads, for messages.
 const std::vector<std::string>& sei_model_names();
 const std::vector<std::string>& sei_film_resistance_names();
 const std::vector<std::string>& plating_model_names();
+const std::vector<std::string>& lam_model_names();
 
 struct ParameterSet;
 /// Refuses what the options cannot run with: a film resistance without a
-/// film, and a parameter the SEI or plating model needs left unset in `p`.
+/// film, a reaction-driven loss without a growing film or on the positive
+/// electrode, and a parameter a model needs left unset in `p`.
 /// @throws InvalidArgument naming the option or PyBaMM's parameter name
 void check_degradation(const DegradationOptions& o, const ParameterSet& p);
 

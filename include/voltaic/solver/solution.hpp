@@ -46,6 +46,12 @@ struct CycleSummary {
   double capacity = 0.0;              ///< "Capacity [A.h]": the electrode SOH's (electrode_soh.hpp) at the cycle's end
   double lithium_inventory_lost_percent = 0.0;  ///< "Loss of lithium inventory [%]" since t = 0
   double min_voltage = 0.0;                     ///< "Minimum voltage [V]" of the cycle's rows
+  /// "Loss of active material in negative electrode [%]", then positive, since t = 0.
+  double lam_percent[2] = {0.0, 0.0};
+  /// "Loss of lithium due to loss of active material in negative electrode [mol]", then positive.
+  double lam_lithium_lost[2] = {0.0, 0.0};
+  /// "Negative electrode capacity [A.h]", then positive: eps_s L A c_max F at the cycle's end.
+  double electrode_capacity[2] = {0.0, 0.0};
   /// "Loss of capacity to negative SEI [A.h]": the SEI's lithium times F.
   double sei_capacity_lost() const;
   /// "Loss of capacity to negative lithium plating [A.h]".
