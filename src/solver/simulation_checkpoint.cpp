@@ -100,6 +100,10 @@ std::string Simulation::setup_fingerprint() const {
   if (d.any()) {
     f << "degradation SEI " << to_string(d.sei) << ", film " << d.film_resistance();
     if (d.lithium_plating != PlatingModel::none) f << ", plating " << to_string(d.lithium_plating);
+    if (d.lam()) {
+      f << ", loss of active material " << to_string(d.loss_of_active_material[0]) << " / "
+        << to_string(d.loss_of_active_material[1]);
+    }
     f << "\n";
   }
   const auto inside = [](const char* at, const auto& group) {
@@ -108,8 +112,10 @@ std::string Simulation::setup_fingerprint() const {
   };
   for (const ParameterInfo& info : parameter_table()) {
     const auto* at = reinterpret_cast<const char*>(&info.field(const_cast<ParameterSet&>(ps)));
+    const bool lam = inside(at, ps.negative_lam) || inside(at, ps.positive_lam);
     const bool shown = inside(at, ps.sei)       ? d.any()
                        : inside(at, ps.plating) ? d.lithium_plating != PlatingModel::none
+                       : lam                    ? d.lam()
                                                 : true;
     if (shown) f << info.name << " = " << g17(info.get(ps)) << "\n";
   }

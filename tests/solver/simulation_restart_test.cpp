@@ -195,6 +195,37 @@ TEST(SimulationRestart, AnAgeingCellContinuesBitForBitAndNeedsItsFilm) {
   }
 }
 
+// The active material left is in the checkpoint: the run continues bit for
+// bit; the fingerprint of a cell without the loss keeps its mechanics out.
+TEST(SimulationRestart, ACellLosingActiveMaterialContinuesBitForBit) {
+  SimulationOptions o = small_cell();
+  o.degradation.loss_of_active_material[0] = LamModel::stress_driven;
+  const ParameterSet p = parameter_sets::okane2022();
+  const Experiment twice({"Discharge at 1C until 3.2 V", "Charge at 1C until 4.1 V"}, 2);
+  Simulation whole(p, o, CpuExecutor::create());
+  CheckpointAt observer(5000.0);
+  const Solution a = whole.run(twice, &observer);
+  ASSERT_TRUE(a.completed) << a.termination;
+  ASSERT_TRUE(observer.kept);
+  EXPECT_EQ(observer.kept->arrays.count("state/active"), 1u);
+  EXPECT_NE(observer.kept->texts.at("setup").find("loss of active material stress-driven / none"), std::string::npos);
+
+  Simulation resumed(p, o, CpuExecutor::create());
+  resumed.load_checkpoint(*observer.kept);
+  const Solution b = resumed.run(twice);
+  expect_bitwise_equal(a, b);
+  ASSERT_FALSE(b.cycles.empty());
+  EXPECT_GT(a.cycles.back().lam_percent[0], 0.0);
+  EXPECT_EQ(b.cycles.back().lam_percent[0], a.cycles.back().lam_percent[0]);
+  EXPECT_EQ(b.cycles.back().lam_lithium_lost[0], a.cycles.back().lam_lithium_lost[0]);
+
+  Simulation plain(p, small_cell(), CpuExecutor::create());
+  CheckpointAt first(0.0);
+  plain.run(Experiment({"Discharge at 1C for 1 minute"}), &first);
+  ASSERT_TRUE(first.kept);
+  EXPECT_EQ(first.kept->texts.at("setup").find("Poisson"), std::string::npos);
+}
+
 // The checkpoint's record of the solver options, pinned: checkpoints written
 // by earlier builds must keep matching when the options are set as they were.
 TEST(SimulationRestart, SolverOptionsAreFingerprintedAsBefore) {
