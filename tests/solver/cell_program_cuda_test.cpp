@@ -197,6 +197,22 @@ TEST(CellProgramCuda, LithiumPlatingMatchesTheCpu) {
   }
 }
 
+// Loss of active material on the GPU (stress-driven on the negative, and
+// reaction-driven under a growing film): the CPU program's bits.
+TEST(CellProgramCuda, LossOfActiveMaterialMatchesTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  ParameterSet p = parameter_sets::okane2022();
+  p.negative_lam.reaction_factor = 1.5e-4;
+  for (LamModel m : {LamModel::stress_driven, LamModel::stress_and_reaction_driven}) {
+    SCOPED_TRACE(to_string(m));
+    SimulationOptions o = options();
+    o.degradation.loss_of_active_material[0] = m;
+    if (m != LamModel::stress_driven) o.degradation.sei = SeiModel::reaction_limited;
+    expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 2), o, p);
+  }
+}
+
 // Drive cycles on the GPU (the tables in device memory, read at each
 // attempt's time, steps landing on their rows): the CPU program's bits.
 TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
