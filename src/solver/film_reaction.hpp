@@ -82,7 +82,10 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s
       if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
       main = x.j;
     }
-    if (hi - lo <= tolerance) return {NAN, NAN, NAN, 0.0, 0.0, 0.0, x.c_surf, false};
+    // A bracket closed on the runaway side has no physical root; one closed
+    // by the physical branch is judged at its last point (the top of the
+    // loop), whose g may sit above `tolerance` by the inner solve's rounding.
+    if (!physical && hi - lo <= tolerance) return {NAN, NAN, NAN, 0.0, 0.0, 0.0, x.c_surf, false};
     j_tot = next;
   }
   return {NAN, NAN, NAN, 0.0, 0.0, 0.0, 0.0, false};

@@ -112,6 +112,26 @@ INSTANTIATE_TEST_SUITE_P(
                            SeiModel::reaction_limited, ThermalModel::isothermal}),
     case_name);
 
+// The node's film solve once refused a root it had bracketed to rounding
+// (the inner Butler-Volmer's noise above its tolerance): this cell stopped
+// in cycle 45 with "the Newton update is not finite" (examples/fast_charge).
+TEST(PlatingLongRun, FiftyCyclesAt283KWithoutAStepFailure) {
+  ParameterSet p = parameter_sets::okane2022();
+  p.thermal.ambient_temperature = 283.15;
+  p.thermal.initial_temperature = 283.15;
+  SimulationOptions o;
+  o.degradation.sei = SeiModel::solvent_diffusion_limited;
+  o.degradation.lithium_plating = PlatingModel::partially_reversible;
+  Experiment e({"Discharge at 1C until 2.5 V", "Rest for 10 minutes", "Charge at 0.5C until 4.2 V",
+                "Hold at 4.2 V until C/20", "Rest for 10 minutes"},
+               50);
+  e.set_saving(CycleSaving::every_nth(100));
+  Simulation sim(p, o, CpuExecutor::create());
+  const Solution s = sim.run(e);
+  EXPECT_TRUE(s.completed) << s.termination;
+  EXPECT_EQ(s.cycles.size(), 50u);
+}
+
 TEST(PlatingOptions, RefusedByName) {
   SimulationOptions o;
   o.degradation.lithium_plating = PlatingModel::reversible;
