@@ -171,7 +171,7 @@ def test_sei_growth_with_pybamms_option_names_gives_summary_variables():
     assert 0 < lost[0] < lost[1]
     assert s["X-averaged negative SEI thickness [m]"][1] > 5e-9
     with pytest.raises(ValueError, match="particle mechanics"):
-        voltaic.Simulation("Chen2020", options={"particle mechanics": "swelling only"})
+        voltaic.Simulation("Chen2020", options={"particle mechanics": "swelling and cracking"})
 
 
 def test_lithium_plating_with_pybamms_option_names():
@@ -189,6 +189,29 @@ def test_lithium_plating_with_pybamms_option_names():
     assert 0 < dead[0] < dead[1]
     with pytest.raises(ValueError, match="Lithium plating kinetic rate constant"):
         voltaic.Simulation("Chen2020", options={"lithium plating": "reversible"})
+
+
+def test_loss_of_active_material_with_pybamms_option_names():
+    sol = voltaic.Simulation(
+        "OKane2022",
+        experiment=[("Discharge at 1C until 2.5 V", "Charge at 1C until 4.2 V")] * 2,
+        grid={"negative_cells": 6, "separator_cells": 4, "positive_cells": 6, "radial_shells": 6},
+        options={
+            "loss of active material": ("stress-driven", "none"),
+            "particle mechanics": "swelling only",
+            "stress-induced diffusion": "false",
+        },
+    ).solve()
+    assert sol.completed, sol.termination
+    s = sol.summary_variables
+    lost = s["Loss of active material in negative electrode [%]"]
+    assert 0 < lost[0] < lost[1]
+    assert list(s["Loss of active material in positive electrode [%]"]) == [0.0, 0.0]
+    assert s["Loss of lithium due to loss of active material in negative electrode [mol]"][1] > 0
+    with pytest.raises(ValueError, match="stress-induced diffusion"):
+        voltaic.Simulation("OKane2022", options={"stress-induced diffusion": "true"})
+    with pytest.raises(ValueError, match="Poisson's ratio"):
+        voltaic.Simulation("Chen2020", options={"loss of active material": "stress-driven"})
 
 
 def test_termination_and_save_at_cycles_as_pybamm():

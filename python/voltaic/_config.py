@@ -21,6 +21,14 @@ MODEL_OPTIONS = {
     "SEI": "sei",
     "SEI film resistance": "sei_film_resistance",
     "lithium plating": "lithium_plating",
+    "loss of active material": "loss_of_active_material",
+}
+# PyBaMM's options that voltaic runs one way only: the values it accepts.
+# "stress-induced diffusion" (PyBaMM's default "true" with particle
+# mechanics) is not modelled: the loss of active material runs without it.
+FIXED_OPTIONS = {
+    "particle mechanics": ("none", "swelling only"),
+    "stress-induced diffusion": ("false",),
 }
 
 
@@ -31,6 +39,13 @@ def degradation_table(options: Mapping[str, str] | None) -> str:
         return ""
     keys = {}
     for name, value in options.items():
+        if name in FIXED_OPTIONS:
+            if value not in FIXED_OPTIONS[name]:
+                raise ValueError(
+                    f"model option {name!r} is {value!r}; voltaic runs only "
+                    + " or ".join(repr(v) for v in FIXED_OPTIONS[name])
+                )
+            continue
         if name not in MODEL_OPTIONS:
             raise ValueError(
                 f"model option {name!r} is not one voltaic has; allowed: "
