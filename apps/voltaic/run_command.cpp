@@ -157,8 +157,19 @@ void print_summary(const Solution& s, const Simulation& sim, double wall_s, cons
   std::printf("\n%s\n", s.completed ? "Run completed." : "Run stopped early.");
   std::printf("  %-28s %s\n", "ended by", s.termination.c_str());
   for (const std::string& note : s.notes) std::printf("  %-28s %s\n", "note", note.c_str());
-  std::printf("  %-28s %.6g A.h\n", "discharge capacity", s["Discharge capacity [A.h]"][last]);
-  std::printf("  %-28s %.6g W.h\n", "discharge energy", s["Discharge energy [W.h]"][last]);
+  // Over cycles these are net (charge counts against discharge): the last
+  // cycle's own figures say what a cycling engineer asks.
+  const bool cycling = s.cycles.size() > 1;
+  std::printf("  %-28s %.6g A.h\n", cycling ? "net discharge capacity" : "discharge capacity",
+              s["Discharge capacity [A.h]"][last]);
+  std::printf("  %-28s %.6g W.h\n", cycling ? "net discharge energy" : "discharge energy",
+              s["Discharge energy [W.h]"][last]);
+  if (cycling) {
+    const CycleSummary& c = s.cycles.back();
+    std::printf("  %-28s %zu; the last discharged %.6g A.h and %.6g W.h, capacity %.6g A.h, LLI %.4g %%\n", "cycles",
+                s.cycles.size(), c.discharge_capacity, c.discharge_energy, c.capacity,
+                c.lithium_inventory_lost_percent);
+  }
   std::printf("  %-28s %.6g V\n", "final voltage", s["Voltage [V]"][last]);
   std::printf("  %-28s %.6g K\n", "maximum temperature", t_max);
   std::printf("  %-28s %.6g s\n", "simulated time", s["Time [s]"][last]);
