@@ -56,6 +56,26 @@ void expect_bitwise_equal(const Solution& a, const Solution& b) {
   EXPECT_EQ(a.notes, b.notes);
 }
 
+/// A run of `e` whole, keeping its checkpoint at `at` seconds, and the same
+/// run resumed from that checkpoint.
+struct Resumed {
+  Solution whole, resumed;
+  std::unique_ptr<Checkpoint> checkpoint;
+};
+
+Resumed run_and_resume(const ParameterSet& p, const SimulationOptions& o, const Experiment& e, double at) {
+  Resumed r;
+  Simulation whole(p, o, CpuExecutor::create());
+  CheckpointAt observer(at);
+  r.whole = whole.run(e, &observer);
+  r.checkpoint = std::move(observer.kept);
+  if (!r.checkpoint) return r;
+  Simulation resumed(p, o, CpuExecutor::create());
+  resumed.load_checkpoint(*r.checkpoint);
+  r.resumed = resumed.run(e);
+  return r;
+}
+
 // Checkpoints in the first and in the second experiment step: each restart
 // ends where the uninterrupted run ends, bit for bit, rows and fields.
 TEST(SimulationRestart, ContinuesBitForBit) {
@@ -171,16 +191,11 @@ TEST(SimulationRestart, AnAgeingCellContinuesBitForBitAndNeedsItsFilm) {
   ParameterSet p = parameter_sets::chen2020();
   p.sei.exchange_current_density *= 100.0;
   const Experiment twice({"Discharge at 1C until 3.2 V", "Charge at 1C until 4.1 V"}, 2);
-  Simulation whole(p, o, CpuExecutor::create());
-  CheckpointAt observer(5000.0);
-  const Solution a = whole.run(twice, &observer);
+  const Resumed r = run_and_resume(p, o, twice, 5000.0);
+  const Solution &a = r.whole, &b = r.resumed;
   ASSERT_TRUE(a.completed) << a.termination;
-  ASSERT_TRUE(observer.kept);
-  EXPECT_EQ(observer.kept->arrays.count("state/c_sei"), 1u);
-
-  Simulation resumed(p, o, CpuExecutor::create());
-  resumed.load_checkpoint(*observer.kept);
-  const Solution b = resumed.run(twice);
+  ASSERT_TRUE(r.checkpoint);
+  EXPECT_EQ(r.checkpoint->arrays.count("state/c_sei"), 1u);
   expect_bitwise_equal(a, b);
   ASSERT_EQ(a.cycles.size(), 2u);
   ASSERT_FALSE(b.cycles.empty());
@@ -188,7 +203,7 @@ TEST(SimulationRestart, AnAgeingCellContinuesBitForBitAndNeedsItsFilm) {
 
   Simulation without_film(p, small_cell(), CpuExecutor::create());
   try {
-    without_film.load_checkpoint(*observer.kept);
+    without_film.load_checkpoint(*r.checkpoint);
     FAIL() << "an ageing cell's checkpoint was accepted by a cell without SEI";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("degradation SEI"), std::string::npos) << e.what();
@@ -202,17 +217,12 @@ TEST(SimulationRestart, ACellLosingActiveMaterialContinuesBitForBit) {
   o.degradation.loss_of_active_material[0] = LamModel::stress_driven;
   const ParameterSet p = parameter_sets::okane2022();
   const Experiment twice({"Discharge at 1C until 3.2 V", "Charge at 1C until 4.1 V"}, 2);
-  Simulation whole(p, o, CpuExecutor::create());
-  CheckpointAt observer(5000.0);
-  const Solution a = whole.run(twice, &observer);
+  const Resumed r = run_and_resume(p, o, twice, 5000.0);
+  const Solution &a = r.whole, &b = r.resumed;
   ASSERT_TRUE(a.completed) << a.termination;
-  ASSERT_TRUE(observer.kept);
-  EXPECT_EQ(observer.kept->arrays.count("state/active"), 1u);
-  EXPECT_NE(observer.kept->texts.at("setup").find("loss of active material stress-driven / none"), std::string::npos);
-
-  Simulation resumed(p, o, CpuExecutor::create());
-  resumed.load_checkpoint(*observer.kept);
-  const Solution b = resumed.run(twice);
+  ASSERT_TRUE(r.checkpoint);
+  EXPECT_EQ(r.checkpoint->arrays.count("state/active"), 1u);
+  EXPECT_NE(r.checkpoint->texts.at("setup").find("loss of active material stress-driven / none"), std::string::npos);
   expect_bitwise_equal(a, b);
   ASSERT_FALSE(b.cycles.empty());
   EXPECT_GT(a.cycles.back().lam_percent[0], 0.0);
