@@ -44,6 +44,8 @@ Cases (``--cases`` takes names or shell patterns):
   "SEI film resistance": "none";
 * ``sei_reaction_limited_fast_lumped``: as ``_fast`` with "thermal": "lumped"
   and "SEI growth activation energy [J.mol-1]" = 37000 where Chen2020's is 0;
+* ``sei_reaction_limited_fast_porosity``: as ``_fast`` with "SEI porosity
+  change": "true" (a porosity-change case, below);
 * ``sei_solvent_diffusion_limited``, ``sei_interstitial_diffusion_limited``,
   ``sei_ec_reaction_limited``: the other SEI growth options, nominal
   parameters;
@@ -57,6 +59,10 @@ Cases (``--cases`` takes names or shell patterns):
   "lithium plating": "partially reversible"} (PyBaMM then sets "SEI film
   resistance" to "distributed", and the film's overpotential enters the
   plating overpotential);
+* ``plating_partially_reversible_porosity``: as
+  ``plating_partially_reversible`` with "SEI porosity change" and "lithium
+  plating porosity change" "true", ``POROSITY_PLATING_CYCLES`` (30) cycles
+  (with 10 the option moves the last discharge capacity by 0.12 % only);
 * ``lam_stress``: {"loss of active material": "stress-driven",
   "stress-induced diffusion": "true"} (both electrodes; PyBaMM then sets
   "particle mechanics" to "swelling only"), no SEI or plating, 50 cycles;
@@ -70,7 +76,23 @@ Cases (``--cases`` takes names or shell patterns):
   plating": "partially reversible", "loss of active material":
   "stress-driven", "particle mechanics": "swelling only", "stress-induced
   diffusion": "true"} (PyBaMM's default "SEI film resistance":
-  "distributed"), 50 cycles.
+  "distributed"), 50 cycles;
+* ``lam_okane2022_coupled_porosity``: as ``lam_okane2022_coupled`` with "SEI
+  porosity change" and "lithium plating porosity change" "true"
+  (OKane2022's own set-up), 50 cycles.
+
+The porosity-change cases (``*_porosity``, a spec's "porosity_of" names
+the base case) add the end-of-cycle "X-averaged negative electrode
+porosity" and the least "Negative electrode porosity" over x to their
+summary; the script solves each a second time with the options "false"
+(not written to files) and records in ``<case>_info.json``
+("porosity_change") what the option changes: the per-cycle figures without
+it and the relative differences after the last cycle (discharge capacity,
+eSOH capacity, lithium lost to SEI and plating), the porosity at the end and
+the porosity against the films' volume. A case should move the last
+discharge capacity by at least ``POROSITY_MIN_EFFECT`` (0.3 %), so that a
+test can tell with from without; ``lam_okane2022_coupled_porosity`` (0.002
+%) is kept as OKane2022 set it up, and says so.
 
 Every LAM case with particle mechanics (the stress-driven ones) passes
 "stress-induced diffusion" explicitly, with a note saying why (the script
@@ -87,7 +109,8 @@ active material, keep "true" (``SID_KEPT``) until voltaic models it.
 
 Every plating case (and ``lam_okane2022_coupled``) also passes "lithium
 plating porosity change": "false" and "SEI porosity change": "false"
-(PyBaMM's defaults) explicitly.
+(PyBaMM's defaults) explicitly, but the porosity-change cases, which pass
+"true".
 
 Written into ``--out-dir`` (default tests/data/pybamm/ageing):
 
@@ -101,7 +124,9 @@ Written into ``--out-dir`` (default tests/data/pybamm/ageing):
   "Loss of active material in ... electrode [%]", the loss of lithium due to
   LAM and the X-averaged active material volume fractions at the cycle's
   end and the cycle's minimum voltage, without the SEI, plating and stress
-  columns of the submodels the case does not have;
+  columns of the submodels the case does not have; porosity-change cases
+  also the X-averaged and the least (over x) negative electrode porosity at
+  the cycle's end;
 * ``<case>_cycle1.csv``, ``<case>_cycle<last>.csv``: time from the cycle's
   start, voltage, current and step index of the first and last cycles at
   PyBaMM's output rows (no interpolation by this script), with the SEI (and,
@@ -138,6 +163,7 @@ Run from the repository root with a Python that has PyBaMM 26.10.1.1::
     python3 tools/pybamm_ageing_reference.py --cases 'sei_*'
     python3 tools/pybamm_ageing_reference.py --cases 'plating_*'
     python3 tools/pybamm_ageing_reference.py --cases 'lam_*'
+    python3 tools/pybamm_ageing_reference.py --cases '*_porosity'
 
 (no ``--cases``: every case). A ``--cases`` run rewrites the files of those
 cases and its families' parameter files only; the README is rebuilt from
@@ -195,11 +221,50 @@ PLATING_PROTOCOL = (
     "Hold at 4.2 V until C/20",
     "Rest for 10 minutes",
 )
-# PyBaMM's defaults, passed explicitly by every plating case.
+# PyBaMM's defaults, passed explicitly by every plating case (but
+# plating_partially_reversible_porosity).
+PLATING_POROSITY = "lithium plating porosity change"
+SEI_POROSITY = "SEI porosity change"
 PLATING_FIXED_OPTIONS = {
-    "lithium plating porosity change": "false",
-    "SEI porosity change": "false",
+    PLATING_POROSITY: "false",
+    SEI_POROSITY: "false",
 }
+# The porosity-change cases (a spec with "porosity_of": its base case): the
+# base case with these options "true" ("SEI porosity change" alone where the
+# case has no plating). The script also solves the same case with them
+# "false" (not written to files) and records what the option changes
+# (<case>_info.json, "porosity_change"). plating_partially_reversible_porosity
+# runs POROSITY_PLATING_CYCLES cycles: with the family's 10 the option moves
+# the last discharge capacity by 0.12 % only (PyBaMM 26.10.1.1; 0.40 % after
+# 30), too little for a test to tell with from without.
+POROSITY_ON = {PLATING_POROSITY: "true", SEI_POROSITY: "true"}
+POROSITY_PLATING_CYCLES = 30
+POROSITY_PLATING_NOTE = (
+    "30 cycles, not the plating family's 10: with 10 the porosity change "
+    "moves the last discharge capacity by -0.12 % only (PyBaMM 26.10.1.1), "
+    "-0.40 % after 30"
+)
+# lam_okane2022_coupled_porosity is OKane2022's own set-up and stays so,
+# although its capacity hardly moves (at 298.15 K the 1C discharge is not
+# limited by the electrolyte and the negative porosity falls 0.25 -> 0.247).
+POROSITY_COUPLED_NOTE = (
+    "OKane2022's own set-up, unchanged: the porosity change moves its last "
+    "discharge capacity by 0.002 % only (PyBaMM 26.10.1.1), below the "
+    "solver's tolerance; it shows in the porosity columns and the SEI "
+    "lithium (+0.1 %)"
+)
+# What a porosity case adds to its summary: the X-averaged negative
+# electrode porosity and the least "Negative electrode porosity" over the
+# electrode's cells, at the cycle's last row.
+EPS_N_X = "X-averaged negative electrode porosity"
+EPS_N_LOCAL = "Negative electrode porosity"
+MIN_OVER_X = "minimum over x of "
+# A porosity case's files should let a test tell with from without the
+# option by the last discharge capacity: at least this relative difference.
+POROSITY_MIN_EFFECT = 3e-3
+V_BAR_SEI = "SEI partial molar volume [m3.mol-1]"
+V_BAR_LI = "Lithium metal partial molar volume [m3.mol-1]"
+Z_SEI = "Ratio of lithium moles to SEI moles"
 AMBIENT = "Ambient temperature [K]"
 INITIAL_TEMPERATURE = "Initial temperature [K]"
 # Names in a parameter set that plating_parameters.json lists (any case).
@@ -341,6 +406,17 @@ STRESS_N = "X-averaged negative particle surface tangential stress [Pa]"
 STRESS_P = "X-averaged positive particle surface tangential stress [Pa]"
 EPS_N = "X-averaged negative electrode active material volume fraction"
 EPS_P = "X-averaged positive electrode active material volume fraction"
+# The per-cycle figures a porosity case compares with the case solved
+# without the option (those its summary has).
+POROSITY_COMPARED = (
+    "Capacity [A.h]",
+    "Discharge step capacity [A.h]",
+    "Loss of lithium inventory [%]",
+    SEI_LITHIUM,
+    PLATING_LITHIUM,
+    LAM_N,
+    LAM_P,
+)
 # As PyBaMM's experiment log computes it: the least "Battery voltage [V]"
 # over the cycle's output rows.
 MIN_VOLTAGE = "Minimum voltage [V]"
@@ -483,6 +559,13 @@ def case_family(spec, resolved=None):
     family = dict(FAMILIES[spec["family"]])
     family["cycles"] = spec.get("cycles", family["cycles"])
     family.setdefault("cycle_columns", CYCLE_COLUMNS)
+    if "porosity_of" in spec:  # a porosity case: its porosity per cycle
+        family["end_of_cycle"] = family["end_of_cycle"] + (EPS_N_X,)
+        family["end_of_cycle_min_over_x"] = (EPS_N_LOCAL,)
+        family["per_cycle"] = family["per_cycle"] + (
+            "End of cycle " + EPS_N_X,
+            "End of cycle " + MIN_OVER_X + EPS_N_LOCAL,
+        )
     if resolved is None:
         return family
     unused = set()
@@ -529,6 +612,11 @@ def case_specs():
         "sei_reaction_limited_fast_lumped": {
             "options": {"SEI": "reaction limited", "thermal": "lumped"},
             "changes": dict(fast, **{E_SEI: ("if zero", E_SEI_FALLBACK)}),
+        },
+        "sei_reaction_limited_fast_porosity": {
+            "options": {"SEI": "reaction limited", SEI_POROSITY: "true"},
+            "changes": fast,
+            "porosity_of": "sei_reaction_limited_fast",
         },
         "sei_solvent_diffusion_limited": {
             "options": {"SEI": "solvent-diffusion limited"}
@@ -581,6 +669,18 @@ def case_specs():
             ),
             "option_notes": {SID: SID_KEPT_NOTE},
         },
+        "lam_okane2022_coupled_porosity": {
+            "options": dict(
+                partial,
+                **stress,
+                **{"particle mechanics": "swelling only"},
+                **SID_KEPT,
+                **POROSITY_ON,
+            ),
+            "option_notes": {SID: SID_KEPT_NOTE},
+            "porosity_of": "lam_okane2022_coupled",
+            "note": POROSITY_COUPLED_NOTE,
+        },
     }
     specs = {name: dict(spec, family="sei") for name, spec in sei.items()}
     for name, options in plating.items():
@@ -588,6 +688,13 @@ def case_specs():
             "options": dict(options, **PLATING_FIXED_OPTIONS),
             "family": "plating",
         }
+    specs["plating_partially_reversible_porosity"] = {
+        "options": dict(partial, **POROSITY_ON),
+        "family": "plating",
+        "cycles": POROSITY_PLATING_CYCLES,
+        "porosity_of": "plating_partially_reversible",
+        "note": POROSITY_PLATING_NOTE,
+    }
     for name, spec in lam.items():
         specs[name] = dict(spec, family="lam")
     return specs
@@ -704,7 +811,18 @@ def cycle_figures(np, cycle, family):
         )
     for name in family["end_of_cycle"]:
         figures["End of cycle " + name] = float(entries(np, cycle, name)[-1])
+    for name in family.get("end_of_cycle_min_over_x", ()):
+        last = np.asarray(cycle[name].entries, dtype=float)[..., -1]
+        figures["End of cycle " + MIN_OVER_X + name] = float(last.min())
     return figures
+
+
+def end_of_cycle_columns(family):
+    """The summary's columns taken at the cycle's last row."""
+    return tuple("End of cycle " + n for n in family["end_of_cycle"]) + tuple(
+        "End of cycle " + MIN_OVER_X + n
+        for n in family.get("end_of_cycle_min_over_x", ())
+    )
 
 
 def summary_table(np, solution, thermal, family):
@@ -716,9 +834,7 @@ def summary_table(np, solution, thermal, family):
     for name in family["summary_columns"]:
         table[name] = [float(v) for v in summary[name]]
     figures = [cycle_figures(np, c, family) for c in cycles]
-    own = family["cycle_columns"] + tuple(
-        "End of cycle " + n for n in family["end_of_cycle"]
-    )
+    own = family["cycle_columns"] + end_of_cycle_columns(family)
     for name in own:
         table[name] = [f[name] for f in figures]
     if thermal != "isothermal":
@@ -1250,6 +1366,8 @@ def describe(spec, changes):
     )
     if states_temperature(family):
         words += f" at {family['temperature_K']:g} K"
+    if "note" in spec:
+        words += f" ({spec['note']})"
     return words
 
 
@@ -1284,6 +1402,109 @@ def check_mechanics_options(case, spec, resolved):
         )
     if resolved.get(SID) != asked:
         sys.exit(f"{SCRIPT}: {case} resolves {SID} to {resolved.get(SID)}")
+
+
+def without_porosity_change(spec):
+    """A porosity case's spec with its porosity options "false" (as its base
+    case runs, over the porosity case's cycles)."""
+    twin = {k: v for k, v in spec.items() if k not in ("porosity_of", "note")}
+    twin["options"] = {
+        k: ("false" if k in POROSITY_ON else v)
+        for k, v in spec["options"].items()
+    }
+    return twin
+
+
+def film_porosity(np, table, params, with_plating):
+    """The X-averaged negative porosity PyBaMM's "reaction-driven" porosity
+    gives from the summary's lithium losses, where the surface area per
+    volume does not change (no LAM): eps_0 - V_bar_SEI n_Li,SEI / (z_SEI
+    V_n) - V_bar_Li n_Li,plating / V_n."""
+    volume = (
+        float(params["Negative electrode thickness [m]"])
+        * float(params["Electrode height [m]"])
+        * float(params["Electrode width [m]"])
+    )
+    eps = float(params[EPS_N_LOCAL]) - float(params[V_BAR_SEI]) * np.array(
+        table[SEI_LITHIUM]
+    ) / (float(params[Z_SEI]) * volume)
+    if with_plating:
+        eps = (
+            eps
+            - float(params[V_BAR_LI])
+            * np.array(table[PLATING_LITHIUM])
+            / volume
+        )
+    return eps
+
+
+def porosity_effect(pybamm, np, out_dir, spec, table, params, rtol, atol):
+    """Solves a porosity case again with its porosity options "false" and
+    compares: per-cycle figures without, the relative differences after the
+    last cycle (with / without - 1), the porosity at the end, the porosity
+    from the film volumes (no LAM) and the committed base case against the
+    case solved here without the option."""
+    twin = without_porosity_change(spec)
+    start = time.perf_counter()
+    sim, model, _ = build(pybamm, twin, rtol, atol)
+    solution = sim.solve()
+    wall = time.perf_counter() - start
+    resolved = model_options(model)
+    family = case_family(twin, resolved)
+    other = summary_table(np, solution, resolved["thermal"], family)
+    names = [n for n in POROSITY_COMPARED if n in table and n in other]
+    if len(other["Cycle number"]) != len(table["Cycle number"]):
+        sys.exit(f"{SCRIPT}: the case without porosity change stopped early")
+    eps0 = float(params[EPS_N_LOCAL])
+    x_av = table["End of cycle " + EPS_N_X]
+    least = table["End of cycle " + MIN_OVER_X + EPS_N_LOCAL]
+    q = "Discharge step capacity [A.h]"
+    relative = {n: table[n][-1] / other[n][-1] - 1.0 for n in names}
+    effect = {
+        "base_case": spec["porosity_of"],
+        "without": "the same case (options, parameter changes, cycles) with "
+        + " and ".join(
+            f'"{k}": "false"' for k in spec["options"] if k in POROSITY_ON
+        )
+        + " (PyBaMM's default), solved by this script in the same run; not "
+        "written to files",
+        "without_options": twin["options"],
+        "without_solve_wall_s": wall,
+        "without_per_cycle": {n: other[n] for n in names},
+        "relative_difference_last_cycle": relative,
+        "negative_electrode_porosity": {
+            "initial": eps0,
+            "end_of_last_cycle_x_averaged": x_av[-1],
+            "end_of_last_cycle_minimum_over_x": least[-1],
+            "without_porosity_change": eps0,
+        },
+    }
+    checks_ = {
+        "porosity_decreasing_every_cycle": growing(np, -np.array(x_av)),
+        "last_discharge_capacity_differs_by_at_least_"
+        f"{100 * POROSITY_MIN_EFFECT:g}_pct": bool(
+            abs(relative[q]) >= POROSITY_MIN_EFFECT
+        ),
+    }
+    lam = resolved.get("loss of active material", "none")
+    lam = lam if isinstance(lam, list) else [lam]
+    film = film_porosity(np, table, params, PLATING_LITHIUM in table)
+    key = "max_abs_diff_x_averaged_porosity_vs_film_volume"
+    if any(v != "none" for v in lam):
+        key += "_lam_changes_a"  # exact only where a = 3 eps_s / R is fixed
+    checks_[key] = float(np.max(np.abs(np.array(x_av) - film)))
+    base = out_dir / f"{spec['porosity_of']}_info.json"
+    if base.exists():
+        with open(base) as f:
+            committed = json.load(f).get("per_cycle", {})
+        same = [n for n in names if len(committed.get(n, [])) == len(other[n])]
+        if same:
+            effect["base_case_vs_without_max_abs_diff"] = {
+                n: float(np.max(np.abs(np.array(committed[n]) - other[n])))
+                for n in same
+            }
+    effect["checks"] = checks_
+    return effect
 
 
 def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
@@ -1357,6 +1578,16 @@ def run_case(pybamm, np, out_dir, info, case, spec, rtol, atol):
             entry["surface_tangential_stress_range_Pa"] = stress_ranges(
                 np, solution.cycles
             )
+    if "porosity_of" in spec:
+        entry["porosity_change"] = porosity_effect(
+            pybamm, np, out_dir, spec, table, sim.parameter_values, rtol, atol
+        )
+        relative = entry["porosity_change"]["relative_difference_last_cycle"]
+        print(
+            f"{case}: with / without porosity change - 1 after the last "
+            "cycle: "
+            + ", ".join(f"{n} {100 * v:+.4f} %" for n, v in relative.items())
+        )
     stats = getattr(solution, "solver_statistics", None)
     steps = getattr(stats, "number_of_steps", None)
     entry["idaklu_steps"] = None if steps is None else int(steps)
@@ -1733,7 +1964,7 @@ README_PLATING = """
 - Temperature: `Ambient temperature [K]` and `Initial temperature [K]` set
   to **{temperature:g} K** (OKane2022: 298.15 K; `Reference temperature
   [K]` stays 298.15 K). Cold, so that lithium plates while charging at 1C:
-  after {cycles} cycles the cases have lost {low:.2e} to {high:.2e} of the
+  after {cycles_words} cycles the cases have lost {low:.2e} to {high:.2e} of the
   initial cyclable lithium (`Total lithium in particles [mol]` at t = 0)
   to plating (in `<case>_info.json`, `checks`); PyBaMM runs every case at
   that temperature and rate, so neither was changed from the plan.
@@ -1744,9 +1975,10 @@ README_PLATING = """
 - Experiment: `pybamm.Experiment([{protocol}] * {cycles},
   period="{period} seconds")`; 1C = 5 A. Cycle 1 starts with the discharge
   from that (near full) state; it runs to 2.5 V ({first_discharge} A.h).
-- Every plating case passes `"lithium plating porosity change": "false"`
-  and `"SEI porosity change": "false"` explicitly (PyBaMM's defaults; it
-  accepts them: resolved options in `plating_parameters.json`).
+- Every plating case{but} passes
+  `"lithium plating porosity change": "false"` and
+  `"SEI porosity change": "false"` explicitly (PyBaMM's defaults; it
+  accepts them: resolved options in `plating_parameters.json`){porosity_words}.
 """
 
 README_FILES = """
@@ -2245,6 +2477,17 @@ def plating_setup_lines(entries_, plating):
         return []
     key = "lithium_lost_to_plating_last_cycle_over_cyclable_lithium_t0"
     shares = [e["checks"][key] for e in done.values()]
+    others = {
+        c: len(e["per_cycle"]["Capacity [A.h]"])
+        for c, e in done.items()
+        if len(e["per_cycle"]["Capacity [A.h]"]) != PLATING_CYCLES
+    }
+    cycles_words = str(PLATING_CYCLES) + (
+        " (" + ", ".join(f"`{c}`: {n}" for c, n in others.items()) + ")"
+        if others
+        else ""
+    )
+    porous = porosity_cases(done)
     first = [
         e["per_cycle"]["Discharge step capacity [A.h]"][0]
         for e in done.values()
@@ -2257,6 +2500,16 @@ def plating_setup_lines(entries_, plating):
             differ=", ".join(f"`{n}`" for n in differ),
             temperature=PLATING_TEMPERATURE_K,
             cycles=PLATING_CYCLES,
+            cycles_words=cycles_words,
+            but=(
+                " but " + ", ".join(f"`{c}`" for c in porous) if porous else ""
+            ),
+            porosity_words=(
+                ";\n  " + ", ".join(f"`{c}`" for c in porous) + " passes "
+                'both "true"\n  (porosity-change cases, below)'
+                if porous
+                else ""
+            ),
             low=min(shares),
             high=max(shares),
             protocol=", ".join(f'"{s}"' for s in PLATING_PROTOCOL),
@@ -2294,7 +2547,7 @@ README_LAM = """
 - `lam_okane2022_coupled` passes `"lithium plating porosity change":
   "false"` and `"SEI porosity change": "false"` explicitly, as the plating
   cases do (PyBaMM's defaults), and PyBaMM's default "SEI film resistance"
-  for SEI, "distributed".
+  for SEI, "distributed"{coupled_porosity_words}.
 - Every stress-driven case ({mechanics_cases}) turns on particle
   mechanics: PyBaMM resolves "particle mechanics" to "swelling only" on
   **both** electrodes (`lam_stress_negative` too), and its default once
@@ -2414,13 +2667,17 @@ electrode (the "x-averaged" variables are only outputs).
   falling `a` and the same cell current needs a larger `j` per particle
   surface; the electrode capacity `Q_k = x_avg(eps_s) L_k L_y L_z c_max F
   / 3600` (the eSOH `Q_n`, `Q_p`); the lithium in the particles
-  `x_avg(eps_s c_avg) L_k L_y L_z`. It does **not** enter the porosity (no
-  porosity change here), so the electrolyte's transport efficiency
+  `x_avg(eps_s c_avg) L_k L_y L_z`. It does **not** enter the porosity (the
+  lost particles' volume does not become pore), so without a porosity
+  change the electrolyte's transport efficiency
   `porosity^b_e` and the **electrode's `(1 - porosity)^b_s`** (Bruggeman,
   "... Bruggeman coefficient (electrode)" 1.5: 0.75^1.5 = 0.6495 in the
   OKane2022 negative, checked) stay at their initial values; in OKane2022
   `1 - porosity` equals `eps_s,0` (0.75 / 0.665) only at t = 0. Nor does it
-  enter the particle diffusion equation (per particle).
+  enter the particle diffusion equation (per particle). (With "SEI porosity
+  change", `lam_okane2022_coupled_porosity`, the porosity falls with the
+  SEI and plated films, and the falling `a` enters that: see the
+  porosity-change section.)
 - LAM [%]: `(1 - Q_k / Q_k(t=0)) x 100 = (1 - x_avg(eps_s) /
   x_avg(eps_s,0)) x 100` ("Loss of active material in ... electrode [%]",
   a summary variable).
@@ -2565,6 +2822,15 @@ def lam_setup_lines(entries_):
         if without
         else ""
     )
+    porous = porosity_cases(done)
+    coupled_porosity_words = (
+        ";\n  "
+        + ", ".join(f"`{c}`" for c in porous)
+        + ' passes both "true"\n  (OKane2022\'s own set-up; porosity-change '
+        "cases, below)"
+        if porous
+        else ""
+    )
     coupled = done.get("lam_okane2022_coupled")
     coupled_plating = "`lam_okane2022_coupled` not run"
     if coupled is not None:
@@ -2579,6 +2845,7 @@ def lam_setup_lines(entries_):
         README_LAM.format(
             temperature=LAM_TEMPERATURE_K,
             coupled_plating=coupled_plating,
+            coupled_porosity_words=coupled_porosity_words,
             protocol=", ".join(f'"{s}"' for s in LAM_PROTOCOL),
             period=PERIOD_S,
             stress_words=stress_words,
@@ -2620,6 +2887,238 @@ def lam_setup_lines(entries_):
             ),
         ).rstrip("\n")
     ]
+
+
+README_POROSITY = """
+## Porosity-change cases (`*_porosity`)
+
+- Each is its base case (family, parameter set, temperature, experiment,
+  parameter changes) with PyBaMM's `"SEI porosity change": "true"`, and
+  `"lithium plating porosity change": "true"` where the case has lithium
+  plating:
+{pairs}
+- The script solves each case a second time, with those options "false"
+  (PyBaMM's default, as the base case runs) over the same cycles, in the
+  same run, and records what the option changes in `<case>_info.json`,
+  `porosity_change` (not written to other files): that solve's per-cycle
+  figures (`without_per_cycle`), the relative differences after the last
+  cycle (`relative_difference_last_cycle`, with / without - 1), the
+  negative porosity at the end, checks and, where the base case's files
+  have as many cycles, the largest difference between them and that solve
+  (`base_case_vs_without_max_abs_diff`), which is the spread from run to
+  run and machine to machine:
+{base_words}
+- Summary columns added after the family's, at the cycle's last row:
+  `End of cycle {eps_x}` and
+  `End of cycle {min_over_x}{eps_local}`
+  (the least of the electrode's {points} cells). Without the option both
+  stay at the initial `{eps_local}` parameter, 0.25 in Chen2020 and
+  OKane2022.
+- A test must be able to tell with from without: the last cycle's 1C
+  discharge capacity (`Discharge step capacity [A.h]`) should differ by at
+  least {min_effect:g} %.
+{strength}
+
+| case | base case | cycles | Q_dis last with / without [A.h] | Q_dis last [%] | capacity (eSOH) last [%] | SEI Li last [%] | plating Li last [%] | eps_n t=0 | eps_n X-av. end | eps_n min over x end | X-av. porosity vs film volume, max abs | solve wall time with / without [s] |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+{rows}
+
+The [%] columns: (with / without - 1) x 100 after the last cycle; SEI Li,
+plating Li: `{sei}`,
+`{plating}` (- where the case has none); "vs film volume": the largest
+|X-averaged porosity - (eps_0 - V_bar_SEI n_Li,SEI / (z_SEI V_n) -
+V_bar_Li n_Li,plating / V_n)| over the cycles' ends, the film-volume form
+below; exact only without LAM (`*_lam_changes_a` in `checks` otherwise).
+"""
+
+README_POROSITY_QUIRKS = """
+## How PyBaMM {version} models the porosity change (from its source)
+
+From `pybamm/models/submodels/porosity/reaction_driven_porosity.py`,
+`constant_porosity.py`, `base_porosity.py`,
+`full_battery_models/lithium_ion/base_lithium_ion_model.py`
+(`set_porosity_submodel`), `interface/sei/sei_thickness.py`,
+`interface/lithium_plating/base_plating.py`,
+`electrolyte_diffusion/full_diffusion.py`,
+`electrolyte_conductivity/full_conductivity.py`,
+`transport_efficiency/bruggeman.py` and `electrode/ohm/full_ohm.py`.
+
+- Either option "true" swaps `pybamm.porosity.Constant` for
+  `pybamm.porosity.ReactionDriven`; the two options are **not told apart**:
+  `ReactionDriven` always counts every film, SEI, SEI on cracks, plated and
+  dead lithium, so `"SEI porosity change": "true"` alone also counts
+  plated lithium (and the plating option alone the SEI). (The ODE form,
+  `ReactionDrivenODE`, `d eps/dt = DeltaV a j / F`, is the lead-acid
+  models'; no lithium-ion option selects it.)
+- No new state: the porosity is an **algebraic function of the film
+  states**, in each finite-volume cell of each electrode (the separator's
+  is constant): **`eps = eps_0 - a L_tot`**, `L_tot = (L_SEI - L_SEI,0) +
+  L_plated + L_dead + L_SEI,cr (roughness - 1)` (a thin film: no
+  curvature), `a` the surface area per volume `3 eps_s / R` of that cell
+  (falling with LAM), `eps_0` = "Negative electrode porosity". The
+  thicknesses: `L_SEI = c_SEI V_bar_SEI / a` (the same `a`), `L_plated =
+  c_plated V_bar_Li / a_typ`, `L_dead = c_dead V_bar_Li / a_typ` with
+  `a_typ = 3 x_avg(eps_s,0) / R` (fixed), `V_bar_SEI` =
+  "{v_sei}", `V_bar_Li` =
+  "{v_li}". So
+  **`eps = eps_0 - V_bar_SEI (c_SEI - c_SEI,0) - V_bar_Li (c_plated +
+  c_dead)`** where `a` = `a_typ` (no LAM): the films' volume per electrode
+  volume, with `c_SEI,0 = L_SEI,0 a_typ / V_bar_SEI` (checked:
+  `porosity_change`, `checks`,
+  `max_abs_diff_x_averaged_porosity_vs_film_volume`: {film_diff}); with
+  LAM `eps = eps_0 - (V_bar_SEI c_SEI - a L_SEI,0) - (a / a_typ) V_bar_Li
+  (c_plated + c_dead)`. Termination events: the least porosity of an
+  electrode reaching 0, or its largest 1.
+- Electrolyte: the state is **"Porosity times concentration [mol.m-3]"**
+  `eps c_e` per cell (whatever the option), `d(eps c_e)/dt = -div N_e +
+  sum(a j) / F` (every reaction's volumetric current, SEI and plating
+  included), initially `eps_0 c_e,0`, and `c_e = (eps c_e) / eps` with the
+  current `eps`: as the porosity falls with the same salt, `c_e` rises (no
+  separate `c_e d eps/dt` term). `N_e = -eps^b_e D_e(c_e, T) grad c_e +
+  t_+ i_e / F` and `i_e = kappa_e(c_e, T) eps^b_e (...)`: the electrolyte
+  transport efficiency `eps^b_e` (Bruggeman, "... Bruggeman coefficient
+  (electrolyte)" `b_e`) follows the changing porosity.
+- Electrode: the solid's transport efficiency **`(1 - eps)^b_s`** also
+  follows it: with "... Bruggeman coefficient (electrode)" `b_s` = 1.5
+  (OKane2022: the plating and LAM cases) the solid conductivity
+  `sigma (1 - eps)^b_s` rises as the pores fill (the film is counted as
+  solid); Chen2020's `b_s` is 0 (`sigma` itself), so there
+  (`sei_reaction_limited_fast_porosity`) it does not change.
+  Electrolyte `b_e` = 1.5 in both.
+- Nothing else sees it: `eps_s`, `a`, the particles, the kinetics (but
+  through `c_e` and `phi_e`: `j0 ~ c_e^0.5`, plating's `j0_pl = F k c_e`).
+"""
+
+
+def porosity_cases(entries_):
+    """The porosity-change cases among these entries."""
+    return [c for c, e in entries_.items() if "porosity_change" in e]
+
+
+def porosity_rows(entries_):
+    rows = []
+    for case in porosity_cases(entries_):
+        e = entries_[case]
+        effect = e["porosity_change"]
+        relative = effect["relative_difference_last_cycle"]
+        eps = effect["negative_electrode_porosity"]
+        q = "Discharge step capacity [A.h]"
+        film = [
+            v
+            for k, v in effect["checks"].items()
+            if k.startswith("max_abs_diff_x_averaged_porosity_vs_film")
+        ]
+
+        def pct(name):
+            return f"{100 * relative[name]:+.4f}" if name in relative else "-"
+
+        rows.append(
+            f"| `{case}` | `{effect['base_case']}` | "
+            f"{e.get('cycles_completed', 0)} | "
+            f"{e['per_cycle'][q][-1]:.5f} / "
+            f"{effect['without_per_cycle'][q][-1]:.5f} | {pct(q)} | "
+            f"{pct('Capacity [A.h]')} | {pct(SEI_LITHIUM)} | "
+            f"{pct(PLATING_LITHIUM)} | {eps['initial']:g} | "
+            f"{eps['end_of_last_cycle_x_averaged']:.5f} | "
+            f"{eps['end_of_last_cycle_minimum_over_x']:.5f} | "
+            f"{film[0]:.1e} | {e['solve_wall_s']:.1f} / "
+            f"{effect['without_solve_wall_s']:.1f} |"
+        )
+    return rows
+
+
+def porosity_lines(entries_):
+    """The porosity-change cases' set-up and effects."""
+    cases = porosity_cases(entries_)
+    if not cases:
+        return []
+    notes = {
+        c: case_specs()[c]["note"]
+        for c in cases
+        if "note" in case_specs().get(c, {})
+    }
+    failed = {
+        c: [
+            k
+            for k, v in entries_[c]["porosity_change"]["checks"].items()
+            if v is False
+        ]
+        for c in cases
+    }
+    strength = "\n".join(f"  - `{c}`: {n}." for c, n in notes.items())
+    strength += (
+        "\n  - Checks (`porosity_change`, `checks`) not passed: "
+        + (
+            "; ".join(
+                f"`{c}`: " + ", ".join(f"`{k}`" for k in keys)
+                for c, keys in failed.items()
+                if keys
+            )
+            or "none"
+        )
+        + "."
+    )
+    base_words = []
+    q = "Discharge step capacity [A.h]"
+    for c in cases:
+        effect = entries_[c]["porosity_change"]
+        diff = effect.get("base_case_vs_without_max_abs_diff", {})
+        base = entries_.get(effect["base_case"], {})
+        if q not in diff:
+            base_words.append(
+                f"  - `{c}`: not compared (`{effect['base_case']}` runs "
+                f"{base.get('cycles_completed', 0)} cycles)"
+            )
+            continue
+        hosts = (base.get("host_cpu"), entries_[c].get("host_cpu"))
+        base_words.append(
+            f"  - `{c}`: {diff[q]:.1e} A.h in `{q}` at most"
+            + (
+                f" (`{effect['base_case']}` written on an {hosts[0]}, "
+                f"this case on an {hosts[1]})"
+                if hosts[0] != hosts[1]
+                else " (both written on an " + str(hosts[0]) + ")"
+            )
+        )
+    return [
+        README_POROSITY.format(
+            pairs="\n".join(
+                f"  `{c}` (of `{entries_[c]['porosity_change']['base_case']}`)"
+                + (";" if i + 1 < len(cases) else ".")
+                for i, c in enumerate(cases)
+            ),
+            base_words="\n".join(base_words),
+            eps_x=EPS_N_X,
+            eps_local=EPS_N_LOCAL,
+            min_over_x=MIN_OVER_X,
+            points=POINTS,
+            min_effect=100 * POROSITY_MIN_EFFECT,
+            strength=strength,
+            rows="\n".join(porosity_rows(entries_)),
+            sei=SEI_LITHIUM,
+            plating=PLATING_LITHIUM,
+        ).rstrip("\n")
+    ]
+
+
+def porosity_quirk_text(info, entries_):
+    """The porosity equations, with the check that confirms them."""
+    diffs = [
+        v
+        for c in porosity_cases(entries_)
+        for k, v in entries_[c]["porosity_change"]["checks"].items()
+        if k == "max_abs_diff_x_averaged_porosity_vs_film_volume"
+    ]
+    return README_POROSITY_QUIRKS.format(
+        version=info["pybamm_version"],
+        v_sei=V_BAR_SEI,
+        v_li=V_BAR_LI,
+        film_diff=(
+            f"at most {max(diffs):.1e} in the cases without LAM"
+            if diffs
+            else "not run"
+        ),
+    ).rstrip("\n")
 
 
 def lam_quirk_text(info, entries_):
@@ -2793,6 +3292,7 @@ def readme_text(info, entries_, commands, summary_names, parameter_files):
             "|" + "---|" * 17,
             *lam_rows,
         ]
+    parts += porosity_lines(entries_)
     parts += [
         README_DEFINITIONS.format(
             cycles=CYCLES,
@@ -2816,6 +3316,8 @@ def readme_text(info, entries_, commands, summary_names, parameter_files):
     ]
     if lam_rows:
         parts.append(lam_quirk_text(info, entries_))
+    if porosity_cases(entries_):
+        parts.append(porosity_quirk_text(info, entries_))
     if sei is not None:
         parts += parameter_lines(sei)
     if plating is not None:
