@@ -97,15 +97,15 @@ test can tell with from without; ``lam_okane2022_coupled_porosity`` (0.002
 Every LAM case with particle mechanics (the stress-driven ones) passes
 "stress-induced diffusion" explicitly, with a note saying why (the script
 stops otherwise). PyBaMM's default once mechanics is on is "true" (the
-particle diffusivity times 1 + theta_M (c - c_0)); voltaic does not model
-stress-induced diffusion (yet), so a case passes "false"
-(``SID_OFF``) where PyBaMM can run it so: ``lam_stress_negative``. With
+particle diffusivity times 1 + theta_M (c - c_0); voltaic models it too,
+docs/theory.md §2.13): ``lam_stress_negative`` passes "false" (``SID_OFF``)
+to test the stress-driven loss without it. With
 "false", OKane2022's positive electrode (theta_M c ~ 100-350: its
 diffusivity is that many times larger with "true") reaches surface
 stresses of ~11 GPa at 1C and its stress-driven LAM runs away (33 % after
 cycle 1, 92 % after cycle 2, about all of it in cycle 3, then IDA fails),
 so ``lam_stress`` and ``lam_okane2022_coupled``, which lose positive
-active material, keep "true" (``SID_KEPT``) until voltaic models it.
+active material, keep "true" (``SID_KEPT``).
 
 Every plating case (and ``lam_okane2022_coupled``) also passes "lithium
 plating porosity change": "false" and "SEI porosity change": "false"
@@ -357,9 +357,8 @@ LAM_REACTION_FACTOR = 1.5e-4
 # Every LAM case whose options turn particle mechanics on (the stress-driven
 # ones) passes "stress-induced diffusion" explicitly, with a note. With
 # mechanics on, PyBaMM's default is "true" (the particle diffusivity times
-# 1 + theta_M (c - c_0)); voltaic does not model stress-induced diffusion
-# (yet), so the references run without it (SID_OFF) wherever PyBaMM can.
-# Without it OKane2022's positive electrode's stress-driven LAM runs away
+# 1 + theta_M (c - c_0)); lam_stress_negative runs without it (SID_OFF) to
+# test the stress-driven loss alone. Without it OKane2022's positive electrode's stress-driven LAM runs away
 # (measured with PyBaMM 26.10.1.1, lam_stress and lam_okane2022_coupled
 # with "false": X-averaged positive surface tangential stress up to 11 GPa
 # in cycle 1 against 54 MPa with "true", LAM_p 33 % after cycle 1, 92 %
@@ -370,20 +369,18 @@ LAM_REACTION_FACTOR = 1.5e-4
 SID = "stress-induced diffusion"
 SID_OFF = {SID: "false"}
 SID_OFF_NOTE = (
-    '"stress-induced diffusion": "false" is passed explicitly: voltaic runs '
-    "without stress-induced diffusion; PyBaMM's default with particle "
+    '"stress-induced diffusion": "false" is passed explicitly, to test the '
+    "stress-driven loss without it; PyBaMM's default with particle "
     'mechanics on is "true" (particle diffusivity x (1 + theta_M (c - c_0)))'
 )
 SID_KEPT = {SID: "true"}
 SID_KEPT_NOTE = (
     '"stress-induced diffusion": "true" (PyBaMM\'s default with particle '
-    "mechanics on) is passed explicitly, although voltaic runs without "
-    'stress-induced diffusion: with "false" OKane2022\'s positive electrode '
+    "mechanics on) is passed explicitly: with \"false\" OKane2022's positive electrode "
     "(theta_M c ~ 100-350) reaches surface tangential stresses of ~11 GPa "
     '(54 MPa with "true") and its stress-driven LAM runs away in PyBaMM '
     "26.10.1.1 (LAM_p 33 % after cycle 1, 92 % after cycle 2, 98-100 % in "
-    "cycle 3, then IDA fails); voltaic can match this case once it models "
-    "stress-induced diffusion"
+    "cycle 3, then IDA fails)"
 )
 # Curve thinning (LAM family): each case's files (summary, the two curves and
 # the info json) total at most LAM_CASE_BYTES. The curves keep every
@@ -2552,13 +2549,13 @@ README_LAM = """
   mechanics: PyBaMM resolves "particle mechanics" to "swelling only" on
   **both** electrodes (`lam_stress_negative` too), and its default once
   mechanics is on is "stress-induced diffusion": "true", which multiplies
-  the particle diffusivity by `1 + theta_M (c - c_0)` (below). voltaic does
-  not model stress-induced diffusion (yet), so each of these cases passes
+  the particle diffusivity by `1 + theta_M (c - c_0)` (below; voltaic
+  models it too, docs/theory.md §2.13). Each of these cases passes
   the option **explicitly**, with a note saying why (`option_notes` in
   `<case>_info.json` and the CSV headers; resolved options in the table
   below and `lam_parameters.json`; the script stops if a case with
   mechanics passes none):
-  - **"false"**, as voltaic runs: {off_cases}.
+  - **"false"**, to test the stress-driven loss alone: {off_cases}.
   - **"true"** (PyBaMM's default) kept: {kept_cases}.
     With "false" (tried with PyBaMM 26.10.1.1, both cases alike)
     OKane2022's positive
@@ -2571,8 +2568,7 @@ README_LAM = """
     33 % after cycle 1, 92 % after cycle 2 and 98-100 % in cycle 3 (eSOH
     capacity 4.30, then 0.50 A.h, then about 0), and IDA fails in cycle 3
     (`lam_okane2022_coupled`, error test) or 4 (`lam_stress`, convergence
-    test). These cases lose positive active material; voltaic can match
-    them once it models stress-induced diffusion. `lam_stress_negative`
+    test). These cases lose positive active material. `lam_stress_negative`
     loses only negative active material (the positive stress is an output
     there), so it runs with "false".
   {no_mechanics_words}

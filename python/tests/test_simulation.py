@@ -208,7 +208,16 @@ def test_loss_of_active_material_with_pybamms_option_names():
     assert 0 < lost[0] < lost[1]
     assert list(s["Loss of active material in positive electrode [%]"]) == [0.0, 0.0]
     assert s["Loss of lithium due to loss of active material in negative electrode [mol]"][1] > 0
-    with pytest.raises(ValueError, match="stress-induced diffusion"):
+    # PyBaMM's default with mechanics: the stress-induced diffusion on, both electrodes losing material.
+    both = voltaic.Simulation(
+        "OKane2022",
+        experiment=[("Discharge at 1C until 2.5 V", "Charge at 1C until 4.2 V")],
+        grid={"negative_cells": 6, "separator_cells": 4, "positive_cells": 6, "radial_shells": 6},
+        options={"loss of active material": "stress-driven"},
+    ).solve()
+    assert both.completed, both.termination
+    assert both.summary_variables["Loss of active material in positive electrode [%]"][0] > 0
+    with pytest.raises(ValueError, match="particle mechanics model"):
         voltaic.Simulation("OKane2022", options={"stress-induced diffusion": "true"})
     with pytest.raises(ValueError, match="Poisson's ratio"):
         voltaic.Simulation("Chen2020", options={"loss of active material": "stress-driven"})

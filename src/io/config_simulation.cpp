@@ -45,27 +45,30 @@ void read_thermal_model(const ConfigSection& t, ThermalModel& model) {
                                 : ThermalModel::conduction;
 }
 
-/// One model for both electrodes, or [negative, positive], as PyBaMM's
-/// "loss of active material" takes a string or a pair.
-void read_loss_of_active_material(const ConfigSection& d, LamModel (&lam)[2]) {
-  const std::string key = "loss_of_active_material";
+/// One option for both electrodes, or [negative, positive], as PyBaMM's
+/// per-electrode options take a string or a pair; `names` are PyBaMM's.
+/// `booleans`: a TOML true/false stands for "true"/"false".
+template <class E, class Parse>
+void read_electrode_pair(const ConfigSection& d, const std::string& key, const std::vector<std::string>& names,
+                         Parse parse, bool booleans, E (&out)[2]) {
   const toml::node* n = d.node(key);
   if (!n) return;
-  const std::vector<std::string>& names = lam_model_names();
-  const std::string allowed = "one of " + quoted_list(names) + ", or an array of two (negative, positive)";
-  const auto model = [&](const toml::node& v) {
-    const std::string name = d.text_of(v, key, allowed);
-    LamModel m = LamModel::none;
-    if (!parse_lam_model(name, m)) d.fail_at(v, d.path(key), "unknown value \"" + name + "\"; allowed: " + allowed);
-    return m;
+  const std::string allowed = "one of " + quoted_list(names) + (booleans ? " (or true, false)" : "") +
+                              ", or an array of two (negative, positive)";
+  const auto one = [&](const toml::node& v) {
+    const std::optional<bool> flag = booleans ? v.value<bool>() : std::nullopt;
+    const std::string name = flag && v.is_boolean() ? (*flag ? "true" : "false") : d.text_of(v, key, allowed);
+    E e{};
+    if (!parse(name, e)) d.fail_at(v, d.path(key), "unknown value \"" + name + "\"; allowed: " + allowed);
+    return e;
   };
   if (const toml::array* a = n->as_array()) {
     if (a->size() != 2) d.fail(key, "has " + std::to_string(a->size()) + " entries; allowed: " + allowed);
-    lam[0] = model((*a)[0]);
-    lam[1] = model((*a)[1]);
+    out[0] = one((*a)[0]);
+    out[1] = one((*a)[1]);
     return;
   }
-  lam[0] = lam[1] = model(*n);
+  out[0] = out[1] = one(*n);
 }
 
 /// [degradation]: PyBaMM's "SEI", "SEI film resistance" and "lithium plating"
@@ -77,7 +80,12 @@ void read_degradation(const ConfigSection& d, DegradationOptions& o) {
     parse_sei_film_resistance(*name, o.sei_film_resistance);
   if (const auto name = d.choice("lithium_plating", plating_model_names()))
     parse_plating_model(*name, o.lithium_plating);
-  read_loss_of_active_material(d, o.loss_of_active_material);
+  read_electrode_pair(d, "loss_of_active_material", lam_model_names(), parse_lam_model, false,
+                      o.loss_of_active_material);
+  read_electrode_pair(d, "particle_mechanics", particle_mechanics_names(), parse_particle_mechanics, false,
+                      o.particle_mechanics);
+  read_electrode_pair(d, "stress_induced_diffusion", stress_induced_diffusion_names(), parse_stress_induced_diffusion,
+                      true, o.stress_induced_diffusion);
   if (o.sei == SeiModel::none && o.sei_film_resistance == SeiFilmResistance::distributed)
     d.fail("sei_film_resistance",
            "is \"distributed\" without a growing film; allowed: \"auto\" or \"none\" "
@@ -86,11 +94,30 @@ void read_degradation(const ConfigSection& d, DegradationOptions& o) {
 
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
-/// The loss_of_active_material value as a config writes it.
-std::string describe_lam(const DegradationOptions& o) {
-  const LamModel* lam = o.loss_of_active_material;
-  if (lam[0] == lam[1]) return quoted(to_string(lam[0]));
-  return "[" + quoted(to_string(lam[0])) + ", " + quoted(to_string(lam[1])) + "]";
+/// A per-electrode option's value as a config writes it.
+template <class E>
+std::string describe_pair(const E (&pair)[2]) {
+  if (pair[0] == pair[1]) return quoted(to_string(pair[0]));
+  return "[" + quoted(to_string(pair[0])) + ", " + quoted(to_string(pair[1])) + "]";
+}
+
+/// The [degradation] key (and its value as written) that a check_degradation
+/// failure is about: the option it names, else the model whose parameter it is.
+/// A stress-induced diffusion on by default is about the particle_mechanics
+/// key that turned it on, when the file sets that one only.
+std::pair<std::string, std::string> key_of(const ConfigSection& d, const InvalidArgument& e,
+                                           const DegradationOptions& o) {
+  const std::string& what = e.what_failed();
+  const bool diffusion =
+      what == "stress-induced diffusion" || e.why().find("stress-induced diffusion") != std::string::npos;
+  if (what == "particle mechanics" || (diffusion && !d.has("stress_induced_diffusion") && d.has("particle_mechanics")))
+    return {"particle_mechanics", describe_pair(o.particle_mechanics)};
+  if (diffusion) return {"stress_induced_diffusion", describe_pair(o.stress_induced_diffusion)};
+  if (e.why().find("plating model") != std::string::npos)
+    return {"lithium_plating", quoted(to_string(o.lithium_plating))};
+  if (e.why().find("active material") != std::string::npos || what == "loss of active material")
+    return {"loss_of_active_material", describe_pair(o.loss_of_active_material)};
+  return {"sei", quoted(to_string(o.sei))};
 }
 
 /// What the cell must be for [degradation]: 1D, with the models' parameters
@@ -99,26 +126,28 @@ void check_degradation_cell(const ConfigSection& d, const RunConfig& config) {
   const DegradationOptions& o = config.simulation.degradation;
   if (!o.any()) return;
   const bool sei = o.sei != SeiModel::none, plated = o.lithium_plating != PlatingModel::none;
-  const std::string key = sei ? "sei" : plated ? "lithium_plating" : "loss_of_active_material";
-  const std::string value = sei ? to_string(o.sei)
-                            : plated
-                                ? to_string(o.lithium_plating)
-                                : to_string(o.loss_of_active_material[o.loss_of_active_material[0] == LamModel::none]);
+  const std::string key = sei       ? "sei"
+                          : plated  ? "lithium_plating"
+                          : o.lam() ? "loss_of_active_material"
+                                    : "stress_induced_diffusion";
+  const std::string value = sei       ? quoted(to_string(o.sei))
+                            : plated  ? quoted(to_string(o.lithium_plating))
+                            : o.lam() ? describe_pair(o.loss_of_active_material)
+                                      : describe_pair(o.stress_induced_diffusion);
   const CellGridSpec& g = config.simulation.grid;
   if (g.nx != 1 || g.ny != 1 || config.simulation.thermal == ThermalModel::conduction ||
       g.collectors != CurrentCollectorModel::uniform)
-    d.fail(key, "is \"" + value +
-                    "\" for a 3D cell (nx, ny, collectors or conduction); degradation runs on 1D cells only: "
+    d.fail(key, "is " + value +
+                    " for a 3D cell (nx, ny, collectors or conduction); degradation runs on 1D cells only: "
                     "nx = ny = 1, uniform collectors, isothermal or lumped");
   try {
     check_degradation(o, config.parameters);
   } catch (const InvalidArgument& e) {
-    const bool plating = e.why().find("plating model") != std::string::npos;
-    const bool lam =
-        e.why().find("active material") != std::string::npos || e.what_failed() == "loss of active material";
-    const std::string k = plating ? "lithium_plating" : lam ? "loss_of_active_material" : key;
-    const std::string v = plating ? quoted(to_string(o.lithium_plating)) : lam ? describe_lam(o) : quoted(value);
-    d.fail(k, "is " + v + ", which needs '" + e.what_failed() + "': " + e.why());
+    const auto [k, v] = key_of(d, e, o);
+    // An option's own refusal reads "is V: why"; a missing parameter "is V, which needs 'P': why".
+    const bool option = e.what_failed() == "particle mechanics" || e.what_failed() == "stress-induced diffusion" ||
+                        e.what_failed() == "loss of active material" || e.what_failed() == "SEI film resistance";
+    d.fail(k, "is " + v + (option ? ": " + e.why() : ", which needs '" + e.what_failed() + "': " + e.why()));
   }
 }
 

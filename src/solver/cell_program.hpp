@@ -210,6 +210,9 @@ class CellRun {
 
   // The sub-steps.
   VOLTAIC_HD void particle_step(double* c, const double* flux, double dt);
+  /// The inner faces' diffusivity with the stress factor, from c_s as it is
+  /// (ProgramSettings::stress_diffusion; stress_diffusion_point.hpp).
+  VOLTAIC_HD void stress_diffusivity();
   VOLTAIC_HD void particle_surface(const double* c, const double* flux, double* out);
   VOLTAIC_HD bool concentration(const Pass& p, bool linearised_sink, bool response);
   VOLTAIC_HD bool concentration_finish(const Pass& p);
@@ -396,8 +399,10 @@ VOLTAIC_HD inline void CellRun::initialise() {
 // ---- Particles --------------------------------------------------------------
 
 VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, double dt) {
-  const particle::StepArgs<double> a{c,    at(s_.o.particle_work), flux, at(s_.o.ds), nullptr, at(s_.o.radius), dt, np_,
-                                     false};
+  const bool per_face = s_.stress_diffusion;
+  const particle::StepArgs<double> a{c,       at(s_.o.particle_work), flux, at(per_face ? s_.o.ds_face : s_.o.ds),
+                                     nullptr, at(s_.o.radius),        dt,   np_,
+                                     per_face};
 #if !defined(__CUDA_ARCH__)
   if (lanes_ == 1) {  // the CPU backend's step: alike particles share a factorisation (the same bits)
     cpu::particle_step(s_.mesh, a);
@@ -405,6 +410,26 @@ VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, dou
   }
 #endif
   for (std::size_t p = lane_; p < np_; p += lanes_) particle::step_particle(s_.mesh, a, p);
+  sync();
+}
+
+VOLTAIC_HD inline void CellRun::stress_diffusivity() {
+  const SlabOffsets& o = s_.o;
+  const CellMap& m = c_.k.map;
+  const double *cs = at(o.c_s), *ds = at(o.ds), *T = at(o.T);
+  double* face = at(o.ds_face);
+  // A floor keeps the step's matrix an M-matrix where c < c_0 would make the
+  // factor non-positive (PyBaMM has none; no built-in set comes near it).
+  constexpr double kLeastFactor = 1e-3;
+  for (std::size_t q = lane_; q < np_; q += lanes_) {
+    const std::size_t cell = m.cell_of_particle(q);
+    const stress_diffusion::Electrode& e = c_.stress_diffusion.e[m.region_of(cell) == CellRegion::negative ? 0 : 1];
+    for (int i = 0; i + 1 < s_.R; ++i) {
+      const std::size_t k = static_cast<std::size_t>(i) * np_ + q;
+      face[k] =
+          e.on ? ds[q] * fmax(stress_diffusion::face_factor(e, T[cell], cs[k], cs[k + np_]), kLeastFactor) : ds[q];
+    }
+  }
   sync();
 }
 
@@ -467,6 +492,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   const dfn::ConcentrationInputsT<const DfnConstants&> inputs{
       k, aj, T, source, flux, ds, s_.sei ? at(o.aj_sei) : nullptr, s_.plating ? at(o.aj_pl) : nullptr, active()};
   each(inputs);
+  if (s_.stress_diffusion) stress_diffusivity();  // from the pass before's shells, before start() resets them
   const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr};
   each(props);
   if (response) {

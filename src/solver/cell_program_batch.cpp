@@ -290,9 +290,7 @@ std::size_t BatchSimulation::cell_program_bytes() const {
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
   const auto P = static_cast<std::size_t>(g.negative_cells + g.positive_cells);
   const DegradationOptions& d = options_.degradation;
-  return program::slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells), kRowsPerCall,
-                               d.film() != SeiModel::none, d.lithium_plating != PlatingModel::none, d.lam())
-                 .total *
+  return program::slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells), kRowsPerCall, d).total *
              sizeof(double) +
          sizeof(CellConstants) + sizeof(ProgramClock);
 }

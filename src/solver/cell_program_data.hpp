@@ -11,6 +11,7 @@
 #include "solver/plating_point.hpp"
 #include "solver/sei_point.hpp"
 #include "solver/step_control.hpp"
+#include "solver/stress_diffusion_point.hpp"
 #include "voltaic/solver/cell_layout.hpp"
 #include "voltaic/solver/drive_table.hpp"
 #include "voltaic/solver/particle_point.hpp"
@@ -62,7 +63,8 @@ struct SlabOffsets {
   // Work.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
   std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
-  std::size_t flux, ds, slope;                                                     ///< P each
+  std::size_t ds_face;  ///< (R - 1) P: the inner faces' diffusivity (ProgramSettings::stress_diffusion; else empty)
+  std::size_t flux, ds, slope;  ///< P each
   std::size_t pot_aj, adj, pot_surface, kappa, kappa_d, d_logc, s_phi, e_phi, c_e_seen;
   std::size_t residual, update;                    ///< 2n each
   std::size_t d_s, d_e, c01, c10;                  ///< n each
@@ -93,6 +95,7 @@ struct ProgramSettings {
   bool sei = false;               ///< an SEI film on the negative particles (CellConstants::sei)
   bool plating = false;           ///< lithium plating on them (CellConstants::plating)
   bool lam = false;               ///< loss of active material (CellConstants::lam)
+  bool stress_diffusion = false;  ///< per-face particle diffusivities (CellConstants::stress_diffusion)
   // StepControl
   stepping::StepLimits limits{};
   double initial_dt = 0, rtol = 0, atol = 0;
@@ -122,6 +125,7 @@ struct CellConstants {
   sei::Constants sei{};
   plating::Constants plating{};
   lam::Constants lam{};
+  stress_diffusion::Constants stress_diffusion{};
 };
 
 /// Why a cell stopped or finished (the host words it, program_results.cpp).

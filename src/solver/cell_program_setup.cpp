@@ -56,8 +56,8 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::v
   return steps;
 }
 
-SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei, bool plating,
-                         bool lam) {
+SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, const DegradationOptions& d) {
+  const bool sei = d.film() != SeiModel::none, plating = d.lithium_plating != PlatingModel::none, lam = d.lam();
   SlabOffsets o{};
   std::size_t end = 0;
   const auto take = [&](std::size_t& at, std::size_t size) {
@@ -105,6 +105,7 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
     take(*a, n);
   take(o.unit_c_s, R * P);
   take(o.particle_work, (R - 1) * P);
+  take(o.ds_face, d.any_stress_diffusion() ? (R - 1) * P : 0);
   for (std::size_t* a : {&o.flux, &o.ds, &o.slope, &o.pot_surface}) take(*a, P);
   for (std::size_t* a : {&o.pot_aj, &o.adj, &o.kappa, &o.kappa_d, &o.d_logc, &o.s_phi, &o.e_phi, &o.c_e_seen})
     take(*a, n);
@@ -174,6 +175,7 @@ CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& 
   c.sei = sei_constants(options.degradation, p, host.of(CellRegion::negative).surface_area);
   c.plating = plating_constants(options.degradation, p, host.of(CellRegion::negative).surface_area);
   c.lam = lam_constants(options.degradation, p);
+  c.stress_diffusion = stress_diffusion_constants(options.degradation, p);
   return c;
 }
 
@@ -283,6 +285,21 @@ lam::Constants lam_constants(const DegradationOptions& d, const ParameterSet& p)
   return c;
 }
 
+stress_diffusion::Constants stress_diffusion_constants(const DegradationOptions& d, const ParameterSet& p) {
+  check_degradation(d, p);
+  stress_diffusion::Constants c;
+  const ActiveMaterialLossParameters* q[2] = {&p.negative_lam, &p.positive_lam};
+  for (int i = 0; i < 2; ++i) {
+    stress_diffusion::Electrode& e = c.e[i];
+    e.on = d.stress_diffusion(i);
+    if (!e.on) continue;
+    e.theta_t = stress_diffusion::theta_times_temperature(q[i]->partial_molar_volume, q[i]->youngs_modulus,
+                                                          q[i]->poisson_ratio);
+    e.c0 = q[i]->reference_concentration;
+  }
+  return c;
+}
+
 ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call) {
   const CellGridSpec& g = options.grid;
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
@@ -295,8 +312,13 @@ ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call
   s.sei = options.degradation.film() != SeiModel::none;
   s.plating = options.degradation.lithium_plating != PlatingModel::none;
   s.lam = options.degradation.lam();
-  s.o = slab_offsets(n, P, R, rows_per_call, s.sei, s.plating, s.lam);
+  s.stress_diffusion = options.degradation.any_stress_diffusion();
+  s.o = slab_offsets(n, P, R, rows_per_call, options.degradation);
   s.surface = options.surface;
+  if (s.stress_diffusion && s.surface != SurfaceMethod::linear_extrapolation)
+    throw InvalidArgument("SimulationOptions::surface", "the cell program",
+                          "the stress-induced diffusion takes the particles' surface by PyBaMM's linear "
+                          "extrapolation only (the flux-aware surface would need the surface's own diffusivity)");
   s.kappa_arithmetic = options.potential.electrolyte_face_mean == FaceMean::arithmetic;
   s.lumped = options.thermal == ThermalModel::lumped;
   const StepControl& sc = options.steps;

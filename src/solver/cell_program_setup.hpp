@@ -20,10 +20,10 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::v
 
 /// Lays the arrays of one cell out in its slab: the constant arrays first
 /// (the host writes them), then the state, the work arrays and a buffer of
-/// rows_per_call rows. The SEI's, the plating's and the loss of active
-/// material's arrays only with `sei`, `plating`, `lam`.
-SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call, bool sei = false,
-                         bool plating = false, bool lam = false);
+/// rows_per_call rows. The SEI's, the plating's, the loss of active
+/// material's and the stress-induced diffusion's arrays only where `d` runs them.
+SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_per_call,
+                         const DegradationOptions& d = {});
 
 /// Doubles of a slab the host writes: the constant arrays.
 std::size_t constant_doubles(const SlabOffsets& o);
@@ -46,6 +46,8 @@ sei::Constants sei_constants(const DegradationOptions& d, const ParameterSet& p,
 plating::Constants plating_constants(const DegradationOptions& d, const ParameterSet& p, double negative_surface_area);
 /// The loss of active material's constants of `p` for `d` (none when off).
 lam::Constants lam_constants(const DegradationOptions& d, const ParameterSet& p);
+/// The stress-induced diffusion's constants of `p` for `d` (off where it does not run).
+stress_diffusion::Constants stress_diffusion_constants(const DegradationOptions& d, const ParameterSet& p);
 
 /// The settings `options` make for a cell of options.grid, its slab laid
 /// out (slab_offsets); the steps, tables, shell mesh and step counts are the

@@ -42,6 +42,18 @@ const std::pair<LamModel, const char*> kLamNames[] = {
     {LamModel::stress_and_reaction_driven, "stress and reaction-driven"},
 };
 
+const std::pair<ParticleMechanics, const char*> kMechanicsNames[] = {
+    {ParticleMechanics::automatic, "auto"},
+    {ParticleMechanics::none, "none"},
+    {ParticleMechanics::swelling_only, "swelling only"},
+};
+
+const std::pair<StressInducedDiffusion, const char*> kStressDiffusionNames[] = {
+    {StressInducedDiffusion::automatic, "auto"},
+    {StressInducedDiffusion::off, "false"},
+    {StressInducedDiffusion::on, "true"},
+};
+
 template <class E, std::size_t N>
 std::string name_of(const std::pair<E, const char*> (&names)[N], E e) {
   for (const auto& [value, name] : names) {
@@ -119,7 +131,7 @@ std::vector<std::string> needed(PlatingModel m) {
   return n;
 }
 
-bool stress_driven(LamModel m) { return m == LamModel::stress_driven || m == LamModel::stress_and_reaction_driven; }
+bool stress_driven(LamModel m) { return DegradationOptions::stress_lam(m); }
 bool reaction_driven(LamModel m) { return m == LamModel::reaction_driven || m == LamModel::stress_and_reaction_driven; }
 
 /// PyBaMM's names of the parameters the loss of `Side`'s active material reads.
@@ -133,6 +145,15 @@ std::vector<std::string> needed(LamModel m, const std::string& Side) {
       n.push_back(e + what);
   }
   if (reaction_driven(m)) n.push_back(e + "reaction-driven LAM factor [m3.mol-1]");
+  return n;
+}
+
+/// PyBaMM's names of the parameters `Side`'s stress-induced diffusion reads.
+std::vector<std::string> needed_for_stress_diffusion(const std::string& Side) {
+  std::vector<std::string> n;
+  for (const char* what : {"Poisson's ratio", "Young's modulus [Pa]", "partial molar volume [m3.mol-1]",
+                           "reference concentration for free of deformation [mol.m-3]"})
+    n.push_back(Side + " electrode " + what);
   return n;
 }
 
@@ -158,6 +179,24 @@ bool parse_sei_model(const std::string& name, SeiModel& out) { return parse(kSei
 bool parse_sei_film_resistance(const std::string& name, SeiFilmResistance& out) { return parse(kFilmNames, name, out); }
 bool parse_plating_model(const std::string& name, PlatingModel& out) { return parse(kPlatingNames, name, out); }
 bool parse_lam_model(const std::string& name, LamModel& out) { return parse(kLamNames, name, out); }
+std::string to_string(ParticleMechanics m) { return name_of(kMechanicsNames, m); }
+std::string to_string(StressInducedDiffusion m) { return name_of(kStressDiffusionNames, m); }
+bool parse_particle_mechanics(const std::string& name, ParticleMechanics& out) {
+  return parse(kMechanicsNames, name, out);
+}
+bool parse_stress_induced_diffusion(const std::string& name, StressInducedDiffusion& out) {
+  return parse(kStressDiffusionNames, name, out);
+}
+
+const std::vector<std::string>& particle_mechanics_names() {
+  static const std::vector<std::string> names = all_names(kMechanicsNames);
+  return names;
+}
+
+const std::vector<std::string>& stress_induced_diffusion_names() {
+  static const std::vector<std::string> names = all_names(kStressDiffusionNames);
+  return names;
+}
 
 const std::vector<std::string>& sei_model_names() {
   static const std::vector<std::string> names = all_names(kSeiNames);
@@ -178,6 +217,10 @@ std::string describe(const DegradationOptions& o) {
   if (o.lam()) {
     out += (out.empty() ? "" : ", ") + std::string("loss of active material (\"") + to_string(lam[0]) + "\", \"" +
            to_string(lam[1]) + "\")";
+  }
+  if (o.any_stress_diffusion()) {
+    out += (out.empty() ? "" : ", ") + std::string("stress-induced diffusion (\"") +
+           (o.stress_diffusion(0) ? "true" : "false") + "\", \"" + (o.stress_diffusion(1) ? "true" : "false") + "\")";
   }
   return out.empty() ? "no degradation" : out;
 }
@@ -211,8 +254,21 @@ void check_degradation(const DegradationOptions& o, const ParameterSet& p) {
                           "\"" + to_string(lam[0]) + "\" follows the SEI's current: set \"SEI\" to a growing model");
   for (int e = 0; e < 2; ++e) {
     const std::string Side = e == 0 ? "Negative" : "Positive";
+    if (stress_driven(lam[e]) && !o.mechanics(e))
+      throw InvalidArgument("particle mechanics", "voltaic::check_degradation",
+                            "the " + Side + " electrode's loss of active material \"" + to_string(lam[e]) +
+                                "\" reads its particles' stresses, which \"none\" turns off: set \"swelling only\" "
+                                "or \"auto\"");
+    if (o.stress_diffusion(e) && !o.mechanics(0) && !o.mechanics(1))
+      throw InvalidArgument("stress-induced diffusion", "voltaic::check_degradation",
+                            "needs a particle mechanics model and neither electrode has one (PyBaMM refuses it "
+                            "too): set \"particle mechanics\" to \"swelling only\"");
     for (const std::string& name : needed(lam[e], Side))
       require(name, p, "the loss of active material \"" + to_string(lam[e]) + "\" (" + Side + " electrode)");
+    if (o.stress_diffusion(e)) {
+      for (const std::string& name : needed_for_stress_diffusion(Side))
+        require(name, p, "the stress-induced diffusion (" + Side + " electrode)");
+    }
   }
 }
 

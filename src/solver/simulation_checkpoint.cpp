@@ -104,6 +104,8 @@ std::string Simulation::setup_fingerprint() const {
       f << ", loss of active material " << to_string(d.loss_of_active_material[0]) << " / "
         << to_string(d.loss_of_active_material[1]);
     }
+    if (d.any_stress_diffusion())
+      f << ", stress-induced diffusion " << d.stress_diffusion(0) << " / " << d.stress_diffusion(1);
     f << "\n";
   }
   const auto inside = [](const char* at, const auto& group) {
@@ -115,7 +117,7 @@ std::string Simulation::setup_fingerprint() const {
     const bool lam = inside(at, ps.negative_lam) || inside(at, ps.positive_lam);
     const bool shown = inside(at, ps.sei)       ? d.any()
                        : inside(at, ps.plating) ? d.lithium_plating != PlatingModel::none
-                       : lam                    ? d.lam()
+                       : lam                    ? d.lam() || d.any_stress_diffusion()
                                                 : true;
     if (shown) f << info.name << " = " << g17(info.get(ps)) << "\n";
   }

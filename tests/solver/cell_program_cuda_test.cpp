@@ -211,6 +211,11 @@ TEST(CellProgramCuda, LossOfActiveMaterialMatchesTheCpu) {
     if (m != LamModel::stress_driven) o.degradation.sei = SeiModel::reaction_limited;
     expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 2), o, p);
   }
+  // The stress-induced diffusion alone, on the positive particles only (per-face diffusivities).
+  SimulationOptions o = options();
+  o.degradation.particle_mechanics[0] = o.degradation.particle_mechanics[1] = ParticleMechanics::swelling_only;
+  o.degradation.stress_induced_diffusion[0] = StressInducedDiffusion::off;
+  expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}), o, p);
 }
 
 // Drive cycles on the GPU (the tables in device memory, read at each

@@ -2,8 +2,9 @@
 // PyBaMM 26.10.1.1's DFN with the same options: OKane2022 at 298.15 K,
 // cycles of a 1C discharge and a 1C CC-CV charge
 // (tests/data/pybamm/ageing/lam_*, tools/pybamm_ageing_reference.py; the
-// stress-driven cases without PyBaMM's "stress-induced diffusion", which
-// voltaic does not model), lithium conservation, and the options' checks.
+// stress-driven cases with and without PyBaMM's "stress-induced diffusion",
+// the OKane2022 coupled case over 50 cycles), lithium conservation, and the
+// options' checks.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,6 +31,8 @@ struct Case {
   LamModel negative, positive;
   SeiModel sei;
   double reaction_factor;  ///< "Negative electrode reaction-driven LAM factor [m3.mol-1]"
+  StressInducedDiffusion stress_diffusion = StressInducedDiffusion::automatic;
+  PlatingModel plating = PlatingModel::none;
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.stem; }
@@ -42,12 +45,15 @@ Simulation simulation_of(const Case& c) {
   o.degradation.sei = c.sei;
   o.degradation.loss_of_active_material[0] = c.negative;
   o.degradation.loss_of_active_material[1] = c.positive;
+  o.degradation.stress_induced_diffusion[0] = o.degradation.stress_induced_diffusion[1] = c.stress_diffusion;
+  o.degradation.lithium_plating = c.plating;
   return Simulation(p, o, CpuExecutor::create());
 }
 
 /// Lithium in the particles, the film and the lost active material: constant.
 double lithium(const CycleSummary& c) {
-  return c.particle_lithium + c.sei_lithium_lost + c.lam_lithium_lost[0] + c.lam_lithium_lost[1];
+  return c.particle_lithium + c.sei_lithium_lost + c.plating_lithium_lost + c.lam_lithium_lost[0] +
+         c.lam_lithium_lost[1];
 }
 
 class LamVersusPybamm : public ::testing::TestWithParam<Case> {};
@@ -84,6 +90,12 @@ TEST_P(LamVersusPybamm, CapacityActiveMaterialAndVoltage) {
   if (c.sei != SeiModel::none) {
     const double sei = summary["Loss of lithium to negative SEI [mol]"].back();
     EXPECT_NEAR(last.sei_lithium_lost, sei, 0.03 * sei);
+    RecordProperty("sei_lithium_relative_error", std::to_string(last.sei_lithium_lost / sei - 1.0));
+  }
+  if (c.plating != PlatingModel::none) {
+    const double plated = summary["Loss of lithium to negative lithium plating [mol]"].back();
+    EXPECT_NEAR(last.plating_lithium_lost, plated, 0.03 * plated);
+    RecordProperty("plating_lithium_relative_error", std::to_string(last.plating_lithium_lost / plated - 1.0));
   }
   // What the particles lost is in the film and the lost material (the salt is conserved).
   EXPECT_NEAR(lithium(s.cycles.front()), lithium(last), 1e-7 * last.particle_lithium)
@@ -97,9 +109,17 @@ TEST_P(LamVersusPybamm, CapacityActiveMaterialAndVoltage) {
   EXPECT_LT(last_rms, 2e-3);
   RecordProperty("first_cycle_rms_mV", std::to_string(first_rms * 1e3));
   RecordProperty("last_cycle_rms_mV", std::to_string(last_rms * 1e3));
-  RecordProperty(
-      "lam_negative_relative_error",
-      std::to_string(last.lam_percent[0] / summary["Loss of active material in negative electrode [%]"].back() - 1.0));
+  for (int e = 0; e < 2; ++e) {
+    const double lam = summary[std::string("Loss of active material in ") + side[e] + " electrode [%]"].back();
+    if (lam > 0.0)
+      RecordProperty(std::string("lam_") + side[e] + "_relative_error",
+                     std::to_string(last.lam_percent[e] / lam - 1.0));
+  }
+  double worst_capacity = 0.0;
+  for (int i = 0; i < c.cycles; ++i)
+    worst_capacity = std::fmax(worst_capacity,
+                               std::fabs(s.cycles[static_cast<std::size_t>(i)].discharge_capacity / capacity[i] - 1.0));
+  RecordProperty("worst_discharge_capacity_relative_error", std::to_string(worst_capacity));
   RecordProperty("lithium_conservation", std::to_string(lithium(last) / lithium(s.cycles.front()) - 1.0));
 }
 
@@ -107,7 +127,14 @@ INSTANTIATE_TEST_SUITE_P(OKane2022, LamVersusPybamm,
                          ::testing::Values(Case{"lam_reaction", 15, LamModel::reaction_driven, LamModel::none,
                                                 SeiModel::reaction_limited, 1.5e-4},
                                            Case{"lam_stress_negative", 10, LamModel::stress_driven, LamModel::none,
-                                                SeiModel::none, 0.0}),
+                                                SeiModel::none, 0.0, StressInducedDiffusion::off},
+                                           // PyBaMM's default with mechanics: stress-induced diffusion on
+                                           Case{"lam_stress", 50, LamModel::stress_driven, LamModel::stress_driven,
+                                                SeiModel::none, 0.0},
+                                           // The coupled bar: SEI + plating + stress-driven LAM, 50 cycles
+                                           Case{"lam_okane2022_coupled", 50, LamModel::stress_driven,
+                                                LamModel::stress_driven, SeiModel::solvent_diffusion_limited, 0.0,
+                                                StressInducedDiffusion::automatic, PlatingModel::partially_reversible}),
                          case_name);
 
 TEST(LamOptions, RefusedByName) {
@@ -148,7 +175,11 @@ TEST(LamOptions, NamesArePyBaMMs) {
   EXPECT_FALSE(parse_lam_model("stress driven", m));
   DegradationOptions d;
   d.loss_of_active_material[1] = LamModel::stress_driven;
-  EXPECT_EQ(describe(d), "loss of active material (\"none\", \"stress-driven\")");
+  EXPECT_EQ(describe(d),
+            "loss of active material (\"none\", \"stress-driven\"), stress-induced diffusion (\"true\", \"true\")");
+  d.stress_induced_diffusion[0] = StressInducedDiffusion::off;
+  EXPECT_EQ(describe(d),
+            "loss of active material (\"none\", \"stress-driven\"), stress-induced diffusion (\"false\", \"true\")");
 }
 
 }  // namespace

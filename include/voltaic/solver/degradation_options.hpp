@@ -53,17 +53,59 @@ enum class LamModel : int {
   stress_and_reaction_driven,  ///< both
 };
 
+/// PyBaMM's "particle mechanics" of one electrode: its particles' swelling
+/// stresses (Ai et al. 2020), which the stress-driven loss of active material
+/// and the stress-induced diffusion read.
+enum class ParticleMechanics : int {
+  automatic,      ///< PyBaMM's default: "swelling only" when either electrode's loss is stress-driven
+  none,           ///< no stresses
+  swelling_only,  ///< "swelling only"
+};
+
+/// PyBaMM's "stress-induced diffusion" of one electrode (Ai et al. 2020, eq.
+/// 12): the particle diffusivity times 1 + theta_M (c - c_0) with
+/// theta_M = Omega / (R T) 2 Omega E / (9 (1 - nu)).
+enum class StressInducedDiffusion : int {
+  automatic,  ///< PyBaMM's default: on where either electrode has particle mechanics
+  off,        ///< "false"
+  on,         ///< "true"
+};
+
 struct DegradationOptions {
   SeiModel sei = SeiModel::none;
   SeiFilmResistance sei_film_resistance = SeiFilmResistance::automatic;
   PlatingModel lithium_plating = PlatingModel::none;
   LamModel loss_of_active_material[2] = {LamModel::none, LamModel::none};  ///< negative, positive
+  ParticleMechanics particle_mechanics[2] = {ParticleMechanics::automatic, ParticleMechanics::automatic};
+  StressInducedDiffusion stress_induced_diffusion[2] = {StressInducedDiffusion::automatic,
+                                                        StressInducedDiffusion::automatic};
 
   /// Whether any degradation submodel is on.
-  bool any() const { return sei != SeiModel::none || lithium_plating != PlatingModel::none || lam(); }
+  bool any() const {
+    return sei != SeiModel::none || lithium_plating != PlatingModel::none || lam() || any_stress_diffusion();
+  }
   /// Whether either electrode loses active material.
   bool lam() const {
     return loss_of_active_material[0] != LamModel::none || loss_of_active_material[1] != LamModel::none;
+  }
+  /// Whether electrode e (0 negative, 1 positive) has particle mechanics,
+  /// "automatic" resolved as PyBaMM does.
+  bool mechanics(int e) const {
+    if (particle_mechanics[e] != ParticleMechanics::automatic)
+      return particle_mechanics[e] == ParticleMechanics::swelling_only;
+    return stress_lam(loss_of_active_material[0]) || stress_lam(loss_of_active_material[1]);
+  }
+  /// Whether electrode e's particles diffuse with the stress factor, "automatic"
+  /// resolved as PyBaMM does (on when either electrode has mechanics).
+  bool stress_diffusion(int e) const {
+    if (stress_induced_diffusion[e] != StressInducedDiffusion::automatic)
+      return stress_induced_diffusion[e] == StressInducedDiffusion::on;
+    return mechanics(0) || mechanics(1);
+  }
+  /// Whether either electrode's particles do.
+  bool any_stress_diffusion() const { return stress_diffusion(0) || stress_diffusion(1); }
+  static bool stress_lam(LamModel m) {
+    return m == LamModel::stress_driven || m == LamModel::stress_and_reaction_driven;
   }
   /// The SEI model that runs: "partially reversible" plating without one
   /// implies "constant" (as PyBaMM: its dead lithium's decay needs a thickness).
@@ -81,11 +123,15 @@ std::string to_string(SeiModel m);
 std::string to_string(SeiFilmResistance m);
 std::string to_string(PlatingModel m);
 std::string to_string(LamModel m);
+std::string to_string(ParticleMechanics m);
+std::string to_string(StressInducedDiffusion m);
 /// The model of a PyBaMM name; false when there is none.
 bool parse_sei_model(const std::string& name, SeiModel& out);
 bool parse_sei_film_resistance(const std::string& name, SeiFilmResistance& out);
 bool parse_plating_model(const std::string& name, PlatingModel& out);
 bool parse_lam_model(const std::string& name, LamModel& out);
+bool parse_particle_mechanics(const std::string& name, ParticleMechanics& out);
+bool parse_stress_induced_diffusion(const std::string& name, StressInducedDiffusion& out);
 /// The models that are on, as `SEI "reaction limited", lithium plating "reversible"`.
 std::string describe(const DegradationOptions& o);
 /// Every name each parse_*() reads, for messages.
@@ -93,6 +139,8 @@ const std::vector<std::string>& sei_model_names();
 const std::vector<std::string>& sei_film_resistance_names();
 const std::vector<std::string>& plating_model_names();
 const std::vector<std::string>& lam_model_names();
+const std::vector<std::string>& particle_mechanics_names();
+const std::vector<std::string>& stress_induced_diffusion_names();
 
 struct ParameterSet;
 /// Refuses what the options cannot run with: a film resistance without a
