@@ -174,6 +174,20 @@ def test_sei_growth_with_pybamms_option_names_gives_summary_variables():
         voltaic.Simulation("Chen2020", options={"particle mechanics": "swelling and cracking"})
 
 
+def test_porosity_change_with_pybamms_option_names():
+    sol = voltaic.Simulation(
+        {"parameter_set": "Chen2020", "SEI reaction exchange current density [A.m-2]": 1.5e-5},
+        experiment=[("Discharge at 1C until 2.5 V", "Charge at 0.5C until 4.2 V")] * 2,
+        grid={"negative_cells": 6, "separator_cells": 4, "positive_cells": 6, "radial_shells": 6},
+        options={"SEI": "reaction limited", "SEI porosity change": "true"},
+    ).solve()
+    assert sol.completed, sol.termination
+    eps = sol.summary_variables["X-averaged negative electrode porosity"]
+    assert 0 < eps[1] < eps[0] < 0.25
+    with pytest.raises(ValueError, match="sei_porosity_change"):
+        voltaic.Simulation("Chen2020", options={"SEI porosity change": "maybe"})
+
+
 def test_lithium_plating_with_pybamms_option_names():
     cold = {"Ambient temperature [K]": 268.15, "Initial temperature [K]": 268.15}
     sol = voltaic.Simulation(

@@ -24,6 +24,8 @@ MODEL_OPTIONS = {
     "loss of active material": "loss_of_active_material",
     "particle mechanics": "particle_mechanics",
     "stress-induced diffusion": "stress_induced_diffusion",
+    "SEI porosity change": "sei_porosity_change",
+    "lithium plating porosity change": "lithium_plating_porosity_change",
 }
 # PyBaMM's values of those options that voltaic has not got, refused here by
 # the option's PyBaMM name (the config reader would name its own key).

@@ -32,7 +32,7 @@ const std::vector<SectionSchema>& config_schema() {
         "edge_heat_transfer_coefficient"}},
       {"degradation",
        {"sei", "sei_film_resistance", "lithium_plating", "loss_of_active_material", "particle_mechanics",
-        "stress_induced_diffusion"}},
+        "stress_induced_diffusion", "sei_porosity_change", "lithium_plating_porosity_change"}},
       {"solver", solver_keys()},
       {"experiment", {"steps", "cycles", "drive_cycles", "termination", "save_at_cycles"}},
       {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},

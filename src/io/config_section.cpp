@@ -195,6 +195,16 @@ std::optional<std::string> ConfigSection::choice(const std::string& key,
   fail(key, "unknown value " + show_string(*v) + "; allowed: " + allowed);
 }
 
+std::optional<bool> ConfigSection::flag(const std::string& key) const {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  if (const auto* b = n->as_boolean()) return b->get();
+  const std::string allowed = "true or false (or PyBaMM's \"true\", \"false\")";
+  const std::string v = text_of(*n, key, allowed);
+  if (v == "true" || v == "false") return v == "true";
+  fail(key, "unknown value " + show_string(v) + "; allowed: " + allowed);
+}
+
 const toml::array* ConfigSection::array(const std::string& key, const std::string& allowed) const {
   const toml::node* n = node(key);
   if (!n) return nullptr;

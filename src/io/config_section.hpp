@@ -67,6 +67,8 @@ class ConfigSection {
   std::optional<std::string> text(const std::string& key, const std::string& allowed) const;
   /// One of `choices`, exactly.
   std::optional<std::string> choice(const std::string& key, const std::vector<std::string>& choices) const;
+  /// A boolean, or PyBaMM's "true" / "false".
+  std::optional<bool> flag(const std::string& key) const;
   /// An array (its elements are the caller's to check); null when not given.
   const toml::array* array(const std::string& key, const std::string& allowed) const;
 

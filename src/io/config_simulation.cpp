@@ -84,6 +84,8 @@ void read_degradation(const ConfigSection& d, DegradationOptions& o) {
                       o.loss_of_active_material);
   read_electrode_pair(d, "particle_mechanics", particle_mechanics_names(), parse_particle_mechanics, false,
                       o.particle_mechanics);
+  if (const auto on = d.flag("sei_porosity_change")) o.sei_porosity_change = *on;
+  if (const auto on = d.flag("lithium_plating_porosity_change")) o.lithium_plating_porosity_change = *on;
   read_electrode_pair(d, "stress_induced_diffusion", stress_induced_diffusion_names(), parse_stress_induced_diffusion,
                       true, o.stress_induced_diffusion);
   if (o.sei == SeiModel::none && o.sei_film_resistance == SeiFilmResistance::distributed)

@@ -141,6 +141,26 @@ CellEngine::SeiFilm CellEngine::sei_film() const {
   return f;
 }
 
+double CellEngine::negative_porosity() const {
+  const auto n = static_cast<std::size_t>(s_.n);
+  const std::vector<double> volume = host_->volumes().to_host();
+  const std::vector<double> none(n, 0.0);
+  const std::vector<double> c_sei = s_.sei ? read(s_.o.c_sei, n) : none;
+  const std::vector<double> c_pl = s_.plating ? read(s_.o.c_pl, n) : none;
+  const std::vector<double> c_dead = s_.plating ? read(s_.o.c_dead, n) : none;
+  const std::vector<double> f = active();
+  const CellMap& m = host_->host_constants().map;
+  const double eps0 = host_->parameters().negative_electrode.porosity;
+  double sum = 0.0, negative = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (m.region_of(i) != CellRegion::negative) continue;
+    const double eps = s_.porosity_change ? porosity::value(c_.porosity, c_sei[i], c_pl[i], c_dead[i], f[i]) : eps0;
+    sum += eps * volume[i];
+    negative += volume[i];
+  }
+  return sum / negative;
+}
+
 CellEngine::PlatedLithium CellEngine::plated_lithium() const {
   PlatedLithium f;
   if (!s_.plating) return f;

@@ -55,6 +55,9 @@ class CellEngine {
     double lithium_lost = 0.0, thickness = 0.0;
   };
   SeiFilm sei_film() const;
+  /// The negative electrode's porosity averaged over its volume: from the
+  /// films with the porosity change (porosity_point.hpp), else the set's.
+  double negative_porosity() const;
   /// Plated and dead lithium [mol] (PyBaMM's "Loss of lithium to negative
   /// lithium plating [mol]", the initial plated lithium included as PyBaMM
   /// counts it) and their concentrations averaged over the negative

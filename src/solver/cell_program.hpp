@@ -213,6 +213,27 @@ class CellRun {
   /// The inner faces' diffusivity with the stress factor, from c_s as it is
   /// (ProgramSettings::stress_diffusion; stress_diffusion_point.hpp).
   VOLTAIC_HD void stress_diffusivity();
+  /// The porosity change (ProgramSettings::porosity_change; porosity_point.hpp):
+  /// eps, eps^b_e and the solid's conductivity per node from the films as they
+  /// are. False (Failure::porosity) where a node's pores closed.
+  VOLTAIC_HD bool porosity_now();
+  /// The electrolyte's start as the amount eps c_e the formula carries
+  /// (PyBaMM's state is eps c_e): (a0 eps_n c_n + a1 eps_n-1 c_n-1) / eps.
+  VOLTAIC_HD void salt_start(const Pass& p, double* c_e);
+  /// eps at negative node c from the films of `level` (0: the last accepted step).
+  VOLTAIC_HD double porosity_at_level(int level, std::size_t c) const {
+    const SlabOffsets& o = s_.o;
+    const auto value = [&](bool on, std::size_t levels, double none) {
+      return on ? level3(levels, n_, level)[c] : none;
+    };
+    return porosity::value(c_.porosity, value(s_.sei, o.c_sei_levels, 0.0), value(s_.plating, o.c_pl_levels, 0.0),
+                           value(s_.plating, o.c_dead_levels, 0.0), value(s_.lam, o.active_levels, 1.0));
+  }
+  /// The porosity, eps^b_e (null: the regions') and the solid's effective
+  /// conductivity the steps use: changing with the films, or the constant ones.
+  VOLTAIC_HD const double* porosity() const { return at(s_.porosity_change ? s_.o.eps_now : s_.o.porosity); }
+  VOLTAIC_HD const double* transport() const { return s_.porosity_change ? at(s_.o.transport) : nullptr; }
+  VOLTAIC_HD const double* solid_sigma() const { return at(s_.porosity_change ? s_.o.sigma_now : s_.o.solid_sigma); }
   VOLTAIC_HD void particle_surface(const double* c, const double* flux, double* out);
   VOLTAIC_HD bool concentration(const Pass& p, bool linearised_sink, bool response);
   VOLTAIC_HD bool concentration_finish(const Pass& p);
@@ -433,6 +454,51 @@ VOLTAIC_HD inline void CellRun::stress_diffusivity() {
   sync();
 }
 
+VOLTAIC_HD inline bool CellRun::porosity_now() {
+  const SlabOffsets& o = s_.o;
+  const CellMap& m = c_.k.map;
+  const porosity::Constants& k = c_.porosity;
+  const double *eps0 = at(o.porosity), *sigma0 = at(o.solid_sigma);
+  const double *c_sei = s_.sei ? at(o.c_sei) : nullptr, *f = active();
+  const double *c_pl = s_.plating ? at(o.c_pl) : nullptr, *c_dead = s_.plating ? at(o.c_dead) : nullptr;
+  double *eps = at(o.eps_now), *transport = at(o.transport), *sigma = at(o.sigma_now);
+  double least = 1.0;
+  for (std::size_t c = lane_; c < n_; c += lanes_) {
+    if (m.region_of(c) != CellRegion::negative) {  // no film: the constant ones
+      eps[c] = eps0[c];
+      transport[c] = c_.k.region[m.region(c)].transport_factor;
+      sigma[c] = sigma0[c];
+      continue;
+    }
+    const double e =
+        porosity::value(k, c_sei ? c_sei[c] : 0.0, c_pl ? c_pl[c] : 0.0, c_dead ? c_dead[c] : 0.0, f ? f[c] : 1.0);
+    least = fmin(least, e);
+    eps[c] = e;
+    transport[c] = porosity::bruggeman(fmax(e, porosity::kLeastPorosity), k.b_e);
+    // PyBaMM's solid transport efficiency is (1 - eps)^b_s: the constant one scaled by its change.
+    sigma[c] = sigma0[c] * porosity::bruggeman((1.0 - e) / (1.0 - k.eps0), k.b_s);
+  }
+  sync();
+  least = reduce_min(least);
+  if (least < porosity::kLeastPorosity) {
+    fail(Failure::porosity, least);
+    return false;
+  }
+  return true;
+}
+
+VOLTAIC_HD inline void CellRun::salt_start(const Pass& p, double* c_e) {
+  const CellMap& m = c_.k.map;
+  const double *c0 = level3(s_.o.c_e_levels, n_, 0), *c1 = level3(s_.o.c_e_levels, n_, 1), *eps = at(s_.o.eps_now);
+  for (std::size_t c = lane_; c < n_; c += lanes_) {
+    if (m.region_of(c) != CellRegion::negative) continue;  // eps constant there: the start as it is
+    double amount = p.a0 * porosity_at_level(0, c) * c0[c];
+    if (p.a1 != 0.0) amount += p.a1 * porosity_at_level(1, c) * c1[c];
+    c_e[c] = amount / eps[c];
+  }
+  sync();
+}
+
 VOLTAIC_HD inline void CellRun::particle_surface(const double* c, const double* flux, double* out) {
   const std::size_t stride = np_, last = static_cast<std::size_t>(s_.R - 1) * stride;
   const double *ds = at(s_.o.ds), *radius = at(s_.o.radius);
@@ -493,7 +559,8 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
       k, aj, T, source, flux, ds, s_.sei ? at(o.aj_sei) : nullptr, s_.plating ? at(o.aj_pl) : nullptr, active()};
   each(inputs);
   if (s_.stress_diffusion) stress_diffusivity();  // from the pass before's shells, before start() resets them
-  const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr};
+  if (s_.porosity_change && !porosity_now()) return false;
+  const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr, transport()};
   each(props);
   if (response) {
     double* unit = at(o.unit_c_s);
@@ -503,7 +570,8 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   }
   copy(c_e, iterate, n_);
   start(p, level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1), c_e, n_);
-  const dfn::ElectrolyteSink sink{at(o.porosity), iterate, c_e, p.dt, linearised_sink, source, sigma, cap};
+  if (s_.porosity_change) salt_start(p, c_e);
+  const dfn::ElectrolyteSink sink{porosity(), iterate, c_e, p.dt, linearised_sink, source, sigma, cap};
   each(sink);
   // DiffusionStep: (V C / dt) u - div(D grad u) = V (C / dt u_old + s), by the exact column solve.
   double *mass = at(o.work), *diag = at(o.el_diag), *tz = at(o.el_tz), *rhs = at(o.el_rhs);
@@ -625,12 +693,13 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   double *d_logc = at(o.d_logc), *aj = at(o.pot_aj), *adj = at(o.adj), *surface = at(o.pot_surface);
   double *residual = at(o.residual), *update = at(o.update);
   const double *c_surf = at(o.c_surf), *slope = at(o.slope), *flux = at(o.flux);
-  const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, nullptr, kappa, kappa_d};
+  if (s_.porosity_change && !porosity_now()) return false;
+  const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, nullptr, kappa, kappa_d, transport()};
   each(props);
   fill(d_logc, 0.0, n_);
   stencil(kappa, d_logc, false, false, s_.kappa_arithmetic, at(o.kap_diag), at(o.kap_tz));
   stencil(kappa_d, d_logc, false, false, s_.kappa_arithmetic, at(o.kd_diag), at(o.kd_tz));
-  stencil(at(o.solid_sigma), at(o.separator_one), true, drive.voltage_control, false, at(o.sig_diag), at(o.sig_tz));
+  stencil(solid_sigma(), at(o.separator_one), true, drive.voltage_control, false, at(o.sig_diag), at(o.sig_tz));
   copy(c_e, at(o.c_e_seen), n_);
   const double zero = 0.0;
   const dfn::DiffusionPotential dp{n_, 1, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
@@ -659,7 +728,7 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     }
     // The Jacobian: the two stencils with the reaction's diagonals, coupled per
     // cell; after the first iteration rounded as PotentialStep's diagonal-only update.
-    stencil(at(o.solid_sigma), at(o.d_s), true, drive.voltage_control, false, at(o.j0_diag), at(o.j0_tz), it > 0);
+    stencil(solid_sigma(), at(o.d_s), true, drive.voltage_control, false, at(o.j0_diag), at(o.j0_tz), it > 0);
     stencil(kappa, at(o.d_e), false, false, s_.kappa_arithmetic, at(o.j1_diag), at(o.j1_tz), it > 0);
     const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.j0_tz),
                                                at(o.j1_tz),   at(o.c01),     at(o.c10)};

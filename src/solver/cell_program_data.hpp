@@ -9,6 +9,7 @@
 
 #include "solver/lam_point.hpp"
 #include "solver/plating_point.hpp"
+#include "solver/porosity_point.hpp"
 #include "solver/sei_point.hpp"
 #include "solver/step_control.hpp"
 #include "solver/stress_diffusion_point.hpp"
@@ -63,6 +64,8 @@ struct SlabOffsets {
   // Work.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
   std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
+  // The porosity change (ProgramSettings::porosity_change; else empty): n each.
+  std::size_t eps_now, transport, sigma_now;  ///< eps, eps^b_e and the solid's effective conductivity
   std::size_t ds_face;  ///< (R - 1) P: the inner faces' diffusivity (ProgramSettings::stress_diffusion; else empty)
   std::size_t flux, ds, slope;  ///< P each
   std::size_t pot_aj, adj, pot_surface, kappa, kappa_d, d_logc, s_phi, e_phi, c_e_seen;
@@ -96,6 +99,7 @@ struct ProgramSettings {
   bool plating = false;           ///< lithium plating on them (CellConstants::plating)
   bool lam = false;               ///< loss of active material (CellConstants::lam)
   bool stress_diffusion = false;  ///< per-face particle diffusivities (CellConstants::stress_diffusion)
+  bool porosity_change = false;   ///< the negative porosity follows the films (CellConstants::porosity)
   // StepControl
   stepping::StepLimits limits{};
   double initial_dt = 0, rtol = 0, atol = 0;
@@ -126,6 +130,7 @@ struct CellConstants {
   plating::Constants plating{};
   lam::Constants lam{};
   stress_diffusion::Constants stress_diffusion{};
+  porosity::Constants porosity{};
 };
 
 /// Why a cell stopped or finished (the host words it, program_results.cpp).
@@ -151,6 +156,7 @@ enum class Failure : int {
   stalled,          ///< the cell stopped making progress (stepping::stalled)
   power_voltage,    ///< a power step's terminal voltage was not positive (failure_value: it)
   power_unsettled,  ///< a power step's current did not settle
+  porosity,         ///< the negative electrode's porosity closed (porosity::kLeastPorosity; failure_value: it)
 };
 
 /// One cell's clock (stepping::Clock, Simulation's too), where it is in the

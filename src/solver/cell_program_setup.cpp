@@ -106,6 +106,8 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
   take(o.unit_c_s, R * P);
   take(o.particle_work, (R - 1) * P);
   take(o.ds_face, d.any_stress_diffusion() ? (R - 1) * P : 0);
+  const std::size_t e = d.porosity_change() && (sei || plating) ? n : 0;
+  for (std::size_t* a : {&o.eps_now, &o.transport, &o.sigma_now}) take(*a, e);
   for (std::size_t* a : {&o.flux, &o.ds, &o.slope, &o.pot_surface}) take(*a, P);
   for (std::size_t* a : {&o.pot_aj, &o.adj, &o.kappa, &o.kappa_d, &o.d_logc, &o.s_phi, &o.e_phi, &o.c_e_seen})
     take(*a, n);
@@ -176,6 +178,7 @@ CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& 
   c.plating = plating_constants(options.degradation, p, host.of(CellRegion::negative).surface_area);
   c.lam = lam_constants(options.degradation, p);
   c.stress_diffusion = stress_diffusion_constants(options.degradation, p);
+  c.porosity = porosity_constants(options.degradation, p, c.sei, c.plating);
   return c;
 }
 
@@ -208,6 +211,10 @@ std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
       break;
     case Failure::power_voltage: m << power_failure(stepping::Power::no_voltage, k.failure_value); break;
     case Failure::power_unsettled: m << power_failure(stepping::Power::unsettled, k.failure_value); break;
+    case Failure::porosity:
+      m << "the negative electrode's porosity closed (" << k.failure_value
+        << " at a node: its films filled the pores, PyBaMM's \"Zero negative electrode porosity cut-off\")";
+      break;
     case Failure::stalled:
       m << stall_reason(k.free_steps, k.failure_dt, s.limits.min_dt, s.limits.max_dt, s.limits.max_steps);
       break;
@@ -300,6 +307,23 @@ stress_diffusion::Constants stress_diffusion_constants(const DegradationOptions&
   return c;
 }
 
+porosity::Constants porosity_constants(const DegradationOptions& d, const ParameterSet& p, const sei::Constants& sei,
+                                       const plating::Constants& plating) {
+  porosity::Constants c;
+  c.on = d.porosity_change() && (sei.on() || plating.on());
+  if (!c.on) return c;
+  const ElectrodeParameters& n = p.negative_electrode;
+  c.eps0 = n.porosity;
+  c.b_e = n.bruggeman_electrolyte;
+  c.b_s = n.bruggeman_electrode;
+  if (sei.on()) {
+    c.v_sei = p.sei.partial_molar_volume;
+    c.c_sei0 = sei.c0;
+  }
+  if (plating.on()) c.v_li = p.plating.lithium_metal_partial_molar_volume;
+  return c;
+}
+
 ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call) {
   const CellGridSpec& g = options.grid;
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
@@ -313,6 +337,7 @@ ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call
   s.plating = options.degradation.lithium_plating != PlatingModel::none;
   s.lam = options.degradation.lam();
   s.stress_diffusion = options.degradation.any_stress_diffusion();
+  s.porosity_change = options.degradation.porosity_change() && (s.sei || s.plating);
   s.o = slab_offsets(n, P, R, rows_per_call, options.degradation);
   s.surface = options.surface;
   if (s.stress_diffusion && s.surface != SurfaceMethod::linear_extrapolation)

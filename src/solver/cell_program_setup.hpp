@@ -46,6 +46,9 @@ sei::Constants sei_constants(const DegradationOptions& d, const ParameterSet& p,
 plating::Constants plating_constants(const DegradationOptions& d, const ParameterSet& p, double negative_surface_area);
 /// The loss of active material's constants of `p` for `d` (none when off).
 lam::Constants lam_constants(const DegradationOptions& d, const ParameterSet& p);
+/// The porosity change's constants of `p` for `d` and the cell's films (off without one).
+porosity::Constants porosity_constants(const DegradationOptions& d, const ParameterSet& p, const sei::Constants& sei,
+                                       const plating::Constants& plating);
 /// The stress-induced diffusion's constants of `p` for `d` (off where it does not run).
 stress_diffusion::Constants stress_diffusion_constants(const DegradationOptions& d, const ParameterSet& p);
 

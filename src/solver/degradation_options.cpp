@@ -222,6 +222,8 @@ std::string describe(const DegradationOptions& o) {
     out += (out.empty() ? "" : ", ") + std::string("stress-induced diffusion (\"") +
            (o.stress_diffusion(0) ? "true" : "false") + "\", \"" + (o.stress_diffusion(1) ? "true" : "false") + "\")";
   }
+  if (o.porosity_change() && (o.film() != SeiModel::none || o.lithium_plating != PlatingModel::none))
+    out += ", porosity change";
   return out.empty() ? "no degradation" : out;
 }
 

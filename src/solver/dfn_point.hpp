@@ -57,16 +57,18 @@ struct ElectrolytePropertiesT {
   K k;
   const double *c_e, *T;
   double *diffusivity, *kappa, *kappa_d;
+  const double* transport = nullptr;  ///< eps^b_e per cell (a changing porosity); null: the region's
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     const RegionConstants& r = k.region[k.map.region(c)];
+    const double factor = transport ? transport[c] : r.transport_factor;
     // PyBaMM's floor: the transport functions see at least 10 mol/m^3, so that
     // a nearly depleted cell (and an iterate just below zero) keeps finite,
     // positive coefficients.
     const double ce = fmax(c_e[c], kElectrolyteFloor), t = T[c];
-    if (diffusivity) diffusivity[c] = r.transport_factor * material::electrolyte_diffusivity(k.electrolyte, ce, t);
+    if (diffusivity) diffusivity[c] = factor * material::electrolyte_diffusivity(k.electrolyte, ce, t);
     if (!kappa) return;
-    const double kap = r.transport_factor * material::electrolyte_conductivity(k.electrolyte, ce, t);
+    const double kap = factor * material::electrolyte_conductivity(k.electrolyte, ce, t);
     kappa[c] = kap;
     kappa_d[c] = kap * 2.0 * (1.0 - k.electrolyte.transference_number) * k.electrolyte.thermodynamic_factor *
                  kGasConstant * t / kFaraday;

@@ -106,6 +106,7 @@ std::string Simulation::setup_fingerprint() const {
     }
     if (d.any_stress_diffusion())
       f << ", stress-induced diffusion " << d.stress_diffusion(0) << " / " << d.stress_diffusion(1);
+    if (d.porosity_change()) f << ", porosity change";
     f << "\n";
   }
   const auto inside = [](const char* at, const auto& group) {

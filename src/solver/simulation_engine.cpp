@@ -76,6 +76,7 @@ CycleSummary summarise_cycle(const CycleTally& tally, const program::CellEngine&
   c.electrode_capacity[1] = positive_electrode_capacity(now);
   c.capacity = electrode_soh(now, c.particle_lithium).capacity_ah;
   c.lithium_inventory_lost_percent = (1.0 - c.particle_lithium / initial_particle_lithium(p)) * 100.0;
+  c.negative_porosity = e.negative_porosity();
   return c;
 }
 

@@ -33,7 +33,8 @@ const std::vector<std::string>& CycleSummary::names() {
       "Loss of lithium due to loss of active material in negative electrode [mol]",
       "Loss of lithium due to loss of active material in positive electrode [mol]",
       "Negative electrode capacity [A.h]",
-      "Positive electrode capacity [A.h]"};
+      "Positive electrode capacity [A.h]",
+      "X-averaged negative electrode porosity"};
   return n;
 }
 
@@ -59,7 +60,8 @@ std::vector<double> CycleSummary::values() const {
           lam_lithium_lost[0],
           lam_lithium_lost[1],
           electrode_capacity[0],
-          electrode_capacity[1]};
+          electrode_capacity[1],
+          negative_porosity};
 }
 
 const std::vector<std::string>& Solution::variable_names() {

@@ -9,6 +9,7 @@ target_sources(voltaic_tests PRIVATE
   solver/cycling_test.cpp
   solver/plating_test.cpp
   solver/lam_test.cpp
+  solver/porosity_change_test.cpp
   solver/particle_step_test.cpp
   solver/particle_convergence_test.cpp
   solver/particle_errors_test.cpp

@@ -79,6 +79,12 @@ struct DegradationOptions {
   ParticleMechanics particle_mechanics[2] = {ParticleMechanics::automatic, ParticleMechanics::automatic};
   StressInducedDiffusion stress_induced_diffusion[2] = {StressInducedDiffusion::automatic,
                                                         StressInducedDiffusion::automatic};
+  /// PyBaMM's "SEI porosity change" and "lithium plating porosity change":
+  /// either turns on the one model that counts every film (porosity_change()).
+  bool sei_porosity_change = false, lithium_plating_porosity_change = false;
+
+  /// Whether the negative electrode's porosity follows its films.
+  bool porosity_change() const { return sei_porosity_change || lithium_plating_porosity_change; }
 
   /// Whether any degradation submodel is on.
   bool any() const {

@@ -52,6 +52,9 @@ struct CycleSummary {
   double lam_lithium_lost[2] = {0.0, 0.0};
   /// "Negative electrode capacity [A.h]", then positive: eps_s L A c_max F at the cycle's end.
   double electrode_capacity[2] = {0.0, 0.0};
+  /// "X-averaged negative electrode porosity" at the cycle's end (changing
+  /// with the films under "SEI porosity change" / "lithium plating porosity change").
+  double negative_porosity = 0.0;
   /// "Loss of capacity to negative SEI [A.h]": the SEI's lithium times F.
   double sei_capacity_lost() const;
   /// "Loss of capacity to negative lithium plating [A.h]".
