@@ -218,6 +218,19 @@ TEST(CellProgramCuda, LossOfActiveMaterialMatchesTheCpu) {
   expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}), o, p);
 }
 
+// The porosity change (the films narrowing the negative's pores, the salt
+// kept as eps c_e) on the GPU: the CPU program's bits.
+TEST(CellProgramCuda, PorosityChangeMatchesTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  ParameterSet p = parameter_sets::chen2020();
+  p.sei.exchange_current_density *= 100.0;
+  SimulationOptions o = options();
+  o.degradation.sei = SeiModel::reaction_limited;
+  o.degradation.sei_porosity_change = true;
+  expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 2), o, p);
+}
+
 // Drive cycles on the GPU (the tables in device memory, read at each
 // attempt's time, steps landing on their rows): the CPU program's bits.
 TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
