@@ -26,7 +26,9 @@ RegionConstants electrode_constants(const ElectrodeParameters& e) {
   RegionConstants r;
   r.porosity = e.porosity;
   r.transport_factor = std::pow(e.porosity, e.bruggeman_electrolyte);
-  r.solid_conductivity = std::pow(e.active_material_volume_fraction, e.bruggeman_electrode) * e.conductivity;
+  // PyBaMM's electrode transport efficiency (1 - eps)^b_s: the whole solid
+  // (active material, binder, carbon) conducts, not eps_s alone.
+  r.solid_conductivity = std::pow(1.0 - e.porosity, e.bruggeman_electrode) * e.conductivity;
   r.surface_area = 3.0 * e.active_material_volume_fraction / e.particle_radius;
   r.active_fraction = e.active_material_volume_fraction;
   r.particle_radius = e.particle_radius;

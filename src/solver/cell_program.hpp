@@ -475,7 +475,7 @@ VOLTAIC_HD inline bool CellRun::porosity_now() {
     least = fmin(least, e);
     eps[c] = e;
     transport[c] = porosity::bruggeman(fmax(e, porosity::kLeastPorosity), k.b_e);
-    // PyBaMM's solid transport efficiency is (1 - eps)^b_s: the constant one scaled by its change.
+    // PyBaMM's solid transport efficiency (1 - eps)^b_s: the constant one (CellLayout's) scaled by its change.
     sigma[c] = sigma0[c] * porosity::bruggeman((1.0 - e) / (1.0 - k.eps0), k.b_s);
   }
   sync();
