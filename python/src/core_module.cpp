@@ -169,6 +169,17 @@ class StoppableBatch : public BatchObserver {
   std::string stop_reason() override { return stop ? "interrupted by SIGINT" : std::string(); }
 };
 
+/// Cycle summaries as columns by PyBaMM's names (cycles.csv's).
+std::map<std::string, std::vector<double>> cycle_columns(const std::vector<CycleSummary>& cycles) {
+  std::map<std::string, std::vector<double>> out;
+  const std::vector<std::string>& names = CycleSummary::names();
+  for (const CycleSummary& c : cycles) {
+    const std::vector<double> v = c.values();
+    for (std::size_t i = 0; i < names.size(); ++i) out[names[i]].push_back(v[i]);
+  }
+  return out;
+}
+
 /// A sweep's results and where it ran.
 struct SweepResult {
   std::vector<BatchCellResult> cells;
@@ -249,16 +260,7 @@ void bind_solution(nb::module_& m) {
       .def_prop_ro("termination", [](const RunResult& r) { return r.solution.termination; })
       .def_prop_ro("notes", [](const RunResult& r) { return r.solution.notes; })
       .def_prop_ro(
-          "cycles",
-          [](const RunResult& r) {
-            std::map<std::string, std::vector<double>> out;
-            const std::vector<std::string>& names = CycleSummary::names();
-            for (const CycleSummary& c : r.solution.cycles) {
-              const std::vector<double> v = c.values();
-              for (std::size_t i = 0; i < names.size(); ++i) out[names[i]].push_back(v[i]);
-            }
-            return out;
-          },
+          "cycles", [](const RunResult& r) { return cycle_columns(r.solution.cycles); },
           "One value per finished cycle, by PyBaMM's summary-variable names (cycles.csv's columns).")
       .def_prop_ro("steps_taken", [](const RunResult& r) { return r.solution.steps_taken; })
       .def_prop_ro("steps_rejected", [](const RunResult& r) { return r.solution.steps_rejected; })
@@ -281,6 +283,9 @@ void bind_sweep(nb::module_& m) {
       .def_ro("simulated_time", &BatchCellResult::simulated_time)
       .def_ro("steps_taken", &BatchCellResult::steps_taken)
       .def_ro("steps_rejected", &BatchCellResult::steps_rejected)
+      .def_prop_ro(
+          "cycles", [](const BatchCellResult& r) { return cycle_columns(r.cycles); },
+          "One value per cycle the cell ended, by PyBaMM's summary-variable names (the sweep's cycles.csv).")
       .def_prop_ro("time", [](nb::handle self) { return view_of(nb::cast<const BatchCellResult&>(self).time, self); })
       .def_prop_ro("voltage",
                    [](nb::handle self) { return view_of(nb::cast<const BatchCellResult&>(self).voltage, self); })

@@ -76,3 +76,29 @@ def test_a_power_sweep_on_the_gpu_is_the_cpu_within_1e_8_volts():
     for g, c in zip(gpu["curves"], cpu["curves"]):
         assert len(g["Voltage [V]"]) == len(c["Voltage [V]"])
         assert np.max(np.abs(g["Voltage [V]"] - c["Voltage [V]"])) < 1e-8
+
+
+def test_batched_ageing_keeps_every_cells_cycles_and_its_own_termination():
+    rate = "SEI reaction exchange current density [A.m-2]"
+    out = voltaic.sweep(
+        parameters={rate: [1.5e-6, 3e-4]},
+        experiment=[("Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V")] * 5,
+        grid={"negative_cells": 6, "separator_cells": 4, "positive_cells": 6, "radial_shells": 6},
+        options={"SEI": "reaction limited"},
+        termination="99% capacity",
+        backend="cpu",
+    )
+    slow, fast = out["cycles"]
+    assert list(slow["Cycle number"]) == [1, 2, 3, 4, 5]
+    assert 1 <= len(fast["Cycle number"]) < 5
+    assert "99% capacity" in out["termination"][1]
+    assert fast["Loss of lithium to negative SEI [mol]"][-1] > slow["Loss of lithium to negative SEI [mol]"][-1]
+    alone = voltaic.Simulation(
+        {rate: 3e-4},
+        experiment=[("Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V")] * 5,
+        grid={"negative_cells": 6, "separator_cells": 4, "positive_cells": 6, "radial_shells": 6},
+        options={"SEI": "reaction limited"},
+        termination="99% capacity",
+        backend="cpu",
+    ).solve()
+    assert np.array_equal(fast["Capacity [A.h]"], alone.summary_variables["Capacity [A.h]"])

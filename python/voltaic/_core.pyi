@@ -116,6 +116,12 @@ class BatchCellResult:
     def steps_rejected(self) -> int: ...
 
     @property
+    def cycles(self) -> dict[str, list[float]]:
+        """
+        One value per cycle the cell ended, by PyBaMM's summary-variable names (the sweep's cycles.csv).
+        """
+
+    @property
     def time(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
 
     @property

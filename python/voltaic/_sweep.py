@@ -25,6 +25,8 @@ def sweep(
     threads: int = 0,
     backend: str = "auto",
     drive_cycles: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    termination: Any = None,
 ) -> dict[str, Any]:
     """Runs one cell per entry of the arrays in `parameters` (PyBaMM names,
     arrays of one length). A cell whose values are not physical fails in its
@@ -37,7 +39,12 @@ def sweep(
     backend: "cpu" (`threads` threads), "cuda" (the GPU's cell program, one
     warp per cell; without a device it raises BackendUnavailable), or "auto"
     (the GPU where one is visible, else the CPU). drive_cycles: as
-    voltaic.Simulation's."""
+    voltaic.Simulation's. Batched ageing: `options` (PyBaMM's model
+    options, as voltaic.Simulation's: {"SEI": "reaction limited"}), an
+    experiment of many cycles and `termination` ("80% capacity": each cell
+    stops on its own); "cycles" then holds per cell a dict of arrays, one
+    value per cycle it ended, by PyBaMM's summary-variable names (on the CPU
+    backend; the GPU's cell program does not summarise cycles yet)."""
     names = list(parameters)
     if not names:
         raise ValueError("sweep: parameters: at least one swept parameter")
@@ -60,6 +67,8 @@ def sweep(
             solver,
             drive_cycles=drive_cycles,
             folder=tables.name if tables else None,
+            options=options,
+            termination=termination,
         )
         config = _core.parse_config(text, ORIGIN)  # reads the tables
     finally:
@@ -92,5 +101,10 @@ def summarise(names, columns, results) -> dict[str, Any]:
             "Volume-averaged cell temperature [K]": np.array(r.temperature),
         }
         for r in results
+    ]
+    # Per cell, one value per cycle it ended (multi-cycle ageing), by PyBaMM's
+    # summary-variable names; empty where the engine does not summarise.
+    out["cycles"] = [
+        {name: np.array(v) for name, v in r.cycles.items()} for r in results
     ]
     return out

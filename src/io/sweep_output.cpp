@@ -29,6 +29,7 @@ using hdf5::ErrorContext;
 constexpr const char* kFormat = "voltaic-sweep-1";
 constexpr const char* kSummary = "summary.csv";
 constexpr const char* kCurves = "curves.h5";
+constexpr const char* kCycles = "cycles.csv";
 
 /// One time series of every cell: its dataset in /curves and its PyBaMM name;
 /// `values` null for one derived from the others (discharge_capacity).
@@ -121,6 +122,26 @@ std::string summary_csv(const CellParameters& cells, const std::vector<BatchCell
     text += ',' + std::to_string(r.steps_taken) + ',' + std::to_string(r.steps_rejected) + ',';
     text += csv_quoted_line(r.termination);
     text += '\n';
+  }
+  return text;
+}
+
+/// One row per cell per cycle it ended: the cell, then CycleSummary's
+/// columns by PyBaMM's names (a cell without summaries has no rows).
+std::string cycles_csv(const std::vector<BatchCellResult>& results) {
+  std::vector<std::string> header = {"cell"};
+  const std::vector<std::string>& names = CycleSummary::names();
+  header.insert(header.end(), names.begin(), names.end());
+  std::string text = csv_header_line(header);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    for (const CycleSummary& c : results[i].cycles) {
+      text += std::to_string(i);
+      for (const double v : c.values()) {
+        text += ',';
+        append_number(text, v);
+      }
+      text += '\n';
+    }
   }
   return text;
 }
@@ -241,7 +262,7 @@ void SweepOutput::Curves::close(const std::vector<BatchCellResult>& results, con
 }
 
 const std::vector<std::string>& SweepOutput::file_names() {
-  static const std::vector<std::string> names = {kSummary, kCurves};
+  static const std::vector<std::string> names = {kSummary, kCurves, kCycles};
   return names;
 }
 
@@ -311,6 +332,7 @@ void SweepOutput::finish(const std::vector<BatchCellResult>& results) {
   guarded([&] {
     c.close(results, ErrorContext(c.path, where));
     write_file_atomically(directory_.staged(kSummary), summary_csv(cells_, results));
+    write_file_atomically(directory_.staged(kCycles), cycles_csv(results));
   });
   directory_.publish(file_names(), file_names());
 }

@@ -51,6 +51,7 @@ BatchCellResult result_of(const Solution& s, const WorkCounts& work, bool interr
   r.steps_rejected = s.steps_rejected;
   r.concentration_passes = work.concentration_passes;
   r.newton_iterations = work.newton_iterations;
+  r.cycles = s.cycles;
   if (s.rows() == 0) return r;
   r.time = s["Time [s]"];
   r.voltage = s["Voltage [V]"];
@@ -76,8 +77,8 @@ BatchCellResult failure(const std::string& why) {
 /// host's memory: one result per cell (with its termination text; the
 /// curves are the observer's to keep or not) and one Simulation per thread.
 void require_batch_memory(std::size_t cells, std::size_t threads, const SimulationOptions& options,
-                          const Executor& exec) {
-  const double per_cell = double(sizeof(BatchCellResult)) + 128.0;
+                          const Executor& exec, int cycles = 1) {
+  const double per_cell = double(sizeof(BatchCellResult)) + 128.0 + double(cycles) * double(sizeof(CycleSummary));
   const double need = double(cells) * per_cell + double(threads) * simulation_memory_bytes(options);
   const double have = available_memory_bytes(exec);
   if (need <= have) return;
@@ -176,6 +177,8 @@ std::vector<BatchCellResult> BatchSimulation::run(const Experiment& experiment, 
 
 std::vector<BatchCellResult> BatchSimulation::run_simulations(const Experiment& experiment, BatchObserver* observer) {
   const std::size_t n = num_cells();
+  // Each cell keeps a summary per cycle: 1,000 cells x 1,000 cycles is about 0.2 GB.
+  require_batch_memory(n, worker_threads(), options_, *exec_, experiment.cycles());
   std::vector<BatchCellResult> results(n);
   BatchRun run;
   run.observer = observer;

@@ -47,6 +47,13 @@ add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
                  -DCELLS=4 -DLONG_CONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml -DWORK=${_work}/sweep
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep.cmake)
 
+# Batched ageing through the CLI: every cell completes its 3 cycles and
+# cycles.csv has one row per cell per cycle (the header, then 12 rows).
+add_test(NAME cli.ageing_sweep_writes_each_cells_cycles
+         COMMAND sh -c "\"$0\" sweep \"$1\" -o \"$2\" --backend cpu >/dev/null && rows=$(wc -l < \"$2/sweep/cycles.csv\") && \
+                        echo \"cycles.csv lines: $rows\" && [ $rows = 13 ] && ! grep -q ',failed,\\|,stopped,' \"$2/sweep/summary.csv\""
+                 ${_voltaic} ${CMAKE_CURRENT_SOURCE_DIR}/cli/ageing_sweep.toml ${_work}/ageing_sweep)
+
 # A sweep whose cells cannot fit what the process may allocate (ulimit -v):
 # exit 2 with the estimate, before any sampling (it was bad_alloc, exit 1).
 add_test(NAME cli.sweep_beyond_memory_is_refused_up_front

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -222,7 +223,7 @@ TEST(SweepOutput, CurvesOfCellsDeliveredOutOfOrderReadBack) {
     out.finish(results);
   }
   EXPECT_EQ(h5::open_hdf5_objects(), 0);
-  EXPECT_EQ(entries_of(d), (std::set<std::string>{"curves.h5", "summary.csv"}));  // no lock left
+  EXPECT_EQ(entries_of(d), (std::set<std::string>{"curves.h5", "cycles.csv", "summary.csv"}));  // no lock left
 
   const hdf5::File f = h5::open((d / "curves.h5").string());
   ASSERT_TRUE(f);
@@ -410,7 +411,44 @@ TEST(SweepOutput, RefusesWrongCellsAndResults) {
   EXPECT_TRUE(out.intact());
   out.finish({completed(0, 3), completed(1, 1)});
   EXPECT_THROW(out.on_cell(1, completed(1, 1)), FileError);  // finished
-  EXPECT_EQ(out.files(), (std::vector<std::string>{(d / "summary.csv").string(), (d / "curves.h5").string()}));
+  EXPECT_EQ(out.files(), (std::vector<std::string>{(d / "summary.csv").string(), (d / "curves.h5").string(),
+                                                   (d / "cycles.csv").string()}));
+}
+
+// Batched ageing: one row per cell per cycle it ended, by PyBaMM's summary
+// names, in cell order; a cell without summaries (failed, or the cell
+// program's) has no rows.
+TEST(SweepOutput, CyclesHaveOneRowPerCellPerCycle) {
+  const auto d = fresh_dir("sweep_cycles");
+  std::vector<BatchCellResult> results = {completed(0, 4), failed("no cell"), completed(2, 3)};
+  for (int c = 1; c <= 3; ++c) {
+    CycleSummary s;
+    s.cycle = c;
+    s.capacity = 5.0 - 0.1 * c;
+    results[0].cycles.push_back(s);
+    if (c <= 2) {
+      s.capacity = 4.0 - 0.25 * c;
+      results[2].cycles.push_back(s);
+    }
+  }
+  {
+    SweepOutput out(d.string(), cells_of(3), info());
+    out.finish(results);
+  }
+  const auto rows = parse_csv(read_text(d / "cycles.csv"));
+  ASSERT_EQ(rows.size(), 6u);  // the header, three cycles of cell 0, two of cell 2
+  ASSERT_EQ(rows[0].size(), CycleSummary::names().size() + 1);
+  EXPECT_EQ(rows[0][0], "cell");
+  EXPECT_EQ(rows[0][1], "Cycle number");
+  const auto capacity =
+      static_cast<std::size_t>(std::find(CycleSummary::names().begin(), CycleSummary::names().end(), "Capacity [A.h]") -
+                               CycleSummary::names().begin() + 1);
+  const std::vector<std::pair<std::string, double>> expected = {
+      {"0", 4.9}, {"0", 4.8}, {"0", 4.7}, {"2", 3.75}, {"2", 3.5}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(rows[i + 1][0], expected[i].first);
+    EXPECT_EQ(std::strtod(rows[i + 1][capacity].c_str(), nullptr), expected[i].second) << i;
+  }
 }
 
 TEST(SweepOutput, ACellOnCellDidNotSeeKeepsItsCurves) {

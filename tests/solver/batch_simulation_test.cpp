@@ -14,6 +14,7 @@
 #include "voltaic/core/executor.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/cycling.hpp"
 #include "voltaic/solver/memory_estimate.hpp"
 #include "voltaic/solver/simulation.hpp"
 
@@ -74,6 +75,38 @@ TEST(BatchSimulation, EveryCellIsTheCellRunAlone) {
   // The cells differ: a thinner negative electrode holds less.
   EXPECT_LT(batch[1].discharge_capacity_ah, batch[0].discharge_capacity_ah);
   EXPECT_NE(batch[1].steps_taken + batch[2].steps_taken, 2 * batch[0].steps_taken);
+}
+
+// Batched ageing: each cell's cycle summaries (its own SEI rate and
+// temperature) are the cell's run alone, kept without the curves; a cell
+// the experiment's termination stops early ends there alone.
+TEST(BatchSimulation, AgeingCellsKeepTheirCycleSummaries) {
+  const char* const kRate = "SEI reaction exchange current density [A.m-2]";
+  const CellParameters cells{{kRate, kAmbient}, {1.5e-5, 298.15, 1.5e-4, 308.15, 3e-4, 298.15}};
+  SimulationOptions o = coarse();
+  o.degradation.sei = SeiModel::reaction_limited;
+  Experiment cycling({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 6);
+  cycling.set_termination(parse_cycle_termination({"99% capacity"}));
+  BatchSimulation batch(parameter_sets::chen2020(), cells, o, CpuExecutor::create(), {2, false});
+  ASSERT_TRUE(batch.summarises_cycles());
+  const std::vector<BatchCellResult> results = batch.run(cycling);
+  ASSERT_EQ(results.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    ParameterSet p = parameter_sets::chen2020();
+    set_parameter(p, kRate, cells.value(i, 0));
+    set_parameter(p, kAmbient, cells.value(i, 1));
+    const Solution alone = Simulation(p, o, CpuExecutor::create()).run(cycling);
+    const BatchCellResult& r = results[i];
+    EXPECT_TRUE(r.time.empty());  // the curves dropped, the summaries kept
+    ASSERT_EQ(r.cycles.size(), alone.cycles.size()) << "cell " << i;
+    for (std::size_t c = 0; c < r.cycles.size(); ++c) EXPECT_EQ(r.cycles[c].values(), alone.cycles[c].values());
+    EXPECT_EQ(r.termination, alone.termination);
+  }
+  // The slowest film runs every cycle; the fastest stops at 99% of its first capacity.
+  EXPECT_EQ(results[0].cycles.size(), 6u);
+  EXPECT_LT(results[2].cycles.size(), 6u);
+  EXPECT_NE(results[2].termination.find("99% capacity"), std::string::npos) << results[2].termination;
+  EXPECT_GT(results[2].cycles.back().sei_lithium_lost, results[0].cycles.back().sei_lithium_lost);
 }
 
 TEST(BatchSimulation, ResultsDoNotDependOnTheThreadCount) {

@@ -15,6 +15,7 @@
 #include "voltaic/model/parameter_set.hpp"
 #include "voltaic/solver/experiment.hpp"
 #include "voltaic/solver/simulation_options.hpp"
+#include "voltaic/solver/solution.hpp"
 
 namespace voltaic {
 
@@ -57,6 +58,11 @@ struct BatchCellResult {
   std::vector<double> voltage;      ///< [V]
   std::vector<double> current;      ///< [A], > 0 on discharge
   std::vector<double> temperature;  ///< [K], the cell's volume-averaged temperature
+  /// One summary per cycle the cell ended (Solution::cycles: capacity, LLI,
+  /// the lithium lost to SEI and plating, LAM, ...), kept whether or not the
+  /// curves are. The Simulation engine (the CPU's) fills them; the cell
+  /// program (the GPU's) does not yet (BatchSimulation::summarises_cycles).
+  std::vector<CycleSummary> cycles;
 };
 
 /// "completed", "stopped", "failed", "interrupted", "not run".
@@ -135,6 +141,9 @@ class BatchSimulation {
   std::size_t cell_program_bytes() const;
   /// Threads run() uses: BatchOptions::threads (0: every hardware thread), at most one per cell.
   std::size_t worker_threads() const;
+  /// Whether the results carry each cell's cycle summaries (BatchCellResult::cycles):
+  /// the Simulation engine's do; the cell program's not yet.
+  bool summarises_cycles() const { return engine() == BatchEngine::simulation; }
 
  private:
   struct ProgramRun;
