@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -239,4 +240,26 @@ TEST(MaterialFunctionCubicTable, OKane2022NegativeOcpIsTheMeasuredCurve) {
   EXPECT_EQ(f(0.0), 1.81772748379334);
   EXPECT_EQ(f(1.0), 0.0760153081792987);
   for (int i = 0; i < f.size; ++i) EXPECT_EQ(f(f.data[i]), f.data[f.size + i]) << "node " << i;
+}
+
+// The branch-free segment search picks plain bisection's segment: the last
+// node at or below x (the first segment below x_0, the last at or above
+// x_{n-1}, NaN the last), for tables of every size from 2 to 300 points.
+TEST(TableSegment, IsTheLastNodeAtOrBelowX) {
+  std::mt19937_64 draw(30);
+  std::uniform_real_distribution<double> step(1e-3, 1.0), anywhere(-5.0, 400.0);
+  for (int n = 2; n <= 300; ++n) {
+    std::vector<double> xs(static_cast<std::size_t>(n));
+    double x = -1.0;
+    for (double& v : xs) v = x += step(draw);
+    const auto expected = [&](double at) {
+      const auto above = std::upper_bound(xs.begin() + 1, xs.end() - 1, at);  // first interior node above
+      return static_cast<int>(above - xs.begin()) - 1;
+    };
+    for (int k = 0; k < 200; ++k) {
+      const double at = k < n ? xs[static_cast<std::size_t>(k)] : anywhere(draw);  // the nodes, then anywhere
+      ASSERT_EQ(detail::table_segment(xs.data(), n, at), expected(at)) << "n " << n << " x " << at;
+    }
+    EXPECT_EQ(detail::table_segment(xs.data(), n, NAN), n - 2);
+  }
 }
