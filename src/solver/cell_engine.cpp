@@ -24,9 +24,10 @@ CellEngine::CellEngine(const ParameterSet& parameters, const SimulationOptions& 
   s_.pause_at_step_ends = true;
   const std::vector<double>& functions = parameters.custom_function_data();
   functions_ = Array<double>::from_host(exec_, functions);
-  host_ = std::make_unique<CellLayout>(parameters, options.grid, CpuExecutor::create());
+  auto host = std::make_unique<CellLayout>(parameters, options.grid, CpuExecutor::create());
   std::vector<double> statics(constant_doubles(s_.o));
-  c_ = cell_constants(*host_, options, s_.o, functions, functions_.data(), statics.data(), kWhere);
+  c_ = cell_constants(*host, options, s_.o, functions, functions_.data(), statics.data(), kWhere);
+  totals_ = std::make_unique<CellTotals>(std::move(host), options, s_, c_);
   slab_ = Array<double>(exec_, s_.o.total);
   fill(*exec_, slab_.view(), 0.0);
   write(0, statics);
@@ -36,8 +37,6 @@ CellEngine::CellEngine(const ParameterSet& parameters, const SimulationOptions& 
   unit_radius_ = Array<double>::from_host(exec_, {1.0});
   shells_ = std::make_unique<ParticleDiffusion<double>>(exec_, s_.R, unit_radius_.view(), po);
   s_.mesh = shells_->mesh();
-  host_particles_ =
-      std::make_unique<ParticleDiffusion<double>>(host_->executor(), s_.R, host_->particle_radii().view(), po);
   if (exec_->backend() != Backend::cpu) {
     device_constants_ = Array<CellConstants>::from_host(exec_, {c_});
     device_clock_ = Array<ProgramClock>(exec_, 1);
@@ -86,6 +85,10 @@ void CellEngine::call(bool initialise) {
 #endif
 }
 
+SlabRead CellEngine::reader() const {
+  return [this](std::size_t offset, std::size_t size) { return read(offset, size); };
+}
+
 std::vector<double> CellEngine::read(std::size_t offset, std::size_t size) const {
   std::vector<double> out(size);
   exec_->copy(out.data(), MemorySpace::host(), slab_.data() + offset, slab_.space(), size * sizeof(double));
@@ -119,67 +122,6 @@ std::vector<CellEngine::Level> CellEngine::levels() const {
     out.push_back({"lam_li", o.lam_li, o.lam_li_levels, n, 3});
   }
   return out;
-}
-
-CellEngine::SeiFilm CellEngine::sei_film() const {
-  SeiFilm f;
-  if (!s_.sei) return f;
-  // One read of the film's state; the volumes are the host layout's.
-  const std::vector<double> c = read(s_.o.c_sei, static_cast<std::size_t>(s_.n));
-  const std::vector<double> volume = host_->volumes().to_host();
-  const std::vector<double> active_left = active();
-  const CellMap& m = host_->host_constants().map;
-  double moles = 0.0, film = 0.0, negative = 0.0;
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    if (m.region_of(i) != CellRegion::negative) continue;
-    moles += (c[i] - c_.sei.c0) * volume[i];
-    film += c[i] * c_.sei.c_to_l / active_left[i] * volume[i];  // L_sei = c_sei V_bar / a, a = a0 f
-    negative += volume[i];
-  }
-  f.lithium_lost = c_.sei.z * moles;
-  f.thickness = film / negative;
-  return f;
-}
-
-double CellEngine::negative_porosity() const {
-  const auto n = static_cast<std::size_t>(s_.n);
-  const std::vector<double> volume = host_->volumes().to_host();
-  const std::vector<double> none(n, 0.0);
-  const std::vector<double> c_sei = s_.sei ? read(s_.o.c_sei, n) : none;
-  const std::vector<double> c_pl = s_.plating ? read(s_.o.c_pl, n) : none;
-  const std::vector<double> c_dead = s_.plating ? read(s_.o.c_dead, n) : none;
-  const std::vector<double> f = active();
-  const CellMap& m = host_->host_constants().map;
-  const double eps0 = host_->parameters().negative_electrode.porosity;
-  double sum = 0.0, negative = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (m.region_of(i) != CellRegion::negative) continue;
-    const double eps = s_.porosity_change ? porosity::value(c_.porosity, c_sei[i], c_pl[i], c_dead[i], f[i]) : eps0;
-    sum += eps * volume[i];
-    negative += volume[i];
-  }
-  return sum / negative;
-}
-
-CellEngine::PlatedLithium CellEngine::plated_lithium() const {
-  PlatedLithium f;
-  if (!s_.plating) return f;
-  const auto n = static_cast<std::size_t>(s_.n);
-  const std::vector<double> plated = read(s_.o.c_pl, n), dead = read(s_.o.c_dead, n);
-  const std::vector<double> volume = host_->volumes().to_host();
-  const CellMap& m = host_->host_constants().map;
-  double moles = 0.0, negative = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (m.region_of(i) != CellRegion::negative) continue;
-    moles += (plated[i] + dead[i]) * volume[i];
-    f.plated += plated[i] * volume[i];
-    f.dead += dead[i] * volume[i];
-    negative += volume[i];
-  }
-  f.lithium_lost = moles;
-  f.plated /= negative;
-  f.dead /= negative;
-  return f;
 }
 
 std::size_t CellEngine::level_offset(const Level& l, int i) const {
@@ -218,44 +160,6 @@ void CellEngine::load_state(const std::map<std::string, std::vector<double>>& ar
   const auto n = static_cast<std::size_t>(s_.n);
   write(s_.o.T, get("T", n));
   for (int i = 0; i < 3; ++i) get("T@" + std::to_string(i), n);  // implied by the lumped history; checked
-}
-
-std::vector<double> CellEngine::particle_lithium() const {
-  const auto P = static_cast<std::size_t>(s_.P);
-  const std::vector<double> c_s = read(s_.o.c_s, P * static_cast<std::size_t>(s_.R));
-  std::vector<double> out(P);
-  host_particles_->lithium(View<const double>(c_s.data(), c_s.size(), MemorySpace::host()),
-                           View<double>(out.data(), out.size(), MemorySpace::host()));
-  if (s_.lam) {  // a node's particles hold its active material: eps_s = eps_s0 f of them
-    const std::vector<double> f = active();
-    const CellMap& m = host_->host_constants().map;
-    for (std::size_t q = 0; q < P; ++q) out[q] *= f[m.cell_of_particle(q)];
-  }
-  return out;
-}
-
-std::vector<double> CellEngine::active() const {
-  const auto n = static_cast<std::size_t>(s_.n);
-  return s_.lam ? read(s_.o.active, n) : std::vector<double>(n, 1.0);
-}
-
-CellEngine::ActiveMaterial CellEngine::active_material() const {
-  ActiveMaterial a;
-  if (!s_.lam) return a;
-  const auto n = static_cast<std::size_t>(s_.n);
-  const std::vector<double> f = active(), li = read(s_.o.lam_li, n);
-  const std::vector<double> volume = host_->volumes().to_host();
-  const CellMap& m = host_->host_constants().map;
-  double electrode_volume[2] = {0.0, 0.0}, lost[2] = {0.0, 0.0};
-  for (std::size_t i = 0; i < n; ++i) {
-    if (m.in_separator(i)) continue;
-    const int e = m.region(i) / 2;
-    lost[e] += (1.0 - f[i]) * volume[i];  // exactly 0 where nothing is lost
-    a.lithium_lost[e] += li[i] * volume[i];
-    electrode_volume[e] += volume[i];
-  }
-  for (int e = 0; e < 2; ++e) a.fraction[e] = 1.0 - lost[e] / electrode_volume[e];
-  return a;
 }
 
 }  // namespace voltaic::program

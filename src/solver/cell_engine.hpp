@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "solver/cell_program_data.hpp"
+#include "solver/cell_totals.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/model/parameter_set.hpp"
 #include "voltaic/solver/cell_layout.hpp"
@@ -48,43 +49,17 @@ class CellEngine {
   std::map<std::string, std::vector<double>> state() const;
   /// The inverse of state(); names a missing or mis-sized array (`where`).
   void load_state(const std::map<std::string, std::vector<double>>& arrays, const char* where);
-  /// Lithium bound in the SEI grown since t = 0 [mol] (PyBaMM's "Loss of
-  /// lithium to negative SEI [mol]"), and the film's thickness averaged over
-  /// the negative electrode [m] ("X-averaged negative SEI thickness [m]"); 0 without SEI.
-  struct SeiFilm {
-    double lithium_lost = 0.0, thickness = 0.0;
-  };
-  SeiFilm sei_film() const;
-  /// The negative electrode's porosity averaged over its volume: from the
-  /// films with the porosity change (porosity_point.hpp), else the set's.
-  double negative_porosity() const;
-  /// Plated and dead lithium [mol] (PyBaMM's "Loss of lithium to negative
-  /// lithium plating [mol]", the initial plated lithium included as PyBaMM
-  /// counts it) and their concentrations averaged over the negative
-  /// electrode [mol/m^3]; 0 without plating.
-  struct PlatedLithium {
-    double lithium_lost = 0.0, plated = 0.0, dead = 0.0;
-  };
-  PlatedLithium plated_lithium() const;
-  /// The active material left of each electrode (negative, positive), as a
-  /// fraction of its initial volume fraction averaged over the electrode,
-  /// and the lithium it took [mol] ("Loss of lithium due to loss of active
-  /// material in negative electrode [mol]"); 1 and 0 without a loss.
-  struct ActiveMaterial {
-    double fraction[2] = {1.0, 1.0};
-    double lithium_lost[2] = {0.0, 0.0};
-  };
-  ActiveMaterial active_material() const;
-  /// Each particle's lithium from the state (ParticleDiffusion::lithium),
-  /// times the active material left at its node.
-  std::vector<double> particle_lithium() const;
+  /// The host's sums over the cell's state (lithium, films, active material,
+  /// porosity), reading the slab through reader().
+  const CellTotals& totals() const { return *totals_; }
+  SlabRead reader() const;
+  /// Each particle's lithium (CellTotals::particle_lithium).
+  std::vector<double> particle_lithium() const { return totals_->particle_lithium(reader()); }
   /// The cell on the CPU (its constants, weights and counts), for what the
   /// host computes from the state: fields, lithium, physical limits.
-  const CellLayout& host_layout() const { return *host_; }
+  const CellLayout& host_layout() const { return totals_->layout(); }
 
  private:
-  /// f = eps_s / eps_s0 per node (all 1 without a loss of active material).
-  std::vector<double> active() const;
   struct Level {  ///< a state array and its past levels in the slab
     const char* name;
     std::size_t live, levels, size;
@@ -104,8 +79,7 @@ class CellEngine {
   Array<double> functions_;  ///< the custom material functions' data, where the program reads it
   Array<double> unit_radius_;
   std::unique_ptr<ParticleDiffusion<double>> shells_;  ///< the unit-sphere mesh the program reads
-  std::unique_ptr<CellLayout> host_;
-  std::unique_ptr<ParticleDiffusion<double>> host_particles_;
+  std::unique_ptr<CellTotals> totals_;
   std::vector<ProgramStep> host_steps_;
   Array<ProgramStep> steps_;
   Array<double> tables_;

@@ -2,109 +2,18 @@
 // step control and the sub-steps; this file keeps what Simulation::run_step
 // keeps for a 3D cell (the rows, the observer, fields, checkpoints, notes
 // and endings, in the same words), reading the state between engine calls.
-#include <algorithm>
 #include <sstream>
 
 #include "solver/cell_engine.hpp"
 #include "solver/cell_program_setup.hpp"
+#include "solver/cycle_summary.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/failure_cause.hpp"
 #include "solver/simulation_run.hpp"
 #include "voltaic/core/error.hpp"
-#include "voltaic/solver/electrode_soh.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
-
-namespace {
-
-/// A cycle's throughput from its rows as they come (kept or not): trapezoids
-/// between consecutive rows (a step's first row repeats the last one's time).
-struct CycleTally {
-  double discharge_capacity = 0.0, charge_capacity = 0.0, discharge_energy = 0.0;
-  double min_voltage = INFINITY;
-  double t = 0.0, I = 0.0, V = 0.0;
-  bool started = false;
-
-  void add(double time, double current, double voltage) {
-    if (started) {
-      const double dt = (time - t) / 3600.0;
-      discharge_capacity += 0.5 * (std::max(current, 0.0) + std::max(I, 0.0)) * dt;
-      charge_capacity += 0.5 * (std::max(-current, 0.0) + std::max(-I, 0.0)) * dt;
-      discharge_energy += 0.5 * (std::max(current * voltage, 0.0) + std::max(I * V, 0.0)) * dt;
-    }
-    min_voltage = std::min(min_voltage, voltage);
-    t = time;
-    I = current;
-    V = voltage;
-    started = true;
-  }
-};
-
-/// The summary of the cycle whose last step just ended.
-CycleSummary summarise_cycle(const CycleTally& tally, const program::CellEngine& e, int cycle) {
-  CycleSummary c;
-  c.cycle = cycle;
-  c.discharge_capacity = tally.discharge_capacity;
-  c.charge_capacity = tally.charge_capacity;
-  c.discharge_energy = tally.discharge_energy;
-  c.min_voltage = tally.min_voltage;
-  c.time = tally.t;
-  // Summed as Simulation::lithium_inventory sums the particles' lithium.
-  const std::vector<double> lithium = e.particle_lithium();
-  const CellLayout& host = e.host_layout();
-  c.particle_lithium =
-      host.dot(View<const double>(lithium.data(), lithium.size(), MemorySpace::host()), host.particle_counts().view());
-  const program::CellEngine::SeiFilm film = e.sei_film();
-  c.sei_lithium_lost = film.lithium_lost;
-  c.sei_thickness = film.thickness;
-  const program::CellEngine::PlatedLithium plated = e.plated_lithium();
-  c.plating_lithium_lost = plated.lithium_lost;
-  c.plated_concentration = plated.plated;
-  c.dead_concentration = plated.dead;
-  const ParameterSet& p = host.parameters();
-  // The electrodes as they are now: eps_s shrunk by the loss of active material.
-  const program::CellEngine::ActiveMaterial active = e.active_material();
-  ParameterSet now = p;
-  now.negative_electrode.active_material_volume_fraction *= active.fraction[0];
-  now.positive_electrode.active_material_volume_fraction *= active.fraction[1];
-  for (int i = 0; i < 2; ++i) {
-    c.lam_percent[i] = (1.0 - active.fraction[i]) * 100.0;
-    c.lam_lithium_lost[i] = active.lithium_lost[i];
-  }
-  c.electrode_capacity[0] = negative_electrode_capacity(now);
-  c.electrode_capacity[1] = positive_electrode_capacity(now);
-  c.capacity = electrode_soh(now, c.particle_lithium).capacity_ah;
-  c.lithium_inventory_lost_percent = (1.0 - c.particle_lithium / initial_particle_lithium(p)) * 100.0;
-  c.negative_porosity = e.negative_porosity();
-  return c;
-}
-
-/// Why the cycling ends after `last` (the experiment's termination), or "".
-std::string cycling_ended(const CycleTermination& t, const std::vector<CycleSummary>& cycles) {
-  const CycleSummary& last = cycles.back();
-  std::ostringstream m;
-  m << "the experiment's termination \"" << t.text() << "\" after cycle " << last.cycle << ": ";
-  if (t.capacity_percent) {
-    const double stop = *t.capacity_percent / 100.0 * cycles.front().capacity;
-    if (last.capacity <= stop) {
-      m << "its capacity " << last.capacity << " A.h is at or below " << stop << " A.h, " << *t.capacity_percent
-        << "% of cycle " << cycles.front().cycle << "'s " << cycles.front().capacity << " A.h";
-      return m.str();
-    }
-  }
-  if (t.capacity_ah && last.capacity <= *t.capacity_ah) {
-    m << "its capacity " << last.capacity << " A.h is at or below " << *t.capacity_ah << " A.h";
-    return m.str();
-  }
-  if (t.voltage && last.min_voltage <= *t.voltage) {
-    m << "its lowest voltage " << last.min_voltage << " V is at or below " << *t.voltage << " V";
-    return m.str();
-  }
-  return "";
-}
-
-}  // namespace
 
 bool Simulation::on_cell_engine(const SimulationOptions& o, const PlaneDecomposition* decomposition) {
   return !decomposition && o.grid.nx == 1 && o.grid.ny == 1 && o.thermal != ThermalModel::conduction &&
@@ -135,7 +44,7 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
   const std::size_t cycle = experiment.cycle().size();
   const auto cycles_done = [&] { return static_cast<int>(k.step / static_cast<long long>(cycle)); };
   int summarised = cycles_done();
-  CycleTally tally;
+  program::CycleTally tally;
   // A row of step `index`: in the cycle's tally always; in the Solution (and
   // so to the observer) where its cycle keeps its rows (PyBaMM's
   // save_at_cycles), else held until the cycle ends, and kept if the run
@@ -154,10 +63,10 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
   for (;;) {
     if (cycles_done() > summarised) {  // the last call ended a cycle, and its last row is in
       summarised = cycles_done();
-      solution.cycles.push_back(summarise_cycle(tally, e, summarised));
-      tally = CycleTally{};
+      solution.cycles.push_back(program::summarise_cycle(tally, e.totals(), e.reader(), summarised));
+      tally = program::CycleTally{};
       if (experiment.termination().any() && summarised < experiment.cycles()) {
-        const std::string why = cycling_ended(experiment.termination(), solution.cycles);
+        const std::string why = program::cycling_ended(experiment.termination(), solution.cycles);
         if (!why.empty()) {
           solution.termination = why;
           return;

@@ -18,6 +18,8 @@ target_sources(voltaic PRIVATE
   solver/cell_program_cpu.cpp
   solver/cell_program_setup.cpp
   solver/cell_engine.cpp
+  solver/cell_totals.cpp
+  solver/cycle_summary.cpp
   solver/solver_options.cpp
   solver/degradation_options.cpp
   solver/simulation_steps.cpp
