@@ -248,11 +248,6 @@ int sweep_command(const SweepArguments& args) {
                  "voltaic: %zu of %zu cells did not complete the experiment (their rows in summary.csv say why)\n",
                  progress.incomplete(), batch->num_cells());
   }
-  if (config.run.cycles > 1 && !batch->summarises_cycles()) {
-    std::fprintf(stderr,
-                 "voltaic: cycles.csv has no rows: the cell program (the GPU's engine) does not summarise cycles "
-                 "yet; run the sweep with backend = \"cpu\" for per-cycle summaries\n");
-  }
   return kSuccess;
 }
 

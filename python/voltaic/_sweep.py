@@ -43,8 +43,8 @@ def sweep(
     options, as voltaic.Simulation's: {"SEI": "reaction limited"}), an
     experiment of many cycles and `termination` ("80% capacity": each cell
     stops on its own); "cycles" then holds per cell a dict of arrays, one
-    value per cycle it ended, by PyBaMM's summary-variable names (on the CPU
-    backend; the GPU's cell program does not summarise cycles yet)."""
+    value per cycle it ended, by PyBaMM's summary-variable names (on either
+    backend)."""
     names = list(parameters)
     if not names:
         raise ValueError("sweep: parameters: at least one swept parameter")
@@ -103,7 +103,7 @@ def summarise(names, columns, results) -> dict[str, Any]:
         for r in results
     ]
     # Per cell, one value per cycle it ended (multi-cycle ageing), by PyBaMM's
-    # summary-variable names; empty where the engine does not summarise.
+    # summary-variable names.
     out["cycles"] = [
         {name: np.array(v) for name, v in r.cycles.items()} for r in results
     ]

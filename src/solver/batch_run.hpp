@@ -11,8 +11,17 @@
 #include <utility>
 
 #include "voltaic/solver/batch_simulation.hpp"
+#include "voltaic/solver/simulation_options.hpp"
 
 namespace voltaic {
+
+/// Refuses a batch whose results and per-thread Simulations cannot fit
+/// `exec`'s memory: one result per cell (with its termination text and
+/// `cycles` summaries; the curves are the observer's to keep or not) and
+/// one Simulation per thread (none for the cell program).
+/// @throws InsufficientMemory naming the estimate and what `exec` has
+void require_batch_memory(std::size_t cells, std::size_t threads, const SimulationOptions& options,
+                          const Executor& exec, int cycles);
 
 struct BatchRun {
   BatchObserver* observer = nullptr;

@@ -73,20 +73,6 @@ BatchCellResult failure(const std::string& why) {
   return r;
 }
 
-/// Refuses a batch whose results and per-thread Simulations cannot fit the
-/// host's memory: one result per cell (with its termination text; the
-/// curves are the observer's to keep or not) and one Simulation per thread.
-void require_batch_memory(std::size_t cells, std::size_t threads, const SimulationOptions& options,
-                          const Executor& exec, int cycles = 1) {
-  const double per_cell = double(sizeof(BatchCellResult)) + 128.0 + double(cycles) * double(sizeof(CycleSummary));
-  const double need = double(cells) * per_cell + double(threads) * simulation_memory_bytes(options);
-  const double have = available_memory_bytes(exec);
-  if (need <= have) return;
-  std::ostringstream why;
-  why << "needs about " << need / double(1 << 20) << " MiB for " << cells << " cells on " << threads << " threads, but "
-      << exec.name() << " has " << have / double(1 << 20) << " MiB available; allowed: fewer cells per batch";
-  throw InsufficientMemory("cells", kWhere, why.str());
-}
 
 }  // namespace
 
@@ -131,7 +117,7 @@ BatchSimulation::BatchSimulation(const ParameterSet& base, CellParameters cells,
                              "the simulation engine runs on the CPU; allowed on CUDA: the cell program");
   options_.field_times.clear();  // a batch keeps curves, not fields
   options_.field_period = 0.0;
-  if (engine() == BatchEngine::simulation) require_batch_memory(num_cells(), worker_threads(), options_, *exec_);
+  if (engine() == BatchEngine::simulation) require_batch_memory(num_cells(), worker_threads(), options_, *exec_, 1);
 }
 
 BatchEngine BatchSimulation::engine() const {
@@ -169,6 +155,18 @@ BatchCellResult run_cell(const ParameterSet& p, const SimulationOptions& options
 }
 
 }  // namespace
+
+void require_batch_memory(std::size_t cells, std::size_t threads, const SimulationOptions& options,
+                          const Executor& exec, int cycles) {
+  const double per_cell = double(sizeof(BatchCellResult)) + 128.0 + double(cycles) * double(sizeof(CycleSummary));
+  const double need = double(cells) * per_cell + double(threads) * simulation_memory_bytes(options);
+  const double have = available_memory_bytes(exec);
+  if (need <= have) return;
+  std::ostringstream why;
+  why << "needs about " << need / double(1 << 20) << " MiB for " << cells << " cells on " << threads << " threads, but "
+      << exec.name() << " has " << have / double(1 << 20) << " MiB available; allowed: fewer cells per batch";
+  throw InsufficientMemory("cells", kWhere, why.str());
+}
 
 std::vector<BatchCellResult> BatchSimulation::run(const Experiment& experiment, BatchObserver* observer) {
   return engine() == BatchEngine::simulation ? run_simulations(experiment, observer)

@@ -1250,7 +1250,7 @@ VOLTAIC_HD inline void CellRun::advance() {
     if (ended) {
       k_.step_started = false;
       ++k_.step;
-      if (s_.pause_at_step_ends) return;
+      if (s_.pause_at_step_ends || (s_.pause_at_cycle_ends && k_.step % s_.cycle_size == 0)) return;
     }
   }
 }

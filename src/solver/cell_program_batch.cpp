@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -20,6 +22,7 @@
 #include "solver/cell_program_cpu.hpp"
 #include "solver/cell_program_launch.hpp"
 #include "solver/cell_program_setup.hpp"
+#include "solver/cycle_summary.hpp"
 #include "solver/failure_cause.hpp"
 #include "solver/step_limits.hpp"
 #include "voltaic/core/array.hpp"
@@ -49,13 +52,24 @@ std::string describe_step(const ExperimentStep& step, long long index) {
   return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
 }
 
-/// One cell's run on the host side: its setup and the rows drained so far.
+/// Rows as the row buffer holds them, one vector per value (time, voltage, current, temperature).
+struct Curves {
+  std::vector<double> values[program::kRowValues];
+};
+
+/// One cell's run on the host side: its setup, the rows drained so far and
+/// the summaries of the cycles it ended.
 struct CellRecord {
   CellConstants constants{};
   std::string error;  ///< why the cell could not be built ("" when it was)
   std::size_t rows = 0;
   BatchCellResult result;
   bool reported = false;
+  long long step = 0;                            ///< the clock's experiment step when its last call began
+  program::CycleTally tally;                     ///< of the cycle running
+  Curves held;                                   ///< that cycle's rows where it keeps none, until it ends
+  std::unique_ptr<program::CellTotals> totals;   ///< built at the first cycle's end, freed when reported
+  std::string cycling_end;                       ///< the experiment's termination, where it ended the cycling
 };
 
 }  // namespace
@@ -74,16 +88,60 @@ struct BatchSimulation::ProgramRun : BatchRun {
 
 namespace {
 
-/// Appends up to `rows` rows of a cell's row buffer (kRowValues per row) to its result.
-void drain(CellRecord& r, const double* buffer, int rows, bool keep) {
+/// Takes the rows of a cell's last call (up to `rows` rows of kRowValues in
+/// `buffer`; all of one cycle, since the program pauses at cycle ends) into
+/// its cycle's tally and, where `keep`, into its curves: those of a cycle
+/// that keeps its rows (PyBaMM's save_at_cycles), else held until the cycle
+/// ends and kept if the cell ends in it, as Simulation keeps them.
+void drain(CellRecord& r, const double* buffer, int rows, bool keep, const ProgramSettings& s,
+           const Experiment& experiment) {
   const int kept = std::min(rows, kRowsPerCall);
   r.rows += static_cast<std::size_t>(kept);
-  if (!keep) return;
-  std::vector<double>* out[program::kRowValues] = {&r.result.time, &r.result.voltage, &r.result.current,
-                                                   &r.result.temperature};
-  for (int i = 0; i < kept; ++i)
-    for (int v = 0; v < program::kRowValues; ++v)
-      out[v]->push_back(buffer[static_cast<std::size_t>(i) * program::kRowValues + v]);
+  const int cycle = static_cast<int>(r.step / s.cycle_size) + 1;
+  Curves to_result;
+  std::vector<double>* result[program::kRowValues] = {&r.result.time, &r.result.voltage, &r.result.current,
+                                                      &r.result.temperature};
+  const bool saved = experiment.saving().saved(cycle, experiment.cycles());
+  for (int i = 0; i < kept; ++i) {
+    const double* row = buffer + static_cast<std::size_t>(i) * program::kRowValues;
+    r.tally.add(row[0], row[2], row[1]);
+    if (!keep) continue;
+    for (int v = 0; v < program::kRowValues; ++v) (saved ? *result[v] : r.held.values[v]).push_back(row[v]);
+  }
+}
+
+/// After a call of a cell whose clock is `k`: the summary of the cycle the
+/// call ended, if it ended one (its state through `read`, summed by the
+/// cell's totals, which `totals` builds at the first cycle's end), and the
+/// experiment's termination checked on it. True when the cycling ends there.
+bool close_cycle(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, const Experiment& experiment,
+                 const program::SlabRead& read, const std::function<std::unique_ptr<program::CellTotals>()>& totals) {
+  const auto done = static_cast<int>(k.step / s.cycle_size);
+  if (done <= static_cast<int>(r.result.cycles.size())) return false;
+  try {
+    if (!r.totals) r.totals = totals();
+    r.result.cycles.push_back(program::summarise_cycle(r.tally, *r.totals, read, done));
+  } catch (const Error& e) {  // as Simulation's run would throw it: the cell fails
+    r.error = one_line(e.what_failed() + ": " + e.why());
+    return true;
+  } catch (const std::bad_alloc&) {
+    r.error = "out of memory";
+    return true;
+  }
+  r.tally = program::CycleTally{};
+  if (experiment.termination().any() && done < experiment.cycles()) {
+    r.cycling_end = program::cycling_ended(experiment.termination(), r.result.cycles);
+    if (!r.cycling_end.empty()) return true;
+  }
+  r.held = Curves{};  // a cycle that keeps no rows
+  return false;
+}
+
+/// The host's sums over the state of a cell of `p` (cycle_summary.hpp).
+std::unique_ptr<program::CellTotals> totals_of(const ParameterSet& p, const SimulationOptions& options,
+                                               const ProgramSettings& s, const CellConstants& c) {
+  return std::make_unique<program::CellTotals>(std::make_unique<CellLayout>(p, options.grid, CpuExecutor::create()),
+                                               options, s, c);
 }
 
 /// Words a finished (or interrupted) cell's result as Simulation would.
@@ -101,11 +159,15 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     return experiment.cycle()[static_cast<std::size_t>(i % s.cycle_size)];
   };
   using program::Ending;
-  if (k.ending == Ending::completed) {
+  if (!r.error.empty()) {  // its cycle's summary failed
+    out.status = BatchCellResult::Status::failed;
+    out.termination = r.error;
+  } else if (k.ending == Ending::completed) {
     out.status = BatchCellResult::Status::completed;
     const long long last = s.total_steps - 1;
-    out.termination = describe_step(step_of(last), last) +
-                      (k.ended_by_event ? " ended by a cut-off event" : " ended after its duration");
+    out.termination = !r.cycling_end.empty() ? r.cycling_end
+                                             : describe_step(step_of(last), last) +
+                                                   (k.ended_by_event ? " ended by a cut-off event" : " ended after its duration");
   } else if (k.ending == Ending::running) {
     out.status = interrupted ? BatchCellResult::Status::interrupted : BatchCellResult::Status::not_run;
   } else {
@@ -138,6 +200,12 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     }
     out.termination = m.str();
   }
+  std::vector<double>* curves[program::kRowValues] = {&out.time, &out.voltage, &out.current, &out.temperature};
+  for (int v = 0; v < program::kRowValues; ++v) {  // the cycle it ended in keeps its rows
+    curves[v]->insert(curves[v]->end(), r.held.values[v].begin(), r.held.values[v].end());
+    r.held.values[v] = {};
+  }
+  r.totals.reset();
   if (r.rows == 0) return;
   out.discharge_capacity_ah = k.capacity_ah;
   out.discharge_energy_wh = k.energy_wh;
@@ -165,6 +233,74 @@ void parallel_for(std::size_t count, std::size_t threads, const F& f) {
   work();
   for (std::thread& w : workers) w.join();
 }
+
+#if VOLTAIC_HAS_CUDA
+/// The cycle ends of a wave of cells on the device: after a call, the
+/// states that CellTotals reads of the cells that ended a cycle are gathered
+/// (a chunk of neighbouring cells at a time, each range one strided copy),
+/// their cycles summarised on every core, and a cell whose experiment's
+/// termination fired has its clock ended on the host and on the device.
+class CycleEnds {
+ public:
+  CycleEnds(std::shared_ptr<const Executor> exec, const ProgramSettings& s, std::size_t wave)
+      : exec_(std::move(exec)), s_(s), ranges_(program::totals_ranges(s)), chunk_(std::min(wave, kChunk)) {
+    std::size_t doubles = 0;
+    for (const auto& r : ranges_) doubles += r.second;
+    buffer_ = Array<double>::pinned(exec_, chunk_ * doubles);
+  }
+
+  /// `ends`: the wave's cells (ascending) that ended a cycle in the last call,
+  /// `records` the wave's records, `clocks` their clocks on the host (and
+  /// `device` on the device); `totals(j)` builds cell j's sums.
+  template <class Totals>
+  void close(const std::vector<std::size_t>& ends, const std::vector<CellRecord*>& records, ProgramClock* clocks,
+             const cuda::ProgramCells& device, const Experiment& experiment, std::size_t threads,
+             const Totals& totals) {
+    const CudaExecutor& cuda = detail::as_cuda(*exec_);
+    for (std::size_t a = 0; a < ends.size();) {
+      const std::size_t j0 = ends[a];
+      std::size_t b = a;
+      while (b < ends.size() && ends[b] < j0 + chunk_) ++b;
+      const cuda::ProgramCells part{device.constants + j0, device.clocks + j0, device.slabs + j0 * s_.o.total,
+                                    ends[b - 1] - j0 + 1};
+      std::vector<const double*> base(ranges_.size());
+      double* at = buffer_.data();
+      for (std::size_t r = 0; r < ranges_.size(); ++r) {
+        cuda::cell_program_gather(cuda, part, ranges_[r].first, ranges_[r].second, s_.o.total, at);
+        base[r] = at;
+        at += part.count * ranges_[r].second;
+      }
+      parallel_for(b - a, threads, [&](std::size_t e) {
+        const std::size_t j = ends[a + e];
+        const program::SlabRead read = [&](std::size_t offset, std::size_t size) {
+          for (std::size_t r = 0; r < ranges_.size(); ++r) {
+            if (ranges_[r].first != offset || ranges_[r].second != size) continue;
+            const double* from = base[r] + (j - j0) * size;
+            return std::vector<double>(from, from + size);
+          }
+          throw InvalidArgument("the cycle's summary", kWhere, "reads a range the batch did not gather");
+        };
+        if (close_cycle(*records[j], clocks[j], s_, experiment, read, [&] { return totals(j); }))
+          clocks[j].ending = program::Ending::completed;
+      });
+      for (std::size_t e = a; e < b; ++e) {  // the ended cells stop on the device too
+        const std::size_t j = ends[e];
+        if (clocks[j].ending == program::Ending::completed)
+          exec_->copy(device.clocks + j, exec_->memory_space(), &clocks[j], MemorySpace::host(), sizeof(ProgramClock));
+      }
+      a = b;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 4096;  ///< cells gathered at a time
+  std::shared_ptr<const Executor> exec_;
+  ProgramSettings s_;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges_;
+  std::size_t chunk_;
+  Array<double> buffer_;
+};
+#endif
 
 }  // namespace
 
@@ -194,21 +330,25 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
     ProgramClock k;
     program::CellRun cell(s, c, k, slab.data());
     program::initialise_on_cpu(cell);
+    const auto state = [&](std::size_t at, std::size_t m) {
+      return std::vector<double>(slab.begin() + static_cast<std::ptrdiff_t>(at),
+                                 slab.begin() + static_cast<std::ptrdiff_t>(at + m));
+    };
     bool interrupted = false;
     while (k.ending == program::Ending::running) {
       k.rows = 0;
+      r.step = k.step;
       program::advance_on_cpu(cell);
-      drain(r, slab.data() + s.o.rows, k.rows, keep);
+      drain(r, slab.data() + s.o.rows, k.rows, keep, s, *run.experiment);
+      if (close_cycle(r, k, s, *run.experiment, state, [&] { return totals_of(cell_parameters(i), options_, s, r.constants); }))
+        k.ending = program::Ending::completed;
       if (k.ending == program::Ending::running && !run.stop_reason().empty()) {
         interrupted = true;
         break;
       }
     }
-    const auto state = [&](std::size_t at, int m) {
-      return std::vector<double>(slab.begin() + at, slab.begin() + at + m);
-    };
-    finish(r, k, s, *run.experiment, cell_parameters(i), options_, state(s.o.c_e, s.n), state(s.o.c_surf, s.P),
-           interrupted);
+    finish(r, k, s, *run.experiment, cell_parameters(i), options_, state(s.o.c_e, static_cast<std::size_t>(s.n)),
+           state(s.o.c_surf, static_cast<std::size_t>(s.P)), interrupted);
     report(run, i);
   });
 }
@@ -230,8 +370,10 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
   Array<ProgramClock> host_clocks = Array<ProgramClock>::pinned(exec_, wave);
   Array<double> host_statics = Array<double>::pinned(exec_, wave * statics);
   const std::size_t row_doubles = static_cast<std::size_t>(kRowsPerCall) * program::kRowValues;
-  Array<double> host_rows = Array<double>::pinned(exec_, keep ? wave * row_doubles : 0);
+  Array<double> host_rows = Array<double>::pinned(exec_, wave * row_doubles);  // the cycles' tallies read every row
   std::vector<CellConstants> staged(wave);
+  CycleEnds summaries(exec_, s, wave);
+  std::vector<CellRecord*> records(wave);
   bool stopped = false;
   for (std::size_t first = 0; first < cells.size(); first += wave) {
     const std::size_t count = std::min(wave, cells.size() - first);
@@ -255,15 +397,30 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
     for (std::size_t running = count; running > 0 && !stopped;) {
       cuda::cell_program_advance(cuda, s, device);
       exec_->copy(host_clocks.data(), MemorySpace::host(), clocks.data(), clocks.space(), count * sizeof(ProgramClock));
-      if (keep) cuda::cell_program_gather(cuda, device, s.o.rows, row_doubles, s.o.total, host_rows.data());
+      cuda::cell_program_gather(cuda, device, s.o.rows, row_doubles, s.o.total, host_rows.data());
       stopped = !run.stop_reason().empty();
+      std::vector<std::size_t> cycle_ends;
+      for (std::size_t j = 0; j < count; ++j) {
+        CellRecord& r = run.cells[cells[first + j]];
+        const ProgramClock& k = host_clocks.data()[j];
+        if (r.reported) continue;
+        drain(r, host_rows.data() + j * row_doubles, k.rows, keep, s, *run.experiment);
+        if (k.step / s.cycle_size > static_cast<long long>(r.result.cycles.size())) cycle_ends.push_back(j);
+      }
+      if (!cycle_ends.empty()) {
+        for (std::size_t j = 0; j < count; ++j) records[j] = &run.cells[cells[first + j]];
+        summaries.close(cycle_ends, records, host_clocks.data(), device, *run.experiment, worker_threads(),
+                        [&](std::size_t j) {
+                          return totals_of(cell_parameters(cells[first + j]), options_, s, records[j]->constants);
+                        });
+      }
       running = 0;
       for (std::size_t j = 0; j < count; ++j) {
         const std::size_t i = cells[first + j];
         CellRecord& r = run.cells[i];
         const ProgramClock& k = host_clocks.data()[j];
         if (r.reported) continue;
-        drain(r, host_rows.data() + j * row_doubles, k.rows, keep);
+        r.step = k.step;
         if (k.ending == program::Ending::running && !stopped) {
           ++running;
           continue;
@@ -304,6 +461,7 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   const CellGridSpec& g = options_.grid;
   ProgramSettings& s = run.settings;
   s = program::settings_for(options_, kRowsPerCall);
+  s.pause_at_cycle_ends = true;  // each cycle summarised as it ends (cycle_summary.hpp)
   s.cycle_size = static_cast<int>(run.steps.size());
   s.total_steps = static_cast<long long>(experiment.total_steps());
   // The unit-sphere shell mesh, the steps and the custom functions, in the executor's memory.
@@ -320,6 +478,7 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
 
   // Each cell's constants from its own parameters (which they validate), on every core.
   const std::size_t count = num_cells(), statics = constant_doubles(s.o);
+  require_batch_memory(count, 0, options_, *CpuExecutor::create(), experiment.cycles());  // the results, on the host
   run.cells.resize(count);
   run.statics.resize(count * statics);
   parallel_for(count, worker_threads(), [&](std::size_t i) {

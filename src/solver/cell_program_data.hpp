@@ -114,8 +114,10 @@ struct ProgramSettings {
   int rows_per_call = 0;  ///< a call returns when a cell's row buffer is full
   /// Whether a side reaction runs on the negative particles (the film's solve).
   VOLTAIC_HD bool side() const { return sei || plating; }
-  bool pause_at_step_ends =
-      false;  ///< a call also returns when an experiment step ends (a single cell's host words it)
+  /// A call also returns when an experiment step ends (a single cell's host words it).
+  bool pause_at_step_ends = false;
+  /// A call also returns when a cycle ends (a batch's host summarises it, cycle_summary.hpp).
+  bool pause_at_cycle_ends = false;
 };
 
 /// The constants of one cell's parameters.

@@ -18,16 +18,16 @@ CellTotals::CellTotals(std::unique_ptr<CellLayout> layout, const SimulationOptio
 
 CellTotals::~CellTotals() = default;
 
-std::vector<std::pair<std::size_t, std::size_t>> CellTotals::ranges() const {
-  const SlabOffsets& o = s_.o;
-  const auto n = static_cast<std::size_t>(s_.n);
-  std::vector<std::pair<std::size_t, std::size_t>> out = {{o.c_s, static_cast<std::size_t>(s_.R * s_.P)}};
-  if (s_.sei) out.emplace_back(o.c_sei, n);
-  if (s_.plating) {
+std::vector<std::pair<std::size_t, std::size_t>> totals_ranges(const ProgramSettings& s) {
+  const SlabOffsets& o = s.o;
+  const auto n = static_cast<std::size_t>(s.n);
+  std::vector<std::pair<std::size_t, std::size_t>> out = {{o.c_s, static_cast<std::size_t>(s.R * s.P)}};
+  if (s.sei) out.emplace_back(o.c_sei, n);
+  if (s.plating) {
     out.emplace_back(o.c_pl, n);
     out.emplace_back(o.c_dead, n);
   }
-  if (s_.lam) {
+  if (s.lam) {
     out.emplace_back(o.active, n);
     out.emplace_back(o.lam_li, n);
   }

@@ -22,6 +22,10 @@ namespace voltaic::program {
 /// `size` values of a cell's slab from `offset` (SlabOffsets), on the host.
 using SlabRead = std::function<std::vector<double>(std::size_t offset, std::size_t size)>;
 
+/// The slab's ranges (offset, size) CellTotals reads of a cell run with `s`:
+/// what a batch gathers of its cells.
+std::vector<std::pair<std::size_t, std::size_t>> totals_ranges(const ProgramSettings& s);
+
 class CellTotals {
  public:
   /// The cell laid out on the CPU (`layout`, which validated its
@@ -31,9 +35,6 @@ class CellTotals {
   ~CellTotals();
   CellTotals(const CellTotals&) = delete;
   CellTotals& operator=(const CellTotals&) = delete;
-
-  /// The slab's ranges (offset, size) the sums below read: what a batch gathers.
-  std::vector<std::pair<std::size_t, std::size_t>> ranges() const;
 
   /// Lithium bound in the SEI grown since t = 0 [mol] (PyBaMM's "Loss of
   /// lithium to negative SEI [mol]"), and the film's thickness averaged over

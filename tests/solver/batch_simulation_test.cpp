@@ -88,7 +88,6 @@ TEST(BatchSimulation, AgeingCellsKeepTheirCycleSummaries) {
   Experiment cycling({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 6);
   cycling.set_termination(parse_cycle_termination({"99% capacity"}));
   BatchSimulation batch(parameter_sets::chen2020(), cells, o, CpuExecutor::create(), {2, false});
-  ASSERT_TRUE(batch.summarises_cycles());
   const std::vector<BatchCellResult> results = batch.run(cycling);
   ASSERT_EQ(results.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {

@@ -12,6 +12,7 @@
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
+#include "voltaic/solver/cycling.hpp"
 #include "voltaic/solver/drive_cycle.hpp"
 
 namespace voltaic {
@@ -61,6 +62,8 @@ void expect_same_bits(const BatchCellResult& gpu, const BatchCellResult& cpu) {
   EXPECT_EQ(gpu.current, cpu.current);
   EXPECT_EQ(gpu.temperature, cpu.temperature);
   EXPECT_EQ(gpu.discharge_capacity_ah, cpu.discharge_capacity_ah);
+  ASSERT_EQ(gpu.cycles.size(), cpu.cycles.size());
+  for (std::size_t c = 0; c < cpu.cycles.size(); ++c) EXPECT_EQ(gpu.cycles[c].values(), cpu.cycles[c].values());
 }
 
 TEST(CellProgramCuda, MatchesTheCpu) {
@@ -229,6 +232,35 @@ TEST(CellProgramCuda, PorosityChangeMatchesTheCpu) {
   o.degradation.sei = SeiModel::reaction_limited;
   o.degradation.sei_porosity_change = true;
   expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 2), o, p);
+}
+
+// Batched ageing on the GPU: each cell's cycle summaries, its curves of the
+// saved cycles only and the experiment's termination (a cell stopped at 99%
+// of its first capacity, its clock ended on the device while the others run
+// on): the CPU program's bits and words.
+TEST(CellProgramCuda, AgeingCellsEndTheirCyclingAsTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  const char* const kRate = "SEI reaction exchange current density [A.m-2]";
+  const CellParameters c{{kRate}, {1.5e-5, 3e-4, 1.5e-4}};
+  SimulationOptions o = options();
+  o.degradation.sei = SeiModel::reaction_limited;
+  Experiment cycling({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 6);
+  cycling.set_termination(parse_cycle_termination({"99% capacity"}));
+  cycling.set_saving(CycleSaving::listed({2}));
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
+  const auto cpu = BatchSimulation(parameter_sets::chen2020(), c, o, CpuExecutor::create(), b).run(cycling);
+  const auto cuda = BatchSimulation(parameter_sets::chen2020(), c, o, gpu, b).run(cycling);
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    SCOPED_TRACE("cell " + std::to_string(i));
+    EXPECT_EQ(cuda[i].status, cpu[i].status) << cuda[i].termination;
+    EXPECT_EQ(cuda[i].termination, cpu[i].termination);
+    expect_same_bits(cuda[i], cpu[i]);
+  }
+  EXPECT_EQ(cpu[0].cycles.size(), 6u);
+  EXPECT_LT(cpu[1].cycles.size(), 6u);
+  EXPECT_NE(cpu[1].termination.find("99% capacity"), std::string::npos) << cpu[1].termination;
 }
 
 // Drive cycles on the GPU (the tables in device memory, read at each

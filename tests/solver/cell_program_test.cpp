@@ -14,6 +14,7 @@
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
+#include "voltaic/solver/cycling.hpp"
 #include "voltaic/solver/drive_cycle.hpp"
 
 namespace voltaic {
@@ -227,6 +228,43 @@ TEST(CellProgram, WordsAnInfeasibleDriveCycleAsSimulation) {
   EXPECT_EQ(program[0].status, Status::stopped);
   EXPECT_EQ(program[0].termination, sim[0].termination);
   EXPECT_NE(program[0].termination.find("it charges until 3 V"), std::string::npos) << program[0].termination;
+}
+
+// Ageing on the program: each cell's cycle summaries (its own SEI rate and
+// temperature) are Simulation's, a cell the experiment's termination stops
+// early ends there with Simulation's words, and the cycles that keep no
+// rows (save_at_cycles) drop them as Simulation does, but for the cycle a
+// cell ends in.
+TEST(CellProgram, SummarisesEachCellsCyclesAsSimulation) {
+  const char* const kRate = "SEI reaction exchange current density [A.m-2]";
+  const CellParameters cells{{kRate, kAmbient}, {1.5e-5, 298.15, 1.5e-4, 308.15, 3e-4, 298.15}};
+  SimulationOptions o = options(ThermalModel::lumped);
+  o.degradation.sei = SeiModel::reaction_limited;
+  Experiment cycling({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 6);
+  cycling.set_termination(parse_cycle_termination({"99% capacity"}));
+  cycling.set_saving(CycleSaving::listed({2}));
+  const auto program = run(cells, o, cycling, BatchEngine::cell_program);
+  const auto sim = run(cells, o, cycling, BatchEngine::simulation);
+  for (std::size_t i = 0; i < sim.size(); ++i) {
+    SCOPED_TRACE("cell " + std::to_string(i));
+    ASSERT_EQ(sim[i].status, Status::completed) << sim[i].termination;
+    expect_close(program[i], sim[i], 1e-9);
+    ASSERT_EQ(program[i].cycles.size(), sim[i].cycles.size());
+    for (std::size_t c = 0; c < sim[i].cycles.size(); ++c) {
+      const std::vector<double> a = program[i].cycles[c].values(), b = sim[i].cycles[c].values();
+      for (std::size_t v = 0; v < a.size(); ++v) EXPECT_NEAR(a[v], b[v], 1e-9 * std::max(1.0, std::fabs(b[v])));
+    }
+  }
+  // The slowest film runs every cycle; the fastest stops at 99% of its first capacity.
+  EXPECT_EQ(program[0].cycles.size(), 6u);
+  EXPECT_LT(program[2].cycles.size(), 6u);
+  EXPECT_NE(program[2].termination.find("99% capacity"), std::string::npos) << program[2].termination;
+  // Cell 0 keeps the rows of cycles 1 (the first), 2 and 6 (the last) only.
+  const std::size_t kept = program[0].time.size();
+  const auto all = run(cells, o, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 6),
+                       BatchEngine::cell_program);
+  EXPECT_LT(kept, all[0].time.size() * 3 / 5);
+  EXPECT_GT(kept, all[0].time.size() / 3);
 }
 
 }  // namespace

@@ -60,8 +60,7 @@ struct BatchCellResult {
   std::vector<double> temperature;  ///< [K], the cell's volume-averaged temperature
   /// One summary per cycle the cell ended (Solution::cycles: capacity, LLI,
   /// the lithium lost to SEI and plating, LAM, ...), kept whether or not the
-  /// curves are. The Simulation engine (the CPU's) fills them; the cell
-  /// program (the GPU's) does not yet (BatchSimulation::summarises_cycles).
+  /// curves are; both engines summarise alike (cycle_summary.hpp).
   std::vector<CycleSummary> cycles;
 };
 
@@ -141,9 +140,6 @@ class BatchSimulation {
   std::size_t cell_program_bytes() const;
   /// Threads run() uses: BatchOptions::threads (0: every hardware thread), at most one per cell.
   std::size_t worker_threads() const;
-  /// Whether the results carry each cell's cycle summaries (BatchCellResult::cycles):
-  /// the Simulation engine's do; the cell program's not yet.
-  bool summarises_cycles() const { return engine() == BatchEngine::simulation; }
 
  private:
   struct ProgramRun;
