@@ -106,7 +106,7 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
   take(o.unit_c_s, R * P);
   take(o.particle_work, (R - 1) * P);
   take(o.ds_face, d.any_stress_diffusion() ? (R - 1) * P : 0);
-  const std::size_t e = d.porosity_change() && (sei || plating) ? n : 0;
+  const std::size_t e = d.porosity_follows_films() ? n : 0;
   for (std::size_t* a : {&o.eps_now, &o.transport, &o.sigma_now}) take(*a, e);
   for (std::size_t* a : {&o.flux, &o.ds, &o.slope, &o.pot_surface}) take(*a, P);
   for (std::size_t* a : {&o.pot_aj, &o.adj, &o.kappa, &o.kappa_d, &o.d_logc, &o.s_phi, &o.e_phi, &o.c_e_seen})
@@ -310,7 +310,7 @@ stress_diffusion::Constants stress_diffusion_constants(const DegradationOptions&
 porosity::Constants porosity_constants(const DegradationOptions& d, const ParameterSet& p, const sei::Constants& sei,
                                        const plating::Constants& plating) {
   porosity::Constants c;
-  c.on = d.porosity_change() && (sei.on() || plating.on());
+  c.on = d.porosity_follows_films();
   if (!c.on) return c;
   const ElectrodeParameters& n = p.negative_electrode;
   c.eps0 = n.porosity;
@@ -337,7 +337,7 @@ ProgramSettings settings_for(const SimulationOptions& options, int rows_per_call
   s.plating = options.degradation.lithium_plating != PlatingModel::none;
   s.lam = options.degradation.lam();
   s.stress_diffusion = options.degradation.any_stress_diffusion();
-  s.porosity_change = options.degradation.porosity_change() && (s.sei || s.plating);
+  s.porosity_change = options.degradation.porosity_follows_films();
   s.o = slab_offsets(n, P, R, rows_per_call, options.degradation);
   s.surface = options.surface;
   if (s.stress_diffusion && s.surface != SurfaceMethod::linear_extrapolation)

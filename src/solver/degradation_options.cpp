@@ -222,8 +222,7 @@ std::string describe(const DegradationOptions& o) {
     out += (out.empty() ? "" : ", ") + std::string("stress-induced diffusion (\"") +
            (o.stress_diffusion(0) ? "true" : "false") + "\", \"" + (o.stress_diffusion(1) ? "true" : "false") + "\")";
   }
-  if (o.porosity_change() && (o.film() != SeiModel::none || o.lithium_plating != PlatingModel::none))
-    out += ", porosity change";
+  if (o.porosity_follows_films()) out += ", porosity change";
   return out.empty() ? "no degradation" : out;
 }
 

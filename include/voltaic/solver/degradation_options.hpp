@@ -83,8 +83,13 @@ struct DegradationOptions {
   /// either turns on the one model that counts every film (porosity_change()).
   bool sei_porosity_change = false, lithium_plating_porosity_change = false;
 
-  /// Whether the negative electrode's porosity follows its films.
+  /// Whether either porosity-change option is asked for.
   bool porosity_change() const { return sei_porosity_change || lithium_plating_porosity_change; }
+  /// Whether the negative electrode's porosity follows its films: asked for,
+  /// and a film (SEI, the implied constant one, or plating) to follow.
+  bool porosity_follows_films() const {
+    return porosity_change() && (film() != SeiModel::none || lithium_plating != PlatingModel::none);
+  }
 
   /// Whether any degradation submodel is on.
   bool any() const {
