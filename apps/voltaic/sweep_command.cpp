@@ -76,8 +76,20 @@ void note_ignored_output(const io::OutputConfig& output) {
     std::fprintf(stderr, "voltaic: note: a sweep writes no fields or checkpoints; [output] asks for them\n");
 }
 
-void print_summary(const std::vector<BatchCellResult>& results, double wall_s, const std::string& where,
-                   const std::vector<std::string>& files) {
+/// Memory a cell took [bytes]: its result as kept on the host (with its
+/// cycle summaries and any curves), on average over the cells.
+double result_bytes_per_cell(const std::vector<BatchCellResult>& results) {
+  double bytes = 0.0;
+  for (const BatchCellResult& r : results) {
+    bytes += double(sizeof(BatchCellResult) + r.termination.capacity() + r.cycles.capacity() * sizeof(CycleSummary) +
+                    (r.time.capacity() + r.voltage.capacity() + r.current.capacity() + r.temperature.capacity()) *
+                        sizeof(double));
+  }
+  return results.empty() ? 0.0 : bytes / double(results.size());
+}
+
+void print_summary(const BatchSimulation& batch, const std::vector<BatchCellResult>& results, double wall_s,
+                   const std::string& where, const std::vector<std::string>& files) {
   std::size_t count[5] = {};
   for (const BatchCellResult& r : results) ++count[static_cast<int>(r.status)];
   const std::size_t ran = results.size() - count[0];
@@ -89,6 +101,12 @@ void print_summary(const std::vector<BatchCellResult>& results, double wall_s, c
   }
   std::printf("  %-28s %.3f s, %.4g cells/s %s\n", "wall time", wall_s, wall_s > 0.0 ? double(ran) / wall_s : 0.0,
               where.c_str());
+  std::printf("  %-28s %.1f KiB a cell on the host (its result, cycle summaries and curves kept)", "memory",
+              result_bytes_per_cell(results) / 1024.0);
+  if (batch.executor()->backend() != Backend::cpu)
+    std::printf(", %.1f KiB a cell in flight on the device (the cell program's arrays)",
+                double(batch.cell_program_bytes()) / 1024.0);
+  std::printf("\n");
   for (const std::string& f : files) std::printf("  %-28s %s\n", "wrote", f.c_str());
 }
 
@@ -235,7 +253,7 @@ int sweep_command(const SweepArguments& args) {
     return kInternalError;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  print_summary(results, wall, where, output->files());
+  print_summary(*batch, results, wall, where, output->files());
   std::fflush(stdout);
   if (signal.signal != 0) {
     std::fprintf(stderr, "voltaic: interrupted by %s%s; the cells that finished are in %s\n",

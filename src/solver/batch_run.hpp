@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "voltaic/solver/batch_simulation.hpp"
 #include "voltaic/solver/simulation_options.hpp"
@@ -22,6 +23,12 @@ namespace voltaic {
 /// @throws InsufficientMemory naming the estimate and what `exec` has
 void require_batch_memory(std::size_t cells, std::size_t threads, const SimulationOptions& options,
                           const Executor& exec, int cycles);
+
+/// Drops a result's curves and frees their memory (assigning {} would keep
+/// the vectors' capacity: a batch that keeps no curves would hold them all).
+inline void drop_curves(BatchCellResult& r) {
+  for (std::vector<double>* v : {&r.time, &r.voltage, &r.current, &r.temperature}) std::vector<double>().swap(*v);
+}
 
 struct BatchRun {
   BatchObserver* observer = nullptr;

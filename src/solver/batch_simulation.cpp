@@ -184,7 +184,7 @@ std::vector<BatchCellResult> BatchSimulation::run_simulations(const Experiment& 
     for (std::size_t i = run.next++; i < n && run.stop_reason().empty(); i = run.next++) {
       BatchCellResult r = run_cell(cell_parameters(i), options_, exec_, experiment, run);
       run.on_cell(i, r);
-      if (!batch_.keep_curves) r.time = r.voltage = r.current = r.temperature = {};
+      if (!batch_.keep_curves) drop_curves(r);
       results[i] = std::move(r);
     }
   };

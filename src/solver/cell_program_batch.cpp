@@ -203,7 +203,7 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
   std::vector<double>* curves[program::kRowValues] = {&out.time, &out.voltage, &out.current, &out.temperature};
   for (int v = 0; v < program::kRowValues; ++v) {  // the cycle it ended in keeps its rows
     curves[v]->insert(curves[v]->end(), r.held.values[v].begin(), r.held.values[v].end());
-    r.held.values[v] = {};
+    std::vector<double>().swap(r.held.values[v]);
   }
   r.totals.reset();
   if (r.rows == 0) return;
@@ -309,7 +309,7 @@ void BatchSimulation::report(ProgramRun& run, std::size_t index) {
   if (r.reported) return;
   r.reported = true;
   run.on_cell(index, r.result);
-  if (!run.keep_curves) r.result.time = r.result.voltage = r.result.current = r.result.temperature = {};
+  if (!run.keep_curves) drop_curves(r.result);
 }
 
 void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std::size_t>& cells) {
