@@ -73,7 +73,6 @@ BatchCellResult failure(const std::string& why) {
   return r;
 }
 
-
 }  // namespace
 
 namespace {

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <exception>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <system_error>
@@ -65,11 +65,11 @@ struct CellRecord {
   std::size_t rows = 0;
   BatchCellResult result;
   bool reported = false;
-  long long step = 0;                            ///< the clock's experiment step when its last call began
-  program::CycleTally tally;                     ///< of the cycle running
-  Curves held;                                   ///< that cycle's rows where it keeps none, until it ends
-  std::unique_ptr<program::CellTotals> totals;   ///< built at the first cycle's end, freed when reported
-  std::string cycling_end;                       ///< the experiment's termination, where it ended the cycling
+  long long step = 0;                           ///< the clock's experiment step when its last call began
+  program::CycleTally tally;                    ///< of the cycle running
+  Curves held;                                  ///< that cycle's rows where it keeps none, until it ends
+  std::unique_ptr<program::CellTotals> totals;  ///< built at the first cycle's end, freed when reported
+  std::string cycling_end;                      ///< the experiment's termination, where it ended the cycling
 };
 
 }  // namespace
@@ -165,9 +165,10 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
   } else if (k.ending == Ending::completed) {
     out.status = BatchCellResult::Status::completed;
     const long long last = s.total_steps - 1;
-    out.termination = !r.cycling_end.empty() ? r.cycling_end
-                                             : describe_step(step_of(last), last) +
-                                                   (k.ended_by_event ? " ended by a cut-off event" : " ended after its duration");
+    out.termination = !r.cycling_end.empty()
+                          ? r.cycling_end
+                          : describe_step(step_of(last), last) +
+                                (k.ended_by_event ? " ended by a cut-off event" : " ended after its duration");
   } else if (k.ending == Ending::running) {
     out.status = interrupted ? BatchCellResult::Status::interrupted : BatchCellResult::Status::not_run;
   } else {
@@ -340,7 +341,8 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
       r.step = k.step;
       program::advance_on_cpu(cell);
       drain(r, slab.data() + s.o.rows, k.rows, keep, s, *run.experiment);
-      if (close_cycle(r, k, s, *run.experiment, state, [&] { return totals_of(cell_parameters(i), options_, s, r.constants); }))
+      if (close_cycle(r, k, s, *run.experiment, state,
+                      [&] { return totals_of(cell_parameters(i), options_, s, r.constants); }))
         k.ending = program::Ending::completed;
       if (k.ending == program::Ending::running && !run.stop_reason().empty()) {
         interrupted = true;

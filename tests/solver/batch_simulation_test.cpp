@@ -96,7 +96,8 @@ TEST(BatchSimulation, AgeingCellsKeepTheirCycleSummaries) {
     set_parameter(p, kAmbient, cells.value(i, 1));
     const Solution alone = Simulation(p, o, CpuExecutor::create()).run(cycling);
     const BatchCellResult& r = results[i];
-    EXPECT_EQ(r.time.capacity() + r.voltage.capacity(), 0u);  // the curves dropped (their memory too), the summaries kept
+    EXPECT_EQ(r.time.capacity() + r.voltage.capacity(),
+              0u);  // the curves dropped (their memory too), the summaries kept
     ASSERT_EQ(r.cycles.size(), alone.cycles.size()) << "cell " << i;
     for (std::size_t c = 0; c < r.cycles.size(); ++c) EXPECT_EQ(r.cycles[c].values(), alone.cycles[c].values());
     EXPECT_EQ(r.termination, alone.termination);
