@@ -79,7 +79,10 @@ Cases (``--cases`` takes names or shell patterns):
   "distributed"), 50 cycles;
 * ``lam_okane2022_coupled_porosity``: as ``lam_okane2022_coupled`` with "SEI
   porosity change" and "lithium plating porosity change" "true"
-  (OKane2022's own set-up), 50 cycles.
+  (OKane2022's own set-up), 50 cycles;
+* ``<case>_50`` for each of ``LONG_CASES`` (the four SEI models and the
+  three plating models at their nominal parameters): the same case over
+  ``LONG_CYCLES`` (50) cycles.
 
 The porosity-change cases (``*_porosity``, a spec's "porosity_of" names
 the base case) add the end-of-cycle "X-averaged negative electrode
@@ -589,6 +592,18 @@ def states_temperature(family):
 # The cases ------------------------------------------------------------------
 
 
+LONG_CYCLES = 50
+LONG_CASES = (
+    "sei_reaction_limited",
+    "sei_solvent_diffusion_limited",
+    "sei_interstitial_diffusion_limited",
+    "sei_ec_reaction_limited",
+    "plating_reversible",
+    "plating_irreversible",
+    "plating_partially_reversible",
+)
+
+
 def case_specs():
     """Every case: its family, the model options and how the parameters
     change (beyond the family's changes)."""
@@ -694,6 +709,10 @@ def case_specs():
     }
     for name, spec in lam.items():
         specs[name] = dict(spec, family="lam")
+    # Each SEI model and each plating model over LONG_CYCLES (the issue's
+    # bar: at least 50 cycles), beside the ten-cycle cases of each option.
+    for name in LONG_CASES:
+        specs[f"{name}_{LONG_CYCLES}"] = dict(specs[name], cycles=LONG_CYCLES)
     return specs
 
 

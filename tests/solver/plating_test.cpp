@@ -1,6 +1,7 @@
 // Lithium plating (degradation_options.hpp, plating_point.hpp) against
 // PyBaMM 26.10.1.1's DFN with the same options: OKane2022 at 268.15 K,
-// ten cycles charged at 1C (tests/data/pybamm/ageing/plating_*,
+// ten cycles charged at 1C, each model also over fifty
+// (tests/data/pybamm/ageing/plating_*,
 // tools/pybamm_ageing_reference.py), lithium conservation, and the options'
 // checks.
 #include <gtest/gtest.h>
@@ -23,7 +24,6 @@ namespace {
 
 const std::vector<std::string> kCycle = {"Discharge at 1C until 2.5 V", "Rest for 10 minutes",
                                          "Charge at 1C until 4.2 V", "Hold at 4.2 V until C/20", "Rest for 10 minutes"};
-constexpr int kCycles = 10;
 constexpr double kTemperature = 268.15;
 
 struct Case {
@@ -31,6 +31,7 @@ struct Case {
   PlatingModel plating;
   SeiModel sei;
   ThermalModel thermal;
+  int cycles = 10;
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.stem; }
@@ -56,19 +57,20 @@ double lithium(const CycleSummary& c) { return c.particle_lithium + c.sei_lithiu
 
 class PlatingVersusPybamm : public ::testing::TestWithParam<Case> {};
 
-TEST_P(PlatingVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
+TEST_P(PlatingVersusPybamm, CapacityLithiumAndVoltageOverTheCycles) {
   const Case& c = GetParam();
+  const int cycles = c.cycles;
   const std::string stem = std::string("ageing/") + c.stem;
   const test::PybammCurve summary = test::read_pybamm_curve(stem + "_summary");
   Simulation sim(cold_okane2022(), options_for(c), CpuExecutor::create());
-  const Solution s = sim.run(Experiment(kCycle, kCycles));
+  const Solution s = sim.run(Experiment(kCycle, cycles));
   ASSERT_TRUE(s.completed) << s.termination;
-  ASSERT_EQ(s.cycles.size(), static_cast<std::size_t>(kCycles));
+  ASSERT_EQ(s.cycles.size(), static_cast<std::size_t>(cycles));
 
   const std::vector<double>& capacity = summary["Discharge step capacity [A.h]"];
   const std::vector<double>& plated = summary["Loss of lithium to negative lithium plating [mol]"];
   const std::vector<double>& sei = summary["Loss of lithium to negative SEI [mol]"];
-  for (int i = 0; i < kCycles; ++i) {
+  for (int i = 0; i < cycles; ++i) {
     const CycleSummary& ours = s.cycles[static_cast<std::size_t>(i)];
     EXPECT_NEAR(ours.discharge_capacity, capacity[i], 0.005 * capacity[i]) << "cycle " << i + 1;
   }
@@ -90,8 +92,8 @@ TEST_P(PlatingVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
 
   const int size = static_cast<int>(kCycle.size());
   const double first_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle1"), 0, size);
-  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle10"),
-                                          static_cast<long long>(size) * (kCycles - 1), size);
+  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle" + std::to_string(cycles)),
+                                          static_cast<long long>(size) * (cycles - 1), size);
   EXPECT_LT(first_rms, 2e-3);
   EXPECT_LT(last_rms, 2e-3);
   RecordProperty("first_cycle_rms_mV", std::to_string(first_rms * 1e3));
@@ -101,15 +103,19 @@ TEST_P(PlatingVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
 
 INSTANTIATE_TEST_SUITE_P(
     OKane2022, PlatingVersusPybamm,
-    ::testing::Values(Case{"plating_reversible", PlatingModel::reversible, SeiModel::none, ThermalModel::isothermal},
-                      Case{"plating_irreversible", PlatingModel::irreversible, SeiModel::none,
-                           ThermalModel::isothermal},
-                      Case{"plating_partially_reversible", PlatingModel::partially_reversible,
-                           SeiModel::solvent_diffusion_limited, ThermalModel::isothermal},
-                      Case{"plating_partially_reversible_lumped", PlatingModel::partially_reversible,
-                           SeiModel::solvent_diffusion_limited, ThermalModel::lumped},
-                      Case{"plating_reaction_limited_sei", PlatingModel::partially_reversible,
-                           SeiModel::reaction_limited, ThermalModel::isothermal}),
+    ::testing::Values(
+        Case{"plating_reversible", PlatingModel::reversible, SeiModel::none, ThermalModel::isothermal},
+        Case{"plating_irreversible", PlatingModel::irreversible, SeiModel::none, ThermalModel::isothermal},
+        Case{"plating_partially_reversible", PlatingModel::partially_reversible, SeiModel::solvent_diffusion_limited,
+             ThermalModel::isothermal},
+        Case{"plating_partially_reversible_lumped", PlatingModel::partially_reversible,
+             SeiModel::solvent_diffusion_limited, ThermalModel::lumped},
+        Case{"plating_reaction_limited_sei", PlatingModel::partially_reversible, SeiModel::reaction_limited,
+             ThermalModel::isothermal},
+        Case{"plating_reversible_50", PlatingModel::reversible, SeiModel::none, ThermalModel::isothermal, 50},
+        Case{"plating_irreversible_50", PlatingModel::irreversible, SeiModel::none, ThermalModel::isothermal, 50},
+        Case{"plating_partially_reversible_50", PlatingModel::partially_reversible, SeiModel::solvent_diffusion_limited,
+             ThermalModel::isothermal, 50}),
     case_name);
 
 // The node's film solve once refused a root it had bracketed to rounding

@@ -1,5 +1,6 @@
 // SEI growth (degradation_options.hpp, sei_point.hpp) against PyBaMM
-// 26.10.1.1's DFN with the same options over ten CC-CV cycles
+// 26.10.1.1's DFN with the same options over ten CC-CV cycles (each model
+// at its nominal parameters also over fifty)
 // (tests/data/pybamm/ageing, tools/pybamm_ageing_reference.py), and the
 // options' checks.
 #include <gtest/gtest.h>
@@ -25,7 +26,6 @@ namespace {
 const std::vector<std::string> kCycle = {"Discharge at 1C until 2.5 V", "Rest for 10 minutes",
                                          "Charge at 0.5C until 4.2 V", "Hold at 4.2 V until C/20",
                                          "Rest for 10 minutes"};
-constexpr int kCycles = 10;
 
 struct Case {
   const char* stem;  ///< tests/data/pybamm/ageing/<stem>_*.csv
@@ -34,14 +34,16 @@ struct Case {
   double j0_factor;  ///< on Chen2020's SEI exchange current density
   ThermalModel thermal;
   double activation;  ///< SEI growth activation energy [J/mol] (Chen2020's: 0)
+  int cycles = 10;
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.stem; }
 
 class SeiVersusPybamm : public ::testing::TestWithParam<Case> {};
 
-TEST_P(SeiVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
+TEST_P(SeiVersusPybamm, CapacityLithiumAndVoltageOverTheCycles) {
   const Case& c = GetParam();
+  const int cycles = c.cycles;
   const std::string stem = std::string("ageing/") + c.stem;
   const test::PybammCurve summary = test::read_pybamm_curve(stem + "_summary");
   ParameterSet p = parameter_sets::chen2020();
@@ -53,14 +55,14 @@ TEST_P(SeiVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
   o.degradation.sei = c.sei;
   o.degradation.sei_film_resistance = c.film;
   Simulation sim(p, o, CpuExecutor::create());
-  const Solution s = sim.run(Experiment(kCycle, kCycles));
+  const Solution s = sim.run(Experiment(kCycle, cycles));
   ASSERT_TRUE(s.completed) << s.termination;
-  ASSERT_EQ(s.cycles.size(), static_cast<std::size_t>(kCycles));
+  ASSERT_EQ(s.cycles.size(), static_cast<std::size_t>(cycles));
 
   const std::vector<double>& capacity = summary["Discharge step capacity [A.h]"];
   const std::vector<double>& lost = summary["Loss of lithium to negative SEI [mol]"];
   const std::vector<double>& thickness = summary["End of cycle X-averaged negative SEI thickness [m]"];
-  for (int i = 0; i < kCycles; ++i) {
+  for (int i = 0; i < cycles; ++i) {
     const CycleSummary& ours = s.cycles[static_cast<std::size_t>(i)];
     EXPECT_EQ(ours.cycle, i + 1);
     EXPECT_NEAR(ours.discharge_capacity, capacity[i], 0.005 * capacity[i]) << "cycle " << i + 1;
@@ -78,8 +80,8 @@ TEST_P(SeiVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
 
   const int size = static_cast<int>(kCycle.size());
   const double first_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle1"), 0, size);
-  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle10"),
-                                          static_cast<long long>(size) * (kCycles - 1), size);
+  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle" + std::to_string(cycles)),
+                                          static_cast<long long>(size) * (cycles - 1), size);
   EXPECT_LT(first_rms, 2e-3);
   EXPECT_LT(last_rms, 2e-3);
   RecordProperty("first_cycle_rms_mV", std::to_string(first_rms * 1e3));
@@ -87,23 +89,31 @@ TEST_P(SeiVersusPybamm, CapacityLithiumAndVoltageOverTenCycles) {
   RecordProperty("sei_lithium_lost_relative_error", std::to_string(last.sei_lithium_lost / lost.back() - 1.0));
 }
 
-INSTANTIATE_TEST_SUITE_P(Chen2020, SeiVersusPybamm,
-                         ::testing::Values(Case{"sei_reaction_limited", SeiModel::reaction_limited,
-                                                SeiFilmResistance::automatic, 1.0, ThermalModel::isothermal, 0.0},
-                                           Case{"sei_reaction_limited_fast", SeiModel::reaction_limited,
-                                                SeiFilmResistance::automatic, 100.0, ThermalModel::isothermal, 0.0},
-                                           Case{"sei_reaction_limited_fast_nofilm", SeiModel::reaction_limited,
-                                                SeiFilmResistance::none, 100.0, ThermalModel::isothermal, 0.0},
-                                           Case{"sei_reaction_limited_fast_lumped", SeiModel::reaction_limited,
-                                                SeiFilmResistance::automatic, 100.0, ThermalModel::lumped, 37000.0},
-                                           Case{"sei_solvent_diffusion_limited", SeiModel::solvent_diffusion_limited,
-                                                SeiFilmResistance::automatic, 1.0, ThermalModel::isothermal, 0.0},
-                                           Case{"sei_interstitial_diffusion_limited",
-                                                SeiModel::interstitial_diffusion_limited, SeiFilmResistance::automatic,
-                                                1.0, ThermalModel::isothermal, 0.0},
-                                           Case{"sei_ec_reaction_limited", SeiModel::ec_reaction_limited,
-                                                SeiFilmResistance::automatic, 1.0, ThermalModel::isothermal, 0.0}),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(
+    Chen2020, SeiVersusPybamm,
+    ::testing::Values(Case{"sei_reaction_limited", SeiModel::reaction_limited, SeiFilmResistance::automatic, 1.0,
+                           ThermalModel::isothermal, 0.0},
+                      Case{"sei_reaction_limited_fast", SeiModel::reaction_limited, SeiFilmResistance::automatic, 100.0,
+                           ThermalModel::isothermal, 0.0},
+                      Case{"sei_reaction_limited_fast_nofilm", SeiModel::reaction_limited, SeiFilmResistance::none,
+                           100.0, ThermalModel::isothermal, 0.0},
+                      Case{"sei_reaction_limited_fast_lumped", SeiModel::reaction_limited, SeiFilmResistance::automatic,
+                           100.0, ThermalModel::lumped, 37000.0},
+                      Case{"sei_solvent_diffusion_limited", SeiModel::solvent_diffusion_limited,
+                           SeiFilmResistance::automatic, 1.0, ThermalModel::isothermal, 0.0},
+                      Case{"sei_interstitial_diffusion_limited", SeiModel::interstitial_diffusion_limited,
+                           SeiFilmResistance::automatic, 1.0, ThermalModel::isothermal, 0.0},
+                      Case{"sei_ec_reaction_limited", SeiModel::ec_reaction_limited, SeiFilmResistance::automatic, 1.0,
+                           ThermalModel::isothermal, 0.0},
+                      Case{"sei_reaction_limited_50", SeiModel::reaction_limited, SeiFilmResistance::automatic, 1.0,
+                           ThermalModel::isothermal, 0.0, 50},
+                      Case{"sei_solvent_diffusion_limited_50", SeiModel::solvent_diffusion_limited,
+                           SeiFilmResistance::automatic, 1.0, ThermalModel::isothermal, 0.0, 50},
+                      Case{"sei_interstitial_diffusion_limited_50", SeiModel::interstitial_diffusion_limited,
+                           SeiFilmResistance::automatic, 1.0, ThermalModel::isothermal, 0.0, 50},
+                      Case{"sei_ec_reaction_limited_50", SeiModel::ec_reaction_limited, SeiFilmResistance::automatic,
+                           1.0, ThermalModel::isothermal, 0.0, 50}),
+    case_name);
 
 TEST(SeiOptions, RefusedByName) {
   ParameterSet p = parameter_sets::chen2020();
