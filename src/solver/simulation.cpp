@@ -8,6 +8,7 @@
 
 #include "solver/bdf2.hpp"
 #include "solver/cell_engine.hpp"
+#include "solver/checkpoint_cycles.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/simulation_run.hpp"
@@ -596,6 +597,11 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
     check_resume(experiment);
     const std::unique_ptr<Checkpoint> c = std::move(resume_);
     resume_solution(*c, run.solution);
+    CheckpointCycles cycling = resume_cycles(*c, "Simulation::run");
+    run.solution.cycles = std::move(cycling.cycles);
+    run.cycle_tally = cycling.tally;
+    run.held = std::move(cycling.held);
+    run.cycling_resumed = cycling.kept;
     first = clock().index;
     run.resuming = true;
   }

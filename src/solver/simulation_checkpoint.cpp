@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "solver/cell_engine.hpp"
+#include "solver/checkpoint_cycles.hpp"
 #include "solver/checkpoint_values.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/state_history.hpp"
@@ -189,6 +190,7 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                 {"steps taken", run.solution.steps_taken},
                 {"steps rejected", run.solution.steps_rejected}};
   if (piece) set_window(c, {options_.grid.nx, options_.grid.ny, cut->blocks()[static_cast<std::size_t>(cut->rank())]});
+  if (engine_) save_cycles(run.solution.cycles, run.cycle_tally, run.held, c);
   return c;
 }
 

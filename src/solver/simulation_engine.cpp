@@ -44,12 +44,16 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
   const std::size_t cycle = experiment.cycle().size();
   const auto cycles_done = [&] { return static_cast<int>(k.step / static_cast<long long>(cycle)); };
   int summarised = cycles_done();
-  program::CycleTally tally;
+  if (run.cycling_resumed && static_cast<int>(solution.cycles.size()) != summarised)
+    throw InvalidArgument("checkpoint", "Simulation::run",
+                          "holds " + std::to_string(solution.cycles.size()) + " cycle summaries, but its step index " +
+                              std::to_string(k.step) + " ends " + std::to_string(summarised) + " cycles");
+  program::CycleTally& tally = run.cycle_tally;
   // A row of step `index`: in the cycle's tally always; in the Solution (and
   // so to the observer) where its cycle keeps its rows (PyBaMM's
   // save_at_cycles), else held until the cycle ends, and kept if the run
   // ends in it (as PyBaMM keeps the cycle it stops in).
-  Solution held;
+  Solution& held = run.held;
   struct KeepHeld {
     Solution &held, &to;
     ~KeepHeld() { to.take_rows(held); }

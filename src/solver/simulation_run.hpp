@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solver/anderson_mixing.hpp"
+#include "solver/cycle_summary.hpp"
 #include "solver/field_output.hpp"
 #include "solver/stack_heat.hpp"
 #include "solver/state_history.hpp"
@@ -59,6 +60,11 @@ struct Simulation::RunContext {
   bool resuming = false;                   // the present step continues from a checkpoint
   bool stopped = false;                    // the observer asked to stop (RunObserver::stop_reason)
   long long engine_rejected = 0;           // on the cell engine: its count of rejected steps at the last call
+  // On the cell engine: the running cycle's tally of its rows, and its rows
+  // where it keeps none (save_at_cycles) until it ends; both in checkpoints.
+  program::CycleTally cycle_tally;
+  Solution held;
+  bool cycling_resumed = false;  // the checkpoint resumed held them and the summaries before
 };
 
 }  // namespace voltaic

@@ -20,6 +20,7 @@ target_sources(voltaic PRIVATE
   solver/cell_engine.cpp
   solver/cell_totals.cpp
   solver/cycle_summary.cpp
+  solver/checkpoint_cycles.cpp
   solver/solver_options.cpp
   solver/degradation_options.cpp
   solver/simulation_steps.cpp

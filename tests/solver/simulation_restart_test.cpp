@@ -3,6 +3,7 @@
 // the observer on the output thread.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/solver/cycling.hpp"
 #include "voltaic/solver/field_catalog.hpp"
 #include "voltaic/solver/simulation.hpp"
 
@@ -197,9 +199,11 @@ TEST(SimulationRestart, AnAgeingCellContinuesBitForBitAndNeedsItsFilm) {
   ASSERT_TRUE(r.checkpoint);
   EXPECT_EQ(r.checkpoint->arrays.count("state/c_sei"), 1u);
   expect_bitwise_equal(a, b);
+  // Every cycle's summary, the one the checkpoint cut included (its tally and
+  // the summaries before are in the checkpoint).
   ASSERT_EQ(a.cycles.size(), 2u);
-  ASSERT_FALSE(b.cycles.empty());
-  EXPECT_EQ(b.cycles.back().sei_lithium_lost, a.cycles.back().sei_lithium_lost);
+  ASSERT_EQ(b.cycles.size(), a.cycles.size());
+  for (std::size_t i = 0; i < a.cycles.size(); ++i) EXPECT_EQ(b.cycles[i].values(), a.cycles[i].values()) << i;
 
   Simulation without_film(p, small_cell(), CpuExecutor::create());
   try {
@@ -207,6 +211,50 @@ TEST(SimulationRestart, AnAgeingCellContinuesBitForBitAndNeedsItsFilm) {
     FAIL() << "an ageing cell's checkpoint was accepted by a cell without SEI";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("degradation SEI"), std::string::npos) << e.what();
+  }
+}
+
+// A restart in a cycle that keeps no rows (save_at_cycles): the rows it
+// held back and the summaries so far are in the checkpoint, so the run's
+// rows, summaries and the termination's comparison with cycle 1 are the
+// uninterrupted run's; a checkpoint whose summaries disagree with its step
+// index is refused.
+TEST(SimulationRestart, ACheckpointInAnUnsavedCycleKeepsItsCycling) {
+  SimulationOptions o = small_cell();
+  o.degradation.sei = SeiModel::reaction_limited;
+  ParameterSet p = parameter_sets::chen2020();
+  p.sei.exchange_current_density *= 100.0;
+  Experiment e({"Discharge at 1C until 3.2 V", "Charge at 1C until 4.1 V"}, 4);
+  e.set_saving(CycleSaving::listed({}));                         // the first and the last cycles only
+  e.set_termination(parse_cycle_termination({"10% capacity"}));  // compares with cycle 1's, never fires
+  Experiment all = e;
+  all.set_saving(CycleSaving{});
+  const Solution every_row = Simulation(p, o, CpuExecutor::create()).run(all);
+  const double second_cycle = every_row.cycles[0].time + 600.0;
+  const Resumed r = run_and_resume(p, o, e, second_cycle);
+  ASSERT_TRUE(r.checkpoint);
+  expect_bitwise_equal(r.whole, r.resumed);
+  ASSERT_EQ(r.resumed.cycles.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(r.resumed.cycles[i].values(), r.whole.cycles[i].values()) << i;
+  // The held rows are cycle 2's up to the checkpoint, as the run keeping every row has them.
+  const std::vector<double>& held = r.checkpoint->arrays.at("held/Time [s]");
+  ASSERT_FALSE(held.empty());
+  const std::vector<double>& t = every_row["Time [s]"];
+  const auto first = std::search(t.begin(), t.end(), held.begin(), held.end());
+  ASSERT_NE(first, t.end()) << "the held rows are not a run of the uninterrupted rows";
+  EXPECT_EQ(held.front(), every_row.cycles[0].time);  // cycle 2's first row repeats cycle 1's last time
+  EXPECT_LT(held.back(), every_row.cycles[1].time);
+
+  Checkpoint short_of_one = *r.checkpoint;  // a summary missing
+  for (auto& [name, values] : short_of_one.arrays)
+    if (name.rfind("cycles/", 0) == 0) values.pop_back();
+  Simulation refused(p, o, CpuExecutor::create());
+  refused.load_checkpoint(short_of_one);
+  try {
+    refused.run(e);
+    FAIL() << "a checkpoint with 0 summaries after cycle 1 was accepted";
+  } catch (const InvalidArgument& x) {
+    EXPECT_NE(std::string(x.what()).find("cycle summaries"), std::string::npos) << x.what();
   }
 }
 
