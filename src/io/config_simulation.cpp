@@ -103,22 +103,23 @@ std::string describe_pair(const E (&pair)[2]) {
   return "[" + quoted(to_string(pair[0])) + ", " + quoted(to_string(pair[1])) + "]";
 }
 
-/// The [degradation] key (and its value as written) that a check_degradation
-/// failure is about: the option it names, else the model whose parameter it is.
-/// A stress-induced diffusion on by default is about the particle_mechanics
-/// key that turned it on, when the file sets that one only.
-std::pair<std::string, std::string> key_of(const ConfigSection& d, const InvalidArgument& e,
+/// The [degradation] key (and its value as written) of the option a
+/// refusal is about. A stress-induced diffusion on by default is about the
+/// particle_mechanics key that turned it on, when the file sets that one only.
+std::pair<std::string, std::string> key_of(const ConfigSection& d, DegradationRefusal::Option option,
                                            const DegradationOptions& o) {
-  const std::string& what = e.what_failed();
-  const bool diffusion =
-      what == "stress-induced diffusion" || e.why().find("stress-induced diffusion") != std::string::npos;
-  if (what == "particle mechanics" || (diffusion && !d.has("stress_induced_diffusion") && d.has("particle_mechanics")))
-    return {"particle_mechanics", describe_pair(o.particle_mechanics)};
-  if (diffusion) return {"stress_induced_diffusion", describe_pair(o.stress_induced_diffusion)};
-  if (e.why().find("plating model") != std::string::npos)
-    return {"lithium_plating", quoted(to_string(o.lithium_plating))};
-  if (e.why().find("active material") != std::string::npos || what == "loss of active material")
-    return {"loss_of_active_material", describe_pair(o.loss_of_active_material)};
+  using Option = DegradationRefusal::Option;
+  switch (option) {
+    case Option::sei: return {"sei", quoted(to_string(o.sei))};
+    case Option::sei_film_resistance: return {"sei_film_resistance", quoted(to_string(o.sei_film_resistance))};
+    case Option::lithium_plating: return {"lithium_plating", quoted(to_string(o.lithium_plating))};
+    case Option::loss_of_active_material: return {"loss_of_active_material", describe_pair(o.loss_of_active_material)};
+    case Option::particle_mechanics: return {"particle_mechanics", describe_pair(o.particle_mechanics)};
+    case Option::stress_induced_diffusion:
+      if (!d.has("stress_induced_diffusion") && d.has("particle_mechanics"))
+        return {"particle_mechanics", describe_pair(o.particle_mechanics)};
+      return {"stress_induced_diffusion", describe_pair(o.stress_induced_diffusion)};
+  }
   return {"sei", quoted(to_string(o.sei))};
 }
 
@@ -142,14 +143,10 @@ void check_degradation_cell(const ConfigSection& d, const RunConfig& config) {
     d.fail(key, "is " + value +
                     " for a 3D cell (nx, ny, collectors or conduction); degradation runs on 1D cells only: "
                     "nx = ny = 1, uniform collectors, isothermal or lumped");
-  try {
-    check_degradation(o, config.parameters);
-  } catch (const InvalidArgument& e) {
-    const auto [k, v] = key_of(d, e, o);
+  if (const auto r = degradation_refusal(o, config.parameters)) {
+    const auto [k, v] = key_of(d, r->option, o);
     // An option's own refusal reads "is V: why"; a missing parameter "is V, which needs 'P': why".
-    const bool option = e.what_failed() == "particle mechanics" || e.what_failed() == "stress-induced diffusion" ||
-                        e.what_failed() == "loss of active material" || e.what_failed() == "SEI film resistance";
-    d.fail(k, "is " + v + (option ? ": " + e.why() : ", which needs '" + e.what_failed() + "': " + e.why()));
+    d.fail(k, "is " + v + (r->parameter ? ", which needs '" + r->what_failed + "': " + r->why : ": " + r->why));
   }
 }
 

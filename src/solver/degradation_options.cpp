@@ -157,16 +157,19 @@ std::vector<std::string> needed_for_stress_diffusion(const std::string& Side) {
   return n;
 }
 
-/// Refuses `name` unset or out of its range in `p`; `model` says who needs it.
-void require(const std::string& name, const ParameterSet& p, const std::string& model) {
+using Option = DegradationRefusal::Option;
+
+/// `name` unset or out of its range in `p` (`model` says who needs it), refused for `option`.
+std::optional<DegradationRefusal> require(const std::string& name, const ParameterSet& p, const std::string& model,
+                                          Option option) {
   const ParameterInfo& info = *find_parameter(name);
   const double v = info.get(p);
   if (std::isnan(v))
-    throw InvalidArgument(name, "voltaic::check_degradation",
-                          model + " needs it and the parameter set leaves it unset");
+    return DegradationRefusal{option, true, name, model + " needs it and the parameter set leaves it unset"};
   if (!info.allowed.contains(v))
-    throw InvalidArgument(name, "voltaic::check_degradation",
-                          "value " + format_parameter_value(v) + " outside " + info.allowed.to_string());
+    return DegradationRefusal{option, true, name,
+                              "value " + format_parameter_value(v) + " outside " + info.allowed.to_string()};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -236,41 +239,55 @@ const std::vector<std::string>& lam_model_names() {
   return names;
 }
 
-void check_degradation(const DegradationOptions& o, const ParameterSet& p) {
+std::optional<DegradationRefusal> degradation_refusal(const DegradationOptions& o, const ParameterSet& p) {
   if (o.sei == SeiModel::none && o.sei_film_resistance == SeiFilmResistance::distributed)
-    throw InvalidArgument("SEI film resistance", "voltaic::check_degradation",
-                          "\"distributed\" needs a film: set \"SEI\" to one of its models");
+    return DegradationRefusal{Option::sei_film_resistance, false, "SEI film resistance",
+                              "\"distributed\" needs a film: set \"SEI\" to one of its models"};
   for (const std::string& name : needed(o.film(), o.film_resistance()))
-    require(name, p, "the SEI model \"" + to_string(o.film()) + "\"");
+    if (auto r = require(name, p, "the SEI model \"" + to_string(o.film()) + "\"", Option::sei)) return r;
   for (const std::string& name : needed(o.lithium_plating))
-    require(name, p, "the lithium plating model \"" + to_string(o.lithium_plating) + "\"");
+    if (auto r = require(name, p, "the lithium plating model \"" + to_string(o.lithium_plating) + "\"",
+                         Option::lithium_plating))
+      return r;
   const LamModel* lam = o.loss_of_active_material;
   if (reaction_driven(lam[1]))
-    throw InvalidArgument("loss of active material", "voltaic::check_degradation",
-                          "\"" + to_string(lam[1]) +
-                              "\" on the positive electrode needs an SEI there (voltaic grows "
-                              "the film on the negative particles only)");
+    return DegradationRefusal{Option::loss_of_active_material, false, "loss of active material",
+                              "\"" + to_string(lam[1]) +
+                                  "\" on the positive electrode needs an SEI there (voltaic grows "
+                                  "the film on the negative particles only)"};
   if (reaction_driven(lam[0]) && (o.sei == SeiModel::none || o.sei == SeiModel::constant))
-    throw InvalidArgument("loss of active material", "voltaic::check_degradation",
-                          "\"" + to_string(lam[0]) + "\" follows the SEI's current: set \"SEI\" to a growing model");
+    return DegradationRefusal{
+        Option::loss_of_active_material, false, "loss of active material",
+        "\"" + to_string(lam[0]) + "\" follows the SEI's current: set \"SEI\" to a growing model"};
   for (int e = 0; e < 2; ++e) {
     const std::string Side = e == 0 ? "Negative" : "Positive";
     if (stress_driven(lam[e]) && !o.mechanics(e))
-      throw InvalidArgument("particle mechanics", "voltaic::check_degradation",
-                            "the " + Side + " electrode's loss of active material \"" + to_string(lam[e]) +
-                                "\" reads its particles' stresses, which \"none\" turns off: set \"swelling only\" "
-                                "or \"auto\"");
+      return DegradationRefusal{Option::particle_mechanics, false, "particle mechanics",
+                                "the " + Side + " electrode's loss of active material \"" + to_string(lam[e]) +
+                                    "\" reads its particles' stresses, which \"none\" turns off: set \"swelling "
+                                    "only\" or \"auto\""};
     if (o.stress_diffusion(e) && !o.mechanics(0) && !o.mechanics(1))
-      throw InvalidArgument("stress-induced diffusion", "voltaic::check_degradation",
-                            "needs a particle mechanics model and neither electrode has one (PyBaMM refuses it "
-                            "too): set \"particle mechanics\" to \"swelling only\"");
+      return DegradationRefusal{Option::stress_induced_diffusion, false, "stress-induced diffusion",
+                                "needs a particle mechanics model and neither electrode has one (PyBaMM refuses it "
+                                "too): set \"particle mechanics\" to \"swelling only\""};
     for (const std::string& name : needed(lam[e], Side))
-      require(name, p, "the loss of active material \"" + to_string(lam[e]) + "\" (" + Side + " electrode)");
+      if (auto r =
+              require(name, p, "the loss of active material \"" + to_string(lam[e]) + "\" (" + Side + " electrode)",
+                      Option::loss_of_active_material))
+        return r;
     if (o.stress_diffusion(e)) {
       for (const std::string& name : needed_for_stress_diffusion(Side))
-        require(name, p, "the stress-induced diffusion (" + Side + " electrode)");
+        if (auto r = require(name, p, "the stress-induced diffusion (" + Side + " electrode)",
+                             Option::stress_induced_diffusion))
+          return r;
     }
   }
+  return std::nullopt;
+}
+
+void check_degradation(const DegradationOptions& o, const ParameterSet& p) {
+  if (const auto r = degradation_refusal(o, p))
+    throw InvalidArgument(r->what_failed, "voltaic::check_degradation", r->why);
 }
 
 }  // namespace voltaic

@@ -7,6 +7,7 @@
 /// plating_point.hpp.
 /// Only a 1D cell runs them (the cell engine); a 3D cell refuses them by name.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -154,6 +155,29 @@ const std::vector<std::string>& particle_mechanics_names();
 const std::vector<std::string>& stress_induced_diffusion_names();
 
 struct ParameterSet;
+
+/// Why check_degradation() refuses, and which option asks: a config names
+/// that option's key without reading the message.
+struct DegradationRefusal {
+  enum class Option {
+    sei,
+    sei_film_resistance,
+    lithium_plating,
+    loss_of_active_material,
+    particle_mechanics,
+    stress_induced_diffusion,
+  };
+  Option option;
+  /// A parameter the option's model needs is unset or out of range
+  /// (what_failed: its name); else the option itself is refused
+  /// (what_failed: the option's PyBaMM name).
+  bool parameter;
+  std::string what_failed, why;
+};
+
+/// What check_degradation() would refuse, if anything.
+std::optional<DegradationRefusal> degradation_refusal(const DegradationOptions& o, const ParameterSet& p);
+
 /// Refuses what the options cannot run with: a film resistance without a
 /// film, a reaction-driven loss without a growing film or on the positive
 /// electrode, and a parameter a model needs left unset in `p`.
