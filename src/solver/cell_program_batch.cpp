@@ -98,7 +98,6 @@ void drain(CellRecord& r, const double* buffer, int rows, bool keep, const Progr
   const int kept = std::min(rows, kRowsPerCall);
   r.rows += static_cast<std::size_t>(kept);
   const int cycle = static_cast<int>(r.step / s.cycle_size) + 1;
-  Curves to_result;
   std::vector<double>* result[program::kRowValues] = {&r.result.time, &r.result.voltage, &r.result.current,
                                                       &r.result.temperature};
   const bool saved = experiment.saving().saved(cycle, experiment.cycles());
