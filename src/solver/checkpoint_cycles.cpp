@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "solver/checkpoint_values.hpp"
 #include "voltaic/core/error.hpp"
 
 namespace voltaic {
@@ -66,16 +67,14 @@ std::array<double*, 6> tally_fields(program::CycleTally& t) {
 constexpr std::array<const char*, 6> kTallyNames = {
     "discharge capacity", "charge capacity", "discharge energy", "time", "current", "voltage"};
 
+/// Array `name` of `size` finite values.
 const std::vector<double>& array(const Checkpoint& c, const std::string& name, std::size_t size, const char* where) {
-  const auto it = c.arrays.find(name);
-  if (it == c.arrays.end()) throw InvalidArgument("checkpoint", where, "has no array '" + name + "'");
-  if (it->second.size() != size)
-    throw InvalidArgument("checkpoint", where,
-                          "array '" + name + "' holds " + std::to_string(it->second.size()) + " values; expected " +
-                              std::to_string(size));
-  for (double x : it->second)
-    if (!std::isfinite(x)) throw InvalidArgument("checkpoint", where, "array '" + name + "' holds a non-finite value");
-  return it->second;
+  const std::vector<double>& values = checkpoint_values::finite_array(c, name);
+  if (values.size() != size)
+    throw InvalidArgument(
+        "checkpoint", where,
+        "array '" + name + "' holds " + std::to_string(values.size()) + " values; expected " + std::to_string(size));
+  return values;
 }
 
 }  // namespace
@@ -112,19 +111,11 @@ CheckpointCycles resume_cycles(const Checkpoint& c, const char* where) {
     const std::vector<double>& values = array(c, key(kNames[static_cast<std::size_t>(f)]), n, where);
     for (std::size_t i = 0; i < n; ++i) *fields(out.cycles[i])[static_cast<std::size_t>(f)] = values[i];
   }
-  const auto scalar = [&](const std::string& name) {
-    const auto it = c.scalars.find(name);
-    if (it == c.scalars.end()) throw InvalidArgument("checkpoint", where, "has no value '" + name + "'");
-    if (!std::isfinite(it->second)) throw InvalidArgument("checkpoint", where, "value '" + name + "' is not finite");
-    return it->second;
-  };
+  namespace v = checkpoint_values;
   for (std::size_t f = 0; f < kTallyNames.size(); ++f)
-    *tally_fields(out.tally)[f] = scalar(std::string("cycle tally/") + kTallyNames[f]);
-  const auto started = c.integers.find("cycle tally started");
-  if (started == c.integers.end() || (started->second != 0 && started->second != 1))
-    throw InvalidArgument("checkpoint", where, "'cycle tally started' is missing or not 0 or 1");
-  out.tally.started = started->second == 1;
-  const double least = scalar("cycle tally/minimum voltage");
+    *tally_fields(out.tally)[f] = v::scalar(c, std::string("cycle tally/") + kTallyNames[f]);
+  out.tally.started = v::integer(c, "cycle tally started", 0, 1) == 1;
+  const double least = v::scalar(c, "cycle tally/minimum voltage");
   out.tally.min_voltage = out.tally.started ? least : INFINITY;
   const std::vector<std::string>& names = Solution::variable_names();
   const auto rows = c.arrays.find("held/" + names.front());
