@@ -36,15 +36,20 @@
 
 namespace voltaic::program {
 
-/// One cell's run: settings, constants, clock and slab.
-class CellRun {
+/// One cell's run: settings, constants, clock and slab. `Ageing` false
+/// compiles a run without the degradation submodels (SEI, plating, loss of
+/// active material, stress-induced diffusion, the porosity change): the
+/// same arithmetic for a cell that has none, in less code, which a GPU's
+/// instruction cache and registers feel (kernels/cell_program_plain.cu).
+template <bool Ageing>
+class CellRunT {
  public:
   /// `slab`: this cell's arrays (SlabOffsets). `lanes` threads run the cell
   /// together, this one as `lane`: one on a CPU worker, a warp of 32 on CUDA,
   /// each holding its own copy of the clock (they stay equal: every decision
   /// is taken from values all lanes share).
-  VOLTAIC_HD CellRun(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab, int lane = 0,
-                     int lanes = 1)
+  VOLTAIC_HD CellRunT(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab, int lane = 0,
+                      int lanes = 1)
       : s_(s),
         c_(c),
         k_(k),
@@ -226,14 +231,14 @@ class CellRun {
     const auto value = [&](bool on, std::size_t levels, double none) {
       return on ? level3(levels, n_, level)[c] : none;
     };
-    return porosity::value(c_.porosity, value(s_.sei, o.c_sei_levels, 0.0), value(s_.plating, o.c_pl_levels, 0.0),
-                           value(s_.plating, o.c_dead_levels, 0.0), value(s_.lam, o.active_levels, 1.0));
+    return porosity::value(c_.porosity, value(has_sei(), o.c_sei_levels, 0.0), value(has_plating(), o.c_pl_levels, 0.0),
+                           value(has_plating(), o.c_dead_levels, 0.0), value(has_lam(), o.active_levels, 1.0));
   }
   /// The porosity, eps^b_e (null: the regions') and the solid's effective
   /// conductivity the steps use: changing with the films, or the constant ones.
-  VOLTAIC_HD const double* porosity() const { return at(s_.porosity_change ? s_.o.eps_now : s_.o.porosity); }
-  VOLTAIC_HD const double* transport() const { return s_.porosity_change ? at(s_.o.transport) : nullptr; }
-  VOLTAIC_HD const double* solid_sigma() const { return at(s_.porosity_change ? s_.o.sigma_now : s_.o.solid_sigma); }
+  VOLTAIC_HD const double* porosity() const { return at(has_porosity_change() ? s_.o.eps_now : s_.o.porosity); }
+  VOLTAIC_HD const double* transport() const { return has_porosity_change() ? at(s_.o.transport) : nullptr; }
+  VOLTAIC_HD const double* solid_sigma() const { return at(has_porosity_change() ? s_.o.sigma_now : s_.o.solid_sigma); }
   VOLTAIC_HD void particle_surface(const double* c, const double* flux, double* out);
   VOLTAIC_HD bool concentration(const Pass& p, bool linearised_sink, bool response);
   VOLTAIC_HD bool concentration_finish(const Pass& p);
@@ -257,10 +262,10 @@ class CellRun {
   /// (ProgramSettings::lam), from the pass's particles and a j_sei.
   VOLTAIC_HD void lam_growth(const Pass& p);
   /// f = eps_s / eps_s0 per node, or null without a loss of active material.
-  VOLTAIC_HD const double* active() const { return s_.lam ? at(s_.o.active) : nullptr; }
+  VOLTAIC_HD const double* active() const { return has_lam() ? at(s_.o.active) : nullptr; }
   /// The film's thickness c_sei V_bar / a [m] at node i (a = a0 f).
   VOLTAIC_HD double film_thickness(const double* c_sei, std::size_t i) const {
-    return s_.lam ? c_sei[i] * c_.sei.c_to_l / at(s_.o.active)[i] : c_sei[i] * c_.sei.c_to_l;
+    return has_lam() ? c_sei[i] * c_.sei.c_to_l / at(s_.o.active)[i] : c_sei[i] * c_.sei.c_to_l;
   }
   /// The side reactions' currents from the pass (aj_sei, aj_pl) into the
   /// potential step's guess (pot_aj_sei, pot_aj_pl), or back.
@@ -280,7 +285,7 @@ class CellRun {
   VOLTAIC_HD double event_margin(const ProgramStep& step) const;
   /// This cell's operator split as the shared pass loop sees it (stepping::split_passes).
   struct Passes {
-    CellRun& run;
+    CellRunT& run;
     const ProgramStep& step;
     Pass& p;
     VOLTAIC_HD bool concentration(int pass) {
@@ -318,7 +323,7 @@ class CellRun {
   };
   /// This cell under one experiment step as the shared step control sees it (step_control.hpp).
   struct Stepped {
-    CellRun& run;
+    CellRunT& run;
     const ProgramStep& step;
     VOLTAIC_HD bool attempt(double h) { return run.attempt(h, step); }
     VOLTAIC_HD void restore() { run.restore(); }
@@ -331,7 +336,7 @@ class CellRun {
   };
   /// This cell's potential step as the shared power iteration sees it (stepping::draw_power).
   struct PowerDraw {
-    CellRun& run;
+    CellRunT& run;
     VOLTAIC_HD bool solve_current(double amperes) { return run.solve_current(amperes); }
     VOLTAIC_HD double terminal_voltage(double amperes) const { return run.terminal_voltage(amperes); }
   };
@@ -343,6 +348,13 @@ class CellRun {
   VOLTAIC_HD bool start_step();
   VOLTAIC_HD bool step_once(bool& step_ended);
   VOLTAIC_HD double depletion_floor() const { return -s_.atol * c_.ce0; }
+  // The degradation submodels the batch runs (always off in CellRunT<false>).
+  VOLTAIC_HD bool has_sei() const { return Ageing && s_.sei; }
+  VOLTAIC_HD bool has_plating() const { return Ageing && s_.plating; }
+  VOLTAIC_HD bool has_side() const { return Ageing && s_.side(); }
+  VOLTAIC_HD bool has_lam() const { return Ageing && s_.lam; }
+  VOLTAIC_HD bool has_stress_diffusion() const { return Ageing && s_.stress_diffusion; }
+  VOLTAIC_HD bool has_porosity_change() const { return Ageing && s_.porosity_change; }
   VOLTAIC_HD void fail(Failure f, double value = 0.0) {
     k_.failure = f;
     k_.failure_value = value;
@@ -356,9 +368,13 @@ class CellRun {
   std::size_t n_, np_;
 };
 
+/// The run every CPU caller and an ageing batch on a GPU take.
+using CellRun = CellRunT<true>;
+
 // ---- Initial state ----------------------------------------------------------
 
-VOLTAIC_HD inline void CellRun::initialise() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::initialise() {
   const SlabOffsets& o = s_.o;
   const CellMap& m = c_.k.map;
   double* cs = at(o.c_s);
@@ -370,21 +386,21 @@ VOLTAIC_HD inline void CellRun::initialise() {
   fill(at(o.c_e), c_.ce0, n_);
   fill(at(o.T), c_.T0, n_);
   fill(at(o.aj), 0.0, n_);
-  if (s_.sei) {
+  if (has_sei()) {
     double* c = at(o.c_sei);
     for (std::size_t i = lane_; i < n_; i += lanes_) c[i] = m.region_of(i) == CellRegion::negative ? c_.sei.c0 : 0.0;
     sync();
     fill(at(o.aj_sei), 0.0, n_);
     fill(at(o.pot_aj_sei), 0.0, n_);
   }
-  if (s_.plating) {
+  if (has_plating()) {
     double* c = at(o.c_pl);
     for (std::size_t i = lane_; i < n_; i += lanes_)
       c[i] = m.region_of(i) == CellRegion::negative ? c_.plating.c0 : 0.0;
     sync();
     for (std::size_t a : {o.c_dead, o.aj_pl, o.pot_aj_pl, o.adj_pl}) fill(at(a), 0.0, n_);
   }
-  if (s_.lam) {
+  if (has_lam()) {
     fill(at(o.active), 1.0, n_);
     fill(at(o.lam_li), 0.0, n_);
   }
@@ -419,8 +435,9 @@ VOLTAIC_HD inline void CellRun::initialise() {
 
 // ---- Particles --------------------------------------------------------------
 
-VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, double dt) {
-  const bool per_face = s_.stress_diffusion;
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::particle_step(double* c, const double* flux, double dt) {
+  const bool per_face = has_stress_diffusion();
   const particle::StepArgs<double> a{c,       at(s_.o.particle_work), flux, at(per_face ? s_.o.ds_face : s_.o.ds),
                                      nullptr, at(s_.o.radius),        dt,   np_,
                                      per_face};
@@ -434,7 +451,8 @@ VOLTAIC_HD inline void CellRun::particle_step(double* c, const double* flux, dou
   sync();
 }
 
-VOLTAIC_HD inline void CellRun::stress_diffusivity() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::stress_diffusivity() {
   const SlabOffsets& o = s_.o;
   const CellMap& m = c_.k.map;
   const double *cs = at(o.c_s), *ds = at(o.ds), *T = at(o.T);
@@ -454,13 +472,14 @@ VOLTAIC_HD inline void CellRun::stress_diffusivity() {
   sync();
 }
 
-VOLTAIC_HD inline bool CellRun::porosity_now() {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::porosity_now() {
   const SlabOffsets& o = s_.o;
   const CellMap& m = c_.k.map;
   const porosity::Constants& k = c_.porosity;
   const double *eps0 = at(o.porosity), *sigma0 = at(o.solid_sigma);
-  const double *c_sei = s_.sei ? at(o.c_sei) : nullptr, *f = active();
-  const double *c_pl = s_.plating ? at(o.c_pl) : nullptr, *c_dead = s_.plating ? at(o.c_dead) : nullptr;
+  const double *c_sei = has_sei() ? at(o.c_sei) : nullptr, *f = active();
+  const double *c_pl = has_plating() ? at(o.c_pl) : nullptr, *c_dead = has_plating() ? at(o.c_dead) : nullptr;
   double *eps = at(o.eps_now), *transport = at(o.transport), *sigma = at(o.sigma_now);
   double least = 1.0;
   for (std::size_t c = lane_; c < n_; c += lanes_) {
@@ -487,7 +506,8 @@ VOLTAIC_HD inline bool CellRun::porosity_now() {
   return true;
 }
 
-VOLTAIC_HD inline void CellRun::salt_start(const Pass& p, double* c_e) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::salt_start(const Pass& p, double* c_e) {
   const CellMap& m = c_.k.map;
   const double *c0 = level3(s_.o.c_e_levels, n_, 0), *c1 = level3(s_.o.c_e_levels, n_, 1), *eps = at(s_.o.eps_now);
   for (std::size_t c = lane_; c < n_; c += lanes_) {
@@ -499,7 +519,8 @@ VOLTAIC_HD inline void CellRun::salt_start(const Pass& p, double* c_e) {
   sync();
 }
 
-VOLTAIC_HD inline void CellRun::particle_surface(const double* c, const double* flux, double* out) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::particle_surface(const double* c, const double* flux, double* out) {
   const std::size_t stride = np_, last = static_cast<std::size_t>(s_.R - 1) * stride;
   const double *ds = at(s_.o.ds), *radius = at(s_.o.radius);
   for (std::size_t q = lane_; q < np_; q += lanes_)
@@ -513,8 +534,10 @@ VOLTAIC_HD inline void CellRun::particle_surface(const double* c, const double* 
 /// cell_coefficients() rounds them for a 1 x 1 x n grid: insulated x-y faces,
 /// z faces Dirichlet 0 or insulated. d_last: the diagonal as
 /// StencilOperator::update_diagonal() rounds it (the faces' sum, then d's term).
-VOLTAIC_HD inline void CellRun::stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi,
-                                        bool arithmetic, double* diag, double* tz, bool d_last) const {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::stencil(const double* kc, const double* d, bool dirichlet_lo,
+                                                 bool dirichlet_hi, bool arithmetic, double* diag, double* tz,
+                                                 bool d_last) const {
   const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
   const double* dz = at(s_.o.dz);
   const double area = fp::mul(c_.dx, c_.dy);
@@ -539,7 +562,8 @@ VOLTAIC_HD inline void CellRun::stencil(const double* kc, const double* d, bool 
   sync();
 }
 
-VOLTAIC_HD inline void CellRun::apply(const double* diag, const double* tz, const double* x, double* y) const {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::apply(const double* diag, const double* tz, const double* x, double* y) const {
   for (std::size_t z = lane_; z < n_; z += lanes_) {
     const std::size_t c = z;
     const bool top = z + 1 == n_, bottom = z == 0;
@@ -550,16 +574,17 @@ VOLTAIC_HD inline void CellRun::apply(const double* diag, const double* tz, cons
   sync();
 }
 
-VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sink, bool response) {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::concentration(const Pass& p, bool linearised_sink, bool response) {
   const SlabOffsets& o = s_.o;
   const DfnConstants& k = c_.k;
   double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
   double *c_e = at(o.c_e), *de = at(o.de), *iterate = at(o.iterate), *sigma = at(o.sigma), *cap = at(o.capacity);
   const dfn::ConcentrationInputsT<const DfnConstants&> inputs{
-      k, aj, T, source, flux, ds, s_.sei ? at(o.aj_sei) : nullptr, s_.plating ? at(o.aj_pl) : nullptr, active()};
+      k, aj, T, source, flux, ds, has_sei() ? at(o.aj_sei) : nullptr, has_plating() ? at(o.aj_pl) : nullptr, active()};
   each(inputs);
-  if (s_.stress_diffusion) stress_diffusivity();  // from the pass before's shells, before start() resets them
-  if (s_.porosity_change && !porosity_now()) return false;
+  if (has_stress_diffusion()) stress_diffusivity();  // from the pass before's shells, before start() resets them
+  if (has_porosity_change() && !porosity_now()) return false;
   const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr, transport()};
   each(props);
   if (response) {
@@ -570,7 +595,7 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   }
   copy(c_e, iterate, n_);
   start(p, level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1), c_e, n_);
-  if (s_.porosity_change) salt_start(p, c_e);
+  if (has_porosity_change()) salt_start(p, c_e);
   const dfn::ElectrolyteSink sink{porosity(), iterate, c_e, p.dt, linearised_sink, source, sigma, cap};
   each(sink);
   // DiffusionStep: (V C / dt) u - div(D grad u) = V (C / dt u_old + s), by the exact column solve.
@@ -603,13 +628,14 @@ VOLTAIC_HD inline bool CellRun::concentration(const Pass& p, bool linearised_sin
   particle_step(cs, flux, p.dt);
   particle_surface(cs, flux, at(o.c_surf));
   // From the side currents the particles' flux left out: lithium is conserved.
-  if (s_.sei && c_.sei.grows()) sei_growth(p);
-  if (s_.plating) plating_growth(p);
-  if (s_.lam) lam_growth(p);
+  if (has_sei() && c_.sei.grows()) sei_growth(p);
+  if (has_plating()) plating_growth(p);
+  if (has_lam()) lam_growth(p);
   return true;
 }
 
-VOLTAIC_HD inline bool CellRun::concentration_finish(const Pass& p) {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::concentration_finish(const Pass& p) {
   if (max_abs(at(s_.o.sigma), n_) == 0.0) return true;  // the sink was not linearised
   if (!concentration(p, false, false)) return false;
   if (!above(at(s_.o.c_e), depletion_floor(), n_)) return concentration(p, true, false);
@@ -618,7 +644,8 @@ VOLTAIC_HD inline bool CellRun::concentration_finish(const Pass& p) {
 
 // ---- Potential --------------------------------------------------------------
 
-VOLTAIC_HD inline bool CellRun::solve_current(double amperes) {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::solve_current(double amperes) {
   const SlabOffsets& o = s_.o;
   dfn::Drive d;
   d.voltage_control = false;
@@ -629,12 +656,14 @@ VOLTAIC_HD inline bool CellRun::solve_current(double amperes) {
   return newton(d);
 }
 
-VOLTAIC_HD inline double CellRun::terminal_voltage(double amperes) const {
+template <bool Ageing>
+VOLTAIC_HD inline double CellRunT<Ageing>::terminal_voltage(double amperes) const {
   const double i = amperes / c_.area;
   return at(s_.o.phi)[n_ - 1] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
 }
 
-VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value) {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::potential(const ProgramStep& step, double value) {
   const SlabOffsets& o = s_.o;
   if (step.power) {  // the current that draws the power (stepping::draw_power, as Simulation)
     PowerDraw cell{*this};
@@ -667,25 +696,30 @@ VOLTAIC_HD inline bool CellRun::potential(const ProgramStep& step, double value)
   return true;
 }
 
-VOLTAIC_HD inline void CellRun::side_to_potential() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::side_to_potential() {
   const SlabOffsets& o = s_.o;
-  if (s_.sei) copy(at(o.aj_sei), at(o.pot_aj_sei), n_);
-  if (s_.plating) copy(at(o.aj_pl), at(o.pot_aj_pl), n_);
+  if (has_sei()) copy(at(o.aj_sei), at(o.pot_aj_sei), n_);
+  if (has_plating()) copy(at(o.aj_pl), at(o.pot_aj_pl), n_);
 }
 
-VOLTAIC_HD inline void CellRun::side_from_potential() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::side_from_potential() {
   const SlabOffsets& o = s_.o;
-  if (s_.sei) copy(at(o.pot_aj_sei), at(o.aj_sei), n_);
-  if (s_.plating) copy(at(o.pot_aj_pl), at(o.aj_pl), n_);
+  if (has_sei()) copy(at(o.pot_aj_sei), at(o.aj_sei), n_);
+  if (has_plating()) copy(at(o.pot_aj_pl), at(o.aj_pl), n_);
 }
 
-VOLTAIC_HD inline dfn::SideArrays CellRun::potential_side() {
+template <bool Ageing>
+VOLTAIC_HD inline dfn::SideArrays CellRunT<Ageing>::potential_side() {
   const SlabOffsets& o = s_.o;
-  return {s_.sei ? at(o.c_sei) : nullptr, s_.sei ? at(o.pot_aj_sei) : nullptr, s_.plating ? at(o.c_pl) : nullptr,
-          s_.plating ? at(o.pot_aj_pl) : nullptr, s_.plating ? at(o.adj_pl) : nullptr};
+  return {has_sei() ? at(o.c_sei) : nullptr, has_sei() ? at(o.pot_aj_sei) : nullptr,
+          has_plating() ? at(o.c_pl) : nullptr, has_plating() ? at(o.pot_aj_pl) : nullptr,
+          has_plating() ? at(o.adj_pl) : nullptr};
 }
 
-VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
   const SlabOffsets& o = s_.o;
   ++k_.potential_solves;
   const DfnConstants& k = c_.k;
@@ -693,7 +727,7 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   double *d_logc = at(o.d_logc), *aj = at(o.pot_aj), *adj = at(o.adj), *surface = at(o.pot_surface);
   double *residual = at(o.residual), *update = at(o.update);
   const double *c_surf = at(o.c_surf), *slope = at(o.slope), *flux = at(o.flux);
-  if (s_.porosity_change && !porosity_now()) return false;
+  if (has_porosity_change() && !porosity_now()) return false;
   const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, nullptr, kappa, kappa_d, transport()};
   each(props);
   fill(d_logc, 0.0, n_);
@@ -714,7 +748,7 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
   // Counted as Simulation counts PotentialReport::iterations: the updates
   // made (a converged solve's last one included).
   for (int it = 0;; ++it, ++k_.newton_iterations) {
-    if (s_.side()) {
+    if (has_side()) {
       each(with_side);
     } else {
       each(reaction);
@@ -764,7 +798,7 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
     if (!damped && largest * rate <= s_.newton_tolerance) {
       const dfn::LinearisedReactionT<const DfnConstants&> finish{k,    update, adj,     c_surf,  slope,
                                                                  flux, aj,     surface, active()};
-      if (s_.side()) {
+      if (has_side()) {
         each(dfn::SideLinearisedT<const DfnConstants&>{finish, at(o.adj_main), potential_side()});
       } else {
         each(finish);
@@ -777,7 +811,8 @@ VOLTAIC_HD inline bool CellRun::newton(const dfn::Drive& drive) {
 
 // ---- Thermal ----------------------------------------------------------------
 
-VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step, double value) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::heat(const ProgramStep& step, double value) {
   const SlabOffsets& o = s_.o;
   dfn::Drive d;
   d.voltage_control = step.voltage_control;
@@ -799,9 +834,9 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step, double value) {
                                                 at(o.c_surf),
                                                 at(o.T),
                                                 at(o.q)};
-  if (s_.side()) {
+  if (has_side()) {
     dfn::HeatSourceT<const DfnConstants&> with_side = h;
-    if (s_.sei) {
+    if (has_sei()) {
       double* drop = at(o.film_drop);
       const double *aj = at(o.pot_aj), *c_sei = at(o.c_sei);
       const double a = c_.k.of(CellRegion::negative).surface_area;
@@ -813,7 +848,7 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step, double value) {
       with_side.aj_side = at(o.pot_aj_sei);
       with_side.film_drop = drop;
     }
-    if (s_.plating) with_side.aj_plating = at(o.pot_aj_pl);
+    if (has_plating()) with_side.aj_plating = at(o.pot_aj_pl);
     each(with_side);
   } else {
     each(h);
@@ -821,7 +856,8 @@ VOLTAIC_HD inline void CellRun::heat(const ProgramStep& step, double value) {
   k_.heat_w = dot(at(o.q), at(o.volume), n_) + k_.current * k_.current * c_.foils / c_.area;
 }
 
-VOLTAIC_HD inline void CellRun::thermal_update(const Pass& p) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::thermal_update(const Pass& p) {
   if (!s_.lumped) return;
   // LumpedThermal::step
   const double t = p.a0 * k_.lumped_history[0] + p.a1 * k_.lumped_history[1];
@@ -830,7 +866,8 @@ VOLTAIC_HD inline void CellRun::thermal_update(const Pass& p) {
   fill(at(s_.o.T), k_.lumped_t, n_);
 }
 
-VOLTAIC_HD inline void CellRun::sei_growth(const Pass& p) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::sei_growth(const Pass& p) {
   // dc_sei/dt = -a j_sei / (F z_sei), with the particles' formula and pass.
   const SlabOffsets& o = s_.o;
   double* c = at(o.c_sei);
@@ -841,7 +878,8 @@ VOLTAIC_HD inline void CellRun::sei_growth(const Pass& p) {
   sync();
 }
 
-VOLTAIC_HD inline void CellRun::plating_growth(const Pass& p) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::plating_growth(const Pass& p) {
   // dc_pl/dt = -a j_pl / F - gamma c_pl, dc_dead/dt = gamma c_pl
   // ("irreversible": all of -a j_pl / F to c_dead), with the particles'
   // formula and pass; the decay implicit (gamma from this pass's film).
@@ -850,7 +888,7 @@ VOLTAIC_HD inline void CellRun::plating_growth(const Pass& p) {
   start(p, level3(o.c_pl_levels, n_, 0), level3(o.c_pl_levels, n_, 1), c, n_);
   start(p, level3(o.c_dead_levels, n_, 0), level3(o.c_dead_levels, n_, 1), dead, n_);
   const double* aj_pl = at(o.aj_pl);
-  const double* c_sei = s_.sei ? at(o.c_sei) : nullptr;
+  const double* c_sei = has_sei() ? at(o.c_sei) : nullptr;
   const double rate = -p.dt / kFaraday;
   const bool irreversible = c_.plating.model == PlatingModel::irreversible;
   for (std::size_t i = lane_; i < n_; i += lanes_) {
@@ -866,7 +904,8 @@ VOLTAIC_HD inline void CellRun::plating_growth(const Pass& p) {
   sync();
 }
 
-VOLTAIC_HD inline void CellRun::lam_growth(const Pass& p) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::lam_growth(const Pass& p) {
   // df/dt = lam::rate, dLLI/dt = -c_rav eps_s0 df/dt, with the particles'
   // formula and pass; the rate from this pass's particles (explicit in f).
   const SlabOffsets& o = s_.o;
@@ -874,7 +913,7 @@ VOLTAIC_HD inline void CellRun::lam_growth(const Pass& p) {
   double *f = at(o.active), *li = at(o.lam_li);
   start(p, level3(o.active_levels, n_, 0), level3(o.active_levels, n_, 1), f, n_);
   start(p, level3(o.lam_li_levels, n_, 0), level3(o.lam_li_levels, n_, 1), li, n_);
-  const double *cs = at(o.c_s), *surf = at(o.c_surf), *aj_sei = s_.sei ? at(o.aj_sei) : nullptr;
+  const double *cs = at(o.c_s), *surf = at(o.c_surf), *aj_sei = has_sei() ? at(o.aj_sei) : nullptr;
   for (std::size_t c = lane_; c < n_; c += lanes_) {
     const int e = m.region(c) / 2;
     if (m.in_separator(c) || !c_.lam.e[e].on()) {  // as it was: the formula's weights sum to 1 within rounding
@@ -899,7 +938,8 @@ VOLTAIC_HD inline void CellRun::lam_growth(const Pass& p) {
 // ---- Anderson mixing of c_e (anderson_mixing.cpp) ------------------------------
 
 /// next c_e from the pass's input x (c_e_pass) and output g (c_e), into work.
-VOLTAIC_HD inline void CellRun::mix() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::mix() {
   const SlabOffsets& o = s_.o;
   const double *x = at(o.c_e_pass), *g = at(o.c_e);
   double *f = at(o.mix_f), *f_last = at(o.mix_f_last), *g_last = at(o.mix_g_last), *next = at(o.work);
@@ -961,7 +1001,8 @@ VOLTAIC_HD inline void CellRun::mix() {
 
 // ---- One attempt --------------------------------------------------------------
 
-VOLTAIC_HD inline double CellRun::split_change() const {
+template <bool Ageing>
+VOLTAIC_HD inline double CellRunT<Ageing>::split_change() const {
   const SlabOffsets& o = s_.o;
   const auto change = [&](const double* now, const double* before, double scale) {
     const double squares = lane_sum(n_, [&](double sum, std::size_t i) {
@@ -977,7 +1018,8 @@ VOLTAIC_HD inline double CellRun::split_change() const {
 
 /// Simulation::predict_inputs: the first pass's reaction, potentials,
 /// electrolyte and (lumped) temperature from the error estimate's predictor.
-VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::predict_inputs(double h) {
   const SlabOffsets& o = s_.o;
   const int degree = k_.history >= 3 ? 2 : 1;
   const bdf::Estimate e = bdf::estimate(degree, h, k_.h1, k_.h2);
@@ -987,16 +1029,16 @@ VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
     if (degree == 2) axpy(e.l2, level3(levels, m, 2), live, m);
   };
   predict(o.aj_levels, at(o.aj), n_);
-  if (s_.sei) {
+  if (has_sei()) {
     predict(o.aj_sei_levels, at(o.aj_sei), n_);
     if (c_.sei.grows()) predict(o.c_sei_levels, at(o.c_sei), n_);
   }
-  if (s_.plating) {
+  if (has_plating()) {
     predict(o.aj_pl_levels, at(o.aj_pl), n_);
     predict(o.c_pl_levels, at(o.c_pl), n_);
     predict(o.c_dead_levels, at(o.c_dead), n_);
   }
-  if (s_.lam) {
+  if (has_lam()) {
     predict(o.active_levels, at(o.active), n_);
     predict(o.lam_li_levels, at(o.lam_li), n_);
   }
@@ -1010,7 +1052,8 @@ VOLTAIC_HD inline void CellRun::predict_inputs(double h) {
   fill(at(o.T), t, n_);
 }
 
-VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::attempt(double h, const ProgramStep& step) {
   const SlabOffsets& o = s_.o;
   ++k_.attempts;
   // start_attempt: the formula, then (below) the first pass's inputs predicted.
@@ -1048,7 +1091,8 @@ VOLTAIC_HD inline bool CellRun::attempt(double h, const ProgramStep& step) {
   return true;
 }
 
-VOLTAIC_HD inline double CellRun::local_error(double h, bool voltage_driven) const {
+template <bool Ageing>
+VOLTAIC_HD inline double CellRunT<Ageing>::local_error(double h, bool voltage_driven) const {
   if (k_.history < 2) return -1.0;
   const SlabOffsets& o = s_.o;
   const int order = k_.last_order;
@@ -1072,56 +1116,58 @@ VOLTAIC_HD inline double CellRun::local_error(double h, bool voltage_driven) con
     error =
         fmax(error, norm(at(live), level3(levels, n_, 0), level3(levels, n_, 1), level3(levels, n_, back), n_, scale));
   };
-  if (s_.sei && c_.sei.grows()) state(o.c_sei, o.c_sei_levels, c_.sei.c0);
-  if (s_.plating) {
+  if (has_sei() && c_.sei.grows()) state(o.c_sei, o.c_sei_levels, c_.sei.c0);
+  if (has_plating()) {
     state(o.c_pl, o.c_pl_levels, c_.plating.scale);
     state(o.c_dead, o.c_dead_levels, c_.plating.scale);
   }
-  if (s_.lam) state(o.active, o.active_levels, 1.0);
+  if (has_lam()) state(o.active, o.active_levels, 1.0);
   error = fmax(error, stepping::terminal_error(k_, e, voltage_driven, s_.lumped, s_.rtol, s_.atol));
   return stepping::error_test(error);
 }
 
-VOLTAIC_HD inline void CellRun::save() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::save() {
   const SlabOffsets& o = s_.o;
   copy(at(o.c_s), level2(o.c_s_levels, np_ * s_.R, 0), np_ * s_.R);
   copy(at(o.c_e), level3(o.c_e_levels, n_, 0), n_);
   copy(at(o.c_surf), level3(o.c_surf_levels, np_, 0), np_);
   copy(at(o.phi), level3(o.phi_levels, 2 * n_, 0), 2 * n_);
   copy(at(o.aj), level3(o.aj_levels, n_, 0), n_);
-  if (s_.sei) {
+  if (has_sei()) {
     copy(at(o.c_sei), level3(o.c_sei_levels, n_, 0), n_);
     copy(at(o.aj_sei), level3(o.aj_sei_levels, n_, 0), n_);
   }
-  if (s_.plating) {
+  if (has_plating()) {
     copy(at(o.c_pl), level3(o.c_pl_levels, n_, 0), n_);
     copy(at(o.c_dead), level3(o.c_dead_levels, n_, 0), n_);
     copy(at(o.aj_pl), level3(o.aj_pl_levels, n_, 0), n_);
   }
-  if (s_.lam) {
+  if (has_lam()) {
     copy(at(o.active), level3(o.active_levels, n_, 0), n_);
     copy(at(o.lam_li), level3(o.lam_li_levels, n_, 0), n_);
   }
   k_.save();
 }
 
-VOLTAIC_HD inline void CellRun::restore() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::restore() {
   const SlabOffsets& o = s_.o;
   copy(level2(o.c_s_levels, np_ * s_.R, 0), at(o.c_s), np_ * s_.R);
   copy(level3(o.c_e_levels, n_, 0), at(o.c_e), n_);
   copy(level3(o.c_surf_levels, np_, 0), at(o.c_surf), np_);
   copy(level3(o.phi_levels, 2 * n_, 0), at(o.phi), 2 * n_);
   copy(level3(o.aj_levels, n_, 0), at(o.aj), n_);
-  if (s_.sei) {
+  if (has_sei()) {
     copy(level3(o.c_sei_levels, n_, 0), at(o.c_sei), n_);
     copy(level3(o.aj_sei_levels, n_, 0), at(o.aj_sei), n_);
   }
-  if (s_.plating) {
+  if (has_plating()) {
     copy(level3(o.c_pl_levels, n_, 0), at(o.c_pl), n_);
     copy(level3(o.c_dead_levels, n_, 0), at(o.c_dead), n_);
     copy(level3(o.aj_pl_levels, n_, 0), at(o.aj_pl), n_);
   }
-  if (s_.lam) {
+  if (has_lam()) {
     copy(level3(o.active_levels, n_, 0), at(o.active), n_);
     copy(level3(o.lam_li_levels, n_, 0), at(o.lam_li), n_);
   }
@@ -1129,13 +1175,15 @@ VOLTAIC_HD inline void CellRun::restore() {
   fill(at(o.T), k_.lumped_t, n_);  // T is the lumped temperature everywhere (or the initial one)
 }
 
-VOLTAIC_HD inline void CellRun::accept(double h) {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::accept(double h) {
   k_.rotation3 = (k_.rotation3 + 2) % 3;  // level i <- level i - 1
   k_.rotation2 = (k_.rotation2 + 1) % 2;
   k_.accept(h);
 }
 
-VOLTAIC_HD inline void CellRun::record() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::record() {
   if (k_.rows < s_.rows_per_call) {
     const std::size_t row = s_.o.rows + static_cast<std::size_t>(k_.rows) * kRowValues;
     const double values[kRowValues] = {k_.time, k_.voltage, k_.current, k_.lumped_t};
@@ -1148,7 +1196,8 @@ VOLTAIC_HD inline void CellRun::record() {
 
 // ---- Events and the step driver (simulation_steps.cpp) -------------------------
 
-VOLTAIC_HD inline stepping::Ends CellRun::ends(const ProgramStep& step) const {
+template <bool Ageing>
+VOLTAIC_HD inline stepping::Ends CellRunT<Ageing>::ends(const ProgramStep& step) const {
   stepping::Ends e;
   e.voltage_control = step.voltage_control;
   e.lower_cutoff = c_.lower_cutoff;
@@ -1160,7 +1209,8 @@ VOLTAIC_HD inline stepping::Ends CellRun::ends(const ProgramStep& step) const {
   return e;
 }
 
-VOLTAIC_HD inline double CellRun::event_margin(const ProgramStep& step) const {
+template <bool Ageing>
+VOLTAIC_HD inline double CellRunT<Ageing>::event_margin(const ProgramStep& step) const {
   // A drive cycle's present value has the sign of the current, and its
   // "until" voltage is a limit on the side the step started (Simulation::margins).
   const bool cycle = step.table_rows > 0;
@@ -1169,7 +1219,8 @@ VOLTAIC_HD inline double CellRun::event_margin(const ProgramStep& step) const {
   return stepping::event_margin(ends(step), value, below, k_.voltage, k_.current);
 }
 
-VOLTAIC_HD inline bool CellRun::consistent_start(const ProgramStep& step) {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::consistent_start(const ProgramStep& step) {
   fill(at(s_.o.slope), 0.0, np_);            // the surface is held where the particles are
   const double value = drive_at(step, 0.0);  // no time passes
   if (!potential(step, value)) return false;
@@ -1180,7 +1231,8 @@ VOLTAIC_HD inline bool CellRun::consistent_start(const ProgramStep& step) {
 
 /// A fresh experiment step: its consistent start, first row and feasibility.
 /// False when the cell ends here.
-VOLTAIC_HD inline bool CellRun::start_step() {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::start_step() {
   const ProgramStep& step = current_step();
   if (!consistent_start(step)) {
     k_.ending = Ending::failed_step;
@@ -1199,7 +1251,8 @@ VOLTAIC_HD inline bool CellRun::start_step() {
 }
 
 /// One accepted time step of the present experiment step (or its end).
-VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::step_once(bool& step_ended) {
   const ProgramStep& step = current_step();
   const stepping::DriveTable rows = table(step);
   Stepped cell{*this, step};
@@ -1232,7 +1285,8 @@ VOLTAIC_HD inline bool CellRun::step_once(bool& step_ended) {
   return true;
 }
 
-VOLTAIC_HD inline void CellRun::advance() {
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::advance() {
   while (k_.ending == Ending::running && k_.rows < s_.rows_per_call) {
     if (k_.step >= s_.total_steps) {
       k_.ending = Ending::completed;

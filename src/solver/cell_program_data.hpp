@@ -114,6 +114,9 @@ struct ProgramSettings {
   int rows_per_call = 0;  ///< a call returns when a cell's row buffer is full
   /// Whether a side reaction runs on the negative particles (the film's solve).
   VOLTAIC_HD bool side() const { return sei || plating; }
+  /// Whether any degradation submodel runs (else a GPU runs the batch on
+  /// CellRunT<false>, cell_program.hpp).
+  VOLTAIC_HD bool ages() const { return side() || lam || stress_diffusion || porosity_change; }
   /// A call also returns when an experiment step ends (a single cell's host words it).
   bool pause_at_step_ends = false;
   /// A call also returns when a cycle ends (a batch's host summarises it, cycle_summary.hpp).
