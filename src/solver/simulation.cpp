@@ -11,6 +11,7 @@
 #include "solver/checkpoint_cycles.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
+#include "solver/run_recorder.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/simulation_substeps.hpp"
 #include "solver/state_history.hpp"
@@ -52,6 +53,8 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
                             "allowed: false for a 1D cell");
     engine_ = std::make_unique<program::CellEngine>(parameters, options_, exec);
     static_cast<stepping::Clock&>(clock()) = engine_->clock();
+    state_ = std::make_unique<EngineState>(*engine_, clock().index, *layout_->executor());
+    recorder_ = std::make_unique<RunRecorder>(*layout_, options_, clock(), clock().index, *state_, true);
     return;
   }
   if (options_.degradation.any())
@@ -134,6 +137,8 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   potential_ = std::make_unique<PotentialSubstep>(*this);
   thermal_ = ThermalSubstep::make(*this, options_.thermal);
   coupled_ = {potential_.get(), thermal_.get()};
+  state_ = std::make_unique<FieldState>(l, w);
+  recorder_ = std::make_unique<RunRecorder>(l, options_, clock(), clock().index, *state_, false);
 }
 
 Simulation::~Simulation() = default;
@@ -413,198 +418,20 @@ std::string Simulation::infeasibility(const ExperimentStep& step, const StepDriv
   return why.str();
 }
 
-void Simulation::record(Solution& s, int step_index) const {
-  const CellClock& k = clock();
-  double mean = k.lumped_t, lo = k.lumped_t, hi = k.lumped_t;
-  if (options_.thermal == ThermalModel::conduction) {
-    // Over the whole stack, the foils included.
-    Workspace& w = *w_;
-    w.heat->temperatures(w.T.view(), w.T_foils.view(), mean, lo, hi);
-  }
-  s.append({k.time, k.voltage, k.current, k.capacity_ah, k.energy_wh, mean, lo, hi, k.heat_w, double(step_index)});
-}
+CheckpointWindow Simulation::state_window() const { return recorder_->state_window(); }
 
-View<const double> Simulation::field_source(const std::string& key) const {
-  const Workspace& w = *w_;
-  const std::size_t n = layout_->num_cells(), layer = layout_->grid()->cells_per_layer();
-  if (key == "solid_potential") return w.phi.const_view().subview(0, n);
-  if (key == "electrolyte_potential") return w.phi.const_view().subview(n, n);
-  if (key == "electrolyte_concentration") return w.c_e.const_view();
-  if (key == "temperature") return w.T.const_view();
-  if (key == "interfacial_current") return w.aj.const_view();
-  if (key == "heating") return w.q.const_view();
-  if (key == "particle_surface_concentration") return w.c_surf.const_view();
-  const std::string columns[] = {"negative_collector_potential", "positive_collector_potential",
-                                 "collector_current_density", "negative_stoichiometry", "column_temperature"};
-  for (std::size_t f = 0; f < std::size(columns); ++f)
-    if (key == columns[f]) return w.columns.const_view().subview(f * layer, layer);
-  throw InvalidArgument("field \"" + key + "\"", "Simulation", "is in field_catalog() but has no source");
-}
+void Simulation::load_checkpoint(const Checkpoint& c) { recorder_->load_checkpoint(c); }
 
-void Simulation::column_fields() const {
-  Workspace& w = *w_;
-  const CellLayout& l = *layout_;
-  const Executor& e = *l.executor();
-  const std::size_t layer = l.grid()->cells_per_layer();
-  const View<double> out = w.columns.view();
-  w.potential->collector_fields(w.drive, w.phi.const_view(), out.subview(0, 3 * layer));
-  w.particles->lithium(w.c_s.view(), w.lithium.view());
-  dfn::for_each_index(
-      e, 0, layer,
-      dfn::ColumnStoichiometry{l.constants(), w.lithium.data(), l.particle_counts().data(), out.data() + 3 * layer});
-  dfn::for_each_index(e, 0, layer, dfn::ColumnMean{l.constants().map, w.T.data(), out.data() + 4 * layer});
-}
-
-void Simulation::snapshot(Solution& s) const {
-  if (engine_) {
-    FieldSnapshot f;
-    f.time = clock().time;
-    for (const FieldInfo& info : field_catalog()) f.fields[info.name] = engine_field(info, false);
-    s.fields.push_back(std::move(f));
-    return;
-  }
-  const Executor& e = *layout_->executor();
-  column_fields();
-  FieldSnapshot f;
-  f.time = clock().time;
-  const auto& cut = layout_->decomposition();
-  for (const FieldInfo& info : field_catalog()) {
-    const View<const double> v = field_source(info.key);
-    std::vector<double>& out = f.fields[info.name];
-    out.resize(layout_->plane_count(v.size()));
-    if (cut) {  // the whole plane's, gathered on every rank
-      Array<double> whole(layout_->executor(), out.size());
-      cut->gather(v.data(), static_cast<int>(v.size() / layout_->grid()->cells_per_layer()), whole.data());
-      out = whole.to_host();
-      continue;
-    }
-    e.copy(out.data(), MemorySpace::host(), v.data(), v.space(), v.size() * sizeof(double));
-  }
-  s.fields.push_back(std::move(f));
-}
-
-double Simulation::next_field_time() const {
-  double t = std::numeric_limits<double>::infinity();
-  if (next_field_ < options_.field_times.size()) t = options_.field_times[next_field_];
-  if (options_.field_period > 0.0) t = std::min(t, options_.field_period * double(next_periodic_field_));
-  return t;
-}
-
-void Simulation::emit_due_fields(RunContext& run) {
-  CellClock& k = clock();
-  if (k.time < next_field_time() - 1e-9) return;
-  if (run.fields)
-    stream_fields(run);
-  else
-    snapshot(run.solution);
-  const auto& times = options_.field_times;
-  while (next_field_ < times.size() && times[next_field_] <= k.time + 1e-9) ++next_field_;
-  while (options_.field_period > 0.0 && options_.field_period * double(next_periodic_field_) <= k.time + 1e-9)
-    ++next_periodic_field_;
-}
-
-std::size_t Simulation::frame_count(const RunContext& run, std::size_t local) const {
-  if (!run.blocks) return layout_->plane_count(local);
-  const PlaneDecomposition& cut = *layout_->decomposition();
-  return local / layout_->grid()->cells_per_layer() * cut.blocks()[static_cast<std::size_t>(cut.rank())].columns();
-}
-
-CheckpointWindow Simulation::state_window() const {
-  const CellGridSpec& g = options_.grid;
-  const auto& cut = layout_->decomposition();
-  if (!cut) return {g.nx, g.ny, PlaneBlock{0, g.nx, 0, g.ny}};
-  return {g.nx, g.ny,
-          PlaneBlock{cut->first_i(), cut->first_i() + cut->ghosted_nx(), cut->first_j(),
-                     cut->first_j() + cut->ghosted_ny()}};
-}
-
-void Simulation::stream_fields(RunContext& run) {
-  const CellLayout& l = *layout_;
-  const Executor& e = *l.executor();
-  const std::size_t n = l.num_cells();
-  const std::vector<View<double>>& frame = run.fields->next_frame();
-  if (engine_) {
-    for (std::size_t f = 0; f < run.streamed.size(); ++f) {
-      const std::vector<double> values = engine_field(*run.streamed[f], true);
-      e.copy(frame[f].data(), frame[f].space(), values.data(), MemorySpace::host(), values.size() * sizeof(double));
-    }
-    run.fields->push(clock().time);
-    return;
-  }
-  for (const FieldInfo* info : run.streamed) {
-    if (info->kind == FieldKind::column) {
-      column_fields();
-      break;
-    }
-  }
-  const auto& cut = l.decomposition();
-  for (std::size_t f = 0; f < run.streamed.size(); ++f) {
-    const FieldInfo& info = *run.streamed[f];
-    const View<const double> source = field_source(info.key);
-    // On a cut plane the block's values go to w.work, then the whole plane's
-    // (or this rank's owned cells) into the frame.
-    const std::size_t layer = l.grid()->cells_per_layer(), layers = frame[f].size() / frame_count(run, layer);
-    const View<double> block = cut ? w_->work.view().subview(0, layers * layer) : frame[f];
-    if (info.kind == FieldKind::particle) {  // on the cell grid, NaN in the separator
-      dfn::for_each_index(e, 0, n, dfn::ParticlesToCells{l.constants().map, source.data(), block.data()});
-    } else {
-      copy(e, source, block);
-    }
-    if (cut && run.blocks) cut->owned(block.data(), static_cast<int>(layers), frame[f].data());
-    if (cut && !run.blocks) cut->gather(block.data(), static_cast<int>(layers), frame[f].data());
-  }
-  run.fields->push(clock().time);
-}
-
-void Simulation::report_row(RunContext& run, bool may_checkpoint) {
-  emit_due_fields(run);
-  if (!run.observer) return;
-  run.observer->on_row(run.solution);
-  if (!may_checkpoint) return;
-  std::string stop = run.observer->stop_reason();
-  if (!stop.empty() || run.observer->checkpoint_due(clock().time)) run.observer->on_checkpoint(make_checkpoint(run));
-  if (stop.empty()) return;
-  run.solution.completed = false;  // after the checkpoint, which restarts as any other does
-  run.solution.termination = std::move(stop);
-  run.stopped = true;
+void Simulation::load_checkpoint(const Checkpoint& c, const Experiment& experiment) {
+  recorder_->load_checkpoint(c);
+  recorder_->check_resume(experiment);
 }
 
 Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
   RunContext run;
-  run.observer = observer;
-  run.experiment = experiment.fingerprint();
-  if (observer) {
-    for (const std::string& key : observer->streamed_fields()) {
-      const FieldInfo* f = find_field(key);
-      if (!f) throw InvalidArgument("field \"" + key + "\"", "Simulation::run", "is not in field_catalog()");
-      run.streamed.push_back(f);
-    }
-  }
-  run.blocks = observer && layout_->decomposition() && observer->takes_blocks();
-  if (!run.streamed.empty()) {
-    // Per cell (a particle field on the cells), or per in-plane column.
-    std::vector<std::size_t> sizes;
-    for (const FieldInfo* f : run.streamed)  // the whole plane's, or the owned block's
-      sizes.push_back(
-          frame_count(run, f->kind == FieldKind::column ? layout_->grid()->cells_per_layer() : layout_->num_cells()));
-    run.fields = std::make_unique<FieldOutput>(
-        layout_->executor(), sizes,
-        [observer](double t, const std::vector<const double*>& data) { observer->on_fields(t, data); });
-  }
+  recorder_->begin(run, observer, experiment);
   for (std::size_t s = 0; s < experiment.cycle().size(); ++s) drive_of(experiment.step(s));  // bad steps first
-  std::size_t first = 0;
-  if (resume_) {
-    check_resume(experiment);
-    const std::unique_ptr<Checkpoint> c = std::move(resume_);
-    resume_solution(*c, run.solution);
-    CheckpointCycles cycling = resume_cycles(*c, "Simulation::run");
-    run.solution.cycles = std::move(cycling.cycles);
-    run.cycle_tally = cycling.tally;
-    run.held = std::move(cycling.held);
-    run.cycling_resumed = cycling.kept;
-    first = clock().index;
-    run.resuming = true;
-  }
+  const std::size_t first = recorder_->resume(run, experiment);
   if (engine_) {
     run_on_engine(experiment, run, first);
     if (run.fields) run.fields->finish();
@@ -630,21 +457,6 @@ Solution Simulation::run(const Experiment& experiment, RunObserver* observer) {
 
 namespace voltaic {
 
-double Simulation::lithium_inventory() const {
-  if (engine_) {
-    const CellLayout& host = engine_->host_layout();
-    const program::SlabOffsets& o = engine_->settings().o;
-    const std::vector<double> lithium = engine_->particle_lithium(), c_e = engine_->read(o.c_e, host.num_cells());
-    const auto view = [](const std::vector<double>& v) {
-      return View<const double>(v.data(), v.size(), MemorySpace::host());
-    };
-    return host.dot(view(lithium), host.particle_counts().view()) +
-           host.dot(view(c_e), host.electrolyte_weights().view());
-  }
-  Workspace& w = *w_;
-  const CellLayout& l = *layout_;
-  w.particles->lithium(w.c_s.view(), w.lithium.view());
-  return l.dot(w.lithium.view(), l.particle_counts().view()) + l.dot(w.c_e.view(), l.electrolyte_weights().view());
-}
+double Simulation::lithium_inventory() const { return state_->lithium(); }
 
 }  // namespace voltaic

@@ -9,6 +9,7 @@
 #include "solver/cycle_summary.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/failure_cause.hpp"
+#include "solver/run_recorder.hpp"
 #include "solver/simulation_run.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/solver/simulation.hpp"
@@ -61,8 +62,8 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
   const auto row = [&](long long index, bool may_checkpoint) {
     tally.add(k.time, k.current, k.voltage);
     const int n = static_cast<int>(index / static_cast<long long>(cycle)) + 1;
-    record(experiment.saving().saved(n, experiment.cycles()) ? solution : held, static_cast<int>(index));
-    report_row(run, may_checkpoint);
+    recorder_->record(experiment.saving().saved(n, experiment.cycles()) ? solution : held, static_cast<int>(index));
+    recorder_->report_row(run, may_checkpoint);
   };
   for (;;) {
     if (cycles_done() > summarised) {  // the last call ended a cycle, and its last row is in
@@ -80,7 +81,7 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
     }
     const long long index = k.step;
     const bool started = k.step_started;
-    k.next_output = next_field_time();
+    k.next_output = recorder_->next_field_time();
     e.advance();
     take_engine_clock(index, run);
     if (k.ending == program::Ending::completed) return;
@@ -131,57 +132,6 @@ void Simulation::run_on_engine(const Experiment& experiment, RunContext& run, st
       solution.notes.push_back(m.str());
     }
   }
-}
-
-std::vector<double> Simulation::engine_field(const FieldInfo& info, bool on_cells) const {
-  const program::CellEngine& e = *engine_;
-  const program::SlabOffsets& o = e.settings().o;
-  const CellLayout& host = e.host_layout();
-  const DfnConstants& constants = host.constants();
-  const std::size_t n = host.num_cells(), P = host.num_particles();
-  const std::string& key = info.key;
-  if (key == "solid_potential") return e.read(o.phi, n);
-  if (key == "electrolyte_potential") return e.read(o.phi + n, n);
-  if (key == "electrolyte_concentration") return e.read(o.c_e, n);
-  if (key == "temperature") return e.read(o.T, n);
-  if (key == "interfacial_current") return e.read(o.aj, n);
-  if (key == "heating") return e.read(o.q, n);
-  if (key == "particle_surface_concentration") {
-    const std::vector<double> surface = e.read(o.c_surf, P);
-    if (!on_cells) return surface;
-    std::vector<double> cells(n);
-    for (std::size_t c = 0; c < n; ++c) dfn::ParticlesToCells{constants.map, surface.data(), cells.data()}(c);
-    return cells;
-  }
-  // The one column's fields (Simulation::column_fields()).
-  const program::ProgramClock& k = e.clock();
-  const bool held = e.settings().cycle_size > 0 &&
-                    e.host_steps()[static_cast<std::size_t>(clock().index) % e.host_steps().size()].voltage_control;
-  if (key == "negative_collector_potential" || key == "positive_collector_potential" ||
-      key == "collector_current_density") {
-    dfn::Drive d;
-    d.voltage_control = held;
-    d.current_density = held ? 0.0 : k.current / host.electrode_area();
-    d.voltage = held ? k.voltage : 0.0;
-    const std::vector<double> phi = e.read(o.phi, n);
-    double out[3];
-    dfn::CollectorFields{constants, d, k.voltage, phi.data(), out}(0);
-    const int f = key == "negative_collector_potential" ? 0 : key == "positive_collector_potential" ? 1 : 2;
-    return {out[f]};
-  }
-  if (key == "negative_stoichiometry") {
-    const std::vector<double> lithium = e.particle_lithium();
-    double out = 0.0;
-    dfn::ColumnStoichiometry{constants, lithium.data(), host.particle_counts().data(), &out}(0);
-    return {out};
-  }
-  if (key == "column_temperature") {
-    const std::vector<double> T = e.read(o.T, n);
-    double out = 0.0;
-    dfn::ColumnMean{constants.map, T.data(), &out}(0);
-    return {out};
-  }
-  throw InvalidArgument("field \"" + key + "\"", "Simulation", "is in field_catalog() but has no source");
 }
 
 }  // namespace voltaic

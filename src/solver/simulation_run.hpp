@@ -1,7 +1,8 @@
 #pragma once
-// Simulation::Workspace (the sub-steps and the state arrays) and
-// Simulation::RunContext (the state of one Simulation::run besides the
-// cell's), shared by the files that implement Simulation.
+// Simulation::Workspace (the sub-steps and the state arrays), its two
+// RecordedStates and the RunContext (the state of one Simulation::run
+// besides the cell's), shared by the files that implement Simulation and by
+// its RunRecorder.
 
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 #include "solver/anderson_mixing.hpp"
 #include "solver/cycle_summary.hpp"
 #include "solver/field_output.hpp"
+#include "solver/recorded_state.hpp"
 #include "solver/stack_heat.hpp"
 #include "solver/state_history.hpp"
 #include "voltaic/solver/diffusion_step.hpp"
@@ -39,7 +41,7 @@ struct Simulation::Workspace {
   Array<double> iterate, sigma, capacity;  // the electrolyte sink's linearisation (dfn::ElectrolyteSink)
   Array<double> flags;                     // NotAbove's output
   Array<double> c_e_pass, T_pass;          // the potential step's inputs of the pass before
-  // The column fields, nx ny values each (Simulation::column_fields()): the
+  // The column fields, nx ny values each (FieldState::column_fields()): the
   // negative and positive foil potentials and the current density (the 3
   // nx ny values of PotentialStep::collector_fields), then the negative
   // electrode's stoichiometry and the column-averaged temperature.
@@ -50,7 +52,9 @@ struct Simulation::Workspace {
   std::unique_ptr<Event> inputs_ready, particles_done;
 };
 
-struct Simulation::RunContext {
+namespace detail {
+
+struct RunContext {
   Solution solution;
   RunObserver* observer = nullptr;
   std::vector<const FieldInfo*> streamed;  // the observer's fields, in its order
@@ -65,6 +69,58 @@ struct Simulation::RunContext {
   program::CycleTally cycle_tally;
   Solution held;
   bool cycling_resumed = false;  // the checkpoint resumed held them and the summaries before
+};
+
+}  // namespace detail
+
+/// The field solvers' state: StateHistory's arrays and the workspace's.
+class Simulation::FieldState final : public RecordedState {
+ public:
+  FieldState(const CellLayout& layout, Workspace& w) : l_(layout), w_(w) {}
+  std::map<std::string, std::vector<double>> arrays() const override;
+  void load_arrays(const std::map<std::string, std::vector<double>>& arrays, const char* where) override;
+  double newton_constant() const override;
+  void set_newton_constant(double c) override;
+  void temperatures(double lumped, double& mean, double& lo, double& hi) const override;
+  double lithium() const override;
+  std::map<std::string, std::vector<double>> fields() const override;
+  void fill(const std::vector<const FieldInfo*>& streamed, const std::vector<View<double>>& frame,
+            bool blocks) override;
+
+ private:
+  /// The array behind a field_catalog() key (per cell, per particle, or per
+  /// column: those are computed by column_fields(), which must run first).
+  View<const double> source(const std::string& key) const;
+  /// Computes the column fields of the present state into w.columns (on stream 0).
+  void column_fields() const;
+
+  const CellLayout& l_;
+  Workspace& w_;
+};
+
+/// A 1D cell's state: the cell engine's slab, read between its calls.
+class Simulation::EngineState final : public RecordedState {
+ public:
+  /// `step_index`: the Simulation's (CellClock::index); `exec` copies into streamed frames.
+  EngineState(program::CellEngine& engine, const std::size_t& step_index, const Executor& exec)
+      : e_(engine), step_index_(step_index), exec_(exec) {}
+  std::map<std::string, std::vector<double>> arrays() const override;
+  void load_arrays(const std::map<std::string, std::vector<double>>& arrays, const char* where) override;
+  double newton_constant() const override;
+  void set_newton_constant(double c) override;
+  double lithium() const override;
+  std::map<std::string, std::vector<double>> fields() const override;
+  void fill(const std::vector<const FieldInfo*>& streamed, const std::vector<View<double>>& frame,
+            bool blocks) override;
+
+ private:
+  /// A field of the present state on the host: per cell where `on_cells`
+  /// (a particle field put on the cells), else as the snapshot holds it.
+  std::vector<double> field(const FieldInfo& info, bool on_cells) const;
+
+  program::CellEngine& e_;
+  const std::size_t& step_index_;
+  const Executor& exec_;
 };
 
 }  // namespace voltaic

@@ -10,6 +10,7 @@
 #include "solver/bdf2.hpp"
 #include "solver/cell_engine.hpp"
 #include "solver/failure_cause.hpp"
+#include "solver/run_recorder.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/step_control.hpp"
 #include "solver/step_limits.hpp"
@@ -113,8 +114,8 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   if (!std::exchange(run.resuming, false)) {  // a fresh step (a resumed one started before its checkpoint)
     if (!consistent_start(drive, why)) return fail(why);
     k.until_below = step.until_voltage_v && clock().voltage > *step.until_voltage_v;
-    record(solution, static_cast<int>(index));
-    report_row(run, false);
+    recorder_->record(solution, static_cast<int>(index));
+    recorder_->report_row(run, false);
     // As PyBaMM, a step that starts at or past its cut-off is infeasible: the run stops there.
     if (const std::string infeasible = infeasibility(step, drive); !infeasible.empty()) {
       solution.completed = false;
@@ -128,8 +129,8 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   const stepping::DriveTable rows = drive.table ? drive.table->table() : stepping::DriveTable{};
   for (;;) {
     SteppedCell cell{*this, step, drive, solution, {}};
-    const stepping::Advanced a =
-        stepping::advance(cell, k, limits, duration, next_field_time() - k.time, drive.table ? &rows : nullptr);
+    const stepping::Advanced a = stepping::advance(cell, k, limits, duration, recorder_->next_field_time() - k.time,
+                                                   drive.table ? &rows : nullptr);
     switch (a.outcome) {
       case stepping::Advance::duration: {
         solution.termination = describe_step(step, index) + " ended after its duration";
@@ -153,8 +154,8 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
     }
     const bool event = a.outcome == stepping::Advance::event;
     ++solution.steps_taken;
-    record(solution, static_cast<int>(index));
-    report_row(run, !event);
+    recorder_->record(solution, static_cast<int>(index));
+    recorder_->report_row(run, !event);
     if (run.stopped) return false;
     if (event) {
       solution.termination = describe_step(step, index) + " ended by a cut-off event";

@@ -25,7 +25,9 @@ target_sources(voltaic PRIVATE
   solver/degradation_options.cpp
   solver/simulation_steps.cpp
   solver/simulation_substeps.cpp
-  solver/simulation_checkpoint.cpp
+  solver/run_recorder.cpp
+  solver/run_recorder_checkpoint.cpp
+  solver/simulation_state.cpp
   solver/simulation_engine.cpp
   solver/electrode_soh.cpp
   solver/cycling.cpp

@@ -39,6 +39,13 @@ namespace program {
 class CellEngine;
 }
 
+namespace detail {
+struct RunContext;
+}
+
+class RecordedState;
+class RunRecorder;
+
 /// What an experiment step holds fixed: the current [A], the terminal voltage
 /// [V] or the power [W] (PyBaMM's signs: current and power > 0 discharge).
 struct StepDrive {
@@ -140,8 +147,11 @@ class Simulation {
   class IsothermalSubstep;
   class LumpedThermalSubstep;
   class ConductionSubstep;
-  /// What the running Solution and its observer need besides the state.
-  struct RunContext;
+  /// What the running Solution and its observer need besides the state (solver/simulation_run.hpp).
+  using RunContext = detail::RunContext;
+  /// The state as the recorder reads it: the field solvers' or the engine's (solver/simulation_run.hpp).
+  class FieldState;
+  class EngineState;
   /// The formula of a step of length h (BDF2 where the history allows and
   /// keeps c_e positive) and the first pass's inputs (predict_inputs).
   bdf::Formula start_attempt(double h);
@@ -162,36 +172,6 @@ class Simulation {
   /// The error test's tolerance for a scalar y of absolute scale `scale`.
   double scalar_tolerance(double y, double scale) const;
   bool consistent_start(const StepDrive& drive, std::string& why);
-  void record(Solution& s, int step_index) const;
-  void snapshot(Solution& s) const;
-  /// The state behind a field_catalog() key (per cell, per particle, or per
-  /// column: those are computed by column_fields(), which must run first).
-  View<const double> field_source(const std::string& key) const;
-  /// Computes the column fields of the present state (on stream 0).
-  void column_fields() const;
-  /// Time of the next field output (infinity when none is left).
-  double next_field_time() const;
-  /// Stores or streams the fields if a field time is reached, and moves past it.
-  void emit_due_fields(RunContext& run);
-  void stream_fields(RunContext& run);
-  /// After an accepted step: the observer's row, fields and checkpoint.
-  void report_row(RunContext& run, bool may_checkpoint);
-  Checkpoint make_checkpoint(const RunContext& run) const;
-  /// Values per frame of a field of `local` values on this rank: the whole
-  /// plane's, or the owned block's when the run streams blocks.
-  std::size_t frame_count(const RunContext& run, std::size_t local) const;
-  /// The rows and counters a checkpoint carries, into a fresh Solution.
-  static void resume_solution(const Checkpoint& c, Solution& s);
-  /// The rank's block of a whole-plane state array of a checkpoint (the array itself on a whole plane).
-  std::vector<double> block_of(const std::vector<double>& whole) const;
-  /// The scalars of a checkpoint, range-checked, into the integrator's state.
-  void load_scalars(const Checkpoint& c);
-  /// next_field_ and next_periodic_field_ for time_ under options_.
-  void resume_field_schedule();
-  /// The loaded checkpoint belongs to `experiment` and its step index is in it.
-  void check_resume(const Experiment& experiment) const;
-  /// Everything a checkpoint must match to continue this run, one item per line.
-  std::string setup_fingerprint() const;
   void save();
   void restore();
   /// After an accepted step of length h: the history moves one step on.
@@ -223,8 +203,6 @@ class Simulation {
   void run_on_engine(const Experiment& experiment, RunContext& run, std::size_t first);
   /// After an engine call: its clock into this Simulation's, its work into work_.
   void take_engine_clock(long long step_index, RunContext& run);
-  /// A field of the engine's present state on the host (field_source's, as the frame or snapshot holds it).
-  std::vector<double> engine_field(const FieldInfo& info, bool on_cells) const;
   /// Its operator split as the shared pass loop sees it (stepping::split_passes).
   struct SplitPasses;
 
@@ -238,10 +216,11 @@ class Simulation {
   std::vector<Substep*> coupled_;  // after the concentrations, in order: potential, thermal
   SubstepTimes substep_times_;
   WorkCounts work_;
-  std::size_t next_field_ = 0;                   // into options_.field_times
-  std::size_t next_periodic_field_ = 0;          // multiples of options_.field_period done
-  std::unique_ptr<Checkpoint> resume_;           // set by load_checkpoint until the next run
   std::unique_ptr<program::CellEngine> engine_;  // a 1D cell's (on_cell_engine): the state and the step loop are its
+  // Last, so that they go before what they read: the state's two sources
+  // behind one interface, and the rows, fields and checkpoints of a run.
+  std::unique_ptr<RecordedState> state_;
+  std::unique_ptr<RunRecorder> recorder_;
 };
 
 }  // namespace voltaic

@@ -1,4 +1,4 @@
-// Simulation checkpoints: the state arrays, the scalars of the integrator and
+// RunRecorder's checkpoints (a Simulation's): the state arrays, the scalars of the integrator and
 // the step cursor, the Solution's rows, and a fingerprint of everything that
 // shapes the trajectory, so that a restart either continues bit for bit or
 // is refused with the first difference.
@@ -11,14 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "solver/cell_engine.hpp"
 #include "solver/checkpoint_cycles.hpp"
 #include "solver/checkpoint_values.hpp"
+#include "solver/run_recorder.hpp"
 #include "solver/simulation_run.hpp"
-#include "solver/state_history.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_table.hpp"
-#include "voltaic/solver/simulation.hpp"
+#include "voltaic/solver/cell_layout.hpp"
 #include "voltaic/solver/solver_options.hpp"
 
 namespace voltaic {
@@ -81,7 +80,7 @@ std::string option_values(const SimulationOptions& o, SolverOption::Group group)
 
 }  // namespace
 
-std::string Simulation::setup_fingerprint() const {
+std::string RunRecorder::setup_fingerprint() const {
   std::ostringstream f;
   const CellGridSpec& g = options_.grid;
   f << "grid " << g.negative_cells << " " << g.separator_cells << " " << g.positive_cells << " " << g.radial_shells
@@ -94,7 +93,7 @@ std::string Simulation::setup_fingerprint() const {
   f << "potential" << option_values(options_, SolverOption::Group::potential) << " " << g17(linear.relative_tolerance)
     << " " << linear.max_iterations << " " << linear.restart << " " << g17(linear.inner_tolerance) << "\n";
   f << "diffusion " << g17(options_.diffusion.relative_tolerance) << " " << options_.diffusion.max_iterations << "\n";
-  const ParameterSet& ps = layout_->parameters();
+  const ParameterSet& ps = layout_.parameters();
   // The degradation's parameters and options only where a model runs: a
   // checkpoint without one keeps the fingerprint it had before they existed.
   const DegradationOptions& d = options_.degradation;
@@ -127,8 +126,8 @@ std::string Simulation::setup_fingerprint() const {
   return f.str();
 }
 
-Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
-  const CellClock& k = clock();
+Checkpoint RunRecorder::make_checkpoint(const detail::RunContext& run) const {
+  const stepping::Clock& k = clock_;
   Checkpoint c;
   c.texts["format"] = kFormat;
   c.texts["setup"] = setup_fingerprint();
@@ -140,21 +139,21 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
   // A cut plane's state is gathered whole (on every rank): the checkpoint is
   // the serial run's, and restarts on any number of ranks. An observer that
   // takes blocks gets this rank's owned cells and their window instead.
-  const auto& cut = layout_->decomposition();
+  const auto& cut = layout_.decomposition();
   const bool piece = cut && run.blocks;
-  const std::size_t layer = layout_->grid()->cells_per_layer();
+  const std::size_t layer = layout_.grid()->cells_per_layer();
   const std::size_t owned = piece ? cut->blocks()[static_cast<std::size_t>(cut->rank())].columns() : 0;
-  for (auto& [name, values] : engine_ ? engine_->state() : w_->history->to_host()) {
+  for (auto& [name, values] : state_.arrays()) {
     std::vector<double>& out = c.arrays["state/" + name];
     if (!cut) {
       out = std::move(values);
       continue;
     }
     // Through the executor's memory, where the decomposition's arrays live.
-    const auto& exec = layout_->executor();
+    const auto& exec = layout_.executor();
     const int layers = static_cast<int>(values.size() / layer);
     const Array<double> block = Array<double>::from_host(exec, values);
-    Array<double> result(exec, piece ? owned * static_cast<std::size_t>(layers) : layout_->plane_count(values.size()));
+    Array<double> result(exec, piece ? owned * static_cast<std::size_t>(layers) : layout_.plane_count(values.size()));
     if (piece)
       cut->owned(block.data(), layers, result.data());
     else
@@ -175,13 +174,13 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                {"step h2", k.h2},
                {"split rate", k.split_rate},
                {"split rate dt", k.split_rate_dt},
-               {"newton constant", engine_ ? engine_->clock().newton_constant : w_->potential->newton_constant()}};
+               {"newton constant", state_.newton_constant()}};
   for (int i = 0; i < 3; ++i) {
     c.scalars["lumped temperature@" + std::to_string(i)] = k.lumped_history[i];
     c.scalars["voltage@" + std::to_string(i)] = k.voltage_history[i];
     c.scalars["current@" + std::to_string(i)] = k.current_history[i];
   }
-  c.integers = {{"step index", static_cast<std::int64_t>(k.index)},
+  c.integers = {{"step index", static_cast<std::int64_t>(index_)},
                 {"next field", static_cast<std::int64_t>(next_field_)},
                 {"next periodic field", static_cast<std::int64_t>(next_periodic_field_)},
                 {"step history", k.history},
@@ -190,13 +189,13 @@ Checkpoint Simulation::make_checkpoint(const RunContext& run) const {
                 {"steps taken", run.solution.steps_taken},
                 {"steps rejected", run.solution.steps_rejected}};
   if (piece) set_window(c, {options_.grid.nx, options_.grid.ny, cut->blocks()[static_cast<std::size_t>(cut->rank())]});
-  if (engine_) save_cycles(run.solution.cycles, run.cycle_tally, run.held, c);
+  if (cycles_) save_cycles(run.solution.cycles, run.cycle_tally, run.held, c);
   return c;
 }
 
-std::vector<double> Simulation::block_of(const std::vector<double>& whole) const {
-  const auto& cut = layout_->decomposition();
-  const std::size_t layer = layout_->grid()->cells_per_layer(), plane = layout_->plane_count(layer);
+std::vector<double> RunRecorder::block_of(const std::vector<double>& whole) const {
+  const auto& cut = layout_.decomposition();
+  const std::size_t layer = layout_.grid()->cells_per_layer(), plane = layout_.plane_count(layer);
   if (!cut || whole.size() % plane != 0) return whole;  // a mis-sized array is named by the loader
   const std::size_t layers = whole.size() / plane;
   std::vector<double> block(layers * layer);
@@ -204,7 +203,7 @@ std::vector<double> Simulation::block_of(const std::vector<double>& whole) const
   return block;
 }
 
-void Simulation::load_checkpoint(const Checkpoint& c) {
+void RunRecorder::load_checkpoint(const Checkpoint& c) {
   namespace v = checkpoint_values;
   const char* where = "Simulation::load_checkpoint";
   if (!known_format(v::text(c, "format")))
@@ -222,52 +221,44 @@ void Simulation::load_checkpoint(const Checkpoint& c) {
   if (window && *window != mine)
     throw InvalidArgument("checkpoint", where,
                           "holds the state of " + window->describe() + "; this " +
-                              (layout_->decomposition() ? "rank" : "run") + " needs " + mine.describe() +
+                              (layout_.decomposition() ? "rank" : "run") + " needs " + mine.describe() +
                               " (io::read_checkpoint_for assembles a checkpoint written per rank for any window)");
   std::map<std::string, std::vector<double>> state;
   for (const auto& [name, values] : c.arrays)
     if (name.rfind("state/", 0) == 0) state[name.substr(6)] = window ? values : block_of(values);
   for (const char* live : {"c_s", "c_e", "T", "c_surf", "phi", "aj"}) v::finite_array(c, std::string("state/") + live);
   if (v::text(c, "format") != kFormat) complete_predictor_levels(c, state);
-  if (engine_)
-    engine_->load_state(state, where);
-  else
-    w_->history->from_host(state, where);
+  state_.load_arrays(state, where);
   load_scalars(c);
   v::integer(c, "steps taken", 0, std::numeric_limits<int>::max());
   v::integer(c, "steps rejected", 0, std::numeric_limits<int>::max());
-  CellClock& cursor = clock();
+  stepping::Clock& cursor = clock_;
   cursor.history = static_cast<int>(v::integer(c, "step history", 0, 3));
   cursor.until_below = v::integer(c, "step until below", 0, 1) != 0;
   // Written since the progress guard (stepping::stalled); before it, a step's count starts afresh.
   cursor.free_steps = c.integers.count("step free steps") != 0
                           ? static_cast<int>(v::integer(c, "step free steps", 0, std::numeric_limits<int>::max()))
                           : 0;
-  cursor.index = static_cast<std::size_t>(v::integer(c, "step index", 0, std::numeric_limits<std::int32_t>::max()));
+  index_ = static_cast<std::size_t>(v::integer(c, "step index", 0, std::numeric_limits<std::int32_t>::max()));
   resume_field_schedule();
-  resume_ = std::make_unique<Checkpoint>(c);
+  pending_ = std::make_unique<Checkpoint>(c);
 }
 
-void Simulation::load_checkpoint(const Checkpoint& c, const Experiment& experiment) {
-  load_checkpoint(c);
-  check_resume(experiment);
-}
-
-void Simulation::check_resume(const Experiment& experiment) const {
+void RunRecorder::check_resume(const Experiment& experiment) const {
   const char* where = "Simulation::run";
-  const std::string there = resume_->texts.at("experiment"), here = experiment.fingerprint();
+  const std::string there = pending_->texts.at("experiment"), here = experiment.fingerprint();
   if (there != here)
     throw InvalidArgument("checkpoint", where,
                           "was written by a run of another experiment: " + first_difference(there, here));
-  if (clock().index >= experiment.total_steps())
+  if (index_ >= experiment.total_steps())
     throw InvalidArgument("checkpoint", where,
-                          "'step index' is " + std::to_string(clock().index) + "; allowed: below the experiment's " +
+                          "'step index' is " + std::to_string(index_) + "; allowed: below the experiment's " +
                               std::to_string(experiment.total_steps()) + " steps");
 }
 
-void Simulation::load_scalars(const Checkpoint& c) {
+void RunRecorder::load_scalars(const Checkpoint& c) {
   namespace v = checkpoint_values;
-  CellClock& k = clock();
+  stepping::Clock& k = clock_;
   k.time = v::scalar(c, "time", 0.0, v::kInf, "[s]");
   k.capacity_ah = v::scalar(c, "discharge capacity");
   k.energy_wh = v::scalar(c, "discharge energy");
@@ -285,10 +276,7 @@ void Simulation::load_scalars(const Checkpoint& c) {
   // State 4 on: Newton's measured quadratic constant (before it: measured afresh).
   const double newton_constant =
       v::text(c, "format") == kFormat ? v::scalar(c, "newton constant", 0.0, v::kInf, "[1/V]") : 0.0;
-  if (engine_)
-    engine_->clock().newton_constant = newton_constant;
-  else
-    w_->potential->set_newton_constant(newton_constant);
+  state_.set_newton_constant(newton_constant);
   for (int i = 0; i < 3; ++i) {
     k.lumped_history[i] = v::scalar(c, "lumped temperature@" + std::to_string(i), v::kPositive, v::kInf, "[K]");
     k.voltage_history[i] = v::scalar(c, "voltage@" + std::to_string(i));
@@ -300,9 +288,9 @@ void Simulation::load_scalars(const Checkpoint& c) {
 // restart may store fields at other times. Outputs due up to the clock's time were
 // written before the checkpoint was taken (report_row), as emit_due_fields
 // would have moved past them.
-void Simulation::resume_field_schedule() {
+void RunRecorder::resume_field_schedule() {
   const auto& times = options_.field_times;
-  const double now = clock().time;
+  const double now = clock_.time;
   next_field_ = 0;
   while (next_field_ < times.size() && times[next_field_] <= now + 1e-9) ++next_field_;
   next_periodic_field_ = 0;
@@ -310,26 +298,6 @@ void Simulation::resume_field_schedule() {
     const double k = std::floor((now + 1e-9) / options_.field_period);
     next_periodic_field_ = k > 1.0 ? static_cast<std::size_t>(k) - 1 : 0;
     while (options_.field_period * double(next_periodic_field_) <= now + 1e-9) ++next_periodic_field_;
-  }
-}
-
-void Simulation::resume_solution(const Checkpoint& c, Solution& s) {
-  const auto& names = Solution::variable_names();
-  std::vector<const std::vector<double>*> columns;
-  for (const std::string& name : names) columns.push_back(&c.arrays.at("solution/" + name));
-  std::vector<double> row(names.size());
-  for (std::size_t r = 0; r < columns.front()->size(); ++r) {
-    for (std::size_t k = 0; k < names.size(); ++k) row[k] = (*columns[k])[r];
-    s.append(row);
-  }
-  s.steps_taken = static_cast<int>(c.integers.at("steps taken"));
-  s.steps_rejected = static_cast<int>(c.integers.at("steps rejected"));
-  s.termination = c.texts.at("termination");
-  s.notes.clear();
-  if (const auto notes = c.texts.find("notes"); notes != c.texts.end()) {  // state 2 has none
-    std::size_t from = 0;
-    for (std::size_t end; (end = notes->second.find('\n', from)) != std::string::npos; from = end + 1)
-      s.notes.push_back(notes->second.substr(from, end - from));
   }
 }
 
