@@ -18,7 +18,6 @@
 #include "voltaic/core/array.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
-#include "voltaic/mpi/halo_exchange.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace {
@@ -101,7 +100,9 @@ double median_s(const mpi::Communicator& world, int repeats, const std::function
 }
 
 /// Seconds per MPI_Allreduce of `count` doubles and per ghost exchange of
-/// `side` values to each neighbour in host memory, the medians of timed calls.
+/// `side` values to each neighbour in host memory (BlockDecomposition's,
+/// which packs every side into one buffer and fills the corners), the
+/// medians of timed calls.
 nlohmann::json latencies(const mpi::Communicator& world) {
   nlohmann::json j = {{"benchmark", "mpi_latency"}, {"ranks", world.size()}};
   for (int tiles : {16, 1024, 4096}) {
@@ -112,11 +113,10 @@ nlohmann::json latencies(const mpi::Communicator& world) {
         });
   }
   for (int columns : {64, 256, 1024}) {  // a block of columns x columns, 25 layers, exchanged whole
-    const PlanePartition p = PlanePartition::for_ranks(columns * 2, columns * 2, world.size(), 16);
-    mpi::HaloExchange halo(world, p, 25);
-    std::vector<double> field(halo.ghosted_size(), 1.0);
-    j["exchange_us"]["side of " + std::to_string(p.block(world.rank()).nx()) + " x 25"] =
-        1e6 * median_s(world, 50, [&] { halo.exchange(field.data()); });
+    const auto cut = mpi::BlockDecomposition::over(world, columns * 2, columns * 2, 16);
+    std::vector<double> field(cut->shape().layer() * 25, 1.0);
+    j["exchange_us"]["side of " + std::to_string(cut->block().nx()) + " x 25"] =
+        1e6 * median_s(world, 50, [&] { cut->exchange(field.data(), 25); });
   }
   return j;
 }

@@ -34,11 +34,6 @@ Communicator::Communicator(MPI_Comm comm) : comm_(comm) {
 
 void Communicator::barrier() const { check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
-void Communicator::combine_disjoint(std::vector<double>& values) const {
-  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, comm_),
-        "MPI_Allreduce");
-}
-
 int Communicator::max(int value) const {
   check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_MAX, comm_), "MPI_Allreduce");
   return value;

@@ -1,13 +1,10 @@
-# voltaic::mpi: the MPI layer (communicator, halo exchange, reproducible
-# sums), a library of its own so that voltaic::voltaic needs no MPI.
+# voltaic::mpi: the MPI layer (communicator, the plane's block decomposition
+# with its exchanges and canonical sums, distributed batches), a library of
+# its own so that voltaic::voltaic needs no MPI.
 add_library(voltaic_mpi
   mpi/communicator.cpp
-  mpi/halo_exchange.cpp
   mpi/distributed_batch.cpp
   mpi/spread_stop.cpp
-  mpi/block_operator.cpp
-  mpi/block_diffusion_step.cpp
-  mpi/two_field_block_operator.cpp
   mpi/block_decomposition.cpp
 )
 add_library(voltaic::mpi ALIAS voltaic_mpi)

@@ -35,26 +35,26 @@ std::mt19937_64 shared_rng(const Communicator& world) {
 }
 
 /// `fields` whole fields of `grid`'s cells one after the other, as the block's ghosted fields one after the other.
-std::vector<double> to_blocks(const HaloExchange& halo, const Grid3D& grid, const std::vector<double>& whole,
+std::vector<double> to_blocks(const BlockDecomposition& cut, const Grid3D& grid, const std::vector<double>& whole,
                               int fields, double ghost) {
   std::vector<double> out;
   const std::size_t n = grid.num_cells();
   for (int f = 0; f < fields; ++f) {
     const std::vector<double> one(whole.begin() + f * n, whole.begin() + (f + 1) * n);
-    const std::vector<double> b = test::to_block(halo, grid, one, ghost);
+    const std::vector<double> b = test::to_block(cut, grid, one, ghost);
     out.insert(out.end(), b.begin(), b.end());
   }
   return out;
 }
 
-std::size_t differing(const HaloExchange& halo, const Grid3D& grid, const std::vector<double>& whole,
+std::size_t differing(const BlockDecomposition& cut, const Grid3D& grid, const std::vector<double>& whole,
                       const std::vector<double>& block, int fields) {
   std::size_t differ = 0;
-  const std::size_t n = grid.num_cells(), m = halo.ghosted_size();
+  const std::size_t n = grid.num_cells(), m = test::ghosted_size(cut, grid.nz());
   for (int f = 0; f < fields; ++f) {
     const std::vector<double> one(whole.begin() + f * n, whole.begin() + (f + 1) * n);
     const std::vector<double> mine(block.begin() + f * m, block.begin() + (f + 1) * m);
-    differ += test::differing_bits(halo.block(), grid, one, test::owned_of(halo, grid.nz(), mine));
+    differ += test::differing_bits(cut.block(), grid, one, test::owned_of(cut, grid.nz(), mine));
   }
   return differ;
 }
@@ -83,19 +83,18 @@ TEST(DecomposedOperators, TheTwoFieldStencilGivesTheWholePlanesBits) {
   // The blocks: k's ghosts exchanged, x's poisoned.
   const PlanePartition partition = PlanePartition::for_ranks(kGrid.nx(), kGrid.ny(), world.size(), kTile);
   const auto cut = std::make_shared<const BlockDecomposition>(world, partition);
-  HaloExchange halo(world, partition, kGrid.nz());
-  std::vector<double> bk0 = test::to_block(halo, kGrid, k0, 1.0), bk1 = test::to_block(halo, kGrid, k1, 1.0);
+  std::vector<double> bk0 = test::to_block(*cut, kGrid, k0, 1.0), bk1 = test::to_block(*cut, kGrid, k1, 1.0);
   cut->exchange(bk0.data(), kGrid.nz());
   cut->exchange(bk1.data(), kGrid.nz());
-  const std::vector<double> bd0 = test::to_block(halo, kGrid, d0, 1.0), bd1 = test::to_block(halo, kGrid, d1, 1.0),
-                            b01 = test::to_block(halo, kGrid, c01, 0.0), b10 = test::to_block(halo, kGrid, c10, 0.0);
+  const std::vector<double> bd0 = test::to_block(*cut, kGrid, d0, 1.0), bd1 = test::to_block(*cut, kGrid, d1, 1.0),
+                            b01 = test::to_block(*cut, kGrid, c01, 0.0), b10 = test::to_block(*cut, kGrid, c10, 0.0);
   const std::vector<double>* mine[6] = {&bk0, &bd0, &bk1, &bd1, &b01, &b10};
-  TwoFieldStencilOperator<double> b = operator_on(halo.local_grid(kGrid), mine);
+  TwoFieldStencilOperator<double> b = operator_on(test::local_grid(*cut, kGrid), mine);
   b.decompose(cut);
-  std::vector<double> bx = to_blocks(halo, kGrid, x, 2, kNaN), by(bx.size(), kNaN);
+  std::vector<double> bx = to_blocks(*cut, kGrid, x, 2, kNaN), by(bx.size(), kNaN);
   b.apply(View<const double>(bx.data(), bx.size(), MemorySpace::host()),
           View<double>(by.data(), by.size(), MemorySpace::host()));
-  EXPECT_EQ(differing(halo, kGrid, y, by, 2), 0u) << "rank " << world.rank() << " of " << world.size();
+  EXPECT_EQ(differing(*cut, kGrid, y, by, 2), 0u) << "rank " << world.rank() << " of " << world.size();
 }
 
 TEST(DecomposedOperators, ThePlaneOperatorGivesTheWholePlanesBits) {
@@ -123,7 +122,6 @@ TEST(DecomposedOperators, ThePlaneOperatorGivesTheWholePlanesBits) {
 
   const PlanePartition partition = PlanePartition::for_ranks(nx, ny, world.size(), kTile);
   const auto cut = std::make_shared<const BlockDecomposition>(world, partition);
-  HaloExchange halo(world, partition, 1);
   const int gx = cut->ghosted_nx(), gy = cut->ghosted_ny(), i0 = cut->first_i(), j0 = cut->first_j();
   const auto edge = [](const std::vector<double>& e, bool shared, int first, int count) {
     std::vector<double> v(static_cast<std::size_t>(count), 0.0);
@@ -141,9 +139,9 @@ TEST(DecomposedOperators, ThePlaneOperatorGivesTheWholePlanesBits) {
       PlaneGrid(gx, gy, dx, dy, i0, j0), cpu, {3.0, 5.0}, {host(bx_lo), host(bx_hi), host(by_lo), host(by_hi)},
       {host(bnone_x), host(bnone_x), host(bnone_y), host(bnone_y)}, {host(l00), host(l01), host(l01), host(l11)});
   b.decompose(cut);
-  std::vector<double> bx = to_blocks(halo, plane_grid, x, 2, kNaN), by(bx.size(), kNaN);
+  std::vector<double> bx = to_blocks(*cut, plane_grid, x, 2, kNaN), by(bx.size(), kNaN);
   b.apply(host(bx), View<double>(by.data(), by.size(), MemorySpace::host()));
-  EXPECT_EQ(differing(halo, plane_grid, y, by, 2), 0u) << "rank " << world.rank() << " of " << world.size();
+  EXPECT_EQ(differing(*cut, plane_grid, y, by, 2), 0u) << "rank " << world.rank() << " of " << world.size();
 }
 
 }  // namespace

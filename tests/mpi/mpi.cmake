@@ -1,8 +1,8 @@
 # voltaic_mpi_tests: one binary, run under mpirun on 1, 2 and 4 ranks (more
 # ranks than cores where the MPI needs to be told: VOLTAIC_MPIEXEC_EXTRA).
-add_executable(voltaic_mpi_tests mpi/mpi_main.cpp mpi/halo_exchange_test.cpp mpi/distributed_batch_test.cpp
-  mpi/block_operator_test.cpp mpi/block_diffusion_step_test.cpp
-  mpi/two_field_block_operator_test.cpp mpi/block_simulation_test.cpp
+add_executable(voltaic_mpi_tests mpi/mpi_main.cpp mpi/block_decomposition_test.cpp mpi/distributed_batch_test.cpp
+  mpi/decomposed_solve_test.cpp mpi/decomposed_diffusion_step_test.cpp
+  mpi/decomposed_two_field_solve_test.cpp mpi/block_simulation_test.cpp
   mpi/decomposed_operators_test.cpp mpi/block_decomposition_gpu_test.cpp)
 target_link_libraries(voltaic_mpi_tests PRIVATE voltaic::mpi voltaic::io GTest::gtest)
 target_compile_options(voltaic_mpi_tests PRIVATE -Wall -Wextra $<$<BOOL:${VOLTAIC_WERROR}>:-Werror>)

@@ -7,7 +7,6 @@
 #include <mpi.h>
 
 #include <string>
-#include <vector>
 
 #include "voltaic/core/error.hpp"
 
@@ -39,10 +38,6 @@ class Communicator {
   int size() const { return size_; }
   MPI_Comm get() const { return comm_; }
   void barrier() const;
-  /// Element-wise sum of `values` over the ranks, in place, where every
-  /// element is non-zero on at most one rank (a slot per owner): then the
-  /// sum is exact whatever order MPI adds in, and every rank gets the same bits.
-  void combine_disjoint(std::vector<double>& values) const;
   /// The largest of `value` over the ranks.
   int max(int value) const;
 
