@@ -101,14 +101,7 @@ TEST_P(LamVersusPybamm, CapacityActiveMaterialAndVoltage) {
   EXPECT_NEAR(lithium(s.cycles.front()), lithium(last), 1e-7 * last.particle_lithium)
       << "particles' lithium plus the SEI's and the lost material's is not conserved";
 
-  const int size = static_cast<int>(kCycle.size());
-  const double first_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle1"), 0, size);
-  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle" + std::to_string(c.cycles)),
-                                          static_cast<long long>(size) * (c.cycles - 1), size);
-  EXPECT_LT(first_rms, 2e-3);
-  EXPECT_LT(last_rms, 2e-3);
-  RecordProperty("first_cycle_rms_mV", std::to_string(first_rms * 1e3));
-  RecordProperty("last_cycle_rms_mV", std::to_string(last_rms * 1e3));
+  test::expect_first_and_last_cycles(s, stem, c.cycles, static_cast<int>(kCycle.size()));
   for (int e = 0; e < 2; ++e) {
     const double lam = summary[std::string("Loss of active material in ") + side[e] + " electrode [%]"].back();
     if (lam > 0.0)

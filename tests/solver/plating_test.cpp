@@ -90,14 +90,7 @@ TEST_P(PlatingVersusPybamm, CapacityLithiumAndVoltageOverTheCycles) {
   EXPECT_NEAR(lithium(s.cycles.front()), lithium(last), 1e-10 * last.particle_lithium)
       << "particles' lithium plus the SEI's and the plated is not conserved";
 
-  const int size = static_cast<int>(kCycle.size());
-  const double first_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle1"), 0, size);
-  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle" + std::to_string(cycles)),
-                                          static_cast<long long>(size) * (cycles - 1), size);
-  EXPECT_LT(first_rms, 2e-3);
-  EXPECT_LT(last_rms, 2e-3);
-  RecordProperty("first_cycle_rms_mV", std::to_string(first_rms * 1e3));
-  RecordProperty("last_cycle_rms_mV", std::to_string(last_rms * 1e3));
+  test::expect_first_and_last_cycles(s, stem, cycles, static_cast<int>(kCycle.size()));
   RecordProperty("plating_lithium_relative_error", std::to_string(last.plating_lithium_lost / plated.back() - 1.0));
 }
 

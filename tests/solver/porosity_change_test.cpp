@@ -101,16 +101,9 @@ TEST_P(PorosityChangeVersusPybamm, CapacityPorosityAndVoltage) {
     const double plated = summary["Loss of lithium to negative lithium plating [mol]"].back();
     EXPECT_NEAR(last.plating_lithium_lost, plated, 0.03 * plated);
   }
-  const int size = static_cast<int>(cycle_of(c).size());
-  const double first_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle1"), 0, size);
-  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle" + std::to_string(c.cycles)),
-                                          static_cast<long long>(size) * (c.cycles - 1), size);
-  EXPECT_LT(first_rms, 2e-3);
-  EXPECT_LT(last_rms, 2e-3);
+  test::expect_first_and_last_cycles(s, stem, c.cycles, static_cast<int>(cycle_of(c).size()));
   RecordProperty("worst_discharge_capacity_relative_error", std::to_string(worst_capacity));
   RecordProperty("worst_porosity_error_over_its_fall", std::to_string(worst_porosity));
-  RecordProperty("first_cycle_rms_mV", std::to_string(first_rms * 1e3));
-  RecordProperty("last_cycle_rms_mV", std::to_string(last_rms * 1e3));
 }
 
 const Case kSei{"sei_reaction_limited_fast_porosity", 10, "Charge at 0.5C until 4.2 V", fast_sei_chen2020,

@@ -2,6 +2,8 @@
 // PyBaMM's reference curves (tests/data/pybamm, written by
 // tools/pybamm_reference.py) and the measures the validation tests apply.
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -101,6 +103,20 @@ inline double cycle_rms(const Solution& s, const PybammCurve& ref, long long fir
     }
   }
   return n ? std::sqrt(sum / static_cast<double>(n)) : INFINITY;
+}
+
+/// Our voltage against PyBaMM's over the first and the last of `cycles`
+/// cycles of `size` steps (references `stem`_cycle1 and `stem`_cycleN):
+/// each RMS below `limit` [V], both recorded as test properties.
+inline void expect_first_and_last_cycles(const Solution& s, const std::string& stem, int cycles, int size,
+                                         double limit = 2e-3) {
+  const double first = cycle_rms(s, read_pybamm_curve(stem + "_cycle1"), 0, size);
+  const double last = cycle_rms(s, read_pybamm_curve(stem + "_cycle" + std::to_string(cycles)),
+                                static_cast<long long>(size) * (cycles - 1), size);
+  EXPECT_LT(first, limit) << stem << ", cycle 1 [V RMS]";
+  EXPECT_LT(last, limit) << stem << ", cycle " << cycles << " [V RMS]";
+  ::testing::Test::RecordProperty("first_cycle_rms_mV", std::to_string(first * 1e3));
+  ::testing::Test::RecordProperty("last_cycle_rms_mV", std::to_string(last * 1e3));
 }
 
 }  // namespace voltaic::test

@@ -78,14 +78,7 @@ TEST_P(SeiVersusPybamm, CapacityLithiumAndVoltageOverTheCycles) {
               last.particle_lithium + last.sei_lithium_lost, 1e-10 * last.particle_lithium)
       << "particles' lithium plus the SEI's is not conserved";
 
-  const int size = static_cast<int>(kCycle.size());
-  const double first_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle1"), 0, size);
-  const double last_rms = test::cycle_rms(s, test::read_pybamm_curve(stem + "_cycle" + std::to_string(cycles)),
-                                          static_cast<long long>(size) * (cycles - 1), size);
-  EXPECT_LT(first_rms, 2e-3);
-  EXPECT_LT(last_rms, 2e-3);
-  RecordProperty("first_cycle_rms_mV", std::to_string(first_rms * 1e3));
-  RecordProperty("last_cycle_rms_mV", std::to_string(last_rms * 1e3));
+  test::expect_first_and_last_cycles(s, stem, cycles, static_cast<int>(kCycle.size()));
   RecordProperty("sei_lithium_lost_relative_error", std::to_string(last.sei_lithium_lost / lost.back() - 1.0));
 }
 
