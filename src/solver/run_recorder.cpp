@@ -1,8 +1,11 @@
 // RunRecorder's rows, fields and observer (run_recorder.hpp).
 #include "solver/run_recorder.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "solver/checkpoint_cycles.hpp"
 #include "solver/field_output.hpp"
@@ -13,6 +16,31 @@
 #include "voltaic/solver/solution.hpp"
 
 namespace voltaic {
+
+namespace {
+
+/// The rows, counters, termination and notes a checkpoint carries, into `s`.
+void resume_solution(const Checkpoint& c, Solution& s) {
+  const auto& names = Solution::variable_names();
+  std::vector<const std::vector<double>*> columns;
+  for (const std::string& name : names) columns.push_back(&c.arrays.at("solution/" + name));
+  std::vector<double> row(names.size());
+  for (std::size_t r = 0; r < columns.front()->size(); ++r) {
+    for (std::size_t k = 0; k < names.size(); ++k) row[k] = (*columns[k])[r];
+    s.append(row);
+  }
+  s.steps_taken = static_cast<int>(c.integers.at("steps taken"));
+  s.steps_rejected = static_cast<int>(c.integers.at("steps rejected"));
+  s.termination = c.texts.at("termination");
+  s.notes.clear();
+  if (const auto notes = c.texts.find("notes"); notes != c.texts.end()) {  // state 2 has none
+    std::size_t from = 0;
+    for (std::size_t end; (end = notes->second.find('\n', from)) != std::string::npos; from = end + 1)
+      s.notes.push_back(notes->second.substr(from, end - from));
+  }
+}
+
+}  // namespace
 
 std::size_t frame_count(const CellLayout& layout, bool blocks, std::size_t local) {
   if (!blocks) return layout.plane_count(local);
@@ -53,23 +81,7 @@ std::size_t RunRecorder::resume(detail::RunContext& run, const Experiment& exper
   check_resume(experiment);
   const std::unique_ptr<Checkpoint> c = std::move(pending_);
   Solution& s = run.solution;
-  const auto& names = Solution::variable_names();
-  std::vector<const std::vector<double>*> columns;
-  for (const std::string& name : names) columns.push_back(&c->arrays.at("solution/" + name));
-  std::vector<double> row(names.size());
-  for (std::size_t r = 0; r < columns.front()->size(); ++r) {
-    for (std::size_t k = 0; k < names.size(); ++k) row[k] = (*columns[k])[r];
-    s.append(row);
-  }
-  s.steps_taken = static_cast<int>(c->integers.at("steps taken"));
-  s.steps_rejected = static_cast<int>(c->integers.at("steps rejected"));
-  s.termination = c->texts.at("termination");
-  s.notes.clear();
-  if (const auto notes = c->texts.find("notes"); notes != c->texts.end()) {  // state 2 has none
-    std::size_t from = 0;
-    for (std::size_t end; (end = notes->second.find('\n', from)) != std::string::npos; from = end + 1)
-      s.notes.push_back(notes->second.substr(from, end - from));
-  }
+  resume_solution(*c, s);
   CheckpointCycles cycling = resume_cycles(*c, "Simulation::run");
   s.cycles = std::move(cycling.cycles);
   run.cycle_tally = cycling.tally;

@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <limits>
 #include <sstream>
 
 #include "solver/bdf2.hpp"
 #include "solver/cell_engine.hpp"
-#include "solver/checkpoint_cycles.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
 #include "solver/run_recorder.hpp"
