@@ -35,12 +35,20 @@ void expect_neighbours_columns(const BlockDecomposition& cut) {
   const auto at = [&](int i, int j, int k) { return static_cast<T>(global_value(i, j, k)); };
   for (int k = 0; k < kNz; ++k) {
     for (int lj = 0; lj < b.ny(); ++lj) {
-      if (g.ghost[0]) EXPECT_EQ(f[cut.index(-1, lj, k)], at(b.i_begin - 1, b.j_begin + lj, k));
-      if (g.ghost[1]) EXPECT_EQ(f[cut.index(b.nx(), lj, k)], at(b.i_end, b.j_begin + lj, k));
+      if (g.ghost[0]) {
+        EXPECT_EQ(f[cut.index(-1, lj, k)], at(b.i_begin - 1, b.j_begin + lj, k));
+      }
+      if (g.ghost[1]) {
+        EXPECT_EQ(f[cut.index(b.nx(), lj, k)], at(b.i_end, b.j_begin + lj, k));
+      }
     }
     for (int li = 0; li < b.nx(); ++li) {
-      if (g.ghost[2]) EXPECT_EQ(f[cut.index(li, -1, k)], at(b.i_begin + li, b.j_begin - 1, k));
-      if (g.ghost[3]) EXPECT_EQ(f[cut.index(li, b.ny(), k)], at(b.i_begin + li, b.j_end, k));
+      if (g.ghost[2]) {
+        EXPECT_EQ(f[cut.index(li, -1, k)], at(b.i_begin + li, b.j_begin - 1, k));
+      }
+      if (g.ghost[3]) {
+        EXPECT_EQ(f[cut.index(li, b.ny(), k)], at(b.i_begin + li, b.j_end, k));
+      }
     }
     // A corner ghost holds the owned corner cell's value (no row reads it).
     for (int cx : {0, 1})
