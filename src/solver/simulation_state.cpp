@@ -34,12 +34,8 @@ double Simulation::FieldState::newton_constant() const { return w_.potential->ne
 void Simulation::FieldState::set_newton_constant(double c) { w_.potential->set_newton_constant(c); }
 
 void Simulation::FieldState::temperatures(double lumped, double& mean, double& lo, double& hi) const {
-  if (!w_.heat) {
-    RecordedState::temperatures(lumped, mean, lo, hi);
-    return;
-  }
-  mean = lo = hi = lumped;
-  w_.heat->temperatures(w_.T.view(), w_.T_foils.view(), mean, lo, hi);  // over the whole stack, the foils included
+  RecordedState::temperatures(lumped, mean, lo, hi);
+  if (w_.heat) w_.heat->temperatures(w_.T.view(), w_.T_foils.view(), mean, lo, hi);  // the whole stack, foils too
 }
 
 double Simulation::FieldState::lithium() const {
