@@ -160,6 +160,27 @@ TEST(CellProgramCuda, PowerStepsMatchTheCpu) {
       gpu, Experiment({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"}));
 }
 
+// The default grid (n = 60, 40 particles of 20 shells) and an odd one (n = 70,
+// 63 particles of 23 shells) on the GPU: the loops' second and third rounds,
+// the partly filled last round and several terms a lane in the warp's sums
+// give the CPU program's bits (the fixture's coarse grid fills one round).
+TEST(CellProgramCuda, DefaultAndOddGridsMatchTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  for (const CellGridSpec g : {CellGridSpec{}, CellGridSpec{30, 7, 33, 23}}) {
+    SCOPED_TRACE("grid " + std::to_string(g.negative_cells) + "/" + std::to_string(g.separator_cells) + "/" +
+                 std::to_string(g.positive_cells) + "/" + std::to_string(g.radial_shells));
+    SimulationOptions o = options();
+    o.grid = g;
+    expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Rest for 5 minutes"}), o);
+  }
+  // The per-face diffusivities of stress-induced diffusion (the ageing kernel) on the odd grid.
+  SimulationOptions o = options();
+  o.grid = CellGridSpec{30, 7, 33, 23};
+  o.degradation.particle_mechanics[0] = o.degradation.particle_mechanics[1] = ParticleMechanics::swelling_only;
+  expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V"}), o, parameter_sets::okane2022());
+}
+
 // SEI growth with the film's resistance on the GPU: the CPU program's bits.
 TEST(CellProgramCuda, SeiGrowthMatchesTheCpu) {
   const auto gpu = test::cuda_executor();
