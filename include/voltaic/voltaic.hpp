@@ -26,6 +26,7 @@
 #include "voltaic/solver/diffusion_step.hpp"
 #include "voltaic/solver/experiment.hpp"
 #include "voltaic/solver/lumped_thermal.hpp"
+#include "voltaic/solver/pack.hpp"
 #include "voltaic/solver/particle_step.hpp"
 #include "voltaic/solver/simulation.hpp"
 #include "voltaic/solver/simulation_options.hpp"

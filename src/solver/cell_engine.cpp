@@ -85,6 +85,12 @@ void CellEngine::call(bool initialise) {
 #endif
 }
 
+CellRun CellEngine::run_here() {
+  if (exec_->backend() != Backend::cpu)
+    throw InvalidArgument("run_here", kWhere, "the engine runs on " + exec_->name() + "; allowed: a CPU engine");
+  return CellRun(s_, c_, k_, slab_.data());
+}
+
 SlabRead CellEngine::reader() const {
   return [this](std::size_t offset, std::size_t size) { return read(offset, size); };
 }

@@ -21,6 +21,10 @@
 
 namespace voltaic::program {
 
+template <bool Ageing>
+class CellRunT;
+using CellRun = CellRunT<true>;
+
 class CellEngine {
  public:
   /// The cell's constants from `parameters` (which they validate), its slab
@@ -36,6 +40,10 @@ class CellEngine {
   /// One call of the program: until its next row, the end of an experiment
   /// step, or the cell's end (the clock says which).
   void advance();
+
+  /// The program over this cell on the calling thread (a CPU engine: a
+  /// pack's cells, whose circuit drives them through CellRun's circuit_*).
+  CellRun run_here();
 
   ProgramClock& clock() { return k_; }
   const ProgramClock& clock() const { return k_; }

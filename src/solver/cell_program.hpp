@@ -64,6 +64,22 @@ class CellRunT {
   /// Runs until the cell finishes or its row buffer holds rows_per_call rows.
   VOLTAIC_HD void advance();
 
+  // ---- A cell in a circuit (a pack: pack_simulation.cpp). The circuit sets
+  // each attempt's current and takes the steps (one step size for every cell
+  // of the pack); the cell integrates as it does alone, records no rows and
+  // keeps its clock (time, charge, levels) in step with the pack's.
+  /// A fresh experiment step's consistent state under `amperes` (its time steps start at `initial_dt`).
+  VOLTAIC_HD bool circuit_start(double amperes, double initial_dt);
+  /// One attempt of h from the saved state under a constant `amperes`:
+  /// the clock's voltage is then the terminal voltage it gives.
+  VOLTAIC_HD bool circuit_attempt(double h, double amperes);
+  /// The attempt's local error (<= 1 accepts; < 0 without an estimate).
+  VOLTAIC_HD double circuit_error(double h) const { return local_error(h, false); }
+  VOLTAIC_HD void circuit_save() { save(); }
+  VOLTAIC_HD void circuit_restore() { restore(); }
+  /// The attempt of h accepted: charge and energy counted, time and levels moved on.
+  VOLTAIC_HD void circuit_accept(double h);
+
  private:
   struct Pass {
     double a0, a1, dt;
@@ -1283,6 +1299,33 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::step_once(bool& step_ended) {
     return false;
   }
   return true;
+}
+
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::circuit_start(double amperes, double initial_dt) {
+  ProgramStep step;
+  step.value = amperes;
+  if (!consistent_start(step)) return false;
+  k_.start_step(initial_dt);
+  return true;
+}
+
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::circuit_attempt(double h, double amperes) {
+  ProgramStep step;
+  step.value = amperes;
+  return attempt(h, step);
+}
+
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::circuit_accept(double h) {
+  stepping::account(k_.capacity_ah, k_.energy_wh, k_.current_history[0], k_.voltage_history[0], k_.current, k_.voltage,
+                    h);
+  k_.time += h;
+  k_.elapsed += h;
+  ++k_.steps_taken;
+  k_.max_temperature = fmax(k_.max_temperature, k_.lumped_t);
+  accept(h);
 }
 
 template <bool Ageing>

@@ -48,10 +48,6 @@ constexpr const char* kWhere = "BatchSimulation";
 /// Rows a cell may add per call before the host drains its buffer.
 constexpr int kRowsPerCall = 64;
 
-std::string describe_step(const ExperimentStep& step, long long index) {
-  return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
-}
-
 /// Rows as the row buffer holds them, one vector per value (time, voltage, current, temperature).
 struct Curves {
   std::vector<double> values[program::kRowValues];
@@ -166,7 +162,7 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     const long long last = s.total_steps - 1;
     out.termination = !r.cycling_end.empty()
                           ? r.cycling_end
-                          : describe_step(step_of(last), last) +
+                          : describe_step(step_of(last), std::size_t(last)) +
                                 (k.ended_by_event ? " ended by a cut-off event" : " ended after its duration");
   } else if (k.ending == Ending::running) {
     out.status = interrupted ? BatchCellResult::Status::interrupted : BatchCellResult::Status::not_run;
@@ -176,13 +172,14 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     std::ostringstream m;
     if (k.ending == Ending::infeasible_voltage) {
       const bool discharge = step_drive(step, parameters.electrical.nominal_capacity).at(0.0).value > 0.0;
-      m << describe_step(step, k.step) << " is infeasible: it " << (discharge ? "discharges" : "charges") << " until "
-        << *step.until_voltage_v << " V, but the voltage at its start is already " << k.voltage << " V";
+      m << describe_step(step, std::size_t(k.step)) << " is infeasible: it " << (discharge ? "discharges" : "charges")
+        << " until " << *step.until_voltage_v << " V, but the voltage at its start is already " << k.voltage << " V";
     } else if (k.ending == Ending::infeasible_cutoff) {  // Simulation::infeasibility's words
       const ElectricalParameters& e = parameters.electrical;
-      m << describe_step(step, k.step) << " is infeasible: a cut-off is already reached at its start (voltage "
-        << k.voltage << " V, current " << k.current << " A; the cell's voltage cut-offs " << e.lower_voltage_cutoff
-        << " V and " << e.upper_voltage_cutoff << " V";
+      m << describe_step(step, std::size_t(k.step))
+        << " is infeasible: a cut-off is already reached at its start (voltage " << k.voltage << " V, current "
+        << k.current << " A; the cell's voltage cut-offs " << e.lower_voltage_cutoff << " V and "
+        << e.upper_voltage_cutoff << " V";
       if (step.until_current)
         m << ", the step's current limit " << step.until_current->amperes(e.nominal_capacity) << " A";
       m << ")";
@@ -195,7 +192,7 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
         } catch (const Error&) {
         }
       }
-      m << describe_step(step, k.step) << " failed at t = " << k.time
+      m << describe_step(step, std::size_t(k.step)) << " failed at t = " << k.time
         << " s: " << (cause.empty() ? reason : cause + " (the solver: " + reason + ")");
     }
     out.termination = m.str();

@@ -16,5 +16,12 @@ namespace voltaic::program {
 void initialise_on_cpu(CellRun& run);
 /// CellRun::advance on the calling thread.
 void advance_on_cpu(CellRun& run);
+/// CellRun's circuit entry points (a cell of a pack) on the calling thread.
+bool circuit_start_on_cpu(CellRun& run, double amperes, double initial_dt);
+bool circuit_attempt_on_cpu(CellRun& run, double h, double amperes);
+double circuit_error_on_cpu(const CellRun& run, double h);
+void circuit_save_on_cpu(CellRun& run);
+void circuit_restore_on_cpu(CellRun& run);
+void circuit_accept_on_cpu(CellRun& run, double h);
 
 }  // namespace voltaic::program

@@ -324,6 +324,10 @@ double default_step_duration(const ExperimentStep& step) {
   return std::min(d, kStepLimits.duration.max);
 }
 
+std::string describe_step(const ExperimentStep& step, std::size_t index) {
+  return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
+}
+
 ExperimentStep parse_experiment_step(const std::string& text, std::size_t index, const DriveCycles& drive_cycles) {
   return Parser(text, index, drive_cycles).parse();
 }

@@ -24,10 +24,6 @@
 
 namespace voltaic {
 
-std::string Simulation::describe_step(const ExperimentStep& step, std::size_t index) {
-  return "experiment step " + std::to_string(index + 1) + " (\"" + step.text + "\")";
-}
-
 double starting_temperature(const ParameterSet& p, ThermalModel model) {
   return model == ThermalModel::isothermal ? p.thermal.ambient_temperature : p.thermal.initial_temperature;
 }

@@ -28,6 +28,7 @@ target_sources(voltaic_tests PRIVATE
   solver/column_fields_test.cpp
   solver/custom_functions_test.cpp
   solver/memory_estimate_test.cpp
+  solver/pack_simulation_test.cpp
   solver/failure_cause_test.cpp
   solver/batch_simulation_test.cpp
   solver/cell_program_test.cpp

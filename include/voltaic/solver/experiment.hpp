@@ -102,6 +102,9 @@ class ExperimentError : public InvalidArgument {
 ExperimentStep parse_experiment_step(const std::string& text, std::size_t index = 1,
                                      const DriveCycles& drive_cycles = {});
 
+/// How messages name a step: `experiment step 3 ("Rest for 1 hour")`, index from 0 over all cycles.
+std::string describe_step(const ExperimentStep& step, std::size_t index);
+
 /// The steps, repeated `cycles` times.
 class Experiment {
  public:

@@ -183,8 +183,6 @@ class Simulation {
   /// The physical limit the state is at (failure_cause.hpp), or "".
   std::string physical_limit_reached() const;
   StepDrive drive_of(const ExperimentStep& step) const;
-  /// "experiment step 3 ("Rest for 1 hour")": how errors name a step (index from 0).
-  static std::string describe_step(const ExperimentStep& step, std::size_t index);
   /// How far the state is from ending the step by an event (cut-off voltage,
   /// current limit of a hold): > 0 before, <= 0 at or past it.
   double event_margin(const ExperimentStep& step, const StepDrive& drive) const;

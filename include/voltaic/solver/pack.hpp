@@ -1,0 +1,108 @@
+#pragma once
+/// @file pack.hpp
+/// @brief A pack of DFN cells: Ns groups in series, each of Np cells in
+/// parallel, every cell a 1D cell of the cell engine with its own parameters
+/// and state, the circuit solved implicitly with the cells each time step.
+///
+/// Cell k = s * Np + p is the p-th cell of series group s (group 0 at the
+/// pack's negative terminal). Each cell reaches its group's busbars through
+/// its connection resistance r_k (tab and interconnect); the groups are
+/// joined by busbars whose resistances add up to `busbar_resistance`. With
+/// V_k(I_k) the terminal voltage cell k reaches over a time step at the
+/// constant current I_k, the circuit is
+///
+///   V_k(I_k) - r_k I_k = U_s  for every cell of group s,
+///   sum of I_k over group s = I,  V = sum of U_s - R_b I,
+///
+/// I the pack's current (> 0 discharges) and V its terminal voltage, solved
+/// by Newton on the cells' currents to a hundredth of the voltage tolerance
+/// (docs/theory.md, "Packs"). The pack takes one time step size for all its
+/// cells (the largest local error of any cell decides it) and locates its
+/// events on the pack's limits and on every cell's own voltage cut-offs.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "voltaic/core/executor.hpp"
+#include "voltaic/model/parameter_set.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
+#include "voltaic/solver/experiment.hpp"
+#include "voltaic/solver/simulation_options.hpp"
+
+namespace voltaic {
+
+/// The wiring of an Np x Ns pack.
+struct PackLayout {
+  int parallel = 1;                            ///< Np, cells in each group, >= 1
+  int series = 1;                              ///< Ns, groups in series, >= 1
+  double connection_resistance = 0.0;          ///< [Ohm] r_k of every cell, >= 0
+  std::vector<double> connection_resistances;  ///< per cell (Np Ns values, k = s Np + p), overrides when given
+  double busbar_resistance = 0.0;              ///< [Ohm] R_b, the series busbars and terminals together, >= 0
+
+  std::size_t cells() const { return static_cast<std::size_t>(parallel) * static_cast<std::size_t>(series); }
+};
+
+/// How a pack runs: its cells' grid, thermal model and tolerances (a 1D
+/// SimulationOptions: nx = ny = 1), and the pack's own voltage limits.
+struct PackOptions {
+  SimulationOptions cell;
+  /// [V] the pack's limits; NaN (the default): Ns times the highest lower
+  /// cut-off of its cells, Ns times the lowest upper one.
+  double lower_voltage_cutoff = BatchCellResult::kNaN;
+  double upper_voltage_cutoff = BatchCellResult::kNaN;
+};
+
+/// What a pack did. Rows are the consistent start of each experiment step
+/// and every accepted time step; cell values are row-major (row r, cell k
+/// at r * cells + k).
+struct PackSolution {
+  std::size_t cells = 0;
+  std::vector<double> time;              ///< [s]
+  std::vector<double> voltage;           ///< [V] the pack's terminal voltage
+  std::vector<double> current;           ///< [A] the pack's current, > 0 discharging
+  std::vector<double> cell_current;      ///< [A] I_k
+  std::vector<double> cell_voltage;      ///< [V] V_k, each cell's own terminal voltage
+  std::vector<double> cell_temperature;  ///< [K] each cell's (lumped) temperature
+  bool completed = false;
+  std::string termination;  ///< what ended the run, in Simulation's words, naming the cell where one did
+  int steps_taken = 0, steps_rejected = 0;
+  /// Newton iterations of the circuit (each one solve of every cell), over every attempt and step start.
+  long long circuit_iterations = 0;
+
+  double cell_value(const std::vector<double>& values, std::size_t row, std::size_t cell) const {
+    return values[row * cells + cell];
+  }
+};
+
+class PackSimulation {
+ public:
+  /// Every cell is `base` with its row of `cells` (CellParameters; none: the
+  /// cells are identical, else one row per cell, Np Ns rows).
+  /// @throws InvalidArgument naming the field for Np or Ns < 1, a negative
+  ///         or non-finite resistance, a per-cell table of the wrong length,
+  ///         a grid that is not 1D, a non-CPU executor; what a cell's
+  ///         parameters throw, naming the cell
+  PackSimulation(const ParameterSet& base, const CellParameters& cells, const PackLayout& layout,
+                 const PackOptions& options, std::shared_ptr<const Executor> exec);
+  ~PackSimulation();
+  PackSimulation(const PackSimulation&) = delete;
+  PackSimulation& operator=(const PackSimulation&) = delete;
+
+  /// The pack's nominal capacity [A h]: the smallest over its groups of the
+  /// sum of the group's cells' (what a C-rate of the pack refers to).
+  double nominal_capacity() const;
+  double lower_voltage_cutoff() const;
+  double upper_voltage_cutoff() const;
+
+  /// Runs `experiment` on the pack (its currents, powers and voltages are the
+  /// pack's; C-rates of nominal_capacity()).
+  PackSolution run(const Experiment& experiment);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace voltaic

@@ -1,0 +1,409 @@
+// A pack of cell-engine cells under an implicit circuit (pack.hpp): the
+// pack's time steps go through the shared step control (step_control.hpp)
+// with the whole pack as its "cell": an attempt of h is a Newton iteration
+// on the cells' currents, each iterate every cell's own attempt of h from
+// the saved state (pack_circuit.hpp updates the currents).
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "solver/cell_engine.hpp"
+#include "solver/cell_program.hpp"
+#include "solver/cell_program_cpu.hpp"
+#include "solver/cell_program_setup.hpp"
+#include "solver/pack_circuit.hpp"
+#include "solver/step_control.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/pack.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace voltaic {
+namespace {
+
+constexpr const char* kWhere = "PackSimulation";
+/// Newton iterations on the currents before an attempt counts as failed (cut and retried).
+constexpr int kMaxCircuitIterations = 25;
+/// The circuit is solved to this fraction of the voltage tolerance (rtol V + atol)
+/// between a group's cells, and of the current tolerance (rtol I + atol) in
+/// the pack's current under a power or a voltage.
+constexpr double kCircuitTolerance = 0.01;
+
+void check_layout(const PackLayout& l, const PackOptions& o, std::size_t rows) {
+  const auto fail = [](const std::string& what, const std::string& why) { throw InvalidArgument(what, kWhere, why); };
+  if (l.parallel < 1) fail("parallel", "is " + std::to_string(l.parallel) + "; allowed: an integer >= 1");
+  if (l.series < 1) fail("series", "is " + std::to_string(l.series) + "; allowed: an integer >= 1");
+  const auto resistance = [&](const std::string& name, double r) {
+    if (!(r >= 0.0) || !std::isfinite(r)) {
+      std::ostringstream m;
+      m << "is " << r << " Ohm; allowed: a finite number >= 0";
+      fail(name, m.str());
+    }
+  };
+  resistance("connection_resistance", l.connection_resistance);
+  resistance("busbar_resistance", l.busbar_resistance);
+  if (!l.connection_resistances.empty() && l.connection_resistances.size() != l.cells())
+    fail("connection_resistances", "has " + std::to_string(l.connection_resistances.size()) +
+                                       " values; allowed: one per cell, Np x Ns = " + std::to_string(l.cells()));
+  for (std::size_t k = 0; k < l.connection_resistances.size(); ++k)
+    resistance("connection_resistances[" + std::to_string(k) + "]", l.connection_resistances[k]);
+  if (rows != 0 && rows != l.cells())
+    fail("cells", "the cell table has " + std::to_string(rows) +
+                      " rows; allowed: none (identical cells) or one per cell, Np x Ns = " + std::to_string(l.cells()));
+  if (o.cell.grid.nx != 1 || o.cell.grid.ny != 1)
+    fail("grid", "is " + std::to_string(o.cell.grid.nx) + " x " + std::to_string(o.cell.grid.ny) +
+                     "; allowed: 1 x 1 (a pack's cells are 1D)");
+}
+
+}  // namespace
+
+class PackSimulation::Impl {
+ public:
+  Impl(const ParameterSet& base, const CellParameters& cells, const PackLayout& layout, const PackOptions& options,
+       std::shared_ptr<const Executor> exec);
+
+  PackSolution run(const Experiment& experiment);
+
+  double capacity_ = 0.0, lower_ = 0.0, upper_ = 0.0;
+
+ private:
+  struct Stepped;  ///< the pack as the shared step control sees it
+
+  std::size_t count() const { return engines_.size(); }
+  std::size_t group_size() const { return static_cast<std::size_t>(layout_.parallel); }
+  double drive_at(const program::ProgramStep& step, double t) const;
+  stepping::DriveTable table(const program::ProgramStep& step) const {
+    return {tables_.data() + step.table, tables_.data() + step.table + step.table_rows, step.table_rows};
+  }
+  /// The circuit solved with every cell's `solve(k, amperes)` (a consistent
+  /// start, or an attempt of h after `restore` between iterates): the
+  /// pack's voltage and current in the clock. False when a cell fails
+  /// (failed_) or the currents do not settle.
+  template <class Solve>
+  bool circuit(const program::ProgramStep& step, double value, bool restore, const Solve& solve);
+  bool start(const program::ProgramStep& step);
+  void first_slopes();
+  double margin(const program::ProgramStep& step) const;
+  stepping::Ends ends(const program::ProgramStep& step) const;
+  void record();
+  std::string failure(const Experiment& e, long long index) const;
+
+  PackLayout layout_;
+  std::vector<ParameterSet> parameters_;
+  std::vector<std::unique_ptr<program::CellEngine>> engines_;
+  std::vector<program::CellRun> runs_;
+  std::vector<double> r_;                     ///< connection resistances
+  std::vector<double> amps_, volts_, slope_;  ///< per cell: the last solve's current and voltage, dV/dI
+  std::vector<double> saved_amps_;            ///< amps_ at the step's save()
+  std::vector<double> tables_;
+  program::ProgramSettings s_{};  ///< the cells' common settings (tolerances, step limits)
+  stepping::Clock k_;             ///< the pack's clock: its voltage, current, steps
+  bool until_below_ = true;
+  bool ended_by_event_ = false;  ///< how the last experiment step ended
+  long long failed_ = -1;        ///< the cell whose attempt failed; -1: the circuit
+  PackSolution out_;
+};
+
+PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells, const PackLayout& layout,
+                           const PackOptions& options, std::shared_ptr<const Executor> exec)
+    : layout_(layout) {
+  check_layout(layout, options, cells.num_cells());
+  if (exec->backend() != Backend::cpu)
+    throw InvalidArgument("executor", kWhere,
+                          "is " + exec->name() + "; allowed: the CPU backend (packs run there for now)");
+  const std::size_t n = layout.cells();
+  for (std::size_t k = 0; k < n; ++k) {
+    ParameterSet p = base;
+    try {
+      for (std::size_t j = 0; j < cells.names.size(); ++j) set_parameter(p, cells.names[j], cells.value(k, j));
+      engines_.push_back(std::make_unique<program::CellEngine>(p, options.cell, exec));
+    } catch (const Error& e) {
+      throw InvalidArgument("cell " + std::to_string(k) + " (series " + std::to_string(k / group_size()) +
+                                ", parallel " + std::to_string(k % group_size()) + ")",
+                            kWhere, e.what());
+    }
+    parameters_.push_back(std::move(p));
+    r_.push_back(layout.connection_resistances.empty() ? layout.connection_resistance
+                                                       : layout.connection_resistances[k]);
+  }
+  for (auto& e : engines_) runs_.push_back(e->run_here());
+  s_ = engines_[0]->settings();
+  double highest_lower = -INFINITY, lowest_upper = INFINITY;
+  capacity_ = INFINITY;
+  for (int g = 0; g < layout.series; ++g) {
+    double sum = 0.0;
+    for (std::size_t p = 0; p < group_size(); ++p) {
+      const ElectricalParameters& e = parameters_[std::size_t(g) * group_size() + p].electrical;
+      sum += e.nominal_capacity;
+      highest_lower = std::max(highest_lower, e.lower_voltage_cutoff);
+      lowest_upper = std::min(lowest_upper, e.upper_voltage_cutoff);
+    }
+    capacity_ = std::min(capacity_, sum);
+  }
+  lower_ = std::isnan(options.lower_voltage_cutoff) ? layout.series * highest_lower : options.lower_voltage_cutoff;
+  upper_ = std::isnan(options.upper_voltage_cutoff) ? layout.series * lowest_upper : options.upper_voltage_cutoff;
+  if (!(lower_ < upper_))
+    throw InvalidArgument(
+        "voltage cut-offs", kWhere,
+        "are " + std::to_string(lower_) + " V and " + std::to_string(upper_) + " V; allowed: lower < upper");
+  amps_.assign(n, 0.0);
+  volts_.assign(n, 0.0);
+  slope_.assign(n, std::numeric_limits<double>::quiet_NaN());
+}
+
+double PackSimulation::Impl::drive_at(const program::ProgramStep& step, double t) const {
+  if (step.table_rows > 0) return table(step).value_at(t);
+  return step.voltage_control || !step.c_rate ? step.value : step.value * capacity_;
+}
+
+template <class Solve>
+bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double value, bool restore, const Solve& solve) {
+  const std::size_t m = group_size(), n = count();
+  const auto groups = static_cast<std::size_t>(layout_.series);
+  // The pack current: the drive's, else (power, voltage) the last one where it has the drive's sign.
+  double J = value;
+  if (step.power) J = k_.current * value > 0.0 ? k_.current : value / std::max(k_.voltage, 1.0);
+  if (step.voltage_control) J = k_.current;
+  for (std::size_t g = 0; g < groups; ++g) {  // the last currents, shifted to add up to J
+    double sum = 0.0;
+    for (std::size_t p = 0; p < m; ++p) sum += amps_[g * m + p];
+    for (std::size_t p = 0; p < m; ++p) amps_[g * m + p] += (J - sum) / double(m);
+  }
+  std::vector<double> next(n), before_i(n), before_v(n);
+  for (int it = 0;; ++it) {
+    ++out_.circuit_iterations;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (it > 0 && restore) program::circuit_restore_on_cpu(runs_[k]);
+      if (!solve(k, amps_[k])) {
+        failed_ = static_cast<long long>(k);
+        return false;
+      }
+      volts_[k] = engines_[k]->clock().voltage;
+      if (it > 0) slope_[k] = pack::secant_slope(before_v[k], before_i[k], volts_[k], amps_[k], slope_[k]);
+    }
+    double mismatch = 0.0, voltage = -layout_.busbar_resistance * J, slope = -layout_.busbar_resistance,
+           tolerance = 0.0;
+    std::vector<double> admittance(groups);
+    for (std::size_t g = 0; g < groups; ++g) {
+      const pack::GroupStep u =
+          pack::update_group(&volts_[g * m], &amps_[g * m], &slope_[g * m], &r_[g * m], m, J, &next[g * m]);
+      mismatch = std::max(mismatch, u.mismatch);
+      voltage += u.voltage;
+      slope -= 1.0 / u.admittance;
+      admittance[g] = u.admittance;
+      tolerance = std::max(tolerance, s_.rtol * std::fabs(u.voltage) + s_.atol);
+    }
+    // The pack's drive: the change of J it asks for.
+    double dJ = 0.0;
+    if (step.voltage_control) dJ = -(voltage - value) / slope;
+    if (step.power) dJ = -(J * voltage - value) / (voltage + J * slope);
+    k_.voltage = voltage;
+    k_.current = J;
+    const double current_tolerance = kCircuitTolerance * (s_.rtol * std::fabs(J) + s_.atol);
+    if (mismatch <= kCircuitTolerance * tolerance && std::fabs(dJ) <= current_tolerance) return true;
+    if (it == kMaxCircuitIterations || !std::isfinite(dJ) || !std::isfinite(mismatch)) {
+      failed_ = -1;
+      return false;
+    }
+    before_i = amps_;
+    before_v = volts_;
+    for (std::size_t k = 0; k < n; ++k) {  // the new currents; a change of J shared by admittance
+      const std::size_t g = k / m;
+      amps_[k] = next[k] + dJ * (-1.0 / (slope_[k] - r_[k])) / admittance[g];
+    }
+    J += dJ;
+  }
+}
+
+void PackSimulation::Impl::first_slopes() {
+  // Each cell's instantaneous dV/dI from two consistent starts C/100 apart:
+  // the circuit's first slopes (secants refine them from then on).
+  for (std::size_t k = 0; k < count(); ++k) {
+    if (!std::isnan(slope_[k])) continue;
+    const double di = 0.01 * parameters_[k].electrical.nominal_capacity;
+    slope_[k] = -1e-3;
+    if (!program::circuit_start_on_cpu(runs_[k], amps_[k], s_.initial_dt)) continue;
+    const double v0 = engines_[k]->clock().voltage;
+    if (!program::circuit_start_on_cpu(runs_[k], amps_[k] + di, s_.initial_dt)) continue;
+    slope_[k] = pack::secant_slope(v0, amps_[k], engines_[k]->clock().voltage, amps_[k] + di, slope_[k]);
+  }
+}
+
+bool PackSimulation::Impl::start(const program::ProgramStep& step) {
+  first_slopes();
+  const double initial_dt = s_.initial_dt;
+  const bool ok = circuit(step, drive_at(step, 0.0), false, [&](std::size_t k, double amperes) {
+    return program::circuit_start_on_cpu(runs_[k], amperes, initial_dt);
+  });
+  k_.start_step(initial_dt);
+  return ok;
+}
+
+stepping::Ends PackSimulation::Impl::ends(const program::ProgramStep& step) const {
+  stepping::Ends e;
+  e.voltage_control = step.voltage_control;
+  e.lower_cutoff = lower_;
+  e.upper_cutoff = upper_;
+  e.has_until_voltage = step.has_until_voltage;
+  e.until_voltage = step.until_voltage;
+  e.has_until_current = step.has_until_current;
+  e.until_current = std::fabs(step.until_c_rate ? step.until_current * capacity_ : step.until_current);
+  return e;
+}
+
+double PackSimulation::Impl::margin(const program::ProgramStep& step) const {
+  const bool cycle = step.table_rows > 0;
+  const double value = cycle ? k_.current : drive_at(step, 0.0);
+  const bool below = cycle ? until_below_ : value > 0.0;
+  double m = stepping::event_margin(ends(step), value, below, k_.voltage, k_.current);
+  if (step.voltage_control || value == 0.0) return m;
+  for (std::size_t k = 0; k < count(); ++k) {  // every cell's own cut-offs, on the side its current drives it
+    const ElectricalParameters& e = parameters_[k].electrical;
+    const program::ProgramClock& c = engines_[k]->clock();
+    if (c.current > 0.0) m = std::min(m, c.voltage - e.lower_voltage_cutoff);
+    if (c.current < 0.0) m = std::min(m, e.upper_voltage_cutoff - c.voltage);
+  }
+  return m;
+}
+
+struct PackSimulation::Impl::Stepped {
+  Impl& p;
+  const program::ProgramStep& step;
+
+  bool attempt(double h) {
+    const double value = p.drive_at(step, p.k_.elapsed + h);
+    const bool ok = p.circuit(step, value, true, [&](std::size_t k, double amperes) {
+      return program::circuit_attempt_on_cpu(p.runs_[k], h, amperes);
+    });
+    p.k_.last_order = last_order();
+    return ok;
+  }
+  void restore() {
+    for (auto& r : p.runs_) program::circuit_restore_on_cpu(r);
+    p.k_.restore();
+    p.amps_ = p.saved_amps_;
+  }
+  void reject() { ++p.out_.steps_rejected; }
+  double local_error(double h) const {
+    double e = -1.0;
+    for (const auto& r : p.runs_) e = std::max(e, program::circuit_error_on_cpu(r, h));
+    return e;
+  }
+  int last_order() const {
+    int o = 1;
+    for (const auto& e : p.engines_) o = std::max(o, e->clock().last_order);
+    return o;
+  }
+  double event_margin() const { return p.margin(step); }
+  void save() {
+    for (auto& r : p.runs_) program::circuit_save_on_cpu(r);
+    p.k_.save();
+    p.saved_amps_ = p.amps_;
+  }
+  void accept(double h) {
+    for (auto& r : p.runs_) program::circuit_accept_on_cpu(r, h);
+    p.k_.accept(h);
+  }
+};
+
+void PackSimulation::Impl::record() {
+  out_.time.push_back(k_.time);
+  out_.voltage.push_back(k_.voltage);
+  out_.current.push_back(k_.current);
+  for (std::size_t k = 0; k < count(); ++k) {
+    const program::ProgramClock& c = engines_[k]->clock();
+    out_.cell_current.push_back(c.current);
+    out_.cell_voltage.push_back(c.voltage);
+    out_.cell_temperature.push_back(c.lumped_t);
+  }
+}
+
+std::string PackSimulation::Impl::failure(const Experiment& e, long long index) const {
+  std::ostringstream m;
+  m << describe_step(e.cycle()[std::size_t(index) % e.cycle().size()], std::size_t(index))
+    << " failed at t = " << k_.time << " s: ";
+  if (failed_ < 0) {
+    m << "the pack's circuit did not settle in " << kMaxCircuitIterations << " iterations";
+  } else {
+    const auto k = static_cast<std::size_t>(failed_);
+    m << "cell " << k << " (series " << k / group_size() << ", parallel " << k % group_size()
+      << "): " << program::failure_text(engines_[k]->clock(), s_);
+  }
+  return m.str();
+}
+
+PackSolution PackSimulation::Impl::run(const Experiment& experiment) {
+  const std::vector<program::ProgramStep> steps = program::compile_experiment(experiment, tables_);
+  out_ = PackSolution{};
+  out_.cells = count();
+  const auto total = static_cast<long long>(experiment.total_steps());
+  for (long long i = 0; i < total; ++i) {
+    const program::ProgramStep& step = steps[std::size_t(i) % steps.size()];
+    if (!start(step)) {
+      out_.termination = failure(experiment, i);
+      return std::move(out_);
+    }
+    record();
+    until_below_ = step.has_until_voltage && k_.voltage > step.until_voltage;
+    const stepping::Start feasible = stepping::start_check(ends(step), drive_at(step, 0.0), k_.voltage, margin(step));
+    if (feasible != stepping::Start::feasible) {
+      std::ostringstream m;
+      m << describe_step(experiment.cycle()[std::size_t(i) % steps.size()], std::size_t(i)) << " is infeasible: "
+        << (feasible == stepping::Start::until_voltage_behind
+                ? "its \"until\" voltage is already behind the pack's"
+                : "a cut-off of the pack or of a cell is already reached at its start")
+        << " (pack voltage " << k_.voltage << " V, current " << k_.current << " A; the pack's limits " << lower_
+        << " V and " << upper_ << " V)";
+      out_.termination = m.str();
+      return std::move(out_);
+    }
+    const stepping::DriveTable rows = table(step);
+    Stepped pack{*this, step};
+    for (bool ended = false; !ended;) {
+      const stepping::Advanced a = stepping::advance(pack, k_, s_.limits, step.has_duration ? step.duration : INFINITY,
+                                                     INFINITY, step.table_rows > 0 ? &rows : nullptr);
+      if (a.outcome == stepping::Advance::duration) {
+        ended_by_event_ = false;
+        break;
+      }
+      if (a.outcome == stepping::Advance::solver_failed || a.outcome == stepping::Advance::error_stuck) {
+        out_.termination = a.outcome == stepping::Advance::error_stuck
+                               ? describe_step(experiment.cycle()[std::size_t(i) % steps.size()], std::size_t(i)) +
+                                     " failed: the local error stayed above the tolerance"
+                               : failure(experiment, i);
+        return std::move(out_);
+      }
+      ++out_.steps_taken;
+      record();
+      ended = a.outcome == stepping::Advance::event;
+      ended_by_event_ = ended;
+      if (!ended &&
+          stepping::stalled(k_, a.h, a.at_boundary, s_.limits.min_dt, s_.limits.max_dt, s_.limits.max_steps)) {
+        out_.termination = describe_step(experiment.cycle()[std::size_t(i) % steps.size()], std::size_t(i)) +
+                           " failed: the pack stopped making progress";
+        return std::move(out_);
+      }
+    }
+  }
+  out_.completed = true;
+  const long long last = total - 1;
+  out_.termination = describe_step(experiment.cycle()[std::size_t(last) % steps.size()], std::size_t(last)) +
+                     (ended_by_event_ ? " ended by a cut-off event" : " ended after its duration");
+  return std::move(out_);
+}
+
+PackSimulation::PackSimulation(const ParameterSet& base, const CellParameters& cells, const PackLayout& layout,
+                               const PackOptions& options, std::shared_ptr<const Executor> exec)
+    : impl_(std::make_unique<Impl>(base, cells, layout, options, std::move(exec))) {}
+
+PackSimulation::~PackSimulation() = default;
+
+double PackSimulation::nominal_capacity() const { return impl_->capacity_; }
+double PackSimulation::lower_voltage_cutoff() const { return impl_->lower_; }
+double PackSimulation::upper_voltage_cutoff() const { return impl_->upper_; }
+
+PackSolution PackSimulation::run(const Experiment& experiment) { return impl_->run(experiment); }
+
+}  // namespace voltaic

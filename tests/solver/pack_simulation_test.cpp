@@ -1,0 +1,194 @@
+// Packs of cell-engine cells (pack.hpp): the limits a circuit must keep
+// (identical cells in parallel are one cell at their share of the current,
+// cells in series add their voltages), Kirchhoff's laws at every row for
+// unlike cells, the pack's power and voltage drives, and bad descriptions
+// refused by name.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "voltaic/core/error.hpp"
+#include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/solver/pack.hpp"
+#include "voltaic/solver/simulation.hpp"
+
+namespace voltaic {
+namespace {
+
+SimulationOptions cell_options() {
+  SimulationOptions o;
+  o.grid = {10, 6, 10, 10, 1, 1};
+  o.thermal = ThermalModel::lumped;
+  o.steps.event_tolerance = 1e-10;
+  return o;
+}
+
+PackSolution run_pack(const PackLayout& l, const Experiment& e, const CellParameters& cells = {}) {
+  PackOptions o;
+  o.cell = cell_options();
+  return PackSimulation(parameter_sets::chen2020(), cells, l, o, CpuExecutor::create()).run(e);
+}
+
+Solution run_cell(const Experiment& e) {
+  return Simulation(parameter_sets::chen2020(), cell_options(), CpuExecutor::create()).run(e);
+}
+
+// Three identical cells in parallel (no resistance) carry a third of the
+// pack's current each, and the pack is the lone cell at that current: the
+// same steps, the same voltages to 1e-8 V.
+TEST(PackSimulation, IdenticalParallelCellsAreOneCellAtTheirShare) {
+  PackLayout l;
+  l.parallel = 3;
+  const PackSolution pack = run_pack(l, Experiment({"Discharge at 15 A until 3.0 V", "Rest for 10 minutes"}));
+  const Solution cell = run_cell(Experiment({"Discharge at 5 A until 3.0 V", "Rest for 10 minutes"}));
+  ASSERT_TRUE(pack.completed) << pack.termination;
+  ASSERT_EQ(pack.time.size(), cell.rows());
+  for (std::size_t r = 0; r < cell.rows(); ++r) {
+    SCOPED_TRACE("row " + std::to_string(r));
+    EXPECT_NEAR(pack.time[r], cell["Time [s]"][r], 1e-9 * (1.0 + cell["Time [s]"][r]));
+    EXPECT_NEAR(pack.voltage[r], cell["Voltage [V]"][r], 1e-8);
+    for (std::size_t k = 0; k < 3; ++k)
+      EXPECT_NEAR(pack.cell_value(pack.cell_current, r, k), cell["Current [A]"][r], 1e-12);
+  }
+  EXPECT_EQ(pack.steps_taken, cell.steps_taken);
+}
+
+// Three identical cells in series: three times the lone cell's voltage.
+TEST(PackSimulation, SeriesCellsAddTheirVoltages) {
+  PackLayout l;
+  l.series = 3;
+  const PackSolution pack = run_pack(l, Experiment({"Discharge at 5 A until 9.6 V"}));
+  const Solution cell = run_cell(Experiment({"Discharge at 5 A until 3.2 V"}));
+  ASSERT_TRUE(pack.completed) << pack.termination;
+  ASSERT_EQ(pack.time.size(), cell.rows());
+  for (std::size_t r = 0; r < cell.rows(); ++r) {
+    SCOPED_TRACE("row " + std::to_string(r));
+    EXPECT_NEAR(pack.voltage[r], 3.0 * cell["Voltage [V]"][r], 3e-8);
+    EXPECT_NEAR(pack.time[r], cell["Time [s]"][r], 1e-6);
+  }
+  EXPECT_NEAR(pack.voltage.back(), 9.6, 1e-9);
+}
+
+/// Unlike cells: thicker and thinner negatives and larger and smaller positive particles.
+CellParameters unlike_cells(std::size_t count) {
+  CellParameters c{{"Negative electrode thickness [m]", "Positive particle radius [m]"}, {}};
+  for (std::size_t i = 0; i < count; ++i) {
+    c.values.push_back(85.2e-6 * (0.85 + 0.3 * double(i) / double(count - 1)));
+    c.values.push_back(5.22e-6 * (1.15 - 0.3 * double((i * 5) % count) / double(count - 1)));
+  }
+  return c;
+}
+
+/// At every row: each group's currents add up to the pack's, its cells
+/// share one busbar voltage through their resistances, and the groups'
+/// voltages less the busbars' drop are the pack's.
+void expect_kirchhoff(const PackSolution& p, const PackLayout& l, const std::vector<double>& r) {
+  const auto m = static_cast<std::size_t>(l.parallel);
+  for (std::size_t row = 0; row < p.time.size(); ++row) {
+    SCOPED_TRACE("row " + std::to_string(row) + ", t = " + std::to_string(p.time[row]) + " s");
+    double pack_voltage = -l.busbar_resistance * p.current[row];
+    for (std::size_t g = 0; g < static_cast<std::size_t>(l.series); ++g) {
+      double sum = 0.0, u0 = 0.0;
+      for (std::size_t q = 0; q < m; ++q) {
+        const std::size_t k = g * m + q;
+        const double i = p.cell_value(p.cell_current, row, k), u = p.cell_value(p.cell_voltage, row, k) - r[k] * i;
+        sum += i;
+        if (q == 0) u0 = u;
+        // Each within a hundredth of the voltage tolerance of the group's voltage, so two within twice that.
+        EXPECT_NEAR(u, u0, 0.02 * (1e-4 * u0 + 1e-6)) << "cell " << k;
+      }
+      EXPECT_NEAR(sum, p.current[row], 1e-10 * (1.0 + std::fabs(p.current[row])));
+      pack_voltage += u0;
+    }
+    EXPECT_NEAR(pack_voltage, p.voltage[row], 0.02 * l.series * (1e-4 * p.voltage[row] + 1e-6));
+  }
+}
+
+// A 3p2s pack of unlike cells through a discharge, a rest and a charge:
+// Kirchhoff's laws hold at every row, the cells share the current unevenly
+// and, at rest, currents circulate in each group (summing to zero).
+TEST(PackSimulation, UnlikeCellsKeepKirchhoffsLaws) {
+  PackLayout l;
+  l.parallel = 3;
+  l.series = 2;
+  l.connection_resistances = {1e-3, 2e-3, 1.5e-3, 1e-3, 3e-3, 0.5e-3};
+  l.busbar_resistance = 2e-3;
+  const PackSolution p =
+      run_pack(l, Experiment({"Discharge at 1C until 6.4 V", "Rest for 10 minutes", "Charge at 0.5C until 8.1 V"}),
+               unlike_cells(6));
+  ASSERT_TRUE(p.completed) << p.termination;
+  expect_kirchhoff(p, l, l.connection_resistances);
+  double spread = 0.0, circulating = 0.0;
+  for (std::size_t row = 0; row < p.time.size(); ++row) {
+    for (std::size_t k = 0; k < 6; ++k) {
+      const double i = p.cell_value(p.cell_current, row, k);
+      if (p.current[row] > 0.0) spread = std::max(spread, std::fabs(i - p.current[row] / 3.0));
+      if (p.current[row] == 0.0) circulating = std::max(circulating, std::fabs(i));
+    }
+  }
+  EXPECT_GT(spread, 0.05);       // [A]: unlike cells share a 15 A discharge unevenly
+  EXPECT_GT(circulating, 1e-3);  // [A]: and balance at rest
+}
+
+// The pack's power and voltage drives: I V = P, and the hold keeps the
+// pack's voltage, until the pack's current falls to its limit.
+TEST(PackSimulation, PowerAndVoltageDrivesAreThePacks) {
+  PackLayout l;
+  l.parallel = 2;
+  l.series = 2;
+  l.connection_resistance = 1e-3;
+  const PackSolution p =
+      run_pack(l, Experiment({"Discharge at 60 W until 6.8 V", "Charge at 1C until 8.2 V", "Hold at 8.2 V until C/5"}),
+               unlike_cells(4));
+  ASSERT_TRUE(p.completed) << p.termination;
+  expect_kirchhoff(p, l, std::vector<double>(4, 1e-3));
+  std::size_t held = 0;
+  for (std::size_t row = 0; row < p.time.size(); ++row) {
+    if (p.current[row] > 0.0) {
+      EXPECT_NEAR(p.current[row] * p.voltage[row], 60.0, 60.0 * 2e-6) << "row " << row;
+    }
+    if (p.current[row] < -1.0 && std::fabs(p.voltage[row] - 8.2) < 1e-3) ++held;
+  }
+  EXPECT_GT(held, 5u);
+  EXPECT_NEAR(p.voltage.back(), 8.2, 1e-5);
+  EXPECT_NEAR(-p.current.back(), 0.2 * 10.0, 1e-3);  // C/5 of the pack's 10 A h, located
+}
+
+void expect_refused(const PackLayout& l, const CellParameters& cells, const std::string& words) {
+  PackOptions o;
+  o.cell = cell_options();
+  try {
+    PackSimulation(parameter_sets::chen2020(), cells, l, o, CpuExecutor::create());
+    ADD_FAILURE() << "accepted; expected an error naming " << words;
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+
+TEST(PackSimulation, BadDescriptionsAreRefusedByName) {
+  PackLayout l;
+  l.parallel = 0;
+  expect_refused(l, {}, "parallel: is 0");
+  l = PackLayout{};
+  l.series = -2;
+  expect_refused(l, {}, "series: is -2");
+  l = PackLayout{};
+  l.busbar_resistance = -1e-3;
+  expect_refused(l, {}, "busbar_resistance: is -0.001");
+  l = PackLayout{};
+  l.connection_resistance = NAN;
+  expect_refused(l, {}, "connection_resistance: is nan");
+  l = PackLayout{};
+  l.parallel = 2;
+  l.connection_resistances = {1e-3};
+  expect_refused(l, {}, "connection_resistances: has 1 values");
+  l = PackLayout{};
+  l.parallel = 2;
+  expect_refused(l, unlike_cells(3), "the cell table has 3 rows");
+  CellParameters bad{{"Negative electrode thickness [m]"}, {85e-6, -1.0}};
+  expect_refused(l, bad, "cell 1 (series 0, parallel 1)");
+}
+
+}  // namespace
+}  // namespace voltaic
