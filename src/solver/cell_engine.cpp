@@ -91,6 +91,14 @@ CellRun CellEngine::run_here() {
   return CellRun(s_, c_, k_, slab_.data());
 }
 
+void CellEngine::set_surroundings(double conductance, double temperature) {
+  if (exec_->backend() != Backend::cpu)
+    throw InvalidArgument("set_surroundings", kWhere,
+                          "the engine runs on " + exec_->name() + "; allowed: a CPU engine");
+  c_.lumped_cooling = conductance;
+  c_.ambient = temperature;
+}
+
 SlabRead CellEngine::reader() const {
   return [this](std::size_t offset, std::size_t size) { return read(offset, size); };
 }

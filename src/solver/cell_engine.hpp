@@ -45,6 +45,12 @@ class CellEngine {
   /// pack's cells, whose circuit drives them through CellRun's circuit_*).
   CellRun run_here();
 
+  /// What the lumped cell exchanges heat with: a conductance [W/K] to a
+  /// temperature [K] (its own hA and ambient; a pack adds its network's).
+  /// CPU engines (the program reads its constants on the host).
+  void set_surroundings(double conductance, double temperature);
+  const CellConstants& constants() const { return c_; }
+
   ProgramClock& clock() { return k_; }
   const ProgramClock& clock() const { return k_; }
   const ProgramSettings& settings() const { return s_; }

@@ -14,6 +14,7 @@
 #include "solver/cell_program_cpu.hpp"
 #include "solver/cell_program_setup.hpp"
 #include "solver/pack_circuit.hpp"
+#include "solver/pack_thermal.hpp"
 #include "solver/step_control.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_table.hpp"
@@ -31,7 +32,8 @@ constexpr int kMaxCircuitIterations = 25;
 /// the pack's current under a power or a voltage.
 constexpr double kCircuitTolerance = 0.01;
 
-void check_layout(const PackLayout& l, const PackOptions& o, std::size_t rows) {
+/// `o`, once `l`, `o` and a cell table of `rows` rows are checked.
+const PackOptions& checked(const PackLayout& l, const PackOptions& o, std::size_t rows) {
   const auto fail = [](const std::string& what, const std::string& why) { throw InvalidArgument(what, kWhere, why); };
   if (l.parallel < 1) fail("parallel", "is " + std::to_string(l.parallel) + "; allowed: an integer >= 1");
   if (l.series < 1) fail("series", "is " + std::to_string(l.series) + "; allowed: an integer >= 1");
@@ -55,6 +57,7 @@ void check_layout(const PackLayout& l, const PackOptions& o, std::size_t rows) {
   if (o.cell.grid.nx != 1 || o.cell.grid.ny != 1)
     fail("grid", "is " + std::to_string(o.cell.grid.nx) + " x " + std::to_string(o.cell.grid.ny) +
                      "; allowed: 1 x 1 (a pack's cells are 1D)");
+  return o;
 }
 
 }  // namespace
@@ -65,6 +68,11 @@ class PackSimulation::Impl {
        std::shared_ptr<const Executor> exec);
 
   PackSolution run(const Experiment& experiment);
+  std::vector<double> heat_capacities() const {
+    std::vector<double> c;
+    for (const auto& e : engines_) c.push_back(e->constants().lumped_capacity);
+    return c;
+  }
 
   double capacity_ = 0.0, lower_ = 0.0, upper_ = 0.0;
 
@@ -90,13 +98,21 @@ class PackSimulation::Impl {
   void record();
   std::string failure(const Experiment& e, long long index) const;
 
+  /// Each cell's surroundings from the network and the cells' temperatures `T`.
+  void surround(const std::vector<double>& T);
+  double thermal_tolerance(double T) const { return kCircuitTolerance * (s_.rtol * std::fabs(T) + s_.atol); }
+
   PackLayout layout_;
+  pack::ThermalNetwork network_;
+  std::vector<double> own_cooling_, own_ambient_;             ///< each cell's hA [W/K] and ambient [K]
+  std::vector<double> cooling_, surrounding_;                 ///< the network's conductance and temperature per cell
+  double outlet_ = std::numeric_limits<double>::quiet_NaN();  ///< a flow's outlet [K]
   std::vector<ParameterSet> parameters_;
   std::vector<std::unique_ptr<program::CellEngine>> engines_;
   std::vector<program::CellRun> runs_;
-  std::vector<double> r_;                     ///< connection resistances
-  std::vector<double> amps_, volts_, slope_;  ///< per cell: the last solve's current and voltage, dV/dI
-  std::vector<double> saved_amps_;            ///< amps_ at the step's save()
+  std::vector<double> r_;                             ///< connection resistances
+  std::vector<double> amps_, volts_, temps_, slope_;  ///< per cell: the last solve's current, voltage, T; dV/dI
+  std::vector<double> saved_amps_;                    ///< amps_ at the step's save()
   std::vector<double> tables_;
   program::ProgramSettings s_{};  ///< the cells' common settings (tolerances, step limits)
   stepping::Clock k_;             ///< the pack's clock: its voltage, current, steps
@@ -108,8 +124,9 @@ class PackSimulation::Impl {
 
 PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells, const PackLayout& layout,
                            const PackOptions& options, std::shared_ptr<const Executor> exec)
-    : layout_(layout) {
-  check_layout(layout, options, cells.num_cells());
+    : layout_(layout),
+      network_(checked(layout, options, cells.num_cells()).thermal, layout,
+               options.cell.thermal == ThermalModel::lumped) {
   if (exec->backend() != Backend::cpu)
     throw InvalidArgument("executor", kWhere,
                           "is " + exec->name() + "; allowed: the CPU backend (packs run there for now)");
@@ -128,7 +145,13 @@ PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells
     r_.push_back(layout.connection_resistances.empty() ? layout.connection_resistance
                                                        : layout.connection_resistances[k]);
   }
-  for (auto& e : engines_) runs_.push_back(e->run_here());
+  for (auto& e : engines_) {
+    runs_.push_back(e->run_here());
+    own_cooling_.push_back(e->constants().lumped_cooling);
+    own_ambient_.push_back(e->constants().ambient);
+  }
+  cooling_.assign(n, 0.0);
+  surrounding_.assign(n, 0.0);
   s_ = engines_[0]->settings();
   double highest_lower = -INFINITY, lowest_upper = INFINITY;
   capacity_ = INFINITY;
@@ -150,6 +173,7 @@ PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells
         "are " + std::to_string(lower_) + " V and " + std::to_string(upper_) + " V; allowed: lower < upper");
   amps_.assign(n, 0.0);
   volts_.assign(n, 0.0);
+  temps_.assign(n, 0.0);
   slope_.assign(n, std::numeric_limits<double>::quiet_NaN());
 }
 
@@ -171,16 +195,23 @@ bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double valu
     for (std::size_t p = 0; p < m; ++p) sum += amps_[g * m + p];
     for (std::size_t p = 0; p < m; ++p) amps_[g * m + p] += (J - sum) / double(m);
   }
-  std::vector<double> next(n), before_i(n), before_v(n);
+  std::vector<double> next(n), before_i(n), before_v(n), used_t(n);
   for (int it = 0;; ++it) {
     ++out_.circuit_iterations;
     for (std::size_t k = 0; k < n; ++k) {
       if (it > 0 && restore) program::circuit_restore_on_cpu(runs_[k]);
+    }
+    if (network_.active()) {  // the network at the temperatures of the last iterate (or of the saved state)
+      for (std::size_t k = 0; k < n; ++k) used_t[k] = it > 0 ? temps_[k] : engines_[k]->clock().lumped_t;
+      surround(used_t);
+    }
+    for (std::size_t k = 0; k < n; ++k) {
       if (!solve(k, amps_[k])) {
         failed_ = static_cast<long long>(k);
         return false;
       }
       volts_[k] = engines_[k]->clock().voltage;
+      temps_[k] = engines_[k]->clock().lumped_t;
       if (it > 0) slope_[k] = pack::secant_slope(before_v[k], before_i[k], volts_[k], amps_[k], slope_[k]);
     }
     double mismatch = 0.0, voltage = -layout_.busbar_resistance * J, slope = -layout_.busbar_resistance,
@@ -202,7 +233,10 @@ bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double valu
     k_.voltage = voltage;
     k_.current = J;
     const double current_tolerance = kCircuitTolerance * (s_.rtol * std::fabs(J) + s_.atol);
-    if (mismatch <= kCircuitTolerance * tolerance && std::fabs(dJ) <= current_tolerance) return true;
+    bool settled = mismatch <= kCircuitTolerance * tolerance && std::fabs(dJ) <= current_tolerance;
+    for (std::size_t k = 0; network_.active() && k < n; ++k)
+      settled = settled && std::fabs(temps_[k] - used_t[k]) <= thermal_tolerance(temps_[k]);
+    if (settled) return true;
     if (it == kMaxCircuitIterations || !std::isfinite(dJ) || !std::isfinite(mismatch)) {
       failed_ = -1;
       return false;
@@ -215,6 +249,12 @@ bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double valu
     }
     J += dJ;
   }
+}
+
+void PackSimulation::Impl::surround(const std::vector<double>& T) {
+  outlet_ =
+      network_.surroundings(T.data(), own_cooling_.data(), own_ambient_.data(), cooling_.data(), surrounding_.data());
+  for (std::size_t k = 0; k < count(); ++k) engines_[k]->set_surroundings(cooling_[k], surrounding_[k]);
 }
 
 void PackSimulation::Impl::first_slopes() {
@@ -317,7 +357,9 @@ void PackSimulation::Impl::record() {
     out_.cell_current.push_back(c.current);
     out_.cell_voltage.push_back(c.voltage);
     out_.cell_temperature.push_back(c.lumped_t);
+    out_.cell_heat.push_back(c.heat_w);
   }
+  if (network_.flowing()) out_.coolant_outlet.push_back(outlet_);
 }
 
 std::string PackSimulation::Impl::failure(const Experiment& e, long long index) const {
@@ -402,6 +444,7 @@ PackSimulation::~PackSimulation() = default;
 
 double PackSimulation::nominal_capacity() const { return impl_->capacity_; }
 double PackSimulation::lower_voltage_cutoff() const { return impl_->lower_; }
+std::vector<double> PackSimulation::heat_capacities() const { return impl_->heat_capacities(); }
 double PackSimulation::upper_voltage_cutoff() const { return impl_->upper_; }
 
 PackSolution PackSimulation::run(const Experiment& experiment) { return impl_->run(experiment); }

@@ -19,6 +19,7 @@ target_sources(voltaic PRIVATE
   solver/cell_program_setup.cpp
   solver/cell_engine.cpp
   solver/pack_simulation.cpp
+  solver/pack_thermal.cpp
   solver/cell_totals.cpp
   solver/cycle_summary.cpp
   solver/checkpoint_cycles.cpp

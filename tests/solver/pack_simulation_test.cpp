@@ -190,5 +190,124 @@ TEST(PackSimulation, BadDescriptionsAreRefusedByName) {
   expect_refused(l, bad, "cell 1 (series 0, parallel 1)");
 }
 
+/// A 2p2s pack of unlike cells with no convection of their own, so that
+/// only the network moves heat.
+struct ThermalPack {
+  PackLayout layout;
+  PackOptions options;
+  ParameterSet cell = parameter_sets::chen2020();
+  ThermalPack() {
+    layout.parallel = 2;
+    layout.series = 2;
+    options.cell = cell_options();
+    cell.thermal.heat_transfer_coefficient = 0.0;
+  }
+  PackSolution run(const Experiment& e, std::vector<double>* capacities = nullptr) const {
+    PackSimulation p(cell, unlike_cells(4), layout, options, CpuExecutor::create());
+    if (capacities) *capacities = p.heat_capacities();
+    return p.run(e);
+  }
+};
+
+/// The trapezoidal integral of `rate(row)` over the rows.
+template <class Rate>
+double integral(const PackSolution& p, const Rate& rate) {
+  double sum = 0.0;
+  for (std::size_t r = 1; r < p.time.size(); ++r) sum += 0.5 * (rate(r - 1) + rate(r)) * (p.time[r] - p.time[r - 1]);
+  return sum;
+}
+
+// The network's energy balance: what the cells store is what they generate
+// less what the flowing coolant carries away (its capacity rate times its
+// warming), to the time discretisation's accuracy; links between the cells
+// only move heat among them.
+TEST(PackSimulation, ThermalNetworkKeepsTheEnergyBalance) {
+  ThermalPack t;
+  t.options.thermal.neighbour_conductance = 0.5;
+  t.options.thermal.coolant = PackThermal::Coolant::flow;
+  t.options.thermal.coolant_conductance = 1.0;
+  t.options.thermal.coolant_temperature = 293.15;
+  t.options.thermal.coolant_capacity_rate = 2.0;
+  std::vector<double> c;
+  const PackSolution p = t.run(Experiment({"Discharge at 1C until 6.4 V"}), &c);
+  ASSERT_TRUE(p.completed) << p.termination;
+  ASSERT_EQ(p.coolant_outlet.size(), p.time.size());
+  const std::size_t last = p.time.size() - 1;
+  double stored = 0.0;
+  for (std::size_t k = 0; k < 4; ++k)
+    stored += c[k] * (p.cell_value(p.cell_temperature, last, k) - p.cell_value(p.cell_temperature, 0, k));
+  const double generated = integral(p, [&](std::size_t r) {
+    double q = 0.0;
+    for (std::size_t k = 0; k < 4; ++k) q += p.cell_value(p.cell_heat, r, k);
+    return q;
+  });
+  const double carried = integral(p, [&](std::size_t r) { return 2.0 * (p.coolant_outlet[r] - 293.15); });
+  EXPECT_GT(carried, 0.2 * generated);  // the coolant matters
+  EXPECT_NEAR(stored, generated - carried, 2e-3 * generated);
+  EXPECT_GT(p.coolant_outlet.back(), 293.15);
+}
+
+// A plate holding the cells strongly ends them near its temperature; links
+// between unlike cells narrow their temperature spread.
+TEST(PackSimulation, PlateAndLinksShapeTheTemperatures) {
+  ThermalPack t;
+  t.options.thermal.coolant = PackThermal::Coolant::plate;
+  t.options.thermal.coolant_conductance = 50.0;
+  t.options.thermal.coolant_temperature = 288.15;
+  const PackSolution plate = t.run(Experiment({"Discharge at 1C for 20 minutes"}));
+  ASSERT_TRUE(plate.completed) << plate.termination;
+  for (std::size_t k = 0; k < 4; ++k)
+    EXPECT_NEAR(plate.cell_value(plate.cell_temperature, plate.time.size() - 1, k), 288.15, 0.2) << "cell " << k;
+  const auto spread = [](const PackSolution& p) {
+    const std::size_t r = p.time.size() - 1;
+    double lo = INFINITY, hi = -INFINITY;
+    for (std::size_t k = 0; k < 4; ++k) {
+      lo = std::min(lo, p.cell_value(p.cell_temperature, r, k));
+      hi = std::max(hi, p.cell_value(p.cell_temperature, r, k));
+    }
+    return hi - lo;
+  };
+  ThermalPack apart, linked;
+  linked.options.thermal.neighbour_conductance = 2.0;
+  const PackSolution a = apart.run(Experiment({"Discharge at 2C for 15 minutes"}));
+  const PackSolution b = linked.run(Experiment({"Discharge at 2C for 15 minutes"}));
+  ASSERT_TRUE(a.completed && b.completed) << a.termination << b.termination;
+  EXPECT_GT(spread(a), 0.05);  // [K]: unlike cells heat unlike
+  EXPECT_LT(spread(b), 0.5 * spread(a));
+}
+
+TEST(PackSimulation, BadThermalNetworksAreRefusedByName) {
+  const auto refused = [](const PackThermal& th, ThermalModel model, const std::string& words) {
+    PackLayout l;
+    l.parallel = 2;
+    PackOptions o;
+    o.cell = cell_options();
+    o.cell.thermal = model;
+    o.thermal = th;
+    try {
+      PackSimulation(parameter_sets::chen2020(), {}, l, o, CpuExecutor::create());
+      ADD_FAILURE() << "accepted; expected an error naming " << words;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  PackThermal th;
+  th.links = {{0, 0, 1.0}};
+  refused(th, ThermalModel::lumped, "thermal.links[0]: joins cells 0 and 0");
+  th.links = {{0, 2, 1.0}};
+  refused(th, ThermalModel::lumped, "allowed: two different cells in [0, 2)");
+  th.links = {{0, 1, 1.0}, {1, 0, 2.0}};
+  refused(th, ThermalModel::lumped, "thermal.links[1]: joins cells 1 and 0 again");
+  th = PackThermal{};
+  th.neighbour_conductance = -1.0;
+  refused(th, ThermalModel::lumped, "thermal.neighbour_conductance: is -1 W/K");
+  th = PackThermal{};
+  th.coolant = PackThermal::Coolant::flow;
+  th.coolant_conductance = 1.0;
+  refused(th, ThermalModel::lumped, "thermal.coolant_capacity_rate: is 0 W/K");
+  th.coolant = PackThermal::Coolant::plate;
+  refused(th, ThermalModel::isothermal, "but they are isothermal");
+}
+
 }  // namespace
 }  // namespace voltaic

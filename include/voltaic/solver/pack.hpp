@@ -44,10 +44,42 @@ struct PackLayout {
   std::size_t cells() const { return static_cast<std::size_t>(parallel) * static_cast<std::size_t>(series); }
 };
 
+/// A thermal link between two cells of a pack.
+struct PackLink {
+  std::size_t a = 0, b = 0;  ///< cell indices (k = s Np + p), a != b
+  double conductance = 0.0;  ///< [W/K], >= 0
+};
+
+/// The pack's thermal network, beside each cell's own convection to the
+/// ambient (its lumped model's heat transfer coefficient): conduction
+/// between neighbouring cells and from each cell to a coolant. Needs lumped
+/// cells (PackOptions::cell.thermal); all zero (the default) leaves the
+/// cells thermally independent.
+struct PackThermal {
+  /// [W/K] between neighbours of the Np x Ns grid: cells p and p + 1 of a
+  /// group, and cell p of groups s and s + 1. >= 0.
+  double neighbour_conductance = 0.0;
+  /// Further links, or the grid's own with another conductance (a link
+  /// named twice is an error).
+  std::vector<PackLink> links;
+  enum class Coolant {
+    none,   ///< no coolant
+    plate,  ///< a plate at coolant_temperature
+    flow,   ///< a coolant entering at coolant_temperature, passing the cells in index order, warming as it goes
+  };
+  Coolant coolant = Coolant::none;
+  double coolant_conductance = 0.0;          ///< [W/K] each cell to the coolant, >= 0
+  std::vector<double> coolant_conductances;  ///< per cell (Np Ns values), overrides when given
+  double coolant_temperature = 298.15;       ///< [K] the plate's, or the flow's inlet, > 0
+  double coolant_capacity_rate = 0.0;        ///< [W/K] flow: mass flow times specific heat, > 0
+};
+
 /// How a pack runs: its cells' grid, thermal model and tolerances (a 1D
-/// SimulationOptions: nx = ny = 1), and the pack's own voltage limits.
+/// SimulationOptions: nx = ny = 1), the pack's own voltage limits and its
+/// thermal network.
 struct PackOptions {
   SimulationOptions cell;
+  PackThermal thermal;
   /// [V] the pack's limits; NaN (the default): Ns times the highest lower
   /// cut-off of its cells, Ns times the lowest upper one.
   double lower_voltage_cutoff = BatchCellResult::kNaN;
@@ -65,6 +97,8 @@ struct PackSolution {
   std::vector<double> cell_current;      ///< [A] I_k
   std::vector<double> cell_voltage;      ///< [V] V_k, each cell's own terminal voltage
   std::vector<double> cell_temperature;  ///< [K] each cell's (lumped) temperature
+  std::vector<double> cell_heat;         ///< [W] each cell's heat generation
+  std::vector<double> coolant_outlet;    ///< [K] a flowing coolant's outlet temperature (else empty)
   bool completed = false;
   std::string termination;  ///< what ended the run, in Simulation's words, naming the cell where one did
   int steps_taken = 0, steps_rejected = 0;
@@ -82,8 +116,9 @@ class PackSimulation {
   /// cells are identical, else one row per cell, Np Ns rows).
   /// @throws InvalidArgument naming the field for Np or Ns < 1, a negative
   ///         or non-finite resistance, a per-cell table of the wrong length,
-  ///         a grid that is not 1D, a non-CPU executor; what a cell's
-  ///         parameters throw, naming the cell
+  ///         a grid that is not 1D, a non-CPU executor, a thermal network
+  ///         on isothermal cells or with a bad link or conductance; what a
+  ///         cell's parameters throw, naming the cell
   PackSimulation(const ParameterSet& base, const CellParameters& cells, const PackLayout& layout,
                  const PackOptions& options, std::shared_ptr<const Executor> exec);
   ~PackSimulation();
@@ -93,6 +128,8 @@ class PackSimulation {
   /// The pack's nominal capacity [A h]: the smallest over its groups of the
   /// sum of the group's cells' (what a C-rate of the pack refers to).
   double nominal_capacity() const;
+  /// Each cell's lumped heat capacity [J/K] (its thermal network's masses).
+  std::vector<double> heat_capacities() const;
   double lower_voltage_cutoff() const;
   double upper_voltage_cutoff() const;
 
