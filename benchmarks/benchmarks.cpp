@@ -157,9 +157,10 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec, const
 BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   const bool blas1 = o.benchmark == "copy" || o.benchmark == "axpy" || o.benchmark == "dot";
   if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv" && o.benchmark != "solve" && o.benchmark != "step" &&
-      o.benchmark != "sweep") {
-    throw voltaic::InvalidArgument("benchmark", "voltaic_bench::run_benchmark",
-                                   "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv, solve, step");
+      o.benchmark != "sweep" && o.benchmark != "pack") {
+    throw voltaic::InvalidArgument(
+        "benchmark", "voltaic_bench::run_benchmark",
+        "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv, solve, step, sweep, pack");
   }
   if (o.size < 1) {
     throw voltaic::InvalidArgument("size", "voltaic_bench::run_benchmark", "size must be at least 1");
@@ -176,6 +177,10 @@ BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   r.command_line = o.command_line;
   if (o.benchmark == "sweep") {  // many whole simulations: the baseline is PyBaMM's, run beside it
     run_sweep(r, o, exec);
+    return r;
+  }
+  if (o.benchmark == "pack") {  // a whole pack: the baseline a smaller pack on the CPU
+    run_pack(r, o.pack, exec);
     return r;
   }
   if (o.benchmark == "step") {  // a whole simulation: no copy reference, no baselines

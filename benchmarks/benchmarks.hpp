@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench_result.hpp"
+#include "pack_bench.hpp"
 #include "timing.hpp"
 #include "voltaic/core/executor.hpp"
 
@@ -67,6 +68,7 @@ struct BenchOptions {
   std::string command_line;
   StepBenchOptions step;
   SweepBenchOptions sweep;
+  PackBenchOptions pack;
 };
 
 /// Runs options.benchmark on `exec` (a CpuExecutor or a CudaExecutor).

@@ -249,6 +249,23 @@ int main(int argc, char** argv) {
       options.sweep.threads = {1, static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))};
   });
 
+  CLI::App* pack = app.add_subcommand(
+      "pack",
+      "PackSimulation of an Np x Ns pack of Chen2020 cells (+-5 % spread) through a drive cycle at 1 s resolution: "
+      "wall time, steps, circuit iterations, cell-steps per second, beside a smaller pack on the CPU");
+  add_common_options(*pack, options);
+  voltaic_bench::PackBenchOptions& po = options.pack;
+  pack->add_option("--parallel", po.parallel, "Np")->check(CLI::Range(1, 100000));
+  pack->add_option("--series", po.series, "Ns")->check(CLI::Range(1, 100000));
+  pack->add_option("--duration", po.duration, "seconds of drive cycle")->check(CLI::Range(1.0, 1e6));
+  pack->add_option("--spread", po.spread, "the cells' parameters uniform on +-spread")->check(CLI::Range(0.0, 0.5));
+  pack->add_option("--baseline-parallel", po.baseline_parallel, "the CPU baseline's Np (0: none)")
+      ->check(CLI::Range(0, 100000));
+  pack->add_option("--baseline-series", po.baseline_series, "the CPU baseline's Ns")->check(CLI::Range(0, 100000));
+  pack->add_option("--baseline-duration", po.baseline_duration, "seconds the CPU baseline runs")
+      ->check(CLI::Range(1.0, 1e6));
+  pack->callback([&options] { options.benchmark = "pack"; });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

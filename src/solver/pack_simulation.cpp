@@ -9,10 +9,8 @@
 #include <limits>
 #include <sstream>
 
-#include "solver/cell_engine.hpp"
-#include "solver/cell_program.hpp"
-#include "solver/cell_program_cpu.hpp"
 #include "solver/cell_program_setup.hpp"
+#include "solver/pack_cells.hpp"
 #include "solver/pack_circuit.hpp"
 #include "solver/pack_thermal.hpp"
 #include "solver/step_control.hpp"
@@ -70,7 +68,7 @@ class PackSimulation::Impl {
   PackSolution run(const Experiment& experiment);
   std::vector<double> heat_capacities() const {
     std::vector<double> c;
-    for (const auto& e : engines_) c.push_back(e->constants().lumped_capacity);
+    for (std::size_t k = 0; k < count(); ++k) c.push_back(cells_->constants(k).lumped_capacity);
     return c;
   }
 
@@ -79,18 +77,18 @@ class PackSimulation::Impl {
  private:
   struct Stepped;  ///< the pack as the shared step control sees it
 
-  std::size_t count() const { return engines_.size(); }
+  std::size_t count() const { return cells_->count(); }
   std::size_t group_size() const { return static_cast<std::size_t>(layout_.parallel); }
   double drive_at(const program::ProgramStep& step, double t) const;
   stepping::DriveTable table(const program::ProgramStep& step) const {
     return {tables_.data() + step.table, tables_.data() + step.table + step.table_rows, step.table_rows};
   }
-  /// The circuit solved with every cell's `solve(k, amperes)` (a consistent
-  /// start, or an attempt of h after `restore` between iterates): the
-  /// pack's voltage and current in the clock. False when a cell fails
-  /// (failed_) or the currents do not settle.
+  /// The circuit solved with `solve(amps, again, ok)` solving every cell
+  /// (a consistent start, or an attempt of h, `again` after the first
+  /// iterate): the pack's voltage and current in the clock. False when a
+  /// cell fails (failed_) or the currents do not settle.
   template <class Solve>
-  bool circuit(const program::ProgramStep& step, double value, bool restore, const Solve& solve);
+  bool circuit(const program::ProgramStep& step, double value, const Solve& solve);
   bool start(const program::ProgramStep& step);
   void first_slopes();
   double margin(const program::ProgramStep& step) const;
@@ -108,8 +106,9 @@ class PackSimulation::Impl {
   std::vector<double> cooling_, surrounding_;                 ///< the network's conductance and temperature per cell
   double outlet_ = std::numeric_limits<double>::quiet_NaN();  ///< a flow's outlet [K]
   std::vector<ParameterSet> parameters_;
-  std::vector<std::unique_ptr<program::CellEngine>> engines_;
-  std::vector<program::CellRun> runs_;
+  std::unique_ptr<pack::PackCells> cells_;
+  std::vector<char> ok_;                              ///< per cell: its last solve succeeded
+  mutable std::vector<double> errors_;                ///< per cell: the last attempt's local error
   std::vector<double> r_;                             ///< connection resistances
   std::vector<double> amps_, volts_, temps_, slope_;  ///< per cell: the last solve's current, voltage, T; dV/dI
   std::vector<double> saved_amps_;                    ///< amps_ at the step's save()
@@ -127,32 +126,32 @@ PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells
     : layout_(layout),
       network_(checked(layout, options, cells.num_cells()).thermal, layout,
                options.cell.thermal == ThermalModel::lumped) {
-  if (exec->backend() != Backend::cpu)
-    throw InvalidArgument("executor", kWhere,
-                          "is " + exec->name() + "; allowed: the CPU backend (packs run there for now)");
   const std::size_t n = layout.cells();
+  const auto name = [&](std::size_t k) {
+    return "cell " + std::to_string(k) + " (series " + std::to_string(k / group_size()) + ", parallel " +
+           std::to_string(k % group_size()) + ")";
+  };
   for (std::size_t k = 0; k < n; ++k) {
     ParameterSet p = base;
     try {
       for (std::size_t j = 0; j < cells.names.size(); ++j) set_parameter(p, cells.names[j], cells.value(k, j));
-      engines_.push_back(std::make_unique<program::CellEngine>(p, options.cell, exec));
     } catch (const Error& e) {
-      throw InvalidArgument("cell " + std::to_string(k) + " (series " + std::to_string(k / group_size()) +
-                                ", parallel " + std::to_string(k % group_size()) + ")",
-                            kWhere, e.what());
+      throw InvalidArgument(name(k), kWhere, one_line(e.what_failed() + ": " + e.why()));
     }
     parameters_.push_back(std::move(p));
     r_.push_back(layout.connection_resistances.empty() ? layout.connection_resistance
                                                        : layout.connection_resistances[k]);
   }
-  for (auto& e : engines_) {
-    runs_.push_back(e->run_here());
-    own_cooling_.push_back(e->constants().lumped_cooling);
-    own_ambient_.push_back(e->constants().ambient);
+  cells_ = pack::make_pack_cells(parameters_, options.cell, exec, name);
+  for (std::size_t k = 0; k < n; ++k) {
+    own_cooling_.push_back(cells_->constants(k).lumped_cooling);
+    own_ambient_.push_back(cells_->constants(k).ambient);
   }
   cooling_.assign(n, 0.0);
   surrounding_.assign(n, 0.0);
-  s_ = engines_[0]->settings();
+  ok_.assign(n, 1);
+  errors_.assign(n, 0.0);
+  s_ = cells_->settings();
   double highest_lower = -INFINITY, lowest_upper = INFINITY;
   capacity_ = INFINITY;
   for (int g = 0; g < layout.series; ++g) {
@@ -183,7 +182,7 @@ double PackSimulation::Impl::drive_at(const program::ProgramStep& step, double t
 }
 
 template <class Solve>
-bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double value, bool restore, const Solve& solve) {
+bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double value, const Solve& solve) {
   const std::size_t m = group_size(), n = count();
   const auto groups = static_cast<std::size_t>(layout_.series);
   // The pack current: the drive's, else (power, voltage) the last one where it has the drive's sign.
@@ -198,20 +197,18 @@ bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double valu
   std::vector<double> next(n), before_i(n), before_v(n), used_t(n);
   for (int it = 0;; ++it) {
     ++out_.circuit_iterations;
-    for (std::size_t k = 0; k < n; ++k) {
-      if (it > 0 && restore) program::circuit_restore_on_cpu(runs_[k]);
-    }
     if (network_.active()) {  // the network at the temperatures of the last iterate (or of the saved state)
-      for (std::size_t k = 0; k < n; ++k) used_t[k] = it > 0 ? temps_[k] : engines_[k]->clock().lumped_t;
+      for (std::size_t k = 0; k < n; ++k) used_t[k] = it > 0 ? temps_[k] : cells_->clock(k).lumped_t;
       surround(used_t);
     }
+    solve(amps_, it > 0, ok_);
     for (std::size_t k = 0; k < n; ++k) {
-      if (!solve(k, amps_[k])) {
+      if (!ok_[k]) {
         failed_ = static_cast<long long>(k);
         return false;
       }
-      volts_[k] = engines_[k]->clock().voltage;
-      temps_[k] = engines_[k]->clock().lumped_t;
+      volts_[k] = cells_->clock(k).voltage;
+      temps_[k] = cells_->clock(k).lumped_t;
       if (it > 0) slope_[k] = pack::secant_slope(before_v[k], before_i[k], volts_[k], amps_[k], slope_[k]);
     }
     double mismatch = 0.0, voltage = -layout_.busbar_resistance * J, slope = -layout_.busbar_resistance,
@@ -254,28 +251,32 @@ bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double valu
 void PackSimulation::Impl::surround(const std::vector<double>& T) {
   outlet_ =
       network_.surroundings(T.data(), own_cooling_.data(), own_ambient_.data(), cooling_.data(), surrounding_.data());
-  for (std::size_t k = 0; k < count(); ++k) engines_[k]->set_surroundings(cooling_[k], surrounding_[k]);
+  cells_->set_surroundings(cooling_, surrounding_);
 }
 
 void PackSimulation::Impl::first_slopes() {
   // Each cell's instantaneous dV/dI from two consistent starts C/100 apart:
   // the circuit's first slopes (secants refine them from then on).
-  for (std::size_t k = 0; k < count(); ++k) {
-    if (!std::isnan(slope_[k])) continue;
-    const double di = 0.01 * parameters_[k].electrical.nominal_capacity;
-    slope_[k] = -1e-3;
-    if (!program::circuit_start_on_cpu(runs_[k], amps_[k], s_.initial_dt)) continue;
-    const double v0 = engines_[k]->clock().voltage;
-    if (!program::circuit_start_on_cpu(runs_[k], amps_[k] + di, s_.initial_dt)) continue;
-    slope_[k] = pack::secant_slope(v0, amps_[k], engines_[k]->clock().voltage, amps_[k] + di, slope_[k]);
+  if (!std::isnan(slope_[0])) return;
+  const std::size_t n = count();
+  std::vector<double> amps = amps_, v0(n);
+  std::vector<char> ok0(n), ok1(n);
+  cells_->start(amps, s_.initial_dt, ok0);
+  for (std::size_t k = 0; k < n; ++k) {
+    v0[k] = cells_->clock(k).voltage;
+    amps[k] += 0.01 * parameters_[k].electrical.nominal_capacity;
   }
+  cells_->start(amps, s_.initial_dt, ok1);
+  for (std::size_t k = 0; k < n; ++k)
+    slope_[k] =
+        ok0[k] && ok1[k] ? pack::secant_slope(v0[k], amps_[k], cells_->clock(k).voltage, amps[k], -1e-3) : -1e-3;
 }
 
 bool PackSimulation::Impl::start(const program::ProgramStep& step) {
   first_slopes();
   const double initial_dt = s_.initial_dt;
-  const bool ok = circuit(step, drive_at(step, 0.0), false, [&](std::size_t k, double amperes) {
-    return program::circuit_start_on_cpu(runs_[k], amperes, initial_dt);
+  const bool ok = circuit(step, drive_at(step, 0.0), [&](const std::vector<double>& amps, bool, std::vector<char>& ok) {
+    cells_->start(amps, initial_dt, ok);
   });
   k_.start_step(initial_dt);
   return ok;
@@ -301,7 +302,7 @@ double PackSimulation::Impl::margin(const program::ProgramStep& step) const {
   if (step.voltage_control || value == 0.0) return m;
   for (std::size_t k = 0; k < count(); ++k) {  // every cell's own cut-offs, on the side its current drives it
     const ElectricalParameters& e = parameters_[k].electrical;
-    const program::ProgramClock& c = engines_[k]->clock();
+    const program::ProgramClock& c = cells_->clock(k);
     if (c.current > 0.0) m = std::min(m, c.voltage - e.lower_voltage_cutoff);
     if (c.current < 0.0) m = std::min(m, e.upper_voltage_cutoff - c.voltage);
   }
@@ -314,36 +315,37 @@ struct PackSimulation::Impl::Stepped {
 
   bool attempt(double h) {
     const double value = p.drive_at(step, p.k_.elapsed + h);
-    const bool ok = p.circuit(step, value, true, [&](std::size_t k, double amperes) {
-      return program::circuit_attempt_on_cpu(p.runs_[k], h, amperes);
+    const bool ok = p.circuit(step, value, [&](const std::vector<double>& amps, bool again, std::vector<char>& ok) {
+      p.cells_->attempt(h, amps, again, ok);
     });
     p.k_.last_order = last_order();
     return ok;
   }
   void restore() {
-    for (auto& r : p.runs_) program::circuit_restore_on_cpu(r);
+    p.cells_->restore();
     p.k_.restore();
     p.amps_ = p.saved_amps_;
   }
   void reject() { ++p.out_.steps_rejected; }
   double local_error(double h) const {
     double e = -1.0;
-    for (const auto& r : p.runs_) e = std::max(e, program::circuit_error_on_cpu(r, h));
+    p.cells_->errors(h, p.errors_);
+    for (double x : p.errors_) e = std::max(e, x);
     return e;
   }
   int last_order() const {
     int o = 1;
-    for (const auto& e : p.engines_) o = std::max(o, e->clock().last_order);
+    for (std::size_t k = 0; k < p.count(); ++k) o = std::max(o, p.cells_->clock(k).last_order);
     return o;
   }
   double event_margin() const { return p.margin(step); }
   void save() {
-    for (auto& r : p.runs_) program::circuit_save_on_cpu(r);
+    p.cells_->save();
     p.k_.save();
     p.saved_amps_ = p.amps_;
   }
   void accept(double h) {
-    for (auto& r : p.runs_) program::circuit_accept_on_cpu(r, h);
+    p.cells_->accept(h);
     p.k_.accept(h);
   }
 };
@@ -353,7 +355,7 @@ void PackSimulation::Impl::record() {
   out_.voltage.push_back(k_.voltage);
   out_.current.push_back(k_.current);
   for (std::size_t k = 0; k < count(); ++k) {
-    const program::ProgramClock& c = engines_[k]->clock();
+    const program::ProgramClock& c = cells_->clock(k);
     out_.cell_current.push_back(c.current);
     out_.cell_voltage.push_back(c.voltage);
     out_.cell_temperature.push_back(c.lumped_t);
@@ -371,7 +373,7 @@ std::string PackSimulation::Impl::failure(const Experiment& e, long long index) 
   } else {
     const auto k = static_cast<std::size_t>(failed_);
     m << "cell " << k << " (series " << k / group_size() << ", parallel " << k % group_size()
-      << "): " << program::failure_text(engines_[k]->clock(), s_);
+      << "): " << program::failure_text(cells_->clock(k), s_);
   }
   return m.str();
 }
