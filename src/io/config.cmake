@@ -18,3 +18,6 @@ target_sources(voltaic_io PRIVATE
   io/sweep_sampling.cpp
   io/sweep_table.cpp
 )
+# [pack]: the cells of `voltaic pack`, wired in parallel and in series (their
+# parameters from [sweep] when it is there).
+target_sources(voltaic_io PRIVATE io/pack_config.cpp)

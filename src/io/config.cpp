@@ -52,6 +52,14 @@ std::string directory_of(const std::string& path) {
   return dir.empty() ? "." : dir.string();
 }
 
+void refuse_pack(const toml::table& root, const ConfigSource& source) {
+  if (const toml::node* pack = root.get("pack")) {
+    source.fail(line_of(*pack), "pack",
+                "[pack] makes this a pack of cells in parallel and in series, which voltaic pack reads "
+                "(load_pack_config); allowed: run it with voltaic pack CONFIG, or remove [pack]");
+  }
+}
+
 RunConfig read_run_config(const toml::table& root, const ConfigSource& source) {
   check_names(root, source);
   const ConfigSections sections = sections_of(root, source);
@@ -69,7 +77,8 @@ RunConfig read_run_config(const toml::table& root, const ConfigSource& source) {
 RunConfig parse_config(const std::string& toml_text, const std::string& origin, const std::string& base_dir) {
   const detail::ConfigSource source{origin, base_dir};
   const toml::table root = detail::parse_toml(toml_text, source);
-  // Before the names: a sweep's keys are right, only the command is wrong.
+  // Before the names: a pack's or a sweep's keys are right, only the command is wrong.
+  detail::refuse_pack(root, source);
   if (const toml::node* sweep = root.get("sweep")) {
     source.fail(detail::line_of(*sweep), "sweep",
                 "[sweep] makes this a sweep of many cells, which voltaic sweep reads (load_sweep_config); allowed: "
@@ -86,8 +95,12 @@ RunConfig load_config(const std::string& path) {
 
 std::vector<std::string> config_keys() {
   std::vector<std::string> keys;
-  for (const detail::SectionSchema& s : detail::config_schema())
+  for (const detail::SectionSchema& s : detail::config_schema()) {
     for (const std::string& k : s.keys) keys.push_back(s.name + "." + k);
+    if (s.name == detail::kPackSection) {
+      for (const std::string& k : detail::pack_thermal_keys()) keys.push_back(detail::kPackThermalSection + "." + k);
+    }
+  }
   for (const std::string& k : detail::sweep_parameter_keys()) keys.push_back("sweep.parameters.NAME." + k);
   return keys;
 }

@@ -42,7 +42,12 @@ void read_experiment(const ConfigSection& experiment, RunConfig& config);
 /// [output].
 void read_output(const ConfigSection& output, OutputConfig& config);
 
-/// Every section but [sweep], names checked first (check_names(), [sweep]'s
+/// A config with a [pack] section given to a reader of one cell or of a
+/// sweep (load_config, load_sweep_config).
+/// @throws ConfigError at key "pack", naming voltaic pack, when there is one
+void refuse_pack(const toml::table& root, const ConfigSource& source);
+
+/// Every section but [sweep] and [pack], names checked first (check_names(), [sweep]'s
 /// included), then values section by section.
 RunConfig read_run_config(const toml::table& root, const ConfigSource& source);
 

@@ -36,6 +36,9 @@ const std::vector<SectionSchema>& config_schema() {
       {"solver", solver_keys()},
       {"experiment", {"steps", "cycles", "drive_cycles", "termination", "save_at_cycles"}},
       {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},
+      {kPackSection,
+       {"parallel", "series", "connection_resistance", "connection_resistances", "busbar_resistance",
+        "lower_voltage_cutoff", "upper_voltage_cutoff", kPackThermalKey}},
       {"sweep", {"method", "samples", "seed", "table", kSweepParametersKey}},
   };
   return schema;
@@ -43,6 +46,18 @@ const std::vector<SectionSchema>& config_schema() {
 
 const std::vector<std::string>& sweep_parameter_keys() {
   static const std::vector<std::string> keys = {"values", "distribution", "low", "high", "mean", "std", "spread"};
+  return keys;
+}
+
+const std::vector<std::string>& pack_thermal_keys() {
+  static const std::vector<std::string> keys = {
+      "neighbour_conductance", "links", "coolant", "coolant_conductance", "coolant_conductances", "coolant_temperature",
+      "coolant_capacity_rate"};
+  return keys;
+}
+
+const std::vector<std::string>& pack_link_keys() {
+  static const std::vector<std::string> keys = {"a", "b", "conductance"};
   return keys;
 }
 
@@ -74,10 +89,13 @@ std::optional<std::string> section_holding(const std::string& key, const std::st
   return std::nullopt;
 }
 
-/// Where a key found in the wrong place belongs: in another section, or in
-/// [cell.overrides] when it is a parameter's name.
+/// Where a key found in the wrong place belongs: in another section, in
+/// [pack.thermal], or in [cell.overrides] when it is a parameter's name.
 std::optional<std::string> home_of(const std::string& key, const std::string& except = "") {
   if (std::optional<std::string> s = section_holding(key, except)) return s;
+  const std::vector<std::string>& pack_thermal = pack_thermal_keys();
+  if (except != kPackThermalSection && std::find(pack_thermal.begin(), pack_thermal.end(), key) != pack_thermal.end())
+    return kPackThermalSection + "." + key;
   if (find_parameter(key)) return key_path("cell.overrides", key);
   return std::nullopt;
 }
@@ -138,6 +156,34 @@ void check_parameters(const std::string& section, const toml::table& table, std:
   }
 }
 
+/// The keys of [pack.thermal] and of each of its links (an element that is
+/// not a table is the reader's to refuse).
+void check_pack_thermal(const toml::table& table, std::vector<Problem>& problems) {
+  const std::vector<std::string>& keys = pack_thermal_keys();
+  for (auto&& [key, value] : table) {
+    const std::string name(key.str());
+    if (std::find(keys.begin(), keys.end(), name) == keys.end()) {
+      std::optional<std::string> near = home_of(name, kPackThermalSection);
+      if (!near) near = nearest_name(name, keys);
+      problems.push_back({line_of(value), key_path(kPackThermalSection, name),
+                          "unknown key '" + name + "'" + suggest(near, join(keys))});
+    } else if (name == "links" && value.is_array()) {
+      const toml::array& links = *value.as_array();
+      for (std::size_t i = 0; i < links.size(); ++i) {
+        if (!links[i].is_table()) continue;
+        for (auto&& [k, v] : *links[i].as_table()) {
+          const std::string sub(k.str());
+          const std::vector<std::string>& link_keys = pack_link_keys();
+          if (std::find(link_keys.begin(), link_keys.end(), sub) != link_keys.end()) continue;
+          problems.push_back({line_of(v, line_of(links[i], line_of(value))), key_path(kPackThermalSection, name),
+                              "link " + std::to_string(i + 1) + ": unknown key '" + sub + "'" +
+                                  suggest(nearest_name(sub, link_keys), join(link_keys))});
+        }
+      }
+    }
+  }
+}
+
 void check_section(const SectionSchema& schema, const toml::table& table, std::vector<Problem>& problems) {
   for (auto&& [key, value] : table) {
     const std::string name(key.str());
@@ -147,6 +193,8 @@ void check_section(const SectionSchema& schema, const toml::table& table, std::v
       check_parameters("cell.overrides", *value.as_table(), problems);
     } else if (schema.name == "sweep" && name == kSweepParametersKey && value.is_table()) {
       check_parameters("sweep.parameters", *value.as_table(), problems);
+    } else if (schema.name == kPackSection && name == kPackThermalKey && value.is_table()) {
+      check_pack_thermal(*value.as_table(), problems);
     }
   }
 }

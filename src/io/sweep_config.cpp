@@ -19,6 +19,7 @@
 #include "io/config_readers.hpp"
 #include "io/config_schema.hpp"
 #include "io/config_text.hpp"
+#include "io/sweep_reader.hpp"
 #include "io/sweep_sampling.hpp"
 #include "io/sweep_table.hpp"
 #include "voltaic/io/atomic_file.hpp"
@@ -407,7 +408,9 @@ std::string isothermal_initial_temperature(const std::string& name, const RunCon
          "(PyBaMM's convention); allowed: sweep \"Ambient temperature [K]\", or thermal.model = \"lumped\"";
 }
 
-SweepConfig read_sweep(const toml::table& root, const detail::ConfigSource& source, const RunConfig& run) {
+}  // namespace
+
+SweepConfig detail::read_sweep(const toml::table& root, const detail::ConfigSource& source, const RunConfig& run) {
   const toml::node* node = root.get("sweep");
   if (!node) {
     source.fail(1, "sweep",
@@ -437,8 +440,6 @@ SweepConfig read_sweep(const toml::table& root, const detail::ConfigSource& sour
   return sweep;
 }
 
-}  // namespace
-
 const char* to_string(SweepConfig::Method m) {
   switch (m) {
     case Method::list: return "list";
@@ -458,11 +459,12 @@ const toml::node* node_of(const toml::table& root, const char* section, const ch
   return t ? t->get(key) : nullptr;
 }
 
-/// A sweep's cells are 1D (BatchSimulation): a 3D grid, collectors or a 3D
-/// heat model are refused at their key.
-void check_one_dimensional(const toml::table& root, const detail::ConfigSource& source, const RunConfig& run) {
+}  // namespace
+
+void detail::check_one_dimensional(const toml::table& root, const detail::ConfigSource& source, const RunConfig& run,
+                                   const std::string& whose) {
   const CellGridSpec& g = run.simulation.grid;
-  const std::string pouch = " (a sweep's cells are 1D; voltaic run runs a pouch or a stack)";
+  const std::string pouch = " (" + whose + " cells are 1D; voltaic run runs a pouch or a stack)";
   for (const auto& [key, value] : {std::pair<const char*, int>{"nx", g.nx}, {"ny", g.ny}}) {
     const toml::node* node = node_of(root, "grid", key);
     if (node && value != 1)
@@ -479,16 +481,15 @@ void check_one_dimensional(const toml::table& root, const detail::ConfigSource& 
                 "is \"conduction\"; allowed: \"isothermal\" or \"lumped\"" + pouch);
 }
 
-}  // namespace
-
 SweepRunConfig parse_sweep_config(const std::string& toml_text, const std::string& origin,
                                   const std::string& base_dir) {
   const detail::ConfigSource source{origin, base_dir};
   const toml::table root = detail::parse_toml(toml_text, source);
+  detail::refuse_pack(root, source);
   SweepRunConfig config;
   config.run = detail::read_run_config(root, source);
-  check_one_dimensional(root, source, config.run);
-  config.sweep = read_sweep(root, source, config.run);
+  detail::check_one_dimensional(root, source, config.run, "a sweep's");
+  config.sweep = detail::read_sweep(root, source, config.run);
   return config;
 }
 

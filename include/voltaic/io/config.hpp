@@ -90,14 +90,18 @@ RunConfig load_config(const std::string& path);
 
 /// The same, from TOML text; `origin` names it in errors, `base_dir` resolves relative paths.
 /// Both refuse a config with a [sweep] section (a ConfigError at key "sweep"):
-/// that is one for load_sweep_config (sweep_config.hpp) and `voltaic sweep`.
+/// that is one for load_sweep_config (sweep_config.hpp) and `voltaic sweep`;
+/// and one with a [pack] section (at key "pack"), which is one for
+/// load_pack_config (pack_config.hpp) and `voltaic pack`.
 /// @throws ConfigError (a BPX or drive-cycle file that cannot be read included)
 RunConfig parse_config(const std::string& toml_text, const std::string& origin, const std::string& base_dir = ".");
 
 /// Every key the parsers accept, as "section.key" ("grid.nx",
 /// "cell.overrides" for the table of parameter overrides), in the order
-/// docs/config.md lists them; those of [sweep] (load_sweep_config's only)
-/// last, a swept parameter's keys as "sweep.parameters.NAME.values".
+/// docs/config.md lists them; those of [pack] and [pack.thermal]
+/// (load_pack_config's only) and of [sweep] (load_sweep_config's and
+/// load_pack_config's) last, a swept parameter's keys as
+/// "sweep.parameters.NAME.values".
 std::vector<std::string> config_keys();
 
 }  // namespace voltaic::io

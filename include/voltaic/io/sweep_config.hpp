@@ -41,7 +41,9 @@ struct SweepRunConfig {
 
 /// Reads and checks a sweep config: what load_config accepts, plus [sweep]
 /// (required). Names are checked first ([sweep]'s too), then the values of
-/// the other sections as load_config does, then [sweep].
+/// the other sections as load_config does, then [sweep]. A config with a
+/// [pack] section is refused (at key "pack"): its cells are a pack's, for
+/// load_pack_config (pack_config.hpp) and `voltaic pack`.
 /// @throws FileError when the config file itself cannot be read
 /// @throws ConfigError for everything in it, the table file of method "table"
 ///         included (reported at sweep.table, with the file's own line)
