@@ -30,8 +30,14 @@ struct SweepArguments {
   int threads = 0;      ///< CPU worker threads, 0: every hardware thread
 };
 
+struct PackArguments {
+  std::string config;
+  std::string output;  ///< overrides [output] directory when not empty
+};
+
 int run_command(const RunArguments& args);
 int sweep_command(const SweepArguments& args);
+int pack_command(const PackArguments& args);
 int params_command(const std::string& name);
 int info_command();
 

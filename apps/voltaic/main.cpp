@@ -1,4 +1,4 @@
-// voltaic: run a cell simulation (or a sweep of cells) from a TOML config, list and print
+// voltaic: run a cell simulation (or a sweep of cells, or a pack) from a TOML config, list and print
 // parameter sets, and say what this build and machine can do.
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -41,6 +41,13 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("--threads,-j", sweep.threads, "CPU worker threads (default 0: every hardware thread)")
       ->check(CLI::Range(0, 4096));
 
+  PackArguments pack;
+  CLI::App* pack_cmd =
+      app.add_subcommand("pack", "Run a pack of 1D cells in parallel and in series that the config's [pack] wires");
+  pack_cmd->add_option("config", pack.config, "The config file with a [pack] section (docs/config.md)")->required();
+  pack_cmd->add_option("--output,-o", pack.output,
+                       "Output directory (default: the config's [output] directory); pack.csv and pack.h5 go in it");
+
   std::string set_name;
   CLI::App* params_cmd = app.add_subcommand("params", "List the built-in parameter sets, or print one with units");
   params_cmd->add_option("name", set_name, "A built-in set (e.g. Chen2020) or a BPX file");
@@ -60,6 +67,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run_command(run);
     if (*sweep_cmd) return sweep_command(sweep);
+    if (*pack_cmd) return pack_command(pack);
     if (*params_cmd) return params_command(set_name);
     if (*info_cmd) return info_command();
   } catch (const std::exception& e) {

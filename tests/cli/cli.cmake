@@ -42,6 +42,37 @@ foreach(_file IN LISTS _files)
                    -DWORK=${_work}/bad_sweep_configs/${_file} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
 endforeach()
 
+# The malformed packs through `voltaic pack`.
+file(GLOB _files RELATIVE ${_data}/bad_pack_configs ${_data}/bad_pack_configs/*.toml)
+foreach(_file IN LISTS _files)
+  add_test(NAME cli.bad_pack_configs.${_file}
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSUBCOMMAND=pack -DCONFIG=${_data}/bad_pack_configs/${_file}
+                   -DEXPECTED_FROM=${_data}/bad_pack_configs/expected.txt -DENTRY=${_file}
+                   -DWORK=${_work}/bad_pack_configs/${_file} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_bad_input.cmake)
+endforeach()
+
+# pack.h5 read back without h5dump or h5py: its datasets' shapes and root attributes.
+find_package(HDF5 REQUIRED COMPONENTS C)
+add_executable(voltaic_h5_shapes cli/h5_shapes.cpp)
+target_include_directories(voltaic_h5_shapes PRIVATE ${HDF5_C_INCLUDE_DIRS})
+target_link_libraries(voltaic_h5_shapes PRIVATE ${HDF5_C_LIBRARIES})
+target_compile_options(voltaic_h5_shapes PRIVATE -Wall -Wextra $<$<BOOL:${VOLTAIC_WERROR}>:-Werror>)
+add_dependencies(voltaic_tests voltaic_h5_shapes)
+# A pack runs and writes both files with one row per recorded time and one
+# column per cell (its cells a [sweep]'s, a coolant flowing past them); a pack
+# whose first step cannot start exits with 3 and still writes them.
+add_test(NAME cli.pack_2p2s_writes_both_files
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>
+                 -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_2p2s.toml -DPARALLEL=2 -DSERIES=2 -DEXPECTED=0
+                 -DPARAMETERS=1 -DCOOLANT=ON -DMIN_ROWS=10 -DWORK=${_work}/pack_2p2s
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack.cmake)
+add_test(NAME cli.pack_stopped_early_writes_its_rows_and_exits_3
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>
+                 -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_infeasible.toml -DPARALLEL=2 -DSERIES=1 -DEXPECTED=3
+                 -DWORK=${_work}/pack_infeasible -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack.cmake)
+set_tests_properties(cli.pack_2p2s_writes_both_files cli.pack_stopped_early_writes_its_rows_and_exits_3
+                     PROPERTIES TIMEOUT 600)
+
 add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml
                  -DCELLS=4 -DLONG_CONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_interrupt.toml -DWORK=${_work}/sweep

@@ -1,0 +1,171 @@
+// voltaic pack: Np x Ns 1D cells wired into a pack ([pack]), their
+// parameters a [sweep]'s or identical, run through the experiment on the
+// CPU. Everything the input can get wrong is checked, and the output
+// directory locked, before the pack runs; pack.csv and pack.h5 are then
+// published as one set, also when the pack stopped early (exit 3).
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "command_support.hpp"
+#include "commands.hpp"
+#include "ranks.hpp"
+#include "voltaic/core/error.hpp"
+#include "voltaic/core/executor.hpp"
+#include "voltaic/io/output_path.hpp"
+#include "voltaic/io/pack_config.hpp"
+#include "voltaic/io/pack_output.hpp"
+#include "voltaic/solver/pack.hpp"
+
+namespace voltaic::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The largest spread over the run of the cells' currents within a group
+/// and of the cells' temperatures over the pack, with where it was.
+struct Spreads {
+  double current = 0.0;  ///< [A] max - min of I_k within one group, one row
+  std::size_t current_row = 0, current_group = 0;
+  double temperature = 0.0;  ///< [K] max - min of T_k over the pack, one row
+  std::size_t temperature_row = 0;
+};
+
+Spreads spreads_of(const PackSolution& s, const PackLayout& l) {
+  Spreads out;
+  const std::size_t np = static_cast<std::size_t>(l.parallel), rows = s.time.size();
+  for (std::size_t r = 0; r < rows && s.cells > 0; ++r) {
+    for (std::size_t g = 0; g < static_cast<std::size_t>(l.series); ++g) {
+      const auto first = s.cell_current.begin() + static_cast<std::ptrdiff_t>(r * s.cells + g * np);
+      const auto [lo, hi] = std::minmax_element(first, first + static_cast<std::ptrdiff_t>(np));
+      if (*hi - *lo > out.current) {
+        out.current = *hi - *lo;
+        out.current_row = r;
+        out.current_group = g;
+      }
+    }
+    const auto first = s.cell_temperature.begin() + static_cast<std::ptrdiff_t>(r * s.cells);
+    const auto [lo, hi] = std::minmax_element(first, first + static_cast<std::ptrdiff_t>(s.cells));
+    if (*hi - *lo > out.temperature) {
+      out.temperature = *hi - *lo;
+      out.temperature_row = r;
+    }
+  }
+  return out;
+}
+
+void print_summary(const io::PackRunConfig& config, const PackSolution& s, double wall_s,
+                   const std::vector<std::string>& files) {
+  std::printf("\n%s\n", s.completed ? "Pack completed." : "Pack stopped early.");
+  std::printf("  %-28s %s\n", "ended by", s.termination.c_str());
+  if (!s.time.empty()) {
+    std::printf("  %-28s %.6g V\n", "final voltage", s.voltage.back());
+    std::printf("  %-28s %.6g s\n", "simulated time", s.time.back());
+  }
+  std::printf("  %-28s %d taken, %d rejected, %lld circuit iterations\n", "time steps", s.steps_taken, s.steps_rejected,
+              s.circuit_iterations);
+  std::printf("  %-28s %.3f s (%.3g ms per step) on the CPU\n", "wall time", wall_s,
+              s.steps_taken > 0 ? 1e3 * wall_s / s.steps_taken : 0.0);
+  if (!s.time.empty()) {
+    const Spreads d = spreads_of(s, config.layout);
+    std::printf("  %-28s %.4g A (group %zu at t = %.6g s)\n", "cell current spread", d.current, d.current_group,
+                s.time[d.current_row]);
+    std::printf("  %-28s %.4g K (at t = %.6g s)\n", "cell temperature spread", d.temperature,
+                s.time[d.temperature_row]);
+  }
+  for (const std::string& f : files) std::printf("  %-28s %s\n", "wrote", f.c_str());
+}
+
+/// What the config asks for that a pack does not do, said once.
+void note_ignored(const io::PackRunConfig& config) {
+  const io::OutputConfig& output = config.run.output;
+  if (!output.field_times.empty() || output.field_period > 0.0 || output.checkpoint_period > 0.0)
+    std::fprintf(stderr, "voltaic: note: a pack writes no fields or checkpoints; [output] asks for them\n");
+  if (config.run.backend == io::BackendChoice::cuda)
+    std::fprintf(stderr, "voltaic: note: packs run on the CPU for now; [solver] backend = \"cuda\" is ignored\n");
+}
+
+}  // namespace
+
+int pack_command(const PackArguments& args) {
+  io::PackRunConfig config;
+  std::unique_ptr<PackSimulation> pack;
+  std::optional<Experiment> experiment;
+  try {
+    if (Ranks::current().size() > 1)
+      throw InvalidArgument("MPI ranks", "voltaic pack",
+                            std::to_string(Ranks::current().size()) +
+                                " ranks; allowed: one process (a pack runs on one CPU process, without mpirun)");
+    config = io::load_pack_config(args.config);
+    if (!args.output.empty()) config.run.output.directory = args.output;
+    experiment.emplace(config.run.experiment());
+    pack = std::make_unique<PackSimulation>(config.run.parameters, config.cells, config.layout, config.options,
+                                            CpuExecutor::create());
+    io::check_output_directory(config.run.output.directory);
+  } catch (const Error& e) {  // ConfigError, BpxError, FileError, InvalidArgument
+    report("error", e);
+    return kBadInput;
+  }
+  note_ignored(config);
+
+  const std::string& dir = config.run.output.directory;
+  std::error_code ec;
+  const bool created = !fs::exists(dir, ec);
+  std::unique_ptr<io::PackOutput> output;
+  try {
+    output = std::make_unique<io::PackOutput>(dir);
+  } catch (const io::FileError& e) {
+    report("error", e);
+    remove_if_unused(dir, created);
+    return exit_code_of_output_error(e);
+  }
+  note_leftovers(output->directory());
+  const PackLayout& l = config.layout;
+  const std::size_t swept = config.cells.names.size();
+  const std::string cells =
+      swept == 0 ? "identical" : std::to_string(swept) + " swept parameter" + (swept == 1 ? "" : "s");
+  std::printf("voltaic pack %s: %dp%ds of %s (%zu cells, %s), %.4g A.h, %.4g V to %.4g V, on the CPU, output in %s\n",
+              args.config.c_str(), l.parallel, l.series, config.run.cell_source.c_str(), l.cells(), cells.c_str(),
+              pack->nominal_capacity(), pack->lower_voltage_cutoff(), pack->upper_voltage_cutoff(), dir.c_str());
+  std::fflush(stdout);
+
+  const auto start = std::chrono::steady_clock::now();
+  PackSolution solution;
+  try {
+    solution = pack->run(*experiment);
+  } catch (const InvalidArgument& e) {  // a step the pack cannot take
+    report("error", e);
+    output.reset();
+    remove_if_unused(dir, created);
+    return kBadInput;
+  } catch (const std::exception& e) {
+    report("internal error", e);
+    output->abandon();
+    return kInternalError;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  try {
+    output->write(config, solution);
+  } catch (const std::exception& e) {
+    report("error", e);
+    std::fprintf(stderr, "voltaic: the earlier files in '%s' are kept\n", dir.c_str());
+    return kInternalError;
+  }
+  print_summary(config, solution, wall, output->files());
+  std::fflush(stdout);
+  if (!solution.completed) {
+    std::fprintf(stderr, "voltaic: stopped early: %s\n", one_line(solution.termination).c_str());
+    return kSolverFailure;
+  }
+  return kSuccess;
+}
+
+}  // namespace voltaic::cli
