@@ -70,8 +70,13 @@ add_test(NAME cli.pack_stopped_early_writes_its_rows_and_exits_3
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>
                  -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_infeasible.toml -DPARALLEL=2 -DSERIES=1 -DEXPECTED=3
                  -DWORK=${_work}/pack_infeasible -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack.cmake)
+# The example module (docs/getting_started.md, "Packs") runs as documented.
+add_test(NAME cli.pack_example_4p3s_runs
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>
+                 -DCONFIG=${PROJECT_SOURCE_DIR}/examples/configs/pack_4p3s.toml -DPARALLEL=4 -DSERIES=3 -DEXPECTED=0
+                 -DPARAMETERS=2 -DMIN_ROWS=100 -DWORK=${_work}/pack_4p3s -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack.cmake)
 set_tests_properties(cli.pack_2p2s_writes_both_files cli.pack_stopped_early_writes_its_rows_and_exits_3
-                     PROPERTIES TIMEOUT 600)
+                     cli.pack_example_4p3s_runs PROPERTIES TIMEOUT 600)
 
 add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml

@@ -142,6 +142,32 @@ TEST(PackConfigGood, ASweepsCellsAreThePacksCells) {
   EXPECT_EQ(c.cells.num_cells(), 4u);
 }
 
+// examples/configs/pack_4p3s.toml (docs/getting_started.md, "Packs"): a
+// 4p3s module whose 12 cells are within 5% of Chen2020's in both parameters.
+TEST(PackConfigGood, TheExampleIsA4p3sModuleOfDifferentCells) {
+  const PackRunConfig c =
+      load_pack_config((fs::path(VOLTAIC_SOURCE_DIR) / "examples" / "configs" / "pack_4p3s.toml").string());
+  EXPECT_EQ(c.layout.parallel, 4);
+  EXPECT_EQ(c.layout.series, 3);
+  EXPECT_EQ(c.layout.connection_resistance, 1e-3);
+  EXPECT_EQ(c.layout.busbar_resistance, 2e-3);
+  EXPECT_EQ(c.options.cell.thermal, voltaic::ThermalModel::lumped);
+  EXPECT_EQ(c.options.thermal.neighbour_conductance, 0.5);
+  EXPECT_EQ(c.run.experiment_steps, (std::vector<std::string>{"Discharge at 1C until 9.0 V", "Rest for 10 minutes",
+                                                              "Charge at C/2 until 12.3 V"}));
+  ASSERT_EQ(c.cells.num_cells(), 12u);
+  ASSERT_EQ(c.cells.names,
+            (std::vector<std::string>{"Negative electrode thickness [m]", "Positive particle radius [m]"}));
+  const double base[] = {c.run.parameters.negative_electrode.thickness,
+                         c.run.parameters.positive_electrode.particle_radius};
+  for (std::size_t i = 0; i < 12; ++i) {
+    for (std::size_t k = 0; k < 2; ++k) {
+      EXPECT_GE(c.cells.value(i, k), 0.95 * base[k]) << "cell " << i;
+      EXPECT_LE(c.cells.value(i, k), 1.05 * base[k]) << "cell " << i;
+    }
+  }
+}
+
 TEST(PackConfigGood, KeysAreListedForTheDocs) {
   const std::vector<std::string> keys = voltaic::io::config_keys();
   for (const char* key :
