@@ -38,9 +38,9 @@ std::vector<ProgramStep> compile_experiment(const Experiment& experiment, std::v
       p.value = s.current.value;
       p.c_rate = s.current.c_rate;
     }
-    if (s.until_voltage_v) {
+    if (const std::optional<double> until = s.until_voltage_of_cell()) {
       p.has_until_voltage = true;
-      p.until_voltage = *s.until_voltage_v;
+      p.until_voltage = *until;
     }
     if (s.until_current) {
       p.has_until_current = true;

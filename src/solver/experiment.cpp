@@ -293,6 +293,12 @@ class Parser {
     }
     if (pos_ >= words_.size() && step.duration_s) return;
     expect("until");
+    if (!hold && accept("any")) {  // "until any cell reaches <x> V"
+      expect("cell");
+      expect("reaches");
+      step.until_cell_voltage_v = voltage(quantity());
+      return;
+    }
     const Quantity q = quantity();
     if (hold) {
       step.until_current = current(q);

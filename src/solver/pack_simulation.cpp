@@ -116,6 +116,10 @@ class PackSimulation::Impl {
   program::ProgramSettings s_{};  ///< the cells' common settings (tolerances, step limits)
   stepping::Clock k_;             ///< the pack's clock: its voltage, current, steps
   bool until_below_ = true;
+  /// The present step's "until any cell reaches <x> V" (NaN: none), and
+  /// whether it is a lower limit (the cells started above it).
+  double cell_until_ = std::numeric_limits<double>::quiet_NaN();
+  bool cell_until_below_ = true;
   bool ended_by_event_ = false;  ///< how the last experiment step ended
   long long failed_ = -1;        ///< the cell whose attempt failed; -1: the circuit
   PackSolution out_;
@@ -305,6 +309,8 @@ double PackSimulation::Impl::margin(const program::ProgramStep& step) const {
     const program::ProgramClock& c = cells_->clock(k);
     if (c.current > 0.0) m = std::min(m, c.voltage - e.lower_voltage_cutoff);
     if (c.current < 0.0) m = std::min(m, e.upper_voltage_cutoff - c.voltage);
+    if (!std::isnan(cell_until_))
+      m = std::min(m, cell_until_below_ ? c.voltage - cell_until_ : cell_until_ - c.voltage);
   }
   return m;
 }
@@ -379,7 +385,9 @@ std::string PackSimulation::Impl::failure(const Experiment& e, long long index) 
 }
 
 PackSolution PackSimulation::Impl::run(const Experiment& experiment) {
-  const std::vector<program::ProgramStep> steps = program::compile_experiment(experiment, tables_);
+  std::vector<program::ProgramStep> steps = program::compile_experiment(experiment, tables_);
+  for (std::size_t i = 0; i < steps.size(); ++i)  // the pack's own "until": its voltage's, not its cells'
+    steps[i].has_until_voltage = experiment.cycle()[i].until_voltage_v.has_value();
   out_ = PackSolution{};
   out_.cells = count();
   const auto total = static_cast<long long>(experiment.total_steps());
@@ -391,13 +399,23 @@ PackSolution PackSimulation::Impl::run(const Experiment& experiment) {
     }
     record();
     until_below_ = step.has_until_voltage && k_.voltage > step.until_voltage;
+    cell_until_ = experiment.cycle()[std::size_t(i) % steps.size()].until_cell_voltage_v.value_or(
+        std::numeric_limits<double>::quiet_NaN());
+    if (!std::isnan(cell_until_)) {  // a lower limit where it discharges (a drive cycle: where the cells start above)
+      cell_until_below_ = drive_at(step, 0.0) > 0.0;
+      if (step.table_rows > 0) {
+        cell_until_below_ = true;
+        for (std::size_t k = 0; k < count(); ++k)
+          cell_until_below_ = cell_until_below_ && cells_->clock(k).voltage > cell_until_;
+      }
+    }
     const stepping::Start feasible = stepping::start_check(ends(step), drive_at(step, 0.0), k_.voltage, margin(step));
     if (feasible != stepping::Start::feasible) {
       std::ostringstream m;
       m << describe_step(experiment.cycle()[std::size_t(i) % steps.size()], std::size_t(i)) << " is infeasible: "
         << (feasible == stepping::Start::until_voltage_behind
                 ? "its \"until\" voltage is already behind the pack's"
-                : "a cut-off of the pack or of a cell is already reached at its start")
+                : "a cut-off of the pack or of a cell, or its \"until\", is already reached at its start")
         << " (pack voltage " << k_.voltage << " V, current " << k_.current << " A; the pack's limits " << lower_
         << " V and " << upper_ << " V)";
       out_.termination = m.str();

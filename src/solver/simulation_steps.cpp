@@ -24,8 +24,8 @@ stepping::Ends Simulation::ends_of(const ExperimentStep& step, const StepDrive& 
   e.voltage_control = drive.mode == StepDrive::Mode::voltage;
   e.lower_cutoff = limits.lower_voltage_cutoff;
   e.upper_cutoff = limits.upper_voltage_cutoff;
-  e.has_until_voltage = step.until_voltage_v.has_value();
-  e.until_voltage = step.until_voltage_v.value_or(0.0);
+  e.has_until_voltage = step.until_voltage_of_cell().has_value();
+  e.until_voltage = step.until_voltage_of_cell().value_or(0.0);
   e.has_until_current = step.until_current.has_value();
   if (step.until_current) e.until_current = std::fabs(step.until_current->amperes(limits.nominal_capacity));
   return e;
@@ -113,7 +113,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
   };
   if (!std::exchange(run.resuming, false)) {  // a fresh step (a resumed one started before its checkpoint)
     if (!consistent_start(drive, why)) return fail(why);
-    k.until_below = step.until_voltage_v && clock().voltage > *step.until_voltage_v;
+    k.until_below = step.until_voltage_of_cell() && clock().voltage > *step.until_voltage_of_cell();
     recorder_->record(solution, static_cast<int>(index));
     recorder_->report_row(run, false);
     // As PyBaMM, a step that starts at or past its cut-off is infeasible: the run stops there.

@@ -309,5 +309,29 @@ TEST(PackSimulation, BadThermalNetworksAreRefusedByName) {
   refused(th, ThermalModel::isothermal, "but they are isothermal");
 }
 
+// "until any cell reaches <x> V": the first cell of an unlike pack to get
+// there ends the step, located on its voltage; the pack's own "until" the
+// pack's voltage. A lone cell is the only cell of its pack.
+TEST(PackSimulation, UntilAnyCellReachesEndsOnTheFirstCell) {
+  PackLayout l;
+  l.parallel = 2;
+  l.series = 2;
+  l.connection_resistance = 1e-3;
+  const PackSolution p = run_pack(l, Experiment({"Discharge at 1C until any cell reaches 3.5 V"}), unlike_cells(4));
+  ASSERT_TRUE(p.completed) << p.termination;
+  const std::size_t last = p.time.size() - 1;
+  double lowest = INFINITY;
+  for (std::size_t k = 0; k < 4; ++k) {
+    lowest = std::min(lowest, p.cell_value(p.cell_voltage, last, k));
+    for (std::size_t r = 0; r < last; ++r) EXPECT_GT(p.cell_value(p.cell_voltage, r, k), 3.5);
+  }
+  // Located to the circuit's own accuracy (a hundredth of the voltage
+  // tolerance: the cells' voltages as functions of the step are that noisy).
+  EXPECT_NEAR(lowest, 3.5, 0.01 * (1e-4 * 3.5 + 1e-6));
+  EXPECT_GT(p.voltage[last], 7.0 + 1e-3);  // the pack's voltage is above twice the cells' limit
+  const Solution alone = run_cell(Experiment({"Discharge at 1C until any cell reaches 3.5 V"}));
+  EXPECT_NEAR(alone["Voltage [V]"].back(), 3.5, 1e-9);
+}
+
 }  // namespace
 }  // namespace voltaic

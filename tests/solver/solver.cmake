@@ -30,6 +30,7 @@ target_sources(voltaic_tests PRIVATE
   solver/memory_estimate_test.cpp
   solver/pack_simulation_test.cpp
   solver/pack_cuda_test.cpp
+  solver/pack_pybamm_test.cpp
   solver/failure_cause_test.cpp
   solver/batch_simulation_test.cpp
   solver/cell_program_test.cpp

@@ -68,12 +68,21 @@ struct ExperimentStep {
   /// "for ..."; a Run step's table duration unless "for" is shorter; without
   /// either, the default (default_step_duration()), so that no step is endless.
   std::optional<double> duration_s;
-  bool default_duration = false;              ///< duration_s is the default: the step named no "for"
-  std::optional<double> until_voltage_v;      ///< "until <x> V"
+  bool default_duration = false;          ///< duration_s is the default: the step named no "for"
+  std::optional<double> until_voltage_v;  ///< "until <x> V"
+  /// "until any cell reaches <x> V": a pack's step ends when its first cell
+  /// does; a lone cell is the only cell of its pack (until_voltage_of_cell()).
+  std::optional<double> until_cell_voltage_v;
   std::optional<CurrentValue> until_current;  ///< "until <x> A | C/<n>": |I| falls below
   /// A Run step's table (null for other steps): mode current reads it in
   /// amperes, mode power in watts, at the time since the step began.
   std::shared_ptr<const DriveCycle> drive_cycle;
+
+  /// The voltage a lone cell's step stops at: "until <x> V", or "until any
+  /// cell reaches <x> V" (the step names one of them at most).
+  std::optional<double> until_voltage_of_cell() const {
+    return until_voltage_v ? until_voltage_v : until_cell_voltage_v;
+  }
 };
 
 /// [s]: how long a step without "for" lasts at most, as PyBaMM's steps do:
