@@ -65,7 +65,7 @@ class PackSimulation::Impl {
   Impl(const ParameterSet& base, const CellParameters& cells, const PackLayout& layout, const PackOptions& options,
        std::shared_ptr<const Executor> exec);
 
-  PackSolution run(const Experiment& experiment);
+  PackSolution run(const Experiment& experiment, const std::function<std::string()>& stop);
   std::vector<double> heat_capacities() const {
     std::vector<double> c;
     for (std::size_t k = 0; k < count(); ++k) c.push_back(cells_->constants(k).lumped_capacity);
@@ -384,7 +384,7 @@ std::string PackSimulation::Impl::failure(const Experiment& e, long long index) 
   return m.str();
 }
 
-PackSolution PackSimulation::Impl::run(const Experiment& experiment) {
+PackSolution PackSimulation::Impl::run(const Experiment& experiment, const std::function<std::string()>& stop) {
   std::vector<program::ProgramStep> steps = program::compile_experiment(experiment, tables_);
   for (std::size_t i = 0; i < steps.size(); ++i)  // the pack's own "until": its voltage's, not its cells'
     steps[i].has_until_voltage = experiment.cycle()[i].until_voltage_v.has_value();
@@ -439,6 +439,12 @@ PackSolution PackSimulation::Impl::run(const Experiment& experiment) {
       }
       ++out_.steps_taken;
       record();
+      if (const std::string why = stop ? stop() : std::string(); !why.empty()) {
+        out_.interrupted = true;
+        out_.termination = describe_step(experiment.cycle()[std::size_t(i) % steps.size()], std::size_t(i)) +
+                           " was interrupted at t = " + std::to_string(k_.time) + " s: " + why;
+        return std::move(out_);
+      }
       ended = a.outcome == stepping::Advance::event;
       ended_by_event_ = ended;
       if (!ended &&
@@ -467,6 +473,8 @@ double PackSimulation::lower_voltage_cutoff() const { return impl_->lower_; }
 std::vector<double> PackSimulation::heat_capacities() const { return impl_->heat_capacities(); }
 double PackSimulation::upper_voltage_cutoff() const { return impl_->upper_; }
 
-PackSolution PackSimulation::run(const Experiment& experiment) { return impl_->run(experiment); }
+PackSolution PackSimulation::run(const Experiment& experiment, const std::function<std::string()>& stop) {
+  return impl_->run(experiment, stop);
+}
 
 }  // namespace voltaic

@@ -333,5 +333,23 @@ TEST(PackSimulation, UntilAnyCellReachesEndsOnTheFirstCell) {
   EXPECT_NEAR(alone["Voltage [V]"].back(), 3.5, 1e-9);
 }
 
+// A stop asked for ends the run after the present step, its rows kept.
+TEST(PackSimulation, AStopEndsTheRunAndKeepsItsRows) {
+  PackLayout l;
+  l.parallel = 2;
+  PackOptions o;
+  o.cell = cell_options();
+  int asked = 0;
+  const PackSolution p = PackSimulation(parameter_sets::chen2020(), {}, l, o, CpuExecutor::create())
+                             .run(Experiment({"Discharge at 1C until 3.0 V"}),
+                                  [&] { return ++asked == 5 ? std::string("interrupted by SIGINT") : std::string(); });
+  EXPECT_FALSE(p.completed);
+  EXPECT_TRUE(p.interrupted);
+  EXPECT_EQ(p.steps_taken, 5);
+  EXPECT_EQ(p.time.size(), 6u);  // the start's row and five steps'
+  EXPECT_NE(p.termination.find("was interrupted at t = "), std::string::npos) << p.termination;
+  EXPECT_NE(p.termination.find("interrupted by SIGINT"), std::string::npos) << p.termination;
+}
+
 }  // namespace
 }  // namespace voltaic

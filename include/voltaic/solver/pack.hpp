@@ -21,6 +21,7 @@
 /// events on the pack's limits and on every cell's own voltage cut-offs.
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,7 +101,8 @@ struct PackSolution {
   std::vector<double> cell_heat;         ///< [W] each cell's heat generation
   std::vector<double> coolant_outlet;    ///< [K] a flowing coolant's outlet temperature (else empty)
   bool completed = false;
-  std::string termination;  ///< what ended the run, in Simulation's words, naming the cell where one did
+  bool interrupted = false;  ///< run()'s `stop` asked it to stop (completed false, the rows up to then kept)
+  std::string termination;   ///< what ended the run, in Simulation's words, naming the cell where one did
   int steps_taken = 0, steps_rejected = 0;
   /// Newton iterations of the circuit (each one solve of every cell), over every attempt and step start.
   long long circuit_iterations = 0;
@@ -135,7 +137,9 @@ class PackSimulation {
 
   /// Runs `experiment` on the pack (its currents, powers and voltages are the
   /// pack's; C-rates of nominal_capacity()).
-  PackSolution run(const Experiment& experiment);
+  /// `stop`, asked after every accepted time step, stops the run there when
+  /// it gives a reason (a signal: the CLI keeps what ran).
+  PackSolution run(const Experiment& experiment, const std::function<std::string()>& stop = {});
 
  private:
   class Impl;
