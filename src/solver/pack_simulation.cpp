@@ -193,10 +193,14 @@ bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double valu
   double J = value;
   if (step.power) J = k_.current * value > 0.0 ? k_.current : value / std::max(k_.voltage, 1.0);
   if (step.voltage_control) J = k_.current;
-  for (std::size_t g = 0; g < groups; ++g) {  // the last currents, shifted to add up to J
-    double sum = 0.0;
-    for (std::size_t p = 0; p < m; ++p) sum += amps_[g * m + p];
-    for (std::size_t p = 0; p < m; ++p) amps_[g * m + p] += (J - sum) / double(m);
+  for (std::size_t g = 0; g < groups; ++g) {  // the last currents, the change shared as the cells' admittances share it
+    double sum = 0.0, admittance = 0.0;
+    for (std::size_t p = 0; p < m; ++p) {
+      sum += amps_[g * m + p];
+      admittance += 1.0 / (slope_[g * m + p] - r_[g * m + p]);
+    }
+    for (std::size_t p = 0; p < m; ++p)
+      amps_[g * m + p] += (J - sum) * (1.0 / (slope_[g * m + p] - r_[g * m + p])) / admittance;
   }
   std::vector<double> next(n), before_i(n), before_v(n), used_t(n);
   for (int it = 0;; ++it) {
