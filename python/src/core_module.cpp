@@ -25,9 +25,11 @@
 #include "voltaic/io/atomic_file.hpp"
 #include "voltaic/io/bpx.hpp"
 #include "voltaic/io/config.hpp"
+#include "voltaic/io/pack_config.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
 #include "voltaic/solver/experiment.hpp"
+#include "voltaic/solver/pack.hpp"
 #include "voltaic/solver/simulation.hpp"
 
 namespace nb = nanobind;
@@ -37,10 +39,16 @@ namespace voltaic::python {
 namespace {
 
 using ReadOnlyArray = nb::ndarray<nb::numpy, const double, nb::ndim<1>>;
+using ReadOnlyTable = nb::ndarray<nb::numpy, const double, nb::ndim<2>>;
 
 /// A NumPy view of `values`, kept alive by `owner` (no copy).
 ReadOnlyArray view_of(const std::vector<double>& values, nb::handle owner) {
   return ReadOnlyArray(values.data(), {values.size()}, owner);
+}
+
+/// A NumPy view [rows, columns] of row-major `values`, kept alive by `owner`.
+ReadOnlyTable table_of(const std::vector<double>& values, std::size_t columns, nb::handle owner) {
+  return ReadOnlyTable(values.data(), {columns > 0 ? values.size() / columns : 0, columns}, owner);
 }
 
 // ---- errors: each voltaic::Error as a Python exception with its one-line message
@@ -214,7 +222,67 @@ SweepResult sweep(const io::RunConfig& config, std::vector<std::string> names, s
   return out;
 }
 
+// ---- a pack
+
+/// A pack's run and where it ran.
+struct PackResult {
+  PackSolution solution;
+  std::string executor;
+};
+
+/// The PackSimulation `voltaic pack` makes of a pack config (pack_command.cpp),
+/// on the config's backend. A PackSimulation's cells go on from where its last
+/// run left them, so each run after the first starts from one built afresh.
+class PackRunner {
+ public:
+  explicit PackRunner(io::PackRunConfig config) : config_(std::move(config)) { build(); }
+
+  const io::PackRunConfig& config() const { return config_; }
+  double nominal_capacity() const { return sim_->nominal_capacity(); }
+  double lower_voltage_cutoff() const { return sim_->lower_voltage_cutoff(); }
+  double upper_voltage_cutoff() const { return sim_->upper_voltage_cutoff(); }
+  std::vector<double> heat_capacities() const { return sim_->heat_capacities(); }
+
+  /// Runs the experiment of `with_experiment` (the rest of that config is
+  /// not read: the pack is this runner's). Ctrl-C ends the run at the next
+  /// time step and raises KeyboardInterrupt.
+  PackResult run(const io::PackRunConfig& with_experiment) {
+    PendingPythonError interrupt;
+    PackResult result;
+    {
+      nb::gil_scoped_release release;
+      const Experiment experiment = with_experiment.run.experiment();
+      if (used_) build();
+      used_ = true;
+      InterruptibleRun observer(interrupt);
+      result.solution = sim_->run(experiment, [&observer] { return observer.stop_reason(); });
+      result.executor = exec_->name();
+    }
+    interrupt.raise_if_pending();
+    return result;
+  }
+
+ private:
+  void build() {
+    exec_ = make_executor(config_.run.backend, "voltaic.Pack");
+    sim_ =
+        std::make_unique<PackSimulation>(config_.run.parameters, config_.cells, config_.layout, config_.options, exec_);
+  }
+
+  io::PackRunConfig config_;
+  std::shared_ptr<const Executor> exec_;
+  std::unique_ptr<PackSimulation> sim_;
+  bool used_ = false;
+};
+
 // ---- bindings
+
+/// A PackResult's per-cell values as a read-only NumPy view [rows, cells].
+template <std::vector<double> PackSolution::*Values>
+ReadOnlyTable cell_table(nb::handle self) {
+  const PackSolution& s = nb::cast<const PackResult&>(self).solution;
+  return table_of(s.*Values, s.cells, self);
+}
 
 nb::list field_snapshots(nb::handle self) {
   const RunResult& r = nb::cast<const RunResult&>(self);
@@ -301,6 +369,65 @@ void bind_sweep(nb::module_& m) {
         "backend: the CPU's threads, or the GPU's cell program.");
 }
 
+void bind_pack(nb::module_& m) {
+  nb::class_<io::PackRunConfig>(m, "PackConfig", "A pack config as `voltaic pack` reads it (io::parse_pack_config).")
+      .def_prop_ro("parallel", [](const io::PackRunConfig& c) { return c.layout.parallel; })
+      .def_prop_ro("series", [](const io::PackRunConfig& c) { return c.layout.series; })
+      .def_prop_ro("cell_source", [](const io::PackRunConfig& c) { return c.run.cell_source; })
+      .def_prop_ro("experiment_steps", [](const io::PackRunConfig& c) { return c.run.experiment_steps; })
+      .def_prop_ro(
+          "cell_parameters", [](const io::PackRunConfig& c) { return c.cells.names; },
+          "The names of the parameters each cell has its own value of ([sweep]'s).")
+      .def_prop_ro(
+          "cell_values", [](const io::PackRunConfig& c) { return c.cells.values; },
+          "Each cell's own values, cell-major (cell k = s Np + p), one per name of cell_parameters.");
+  m.def("parse_pack_config", &io::parse_pack_config, "toml_text"_a, "origin"_a, "base_dir"_a = ".",
+        "Reads and checks a pack config's TOML text ([pack], [pack.thermal], [sweep]); raises ConfigError naming "
+        "the key.");
+
+  nb::class_<PackResult>(m, "PackResult", "What a pack did (PackSolution) and the executor it ran on.")
+      .def_prop_ro("cells", [](const PackResult& r) { return r.solution.cells; })
+      .def_prop_ro("rows", [](const PackResult& r) { return r.solution.time.size(); })
+      .def_prop_ro("time",
+                   [](nb::handle self) { return view_of(nb::cast<const PackResult&>(self).solution.time, self); })
+      .def_prop_ro("voltage",
+                   [](nb::handle self) { return view_of(nb::cast<const PackResult&>(self).solution.voltage, self); })
+      .def_prop_ro("current",
+                   [](nb::handle self) { return view_of(nb::cast<const PackResult&>(self).solution.current, self); })
+      .def_prop_ro(
+          "coolant_outlet",
+          [](nb::handle self) { return view_of(nb::cast<const PackResult&>(self).solution.coolant_outlet, self); },
+          "A flowing coolant's outlet temperature per row (empty without a flow).")
+      .def_prop_ro("cell_current", &cell_table<&PackSolution::cell_current>, "[A] [rows, cells], > 0 discharging.")
+      .def_prop_ro("cell_voltage", &cell_table<&PackSolution::cell_voltage>, "[V] [rows, cells], each cell's own.")
+      .def_prop_ro("cell_temperature", &cell_table<&PackSolution::cell_temperature>, "[K] [rows, cells].")
+      .def_prop_ro("cell_heat", &cell_table<&PackSolution::cell_heat>, "[W] [rows, cells], each cell's generation.")
+      .def_prop_ro("completed", [](const PackResult& r) { return r.solution.completed; })
+      .def_prop_ro("interrupted", [](const PackResult& r) { return r.solution.interrupted; })
+      .def_prop_ro("termination", [](const PackResult& r) { return r.solution.termination; })
+      .def_prop_ro("steps_taken", [](const PackResult& r) { return r.solution.steps_taken; })
+      .def_prop_ro("steps_rejected", [](const PackResult& r) { return r.solution.steps_rejected; })
+      .def_prop_ro("circuit_iterations", [](const PackResult& r) { return r.solution.circuit_iterations; })
+      .def_ro("executor", &PackResult::executor);
+
+  nb::class_<PackRunner>(m, "PackSimulation", "A PackSimulation built from a pack config, on the config's backend.")
+      .def(
+          "__init__",
+          [](PackRunner* self, const io::PackRunConfig& config) {
+            nb::gil_scoped_release release;
+            new (self) PackRunner(config);
+          },
+          "config"_a)
+      .def_prop_ro("config", &PackRunner::config)
+      .def_prop_ro("nominal_capacity", &PackRunner::nominal_capacity,
+                   "[A h] the smallest over the groups of the sum of the group's cells' capacities.")
+      .def_prop_ro("lower_voltage_cutoff", &PackRunner::lower_voltage_cutoff)
+      .def_prop_ro("upper_voltage_cutoff", &PackRunner::upper_voltage_cutoff)
+      .def_prop_ro("heat_capacities", &PackRunner::heat_capacities, "[J/K] each cell's lumped heat capacity.")
+      .def("run", &PackRunner::run, "with_experiment"_a,
+           "Runs the experiment of a config (its [experiment]; the pack is this one's), from the start.");
+}
+
 void bind_library(nb::module_& m) {
   m.def("version", &version);
   m.def("cuda_backend_built", &cuda_backend_built);
@@ -332,5 +459,6 @@ NB_MODULE(_core, m) {
   bind_config(m);
   bind_solution(m);
   bind_sweep(m);
+  bind_pack(m);
   bind_library(m);
 }

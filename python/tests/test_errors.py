@@ -125,3 +125,16 @@ def test_ctrl_c_interrupts_a_sweep(sigint_raises):
             threads=2,
         )
     assert time.perf_counter() - start < 5.0
+
+
+def test_ctrl_c_interrupts_a_pack(sigint_raises):
+    pack = voltaic.Pack(2, 1, solver={"max_dt": 1.0}, backend="cpu")
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        pack.run(
+            [("Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V")]
+            * 50  # about 20 s when not interrupted
+        )
+    assert time.perf_counter() - start < 5.0

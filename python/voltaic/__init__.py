@@ -10,6 +10,7 @@ from Python with PyBaMM's habits.
 
 from . import _core
 from ._core import BackendUnavailable, ConfigError, CudaError
+from ._pack import Pack
 from ._simulation import Simulation, Solution
 from ._sweep import sweep
 
@@ -19,6 +20,7 @@ __all__ = [
     "Simulation",
     "Solution",
     "sweep",
+    "Pack",
     "ConfigError",
     "BackendUnavailable",
     "CudaError",

@@ -147,6 +147,126 @@ def sweep(config: RunConfig, names: Sequence[str], values: Sequence[float], thre
     Runs one cell per row of values (cell-major, one value per name) through BatchSimulation on the config's backend: the CPU's threads, or the GPU's cell program.
     """
 
+class PackConfig:
+    """A pack config as `voltaic pack` reads it (io::parse_pack_config)."""
+
+    @property
+    def parallel(self) -> int: ...
+
+    @property
+    def series(self) -> int: ...
+
+    @property
+    def cell_source(self) -> str: ...
+
+    @property
+    def experiment_steps(self) -> list[str]: ...
+
+    @property
+    def cell_parameters(self) -> list[str]:
+        """
+        The names of the parameters each cell has its own value of ([sweep]'s).
+        """
+
+    @property
+    def cell_values(self) -> list[float]:
+        """
+        Each cell's own values, cell-major (cell k = s Np + p), one per name of cell_parameters.
+        """
+
+def parse_pack_config(toml_text: str, origin: str, base_dir: str = '.') -> PackConfig:
+    """
+    Reads and checks a pack config's TOML text ([pack], [pack.thermal], [sweep]); raises ConfigError naming the key.
+    """
+
+class PackResult:
+    """What a pack did (PackSolution) and the executor it ran on."""
+
+    @property
+    def cells(self) -> int: ...
+
+    @property
+    def rows(self) -> int: ...
+
+    @property
+    def time(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
+
+    @property
+    def voltage(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
+
+    @property
+    def current(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]: ...
+
+    @property
+    def coolant_outlet(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None,), writable=False)]:
+        """A flowing coolant's outlet temperature per row (empty without a flow)."""
+
+    @property
+    def cell_current(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None, None), writable=False)]:
+        """[A] [rows, cells], > 0 discharging."""
+
+    @property
+    def cell_voltage(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None, None), writable=False)]:
+        """[V] [rows, cells], each cell's own."""
+
+    @property
+    def cell_temperature(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None, None), writable=False)]:
+        """[K] [rows, cells]."""
+
+    @property
+    def cell_heat(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None, None), writable=False)]:
+        """[W] [rows, cells], each cell's generation."""
+
+    @property
+    def completed(self) -> bool: ...
+
+    @property
+    def interrupted(self) -> bool: ...
+
+    @property
+    def termination(self) -> str: ...
+
+    @property
+    def steps_taken(self) -> int: ...
+
+    @property
+    def steps_rejected(self) -> int: ...
+
+    @property
+    def circuit_iterations(self) -> int: ...
+
+    @property
+    def executor(self) -> str: ...
+
+class PackSimulation:
+    """A PackSimulation built from a pack config, on the config's backend."""
+
+    def __init__(self, config: PackConfig) -> None: ...
+
+    @property
+    def config(self) -> PackConfig: ...
+
+    @property
+    def nominal_capacity(self) -> float:
+        """
+        [A h] the smallest over the groups of the sum of the group's cells' capacities.
+        """
+
+    @property
+    def lower_voltage_cutoff(self) -> float: ...
+
+    @property
+    def upper_voltage_cutoff(self) -> float: ...
+
+    @property
+    def heat_capacities(self) -> list[float]:
+        """[J/K] each cell's lumped heat capacity."""
+
+    def run(self, with_experiment: PackConfig) -> PackResult:
+        """
+        Runs the experiment of a config (its [experiment]; the pack is this one's), from the start.
+        """
+
 def version() -> str: ...
 
 def cuda_backend_built() -> bool: ...
