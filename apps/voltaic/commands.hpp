@@ -32,7 +32,8 @@ struct SweepArguments {
 
 struct PackArguments {
   std::string config;
-  std::string output;  ///< overrides [output] directory when not empty
+  std::string output;   ///< overrides [output] directory when not empty
+  std::string backend;  ///< overrides [solver] backend when not empty
 };
 
 int run_command(const RunArguments& args);

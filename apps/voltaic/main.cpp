@@ -47,6 +47,10 @@ int main(int argc, char** argv) {
   pack_cmd->add_option("config", pack.config, "The config file with a [pack] section (docs/config.md)")->required();
   pack_cmd->add_option("--output,-o", pack.output,
                        "Output directory (default: the config's [output] directory); pack.csv and pack.h5 go in it");
+  pack_cmd
+      ->add_option("--backend,-b", pack.backend,
+                   "Where to run (default: the config's [solver] backend; auto runs an ageing pack on the CPU)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
 
   std::string set_name;
   CLI::App* params_cmd = app.add_subcommand("params", "List the built-in parameter sets, or print one with units");

@@ -1,8 +1,8 @@
 // voltaic pack: Np x Ns 1D cells wired into a pack ([pack]), their
 // parameters a [sweep]'s or identical, run through the experiment on the
-// CPU. Everything the input can get wrong is checked, and the output
-// directory locked, before the pack runs; pack.csv and pack.h5 are then
-// published as one set, also when the pack stopped early (exit 3).
+// CPU or a GPU. Everything the input can get wrong is checked, and the
+// output directory locked, before the pack runs; pack.csv and pack.h5 are
+// then published as one set, also when the pack stopped early (exit 3).
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -62,7 +62,10 @@ Spreads spreads_of(const PackSolution& s, const PackLayout& l) {
   return out;
 }
 
-void print_summary(const io::PackRunConfig& config, const PackSolution& s, double wall_s,
+/// "the CPU", or the GPU's name.
+std::string where_of(const Executor& exec) { return exec.backend() == Backend::cpu ? "the CPU" : exec.name(); }
+
+void print_summary(const io::PackRunConfig& config, const PackSolution& s, double wall_s, const std::string& where,
                    const std::vector<std::string>& files) {
   std::printf("\n%s\n", s.completed ? "Pack completed." : "Pack stopped early.");
   std::printf("  %-28s %s\n", "ended by", s.termination.c_str());
@@ -72,8 +75,8 @@ void print_summary(const io::PackRunConfig& config, const PackSolution& s, doubl
   }
   std::printf("  %-28s %d taken, %d rejected, %lld circuit iterations\n", "time steps", s.steps_taken, s.steps_rejected,
               s.circuit_iterations);
-  std::printf("  %-28s %.3f s (%.3g ms per step) on the CPU\n", "wall time", wall_s,
-              s.steps_taken > 0 ? 1e3 * wall_s / s.steps_taken : 0.0);
+  std::printf("  %-28s %.3f s (%.3g ms per step) on %s\n", "wall time", wall_s,
+              s.steps_taken > 0 ? 1e3 * wall_s / s.steps_taken : 0.0, where.c_str());
   if (!s.time.empty()) {
     const Spreads d = spreads_of(s, config.layout);
     std::printf("  %-28s %.4g A (group %zu at t = %.6g s)\n", "cell current spread", d.current, d.current_group,
@@ -89,28 +92,52 @@ void note_ignored(const io::PackRunConfig& config) {
   const io::OutputConfig& output = config.run.output;
   if (!output.field_times.empty() || output.field_period > 0.0 || output.checkpoint_period > 0.0)
     std::fprintf(stderr, "voltaic: note: a pack writes no fields or checkpoints; [output] asks for them\n");
-  if (config.run.backend == io::BackendChoice::cuda)
-    std::fprintf(stderr, "voltaic: note: packs run on the CPU for now; [solver] backend = \"cuda\" is ignored\n");
+}
+
+/// Whether the pack's cells age (a GPU runs plain cells only).
+bool cells_age(const io::PackRunConfig& config) {
+  const DegradationOptions& d = config.run.simulation.degradation;
+  return d.any() || d.porosity_change();
+}
+
+/// The executor of the config's backend (after --backend). auto picks the
+/// CPU for ageing cells, which a GPU refuses; cuda asks for the GPU whatever
+/// the cells (ageing ones are then refused by name, bad input).
+std::shared_ptr<const Executor> pack_executor(const io::PackRunConfig& config) {
+  if (config.run.backend == io::BackendChoice::automatic && cells_age(config)) {
+    std::shared_ptr<const Executor> exec = make_executor(io::BackendChoice::cpu, "voltaic pack");
+    if (CudaExecutor::device_count() > 0)
+      std::fprintf(stderr, "voltaic: note: the cells age: the pack runs on the CPU (a GPU runs plain cells)\n");
+    return exec;
+  }
+  return make_executor(config.run.backend, "voltaic pack");
 }
 
 }  // namespace
 
 int pack_command(const PackArguments& args) {
   io::PackRunConfig config;
+  std::shared_ptr<const Executor> exec;
   std::unique_ptr<PackSimulation> pack;
   std::optional<Experiment> experiment;
   try {
     if (Ranks::current().size() > 1)
       throw InvalidArgument("MPI ranks", "voltaic pack",
                             std::to_string(Ranks::current().size()) +
-                                " ranks; allowed: one process (a pack runs on one CPU process, without mpirun)");
+                                " ranks; allowed: one process (a pack runs in one process, without mpirun)");
     config = io::load_pack_config(args.config);
     if (!args.output.empty()) config.run.output.directory = args.output;
+    if (args.backend == "cpu") config.run.backend = io::BackendChoice::cpu;
+    if (args.backend == "cuda") config.run.backend = io::BackendChoice::cuda;
+    if (args.backend == "auto") config.run.backend = io::BackendChoice::automatic;
     experiment.emplace(config.run.experiment());
-    pack = std::make_unique<PackSimulation>(config.run.parameters, config.cells, config.layout, config.options,
-                                            CpuExecutor::create());
+    exec = pack_executor(config);
+    pack = std::make_unique<PackSimulation>(config.run.parameters, config.cells, config.layout, config.options, exec);
     io::check_output_directory(config.run.output.directory);
-  } catch (const Error& e) {  // ConfigError, BpxError, FileError, InvalidArgument
+  } catch (const CudaError& e) {
+    report("error", e);
+    return kInternalError;
+  } catch (const Error& e) {  // ConfigError, BpxError, FileError, BackendUnavailable, InvalidArgument
     report("error", e);
     return kBadInput;
   }
@@ -132,9 +159,11 @@ int pack_command(const PackArguments& args) {
   const std::size_t swept = config.cells.names.size();
   const std::string cells =
       swept == 0 ? "identical" : std::to_string(swept) + " swept parameter" + (swept == 1 ? "" : "s");
-  std::printf("voltaic pack %s: %dp%ds of %s (%zu cells, %s), %.4g A.h, %.4g V to %.4g V, on the CPU, output in %s\n",
+  const std::string where = where_of(*exec);
+  std::printf("voltaic pack %s: %dp%ds of %s (%zu cells, %s), %.4g A.h, %.4g V to %.4g V, on %s, output in %s\n",
               args.config.c_str(), l.parallel, l.series, config.run.cell_source.c_str(), l.cells(), cells.c_str(),
-              pack->nominal_capacity(), pack->lower_voltage_cutoff(), pack->upper_voltage_cutoff(), dir.c_str());
+              pack->nominal_capacity(), pack->lower_voltage_cutoff(), pack->upper_voltage_cutoff(), where.c_str(),
+              dir.c_str());
   std::fflush(stdout);
 
   const auto start = std::chrono::steady_clock::now();
@@ -159,7 +188,7 @@ int pack_command(const PackArguments& args) {
     std::fprintf(stderr, "voltaic: the earlier files in '%s' are kept\n", dir.c_str());
     return kInternalError;
   }
-  print_summary(config, solution, wall, output->files());
+  print_summary(config, solution, wall, where, output->files());
   std::fflush(stdout);
   if (!solution.completed) {
     std::fprintf(stderr, "voltaic: stopped early: %s\n", one_line(solution.termination).c_str());

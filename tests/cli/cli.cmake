@@ -75,8 +75,14 @@ add_test(NAME cli.pack_example_4p3s_runs
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>
                  -DCONFIG=${PROJECT_SOURCE_DIR}/examples/configs/pack_4p3s.toml -DPARALLEL=4 -DSERIES=3 -DEXPECTED=0
                  -DPARAMETERS=2 -DMIN_ROWS=100 -DWORK=${_work}/pack_4p3s -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack.cmake)
+# --backend: cpu over the config's cuda; cuda without a GPU refused as `voltaic run` refuses it.
+add_test(NAME cli.pack_backend_cpu_runs_and_cuda_without_a_gpu_is_refused
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_2p2s.toml
+                 -DRUN_CONFIG=${_data}/configs/minimal.toml -DWORK=${_work}/pack_backend
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_backend.cmake)
 set_tests_properties(cli.pack_2p2s_writes_both_files cli.pack_stopped_early_writes_its_rows_and_exits_3
-                     cli.pack_example_4p3s_runs PROPERTIES TIMEOUT 600)
+                     cli.pack_example_4p3s_runs cli.pack_backend_cpu_runs_and_cuda_without_a_gpu_is_refused
+                     PROPERTIES TIMEOUT 600)
 
 add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml
