@@ -2,7 +2,10 @@
 // parameters a [sweep]'s or identical, run through the experiment on the
 // CPU or a GPU. Everything the input can get wrong is checked, and the
 // output directory locked, before the pack runs; pack.csv and pack.h5 are
-// then published as one set, also when the pack stopped early (exit 3).
+// then published as one set, also when the pack stopped early (exit 3) or
+// SIGINT or SIGTERM stopped it after the time step in flight (130, 143).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -16,7 +19,9 @@
 
 #include "command_support.hpp"
 #include "commands.hpp"
+#include "progress.hpp"
 #include "ranks.hpp"
+#include "stop_signals.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/io/output_path.hpp"
@@ -62,12 +67,48 @@ Spreads spreads_of(const PackSolution& s, const PackLayout& l) {
   return out;
 }
 
+/// While the pack runs: its time steps and the wall time, redrawn in place
+/// on a terminal, else a log line at the first step and every 10 s. The
+/// stop hook, asked after every accepted step, drives it (the pack tells no
+/// more while it runs).
+class PackProgress {
+ public:
+  PackProgress(std::FILE* out, bool terminal) : out_(out), terminal_(terminal) {}
+  void step() {
+    ++steps_;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (terminal_ ? elapsed - last_s_ < 0.2 : steps_ > 1 && elapsed - last_s_ < 10.0) return;
+    last_s_ = elapsed;
+    const double rate = elapsed > 0.0 ? double(steps_) / elapsed : 0.0;
+    if (terminal_)
+      std::fprintf(out_, "\r  %lld time steps  %.3g steps/s  %s elapsed  ", steps_, rate, clock_text(elapsed).c_str());
+    else
+      std::fprintf(out_, "voltaic: %lld time step%s taken, %.3g steps/s (%s)\n", steps_, steps_ == 1 ? "" : "s", rate,
+                   clock_text(elapsed).c_str());
+    std::fflush(out_);
+    drawn_ = true;
+  }
+  /// Ends the line drawn in place.
+  void finish() {
+    if (terminal_ && drawn_) std::fprintf(out_, "\n");
+    drawn_ = false;
+  }
+
+ private:
+  std::FILE* out_;
+  bool terminal_;
+  bool drawn_ = false;
+  long long steps_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double last_s_ = 0.0;
+};
+
 /// "the CPU", or the GPU's name.
 std::string where_of(const Executor& exec) { return exec.backend() == Backend::cpu ? "the CPU" : exec.name(); }
 
 void print_summary(const io::PackRunConfig& config, const PackSolution& s, double wall_s, const std::string& where,
                    const std::vector<std::string>& files) {
-  std::printf("\n%s\n", s.completed ? "Pack completed." : "Pack stopped early.");
+  std::printf("\n%s\n", s.completed ? "Pack completed." : s.interrupted ? "Pack interrupted." : "Pack stopped early.");
   std::printf("  %-28s %s\n", "ended by", s.termination.c_str());
   if (!s.time.empty()) {
     std::printf("  %-28s %.6g V\n", "final voltage", s.voltage.back());
@@ -116,6 +157,7 @@ std::shared_ptr<const Executor> pack_executor(const io::PackRunConfig& config) {
 }  // namespace
 
 int pack_command(const PackArguments& args) {
+  install_stop_handlers();  // a signal from here on ends the pack with its exit code, never kills it
   io::PackRunConfig config;
   std::shared_ptr<const Executor> exec;
   std::unique_ptr<PackSimulation> pack;
@@ -142,6 +184,10 @@ int pack_command(const PackArguments& args) {
     return kBadInput;
   }
   note_ignored(config);
+  if (const int signal = stop_signal()) {
+    std::fprintf(stderr, "voltaic: interrupted by %s before the pack started; nothing written\n", signal_name(signal));
+    return exit_code_of_signal(signal);
+  }
 
   const std::string& dir = config.run.output.directory;
   std::error_code ec;
@@ -166,22 +212,32 @@ int pack_command(const PackArguments& args) {
               dir.c_str());
   std::fflush(stdout);
 
+  PackProgress progress(stdout, isatty(fileno(stdout)));
+  const auto stop = [&progress]() -> std::string {
+    progress.step();
+    const int signal = stop_signal();
+    return signal == 0 ? std::string() : std::string(signal_name(signal));
+  };
   const auto start = std::chrono::steady_clock::now();
   PackSolution solution;
   try {
-    solution = pack->run(*experiment);
+    solution = pack->run(*experiment, stop);
   } catch (const InvalidArgument& e) {  // a step the pack cannot take
+    progress.finish();
     report("error", e);
     output.reset();
     remove_if_unused(dir, created);
     return kBadInput;
   } catch (const std::exception& e) {
+    progress.finish();
     report("internal error", e);
     output->abandon();
     return kInternalError;
   }
+  progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   try {
+    HoldSecondSignal hold;  // the files are published as a set, never half
     output->write(config, solution);
   } catch (const std::exception& e) {
     report("error", e);
@@ -190,6 +246,11 @@ int pack_command(const PackArguments& args) {
   }
   print_summary(config, solution, wall, where, output->files());
   std::fflush(stdout);
+  if (const int signal = stop_signal()) {
+    std::fprintf(stderr, "voltaic: interrupted by %s; the pack's rows up to t = %.6g s are in %s\n",
+                 signal_name(signal), solution.time.empty() ? 0.0 : solution.time.back(), dir.c_str());
+    return exit_code_of_signal(signal);
+  }
   if (!solution.completed) {
     std::fprintf(stderr, "voltaic: stopped early: %s\n", one_line(solution.termination).c_str());
     return kSolverFailure;

@@ -99,6 +99,7 @@ void write_h5(const std::string& path, const PackRunConfig& config, const PackSo
   hdf5::write_int64_attribute(root, "series", l.series, ctx);
   hdf5::write_string_attribute(root, "termination", s.termination, ctx);
   hdf5::write_int64_attribute(root, "completed", s.completed ? 1 : 0, ctx);
+  hdf5::write_int64_attribute(root, "interrupted", s.interrupted ? 1 : 0, ctx);
   hdf5::write_int64_attribute(root, "steps_taken", s.steps_taken, ctx);
   hdf5::write_int64_attribute(root, "steps_rejected", s.steps_rejected, ctx);
   hdf5::write_int64_attribute(root, "circuit_iterations", s.circuit_iterations, ctx);

@@ -83,6 +83,20 @@ add_test(NAME cli.pack_backend_cpu_runs_and_cuda_without_a_gpu_is_refused
 set_tests_properties(cli.pack_2p2s_writes_both_files cli.pack_stopped_early_writes_its_rows_and_exits_3
                      cli.pack_example_4p3s_runs cli.pack_backend_cpu_runs_and_cuda_without_a_gpu_is_refused
                      PROPERTIES TIMEOUT 600)
+# SIGINT or SIGTERM after the pack's first time step: exit 130 or 143, the rows so far published.
+foreach(_signal INT TERM)
+  if(_signal STREQUAL INT)
+    set(_code 130)
+  else()
+    set(_code 143)
+  endif()
+  add_test(NAME cli.pack_sig${_signal}_publishes_the_rows_so_far
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>
+                   -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_interrupt.toml -DSIGNAL=${_signal}
+                   -DEXPECTED=${_code} -DWORK=${_work}/pack_sig${_signal}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_interrupt.cmake)
+  set_tests_properties(cli.pack_sig${_signal}_publishes_the_rows_so_far PROPERTIES TIMEOUT 300)
+endforeach()
 
 add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml

@@ -29,7 +29,8 @@ class PackOutput {
 
   /// Writes pack.csv and pack.h5 of `solution`, the run of `config`, and
   /// publishes them as one set, replacing the earlier pack's. A solution
-  /// that stopped early is written as it is (its termination says why).
+  /// that stopped early or was interrupted is written as it is (its
+  /// termination says why; pack.h5's `completed` and `interrupted` say which).
   /// @throws SizeMismatch for a solution whose cell values are not one per
   ///         cell (config.layout) and row
   /// @throws FileError when a file cannot be written or published (the
