@@ -97,6 +97,26 @@ foreach(_signal INT TERM)
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_interrupt.cmake)
   set_tests_properties(cli.pack_sig${_signal}_publishes_the_rows_so_far PROPERTIES TIMEOUT 300)
 endforeach()
+# tools/plot_pack.py on a pack's output; it needs a python3 with numpy,
+# matplotlib and h5py (as tests/tools/tools.cmake: else the test is not added).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+set(_plot_python "")
+foreach(_candidate IN ITEMS "${Python3_EXECUTABLE}" /usr/bin/python3)
+  if(NOT _plot_python AND _candidate AND EXISTS "${_candidate}")
+    execute_process(COMMAND "${_candidate}" -c "import numpy, matplotlib, h5py"
+                    RESULT_VARIABLE _no_modules OUTPUT_QUIET ERROR_QUIET)
+    if(NOT _no_modules)
+      set(_plot_python "${_candidate}")
+    endif()
+  endif()
+endforeach()
+if(_plot_python)
+  add_test(NAME cli.plot_pack_draws_a_packs_output
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DPYTHON=${_plot_python}
+                   -DPLOT=${PROJECT_SOURCE_DIR}/tools/plot_pack.py -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_2p2s.toml
+                   -DWORK=${_work}/plot_pack -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/plot_pack.cmake)
+  set_tests_properties(cli.plot_pack_draws_a_packs_output PROPERTIES TIMEOUT 300)
+endif()
 
 add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${PROJECT_SOURCE_DIR}/examples/electrode_sweep/small.toml
