@@ -17,7 +17,6 @@
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/pack.hpp"
-#include "voltaic/solver/simulation.hpp"
 
 namespace voltaic {
 namespace {
