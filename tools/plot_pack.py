@@ -29,19 +29,12 @@ import os
 import sys
 import textwrap
 
+from plot import TIME_UNITS, InputError, one_line  # tools/plot.py, beside this script
+
 PROG = "plot_pack.py"
 PACK_FORMAT = "voltaic-pack-1"
-TIME_UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0}
 # Rows x cells read at once while the spreads are summed (bounds the memory a large pack takes).
 CHUNK_VALUES = 4_000_000
-
-
-class InputError(Exception):
-    """Input that cannot be plotted; the message is one line and names the file."""
-
-
-def one_line(text):
-    return " ".join(str(text).split())
 
 
 def text_attribute(value):
