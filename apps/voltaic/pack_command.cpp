@@ -46,9 +46,11 @@ struct Spreads {
 
 Spreads spreads_of(const PackSolution& s, const PackLayout& l) {
   Spreads out;
-  const std::size_t np = static_cast<std::size_t>(l.parallel), rows = s.time.size();
+  // A netlist's cells are one group: its layout has no parallel groups to tell.
+  const bool grid = l.netlist.empty();
+  const std::size_t np = grid ? static_cast<std::size_t>(l.parallel) : s.cells, rows = s.time.size();
   for (std::size_t r = 0; r < rows && s.cells > 0; ++r) {
-    for (std::size_t g = 0; g < static_cast<std::size_t>(l.series); ++g) {
+    for (std::size_t g = 0; g < (grid ? static_cast<std::size_t>(l.series) : 1); ++g) {
       const auto first = s.cell_current.begin() + static_cast<std::ptrdiff_t>(r * s.cells + g * np);
       const auto [lo, hi] = std::minmax_element(first, first + static_cast<std::ptrdiff_t>(np));
       if (*hi - *lo > out.current) {
@@ -120,8 +122,12 @@ void print_summary(const io::PackRunConfig& config, const PackSolution& s, doubl
               s.steps_taken > 0 ? 1e3 * wall_s / s.steps_taken : 0.0, where.c_str());
   if (!s.time.empty()) {
     const Spreads d = spreads_of(s, config.layout);
-    std::printf("  %-28s %.4g A (group %zu at t = %.6g s)\n", "cell current spread", d.current, d.current_group,
-                s.time[d.current_row]);
+    if (config.layout.netlist.empty()) {
+      std::printf("  %-28s %.4g A (group %zu at t = %.6g s)\n", "cell current spread", d.current, d.current_group,
+                  s.time[d.current_row]);
+    } else {
+      std::printf("  %-28s %.4g A (at t = %.6g s)\n", "cell current spread", d.current, s.time[d.current_row]);
+    }
     std::printf("  %-28s %.4g K (at t = %.6g s)\n", "cell temperature spread", d.temperature,
                 s.time[d.temperature_row]);
   }
@@ -206,8 +212,10 @@ int pack_command(const PackArguments& args) {
   const std::string cells =
       swept == 0 ? "identical" : std::to_string(swept) + " swept parameter" + (swept == 1 ? "" : "s");
   const std::string where = where_of(*exec);
-  std::printf("voltaic pack %s: %dp%ds of %s (%zu cells, %s), %.4g A.h, %.4g V to %.4g V, on %s, output in %s\n",
-              args.config.c_str(), l.parallel, l.series, config.run.cell_source.c_str(), l.cells(), cells.c_str(),
+  const std::string layout =
+      l.netlist.empty() ? std::to_string(l.parallel) + "p" + std::to_string(l.series) + "s" : std::string("a netlist");
+  std::printf("voltaic pack %s: %s of %s (%zu cells, %s), %.4g A.h, %.4g V to %.4g V, on %s, output in %s\n",
+              args.config.c_str(), layout.c_str(), config.run.cell_source.c_str(), l.cells(), cells.c_str(),
               pack->nominal_capacity(), pack->lower_voltage_cutoff(), pack->upper_voltage_cutoff(), where.c_str(),
               dir.c_str());
   std::fflush(stdout);

@@ -20,4 +20,4 @@ target_sources(voltaic_io PRIVATE
 )
 # [pack]: the cells of `voltaic pack`, wired in parallel and in series (their
 # parameters from [sweep] when it is there).
-target_sources(voltaic_io PRIVATE io/pack_config.cpp)
+target_sources(voltaic_io PRIVATE io/pack_config.cpp io/netlist_file.cpp)

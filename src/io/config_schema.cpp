@@ -37,7 +37,7 @@ const std::vector<SectionSchema>& config_schema() {
       {"experiment", {"steps", "cycles", "drive_cycles", "termination", "save_at_cycles"}},
       {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},
       {kPackSection,
-       {"parallel", "series", "connection_resistance", "connection_resistances", "busbar_resistance",
+       {"parallel", "series", "connection_resistance", "connection_resistances", "busbar_resistance", "netlist",
         "lower_voltage_cutoff", "upper_voltage_cutoff", kPackThermalKey}},
       {"sweep", {"method", "samples", "seed", "table", kSweepParametersKey}},
   };

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
@@ -15,7 +16,10 @@
 #include "io/config_readers.hpp"
 #include "io/config_schema.hpp"
 #include "io/config_text.hpp"
+#include "io/input_file.hpp"
 #include "io/sweep_reader.hpp"
+#include "voltaic/io/atomic_file.hpp"
+#include "voltaic/io/netlist_file.hpp"
 #include "voltaic/io/sweep_config.hpp"
 #include "voltaic/model/parameter_table.hpp"
 
@@ -24,6 +28,7 @@ namespace voltaic::io {
 namespace {
 
 using detail::ConfigSection;
+namespace fs = std::filesystem;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const Interval kAtLeastOne{1.0, kInf, true, false};
@@ -32,16 +37,17 @@ const Interval kPositive{0.0, kInf, false, false};
 
 std::string show(double v) { return format_parameter_value(v); }
 
-/// The pack's size as messages give it: "4 x 3 = 12".
+/// The pack's size as messages give it: "4 x 3 = 12 cells (parallel x
+/// series)", or "12 cells (the netlist's V elements)".
 std::string size_of(const PackLayout& l) {
-  return std::to_string(l.parallel) + " x " + std::to_string(l.series) + " = " + std::to_string(l.cells());
+  if (!l.netlist.empty()) return std::to_string(l.cells()) + " cells (the netlist's V elements)";
+  return std::to_string(l.parallel) + " x " + std::to_string(l.series) + " = " + std::to_string(l.cells()) +
+         " cells (parallel x series)";
 }
 
-/// "cell 5 (series 1, parallel 1)".
-std::string cell_name(const PackLayout& l, std::size_t k) {
-  const std::size_t np = static_cast<std::size_t>(l.parallel);
-  return "cell " + std::to_string(k) + " (series " + std::to_string(k / np) + ", parallel " + std::to_string(k % np) +
-         ")";
+/// How cell indices count: "cell k = s Np + p", or the netlist's V elements in order.
+std::string cell_order(const PackLayout& l) {
+  return l.netlist.empty() ? "cell k = s Np + p" : "cell k the netlist's k-th V element";
 }
 
 /// The first of `keys` that `s` gives, in the file's order.
@@ -58,21 +64,21 @@ std::vector<double> per_cell(const ConfigSection& s, const std::string& key, con
                              const std::string& unit, const PackLayout& l) {
   const std::string each = detail::allowed_number(allowed, unit);
   const std::string expected =
-      "a list of one number per cell, " + size_of(l) + " (parallel x series; cell k = s Np + p), each " + each;
+      "a list of one number per cell (" + cell_order(l) + "), " + size_of(l) + ", each " + each;
   const toml::array* a = s.array(key, expected);
   if (!a) return {};
   if (a->size() != l.cells()) {
-    s.fail(key, "has " + std::to_string(a->size()) + " values, but the pack has " + size_of(l) +
-                    " cells (parallel x series); allowed: " + expected);
+    s.fail(key,
+           "has " + std::to_string(a->size()) + " values, but the pack has " + size_of(l) + "; allowed: " + expected);
   }
   std::vector<double> values;
   for (std::size_t k = 0; k < a->size(); ++k) {
     const toml::node& e = *a->get(k);
     const auto* i = e.as_integer();
     const auto* f = e.as_floating_point();
-    if (!i && !f) s.fail_at(e, s.path(key), cell_name(l, k) + " is " + detail::describe(e) + "; allowed: " + each);
+    if (!i && !f) s.fail_at(e, s.path(key), l.cell_name(k) + " is " + detail::describe(e) + "; allowed: " + each);
     const double v = i ? static_cast<double>(i->get()) : f->get();
-    if (!allowed.contains(v)) s.fail_at(e, s.path(key), cell_name(l, k) + " is " + show(v) + "; allowed: " + each);
+    if (!allowed.contains(v)) s.fail_at(e, s.path(key), l.cell_name(k) + " is " + show(v) + "; allowed: " + each);
     values.push_back(v);
   }
   return values;
@@ -86,8 +92,46 @@ void refuse_both(const ConfigSection& s, const std::string& one, const std::stri
   }
 }
 
+/// [pack] netlist: the file's elements, its wiring checked (check_netlist).
+std::vector<NetlistElement> read_netlist(const ConfigSection& p) {
+  const std::string allowed =
+      "a netlist file (desc node1 node2 value: LTspice's .cir or liionpack's CSV), its path "
+      "relative to the config's directory";
+  for (const char* grid :
+       {"parallel", "series", "connection_resistance", "connection_resistances", "busbar_resistance"})
+    if (p.has(grid))
+      p.fail(grid, "is given beside netlist (line " + std::to_string(p.line("netlist")) +
+                       "), which holds the pack's wiring and resistors; allowed: one of them");
+  const std::string written = *p.text("netlist", allowed);  // messages name it as the config does
+  fs::path path(written);
+  if (path.is_relative()) path = fs::path(p.source().base_dir) / path;
+  std::vector<NetlistElement> netlist;
+  try {
+    netlist = parse_netlist(detail::read_input_file(path.lexically_normal().string(), kMaxNetlistBytes,
+                                                    "voltaic::io::load_netlist", allowed),
+                            written);
+  } catch (const FileError& x) {
+    p.fail("netlist", "'" + written + "' " + x.why());
+  } catch (const InvalidArgument& x) {  // written:LINE: why
+    p.fail("netlist", x.what_failed() + ": " + x.why());
+  }
+  try {
+    check_netlist(netlist);
+  } catch (const InvalidArgument& x) {
+    p.fail("netlist", "'" + written + "': " + x.what_failed() + ": " + x.why());
+  }
+  return netlist;
+}
+
 PackLayout read_layout(const ConfigSection& p) {
   PackLayout l;
+  if (p.has("netlist")) {
+    l.netlist = read_netlist(p);
+    if (l.cells() > kMaxSweepCells)
+      p.fail("netlist", "holds " + std::to_string(l.cells()) + " cells; allowed: at most " +
+                            std::to_string(kMaxSweepCells) + " cells in a pack");
+    return l;
+  }
   struct Count {
     const char* key;
     int PackLayout::*field;
@@ -98,13 +142,13 @@ PackLayout read_layout(const ConfigSection& p) {
     const std::optional<int> n = p.integer(c.key, kAtLeastOne);
     if (!n) {
       p.fail(c.key, std::string("is missing; allowed: ") + c.key + " = " + detail::allowed_integer(kAtLeastOne) + ", " +
-                        c.what);
+                        c.what + " (or a netlist)");
     }
     l.*c.field = *n;
   }
   if (l.cells() > kMaxSweepCells) {
     p.fail("series",
-           "makes " + size_of(l) + " cells; allowed: at most " + std::to_string(kMaxSweepCells) + " cells in a pack");
+           "makes " + size_of(l) + "; allowed: at most " + std::to_string(kMaxSweepCells) + " cells in a pack");
   }
   if (auto r = p.number("connection_resistance", kNonNegative, "Ohm")) l.connection_resistance = *r;
   l.connection_resistances = per_cell(p, "connection_resistances", kNonNegative, "Ohm", l);
@@ -130,15 +174,15 @@ std::size_t link_cell(const ConfigSection& t, const toml::node& link, const char
                       const PackLayout& l) {
   const std::string key = t.path("links");
   const std::string allowed =
-      "an integer in [0, " + std::to_string(l.cells() - 1) + "], a cell of the pack (cell k = s Np + p)";
+      "an integer in [0, " + std::to_string(l.cells() - 1) + "], a cell of the pack (" + cell_order(l) + ")";
   const toml::node* v = link.as_table()->get(name);
   if (!v) t.fail_at(link, key, which + ": " + name + " is missing; allowed: " + name + " = " + allowed);
   const auto* i = v->as_integer();
   if (!i) t.fail_at(*v, key, which + ": " + name + " is " + detail::describe(*v) + "; allowed: " + allowed);
   if (i->get() < 0 || static_cast<std::uint64_t>(i->get()) >= l.cells()) {
     t.fail_at(*v, key,
-              which + ": " + name + " is " + std::to_string(i->get()) + ", not a cell of the " + size_of(l) +
-                  " cells; allowed: " + allowed);
+              which + ": " + name + " is " + std::to_string(i->get()) + ", not one of the pack's " + size_of(l) +
+                  "; allowed: " + allowed);
   }
   return static_cast<std::size_t>(i->get());
 }
@@ -241,6 +285,12 @@ PackThermal read_thermal(const ConfigSection& p, const PackLayout& l, const RunC
            "cells are isothermal (thermal.model); allowed: thermal.model = \"lumped\", or no [pack.thermal]");
   }
   if (auto g = t.number("neighbour_conductance", kNonNegative, "W/K")) th.neighbour_conductance = *g;
+  if (th.neighbour_conductance > 0.0 && !l.netlist.empty()) {
+    t.fail("neighbour_conductance",
+           "links the neighbours of an Np x Ns grid, which a netlist pack has not; allowed: "
+           "0, and links = [{a = CELL, b = CELL, conductance = W/K}, ...] between the cells "
+           "that touch");
+  }
   th.links = read_links(t, l);
   read_coolant(t, l, th);
   return th;
@@ -261,8 +311,8 @@ CellParameters read_cells(const toml::table& root, const detail::ConfigSource& s
                                                                           : "parameters";
   const ConfigSection s(source, "sweep", node->as_table());
   s.fail(key, "gives " + std::to_string(n) + " cells, but [pack] (line " + std::to_string(p.line()) + ") has " +
-                  size_of(l) + " (parallel x series); allowed: exactly " + std::to_string(l.cells()) +
-                  " cells, sweep cell k becoming the pack's cell k = s Np + p");
+                  size_of(l) + "; allowed: exactly " + std::to_string(l.cells()) +
+                  " cells, sweep cell k becoming the pack's cell k (" + cell_order(l) + ")");
 }
 
 }  // namespace

@@ -45,8 +45,7 @@ void check_sizes(const PackSolution& s, const PackLayout& layout, const std::str
     throw SizeMismatch("pack solution", "PackOutput", path + ": " + why);
   };
   if (s.cells != layout.cells()) {
-    fail("the solution has " + std::to_string(s.cells) + " cells, the layout " + std::to_string(layout.parallel) +
-         " x " + std::to_string(layout.series) + " = " + std::to_string(layout.cells()));
+    fail("the solution has " + std::to_string(s.cells) + " cells, the layout " + std::to_string(layout.cells()));
   }
   const std::size_t rows = s.time.size();
   const auto expect = [&](const char* name, const std::vector<double>& v, std::size_t n, bool optional) {
@@ -60,6 +59,7 @@ void check_sizes(const PackSolution& s, const PackLayout& layout, const std::str
   expect("cell_voltage", s.cell_voltage, rows * s.cells, false);
   expect("cell_temperature", s.cell_temperature, rows * s.cells, false);
   expect("cell_heat", s.cell_heat, rows * s.cells, true);
+  expect("node_voltage", s.node_voltage, rows * s.node_names.size(), false);
 }
 
 std::string pack_csv(const PackSolution& s) {
@@ -95,8 +95,11 @@ void write_h5(const std::string& path, const PackRunConfig& config, const PackSo
   hdf5::write_string_attribute(root, "voltaic_version", version(), ctx);
   hdf5::write_string_attribute(root, "parameter_set", config.run.cell_source, ctx);
   hdf5::write_string_array_attribute(root, "experiment", config.run.experiment_steps, ctx);
-  hdf5::write_int64_attribute(root, "parallel", l.parallel, ctx);
-  hdf5::write_int64_attribute(root, "series", l.series, ctx);
+  hdf5::write_string_attribute(root, "layout", l.netlist.empty() ? "grid" : "netlist", ctx);
+  if (l.netlist.empty()) {
+    hdf5::write_int64_attribute(root, "parallel", l.parallel, ctx);
+    hdf5::write_int64_attribute(root, "series", l.series, ctx);
+  }
   hdf5::write_string_attribute(root, "termination", s.termination, ctx);
   hdf5::write_int64_attribute(root, "completed", s.completed ? 1 : 0, ctx);
   hdf5::write_int64_attribute(root, "interrupted", s.interrupted ? 1 : 0, ctx);
@@ -119,19 +122,34 @@ void write_h5(const std::string& path, const PackRunConfig& config, const PackSo
                             Quantity{"temperature", "Cell temperature [K]", "K", s.cell_temperature},
                             Quantity{"heat", "Cell heat generation [W]", "W", s.cell_heat}})
     if (!q.values.empty()) write_series(g, q, {rows, cells}, ctx);
-  std::vector<std::int64_t> series(cells), parallel(cells);
-  for (hsize_t k = 0; k < cells; ++k) {
-    series[k] = static_cast<std::int64_t>(k / static_cast<hsize_t>(l.parallel));
-    parallel[k] = static_cast<std::int64_t>(k % static_cast<hsize_t>(l.parallel));
+  if (l.netlist.empty()) {
+    std::vector<std::int64_t> series(cells), parallel(cells);
+    for (hsize_t k = 0; k < cells; ++k) {
+      series[k] = static_cast<std::int64_t>(k / static_cast<hsize_t>(l.parallel));
+      parallel[k] = static_cast<std::int64_t>(k % static_cast<hsize_t>(l.parallel));
+    }
+    hdf5::write_array(g, "series_index", H5T_STD_I64LE, H5T_NATIVE_INT64, series.data(), {cells}, ctx);
+    hdf5::write_array(g, "parallel_index", H5T_STD_I64LE, H5T_NATIVE_INT64, parallel.data(), {cells}, ctx);
+  } else {  // each cell's V element, the netlist's name for it
+    std::vector<std::string> names;
+    for (const NetlistElement& e : l.netlist)
+      if (!e.name.empty() && (e.name[0] == 'V' || e.name[0] == 'v')) names.push_back(e.name);
+    hdf5::write_string_array_attribute(g, "elements", names, ctx);
   }
-  hdf5::write_array(g, "series_index", H5T_STD_I64LE, H5T_NATIVE_INT64, series.data(), {cells}, ctx);
-  hdf5::write_array(g, "parallel_index", H5T_STD_I64LE, H5T_NATIVE_INT64, parallel.data(), {cells}, ctx);
   // The cells' own parameters (a [sweep]'s), as a sweep's curves.h5 keeps them.
   if (config.cells.num_cells() == cells) {
     const hdf5::Dataset p = hdf5::write_array(g, "parameters", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                                               config.cells.values.data(), {cells, config.cells.names.size()}, ctx);
     hdf5::write_string_array_attribute(p.get(), "names", config.cells.names, ctx);
   }
+  // The circuit's nodes: an Np x Ns pack's groups (the voltage across each),
+  // a netlist's nodes (each against the negative terminal).
+  const hdf5::Group nodes = hdf5::create_group(root, "nodes", ctx);
+  const hsize_t n = s.node_names.size();
+  write_series(nodes.get(),
+               {"voltage", l.netlist.empty() ? "Group voltage [V]" : "Node voltage [V]", "V", s.node_voltage},
+               {rows, n}, ctx);
+  hdf5::write_string_array_attribute(nodes.get(), "names", s.node_names, ctx);
   if (!file.close()) ctx.fail("close");
 }
 

@@ -1,13 +1,20 @@
 #pragma once
-// The pack's circuit as Newton sees it (pack.hpp): the cells of a parallel
-// group share the group's voltage U through their connection resistances,
-// their currents add up to the group's. Plain arithmetic on a group's
-// values, so that a host loop and (later) a device kernel update alike.
+// The pack's circuit as Newton sees it (pack.hpp): each iterate, every
+// cell's voltage V_k at its current I_k and its slope dV_k/dI_k linearise
+// the cells, and the circuit gives the currents that make the linearised
+// cells obey Kirchhoff's laws under the pack's current J. An Np x Ns pack
+// does it group by group (update_group: plain arithmetic on a group's
+// values, so that a host loop and a device kernel update alike); a netlist
+// by modified nodal analysis (pack_netlist.hpp).
 
 #include <cmath>
 #include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "voltaic/core/macros.hpp"
+#include "voltaic/solver/pack.hpp"
 
 namespace voltaic::pack {
 
@@ -56,5 +63,53 @@ VOLTAIC_HD inline double secant_slope(double v0, double i0, double v1, double i1
   const double s = (v1 - v0) / di;
   return s < 0.0 && s > -kMaxSlope ? s : old;
 }
+
+/// What one Newton update of the circuit found.
+struct CircuitStep {
+  double voltage;    ///< the pack's terminal voltage under J after the update [V]
+  double slope;      ///< its dV/dJ [Ohm], < 0
+  double mismatch;   ///< the largest Kirchhoff voltage residual of the iterate [V]
+  double tolerance;  ///< the voltage scale it is measured against (rtol |V| + atol of the largest) [V]
+};
+
+/// A pack's circuit. Arrays are one value per cell.
+class Circuit {
+ public:
+  virtual ~Circuit() = default;
+  /// Currents `amps` that carried `from` (the pack's last current) moved to
+  /// carry J, the change shared as the linearised circuit shares it (slopes
+  /// `dv`): the first iterate of a step.
+  virtual void share(double from, double J, const double* dv, double* amps) = 0;
+  /// One Newton update: the cells gave voltages `v` at currents `i`,
+  /// slopes `dv`; `next` receives the currents that satisfy the linearised
+  /// circuit under J. rtol, atol: the cells' voltage tolerance.
+  virtual CircuitStep update(const double* v, const double* i, const double* dv, double J, double rtol, double atol,
+                             double* next) = 0;
+  /// `amps`, the last update's `next`, += dJ times each cell's dI_k/dJ:
+  /// the currents of the next iterate.
+  virtual void shift(double dJ, double* amps) = 0;
+  /// The state a step's save() keeps and a rejected step's restore() takes back.
+  virtual void save() {}
+  virtual void restore() {}
+  /// The nodes' names (PackSolution::node_names) and their voltages: the
+  /// grid's groups at the last update; a netlist's nodes as its cells' last
+  /// currents make them (Kirchhoff's current law exact).
+  virtual std::vector<std::string> node_names() const = 0;
+  virtual void node_voltages(std::vector<double>& out) const = 0;
+};
+
+/// The circuit of `layout`: its grid's groups, or its netlist's nodes.
+std::unique_ptr<Circuit> make_circuit(const PackLayout& layout);
+
+/// The pack's capacity [A h] (what its C-rates refer to) and its series
+/// count (its open-circuit voltage in units of one cell's) from the cells'
+/// capacities `q` [A h]: the charge through the terminals until its first
+/// cell is empty, each cell taking the share of the current its capacity
+/// takes in the circuit's ideal wiring.
+struct PackRating {
+  double capacity;
+  double series;
+};
+PackRating rating(const PackLayout& layout, const std::vector<double>& q);
 
 }  // namespace voltaic::pack

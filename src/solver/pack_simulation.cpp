@@ -32,6 +32,14 @@ constexpr double kCircuitTolerance = 0.01;
 /// `o`, once `l`, `o` and a cell table of `rows` rows are checked.
 const PackOptions& checked(const PackLayout& l, const PackOptions& o, std::size_t rows) {
   const auto fail = [](const std::string& what, const std::string& why) { throw InvalidArgument(what, kWhere, why); };
+  if (!l.netlist.empty()) {  // the netlist holds the wiring
+    if (l.parallel != 1 || l.series != 1 || l.connection_resistance != 0.0 || !l.connection_resistances.empty() ||
+        l.busbar_resistance != 0.0)
+      fail("netlist",
+           "is given beside parallel, series or the grid's resistances; allowed: one of them (a netlist "
+           "holds its own resistors)");
+    check_netlist(l.netlist);
+  }
   if (l.parallel < 1) fail("parallel", "is " + std::to_string(l.parallel) + "; allowed: an integer >= 1");
   if (l.series < 1) fail("series", "is " + std::to_string(l.series) + "; allowed: an integer >= 1");
   const auto resistance = [&](const std::string& name, double r) {
@@ -45,12 +53,12 @@ const PackOptions& checked(const PackLayout& l, const PackOptions& o, std::size_
   resistance("busbar_resistance", l.busbar_resistance);
   if (!l.connection_resistances.empty() && l.connection_resistances.size() != l.cells())
     fail("connection_resistances", "has " + std::to_string(l.connection_resistances.size()) +
-                                       " values; allowed: one per cell, Np x Ns = " + std::to_string(l.cells()));
+                                       " values; allowed: one per cell, " + std::to_string(l.cells()));
   for (std::size_t k = 0; k < l.connection_resistances.size(); ++k)
     resistance("connection_resistances[" + std::to_string(k) + "]", l.connection_resistances[k]);
   if (rows != 0 && rows != l.cells())
     fail("cells", "the cell table has " + std::to_string(rows) +
-                      " rows; allowed: none (identical cells) or one per cell, Np x Ns = " + std::to_string(l.cells()));
+                      " rows; allowed: none (identical cells) or one per cell, " + std::to_string(l.cells()));
   if (o.cell.grid.nx != 1 || o.cell.grid.ny != 1)
     fail("grid", "is " + std::to_string(o.cell.grid.nx) + " x " + std::to_string(o.cell.grid.ny) +
                      "; allowed: 1 x 1 (a pack's cells are 1D)");
@@ -77,7 +85,6 @@ class PackSimulation::Impl {
   struct Stepped;  ///< the pack as the shared step control sees it
 
   std::size_t count() const { return cells_->count(); }
-  std::size_t group_size() const { return static_cast<std::size_t>(layout_.parallel); }
   double drive_at(const program::ProgramStep& step, double t) const;
   stepping::DriveTable table(const program::ProgramStep& step) const {
     return {tables_.data() + step.table, tables_.data() + step.table + step.table_rows, step.table_rows};
@@ -106,9 +113,9 @@ class PackSimulation::Impl {
   double outlet_ = std::numeric_limits<double>::quiet_NaN();  ///< a flow's outlet [K]
   std::vector<ParameterSet> parameters_;
   std::unique_ptr<pack::PackCells> cells_;
-  std::vector<char> ok_;                              ///< per cell: its last solve succeeded
-  mutable std::vector<double> errors_;                ///< per cell: the last attempt's local error
-  std::vector<double> r_;                             ///< connection resistances
+  std::vector<char> ok_;                ///< per cell: its last solve succeeded
+  mutable std::vector<double> errors_;  ///< per cell: the last attempt's local error
+  std::unique_ptr<pack::Circuit> circuit_;
   std::vector<double> amps_, volts_, temps_, slope_;  ///< per cell: the last solve's current, voltage, T; dV/dI
   std::vector<double> saved_amps_;                    ///< amps_ at the step's save()
   std::vector<double> tables_;
@@ -130,10 +137,7 @@ PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells
       network_(checked(layout, options, cells.num_cells()).thermal, layout,
                options.cell.thermal == ThermalModel::lumped) {
   const std::size_t n = layout.cells();
-  const auto name = [&](std::size_t k) {
-    return "cell " + std::to_string(k) + " (series " + std::to_string(k / group_size()) + ", parallel " +
-           std::to_string(k % group_size()) + ")";
-  };
+  const auto name = [&](std::size_t k) { return layout.cell_name(k); };
   for (std::size_t k = 0; k < n; ++k) {
     ParameterSet p = base;
     try {
@@ -142,9 +146,8 @@ PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells
       throw InvalidArgument(name(k), kWhere, one_line(e.what_failed() + ": " + e.why()));
     }
     parameters_.push_back(std::move(p));
-    r_.push_back(layout.connection_resistances.empty() ? layout.connection_resistance
-                                                       : layout.connection_resistances[k]);
   }
+  circuit_ = pack::make_circuit(layout);
   cells_ = pack::make_pack_cells(parameters_, options.cell, exec, name);
   for (std::size_t k = 0; k < n; ++k) {
     own_cooling_.push_back(cells_->constants(k).lumped_cooling);
@@ -156,19 +159,16 @@ PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells
   errors_.assign(n, 0.0);
   s_ = cells_->settings();
   double highest_lower = -INFINITY, lowest_upper = INFINITY;
-  capacity_ = INFINITY;
-  for (int g = 0; g < layout.series; ++g) {
-    double sum = 0.0;
-    for (std::size_t p = 0; p < group_size(); ++p) {
-      const ElectricalParameters& e = parameters_[std::size_t(g) * group_size() + p].electrical;
-      sum += e.nominal_capacity;
-      highest_lower = std::max(highest_lower, e.lower_voltage_cutoff);
-      lowest_upper = std::min(lowest_upper, e.upper_voltage_cutoff);
-    }
-    capacity_ = std::min(capacity_, sum);
+  std::vector<double> q;
+  for (const ParameterSet& p : parameters_) {
+    q.push_back(p.electrical.nominal_capacity);
+    highest_lower = std::max(highest_lower, p.electrical.lower_voltage_cutoff);
+    lowest_upper = std::min(lowest_upper, p.electrical.upper_voltage_cutoff);
   }
-  lower_ = std::isnan(options.lower_voltage_cutoff) ? layout.series * highest_lower : options.lower_voltage_cutoff;
-  upper_ = std::isnan(options.upper_voltage_cutoff) ? layout.series * lowest_upper : options.upper_voltage_cutoff;
+  const pack::PackRating rated = pack::rating(layout, q);
+  capacity_ = rated.capacity;
+  lower_ = std::isnan(options.lower_voltage_cutoff) ? rated.series * highest_lower : options.lower_voltage_cutoff;
+  upper_ = std::isnan(options.upper_voltage_cutoff) ? rated.series * lowest_upper : options.upper_voltage_cutoff;
   if (!(lower_ < upper_))
     throw InvalidArgument(
         "voltage cut-offs", kWhere,
@@ -186,21 +186,12 @@ double PackSimulation::Impl::drive_at(const program::ProgramStep& step, double t
 
 template <class Solve>
 bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double value, const Solve& solve) {
-  const std::size_t m = group_size(), n = count();
-  const auto groups = static_cast<std::size_t>(layout_.series);
+  const std::size_t n = count();
   // The pack current: the drive's, else (power, voltage) the last one where it has the drive's sign.
   double J = value;
   if (step.power) J = k_.current * value > 0.0 ? k_.current : value / std::max(k_.voltage, 1.0);
   if (step.voltage_control) J = k_.current;
-  for (std::size_t g = 0; g < groups; ++g) {  // the last currents, the change shared as the cells' admittances share it
-    double sum = 0.0, admittance = 0.0;
-    for (std::size_t p = 0; p < m; ++p) {
-      sum += amps_[g * m + p];
-      admittance += 1.0 / (slope_[g * m + p] - r_[g * m + p]);
-    }
-    for (std::size_t p = 0; p < m; ++p)
-      amps_[g * m + p] += (J - sum) * (1.0 / (slope_[g * m + p] - r_[g * m + p])) / admittance;
-  }
+  circuit_->share(k_.current, J, slope_.data(), amps_.data());
   std::vector<double> next(n), before_i(n), before_v(n), used_t(n);
   for (int it = 0;; ++it) {
     ++out_.circuit_iterations;
@@ -218,39 +209,27 @@ bool PackSimulation::Impl::circuit(const program::ProgramStep& step, double valu
       temps_[k] = cells_->clock(k).lumped_t;
       if (it > 0) slope_[k] = pack::secant_slope(before_v[k], before_i[k], volts_[k], amps_[k], slope_[k]);
     }
-    double mismatch = 0.0, voltage = -layout_.busbar_resistance * J, slope = -layout_.busbar_resistance,
-           tolerance = 0.0;
-    std::vector<double> admittance(groups);
-    for (std::size_t g = 0; g < groups; ++g) {
-      const pack::GroupStep u =
-          pack::update_group(&volts_[g * m], &amps_[g * m], &slope_[g * m], &r_[g * m], m, J, &next[g * m]);
-      mismatch = std::max(mismatch, u.mismatch);
-      voltage += u.voltage;
-      slope -= 1.0 / u.admittance;
-      admittance[g] = u.admittance;
-      tolerance = std::max(tolerance, s_.rtol * std::fabs(u.voltage) + s_.atol);
-    }
+    const pack::CircuitStep u =
+        circuit_->update(volts_.data(), amps_.data(), slope_.data(), J, s_.rtol, s_.atol, next.data());
     // The pack's drive: the change of J it asks for.
     double dJ = 0.0;
-    if (step.voltage_control) dJ = -(voltage - value) / slope;
-    if (step.power) dJ = -(J * voltage - value) / (voltage + J * slope);
-    k_.voltage = voltage;
+    if (step.voltage_control) dJ = -(u.voltage - value) / u.slope;
+    if (step.power) dJ = -(J * u.voltage - value) / (u.voltage + J * u.slope);
+    k_.voltage = u.voltage;
     k_.current = J;
     const double current_tolerance = kCircuitTolerance * (s_.rtol * std::fabs(J) + s_.atol);
-    bool settled = mismatch <= kCircuitTolerance * tolerance && std::fabs(dJ) <= current_tolerance;
+    bool settled = u.mismatch <= kCircuitTolerance * u.tolerance && std::fabs(dJ) <= current_tolerance;
     for (std::size_t k = 0; network_.active() && k < n; ++k)
       settled = settled && std::fabs(temps_[k] - used_t[k]) <= thermal_tolerance(temps_[k]);
     if (settled) return true;
-    if (it == kMaxCircuitIterations || !std::isfinite(dJ) || !std::isfinite(mismatch)) {
+    if (it == kMaxCircuitIterations || !std::isfinite(dJ) || !std::isfinite(u.mismatch)) {
       failed_ = -1;
       return false;
     }
     before_i = amps_;
     before_v = volts_;
-    for (std::size_t k = 0; k < n; ++k) {  // the new currents; a change of J shared by admittance
-      const std::size_t g = k / m;
-      amps_[k] = next[k] + dJ * (-1.0 / (slope_[k] - r_[k])) / admittance[g];
-    }
+    amps_ = next;  // the new currents; a change of J shared as the circuit shares it
+    circuit_->shift(dJ, amps_.data());
     J += dJ;
   }
 }
@@ -333,6 +312,7 @@ struct PackSimulation::Impl::Stepped {
   void restore() {
     p.cells_->restore();
     p.k_.restore();
+    p.circuit_->restore();
     p.amps_ = p.saved_amps_;
   }
   void reject() { ++p.out_.steps_rejected; }
@@ -351,6 +331,7 @@ struct PackSimulation::Impl::Stepped {
   void save() {
     p.cells_->save();
     p.k_.save();
+    p.circuit_->save();
     p.saved_amps_ = p.amps_;
   }
   void accept(double h) {
@@ -371,6 +352,7 @@ void PackSimulation::Impl::record() {
     out_.cell_heat.push_back(c.heat_w);
   }
   if (network_.flowing()) out_.coolant_outlet.push_back(outlet_);
+  circuit_->node_voltages(out_.node_voltage);
 }
 
 std::string PackSimulation::Impl::failure(const Experiment& e, long long index) const {
@@ -381,8 +363,7 @@ std::string PackSimulation::Impl::failure(const Experiment& e, long long index) 
     m << "the pack's circuit did not settle in " << kMaxCircuitIterations << " iterations";
   } else {
     const auto k = static_cast<std::size_t>(failed_);
-    m << "cell " << k << " (series " << k / group_size() << ", parallel " << k % group_size()
-      << "): " << program::failure_text(cells_->clock(k), s_);
+    m << layout_.cell_name(k) << ": " << program::failure_text(cells_->clock(k), s_);
   }
   return m.str();
 }
@@ -393,6 +374,7 @@ PackSolution PackSimulation::Impl::run(const Experiment& experiment, const std::
     steps[i].has_until_voltage = experiment.cycle()[i].until_voltage_v.has_value();
   out_ = PackSolution{};
   out_.cells = count();
+  out_.node_names = circuit_->node_names();
   const auto total = static_cast<long long>(experiment.total_steps());
   for (long long i = 0; i < total; ++i) {
     const program::ProgramStep& step = steps[std::size_t(i) % steps.size()];

@@ -58,6 +58,10 @@ ThermalNetwork::ThermalNetwork(const PackThermal& t, const PackLayout& l, bool l
   check_conductance("thermal.neighbour_conductance", t.neighbour_conductance);
   check_conductance("thermal.coolant_conductance", t.coolant_conductance);
   links_.assign(n, {});
+  if (t.neighbour_conductance > 0.0 && !l.netlist.empty())
+    refuse("thermal.neighbour_conductance",
+           "links the neighbours of an Np x Ns grid, which a netlist pack has not; allowed: 0, and links between "
+           "the cells that touch");
   if (t.neighbour_conductance > 0.0) add_grid(links_, l, t.neighbour_conductance);
   for (std::size_t i = 0; i < t.links.size(); ++i) {
     const PackLink& k = t.links[i];
@@ -77,7 +81,7 @@ ThermalNetwork::ThermalNetwork(const PackThermal& t, const PackLayout& l, bool l
   }
   if (!t.coolant_conductances.empty() && t.coolant_conductances.size() != n)
     refuse("thermal.coolant_conductances", "has " + std::to_string(t.coolant_conductances.size()) +
-                                               " values; allowed: one per cell, Np x Ns = " + std::to_string(n));
+                                               " values; allowed: one per cell, " + std::to_string(n));
   coolant_ = t.coolant_conductances.empty() ? std::vector<double>(n, t.coolant_conductance) : t.coolant_conductances;
   for (std::size_t k = 0; k < t.coolant_conductances.size(); ++k)
     check_conductance("thermal.coolant_conductances[" + std::to_string(k) + "]", t.coolant_conductances[k]);

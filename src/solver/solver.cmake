@@ -21,6 +21,8 @@ target_sources(voltaic PRIVATE
   solver/pack_simulation.cpp
   solver/pack_cells.cpp
   solver/pack_thermal.cpp
+  solver/pack_circuit.cpp
+  solver/pack_netlist.cpp
   solver/cell_totals.cpp
   solver/cycle_summary.cpp
   solver/checkpoint_cycles.cpp
@@ -54,3 +56,8 @@ if(VOLTAIC_HAS_CUDA)
     ${PROJECT_SOURCE_DIR}/kernels/cell_program_plain.cu ${PROJECT_SOURCE_DIR}/kernels/pack_cells.cu
     PROPERTIES COMPILE_OPTIONS --fmad=false)
 endif()
+
+# A netlist pack's circuit is a sparse LDL^T (pack_netlist.cpp): Eigen's
+# headers at build time only, nothing for the installed package to find.
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+target_link_libraries(voltaic PRIVATE $<BUILD_INTERFACE:Eigen3::Eigen>)

@@ -70,6 +70,11 @@ add_test(NAME cli.pack_stopped_early_writes_its_rows_and_exits_3
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>
                  -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_infeasible.toml -DPARALLEL=2 -DSERIES=1 -DEXPECTED=3
                  -DWORK=${_work}/pack_infeasible -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack.cmake)
+# A pack wired by a netlist (LTspice's form) writes its nodes' voltages.
+add_test(NAME cli.pack_netlist_writes_its_nodes
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>
+                 -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_netlist.toml -DCELLS=4 -DNODES=8 -DEXPECTED=0
+                 -DPARAMETERS=1 -DMIN_ROWS=10 -DWORK=${_work}/pack_netlist -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/pack.cmake)
 # The example module (docs/getting_started.md, "Packs") runs as documented.
 add_test(NAME cli.pack_example_4p3s_runs
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DSHAPES=$<TARGET_FILE:voltaic_h5_shapes>

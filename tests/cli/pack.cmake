@@ -1,8 +1,11 @@
 # ctest driver: `voltaic pack CONFIG` exits with EXPECTED (0: completed, 3:
 # stopped early) and publishes pack.csv (its header, then one row per
 # recorded time) and pack.h5, whose datasets have those rows and CELLS cells
-# (voltaic-h5-shapes SHAPES lists them), with the layout as attributes.
+# (voltaic-h5-shapes SHAPES lists them), with the layout as attributes, and
+# the voltages of the circuit's nodes (an Np x Ns pack's groups; NODES of a
+# netlist of CELLS cells).
 #   cmake -DVOLTAIC=... -DSHAPES=... -DCONFIG=... -DPARALLEL=2 -DSERIES=2 -DEXPECTED=0
+#         (or -DCELLS=4 -DNODES=8 for a netlist)
 #         [-DPARAMETERS=1] [-DCOOLANT=ON] [-DMIN_ROWS=3] -DWORK=... -P pack.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/cli_support.cmake)
 file(REMOVE_RECURSE "${WORK}")
@@ -42,7 +45,14 @@ execute_process(COMMAND "${SHAPES}" "${dir}/pack.h5" RESULT_VARIABLE src OUTPUT_
 if(NOT src EQUAL 0)
   message(FATAL_ERROR "pack.h5 cannot be read (${src}):\n${shapes}")
 endif()
-math(EXPR cells "${PARALLEL} * ${SERIES}")
+if(CELLS)
+  set(cells ${CELLS})
+  set(layout "attribute layout netlist" "dataset /nodes/voltage ${rows} ${NODES}")
+else()
+  math(EXPR cells "${PARALLEL} * ${SERIES}")
+  set(layout "attribute layout grid" "dataset /cells/series_index ${cells}" "dataset /cells/parallel_index ${cells}"
+      "attribute parallel ${PARALLEL}" "attribute series ${SERIES}" "dataset /nodes/voltage ${rows} ${SERIES}")
+endif()
 if(EXPECTED EQUAL 0)
   set(completed 1)
 else()
@@ -51,8 +61,7 @@ endif()
 set(expected "dataset /time ${rows}" "dataset /voltage ${rows}" "dataset /current ${rows}"
     "dataset /cells/current ${rows} ${cells}" "dataset /cells/voltage ${rows} ${cells}"
     "dataset /cells/temperature ${rows} ${cells}" "dataset /cells/heat ${rows} ${cells}"
-    "dataset /cells/series_index ${cells}" "dataset /cells/parallel_index ${cells}"
-    "attribute parallel ${PARALLEL}" "attribute series ${SERIES}" "attribute completed ${completed}"
+    ${layout} "attribute completed ${completed}"
     "attribute voltaic_version " "attribute termination ")
 if(COOLANT)
   list(APPEND expected "dataset /coolant_outlet ${rows}")

@@ -218,7 +218,7 @@ TEST(PackConfigErrors, EachNamesItsKey) {
            "[pack.thermal]\ncoolant = \"plate\"\ncoolant_conductance = 1\ncoolant_capacity_rate = 3\n",
        "pack.thermal.coolant_capacity_rate", "is read with coolant = \"flow\""},
       {"a link out of range", kLumped + kPack2p2s + "[pack.thermal]\nlinks = [{a = 4, b = 0, conductance = 1}]\n",
-       "pack.thermal.links", "link 1: a is 4, not a cell of the 2 x 2 = 4 cells"},
+       "pack.thermal.links", "link 1: a is 4, not one of the pack's 2 x 2 = 4 cells"},
       {"a negative link", kLumped + kPack2p2s + "[pack.thermal]\nlinks = [{a = 1, b = 0, conductance = -1}]\n",
        "pack.thermal.links", "link 1: conductance is -1"},
       {"a network on isothermal cells", kPack2p2s + "[pack.thermal]\nneighbour_conductance = 1\n",

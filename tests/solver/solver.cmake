@@ -29,6 +29,7 @@ target_sources(voltaic_tests PRIVATE
   solver/custom_functions_test.cpp
   solver/memory_estimate_test.cpp
   solver/pack_simulation_test.cpp
+  solver/pack_netlist_test.cpp
   solver/pack_cuda_test.cpp
   solver/pack_pybamm_test.cpp
   solver/failure_cause_test.cpp

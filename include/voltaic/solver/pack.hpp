@@ -19,6 +19,10 @@
 /// (docs/theory.md, "Packs"). The pack takes one time step size for all its
 /// cells (the largest local error of any cell decides it) and locates its
 /// events on the pack's limits and on every cell's own voltage cut-offs.
+///
+/// A netlist (PackLayout::netlist) wires the cells in any other layout:
+/// liionpack's elements between numbered nodes, its cells' currents and the
+/// node voltages solved together by modified nodal analysis.
 
 #include <cstddef>
 #include <functional>
@@ -34,16 +38,47 @@
 
 namespace voltaic {
 
-/// The wiring of an Np x Ns pack.
+/// One element of a netlist, as liionpack's netlists (and LTspice's) write
+/// it: `desc node1 node2 value`. Its name's first letter is its kind:
+///  - V: a cell, node1 its positive terminal, node2 its negative one; the
+///    cells are the V elements in the order they come (value not read);
+///  - R: a resistor of `value` ohms (> 0) between the nodes, except
+///  - Ri: liionpack's internal resistance of a cell, which a DFN cell has of
+///    its own: it joins its two nodes (value not read);
+///  - I: the pack's terminals, once: the pack's current (> 0 discharging)
+///    leaves at node1 (the positive terminal) and returns at node2 (the
+///    negative one, the netlist's 0 V; value not read: the experiment drives).
+struct NetlistElement {
+  std::string name;
+  long long node1 = 0, node2 = 0;  ///< node numbers, >= 0
+  double value = 0.0;
+  int line = 0;  ///< where a file gave it (1-based; 0: not from a file), for messages
+};
+
+/// The wiring of a pack: Np x Ns, or a netlist.
 struct PackLayout {
   int parallel = 1;                            ///< Np, cells in each group, >= 1
   int series = 1;                              ///< Ns, groups in series, >= 1
   double connection_resistance = 0.0;          ///< [Ohm] r_k of every cell, >= 0
   std::vector<double> connection_resistances;  ///< per cell (Np Ns values, k = s Np + p), overrides when given
   double busbar_resistance = 0.0;              ///< [Ohm] R_b, the series busbars and terminals together, >= 0
+  /// Another layout: when given, the circuit (parallel and series stay 1,
+  /// the resistances above 0: the netlist holds them).
+  std::vector<NetlistElement> netlist;
 
-  std::size_t cells() const { return static_cast<std::size_t>(parallel) * static_cast<std::size_t>(series); }
+  /// The pack's cells: Np Ns, or the netlist's V elements.
+  std::size_t cells() const;
+  /// "cell 5 (series 1, parallel 1)", or "cell 5 (V5)" in a netlist.
+  std::string cell_name(std::size_t k) const;
 };
+
+/// Checks a netlist's wiring: names of a known kind, nodes >= 0, one I
+/// element, at least one cell, resistances > 0 and finite, no element
+/// joining a node to itself, every node reached from the terminals through
+/// the elements (none floating) and joined to at least two elements (no
+/// open end), both terminals joined by the circuit.
+/// @throws InvalidArgument naming the element (and its line) or the node
+void check_netlist(const std::vector<NetlistElement>& netlist);
 
 /// A thermal link between two cells of a pack.
 struct PackLink {
@@ -58,7 +93,8 @@ struct PackLink {
 /// cells thermally independent.
 struct PackThermal {
   /// [W/K] between neighbours of the Np x Ns grid: cells p and p + 1 of a
-  /// group, and cell p of groups s and s + 1. >= 0.
+  /// group, and cell p of groups s and s + 1. >= 0; 0 for a netlist (which
+  /// has no grid: its links say which cells touch).
   double neighbour_conductance = 0.0;
   /// Further links, or the grid's own with another conductance (a link
   /// named twice is an error).
@@ -100,6 +136,11 @@ struct PackSolution {
   std::vector<double> cell_temperature;  ///< [K] each cell's (lumped) temperature
   std::vector<double> cell_heat;         ///< [W] each cell's heat generation
   std::vector<double> coolant_outlet;    ///< [K] a flowing coolant's outlet temperature (else empty)
+  /// The circuit's nodes: an Np x Ns pack's groups ("group s", the voltage
+  /// across group s), a netlist's nodes ("N<number>", each node's voltage
+  /// against the negative terminal).
+  std::vector<std::string> node_names;
+  std::vector<double> node_voltage;  ///< [V] row-major, node j of row r at r * node_names.size() + j
   bool completed = false;
   bool interrupted = false;  ///< run()'s `stop` asked it to stop (completed false, the rows up to then kept)
   std::string termination;   ///< what ended the run, in Simulation's words, naming the cell where one did
@@ -118,6 +159,8 @@ class PackSimulation {
   /// cells are identical, else one row per cell, Np Ns rows).
   /// @throws InvalidArgument naming the field for Np or Ns < 1, a negative
   ///         or non-finite resistance, a per-cell table of the wrong length,
+  ///         a netlist that check_netlist() refuses or given beside Np, Ns
+  ///         or the grid's resistances,
   ///         a grid that is not 1D, a non-CPU executor, a thermal network
   ///         on isothermal cells or with a bad link or conductance; what a
   ///         cell's parameters throw, naming the cell
