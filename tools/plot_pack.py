@@ -85,12 +85,18 @@ def read_pack(path, times):
         if fmt != PACK_FORMAT:
             found = "no 'format' attribute" if fmt is None else f"format '{fmt}'"
             raise InputError(f"{path}: {found}; expected format '{PACK_FORMAT}' (voltaic pack's pack.h5)")
-        layout = []
-        for a in ("parallel", "series"):
-            if a not in f.attrs:
-                raise InputError(f"{path}: root attribute '{a}' is missing")
-            layout.append(int(np.asarray(f.attrs[a]).reshape(-1)[0]))
-        np_, ns = layout
+        netlist = "layout" in f.attrs and text_attribute(f.attrs["layout"]) == "netlist"
+        if netlist:  # no groups: the cells in the netlist's order, one row
+            if "cells/current" not in f or len(f["cells/current"].shape) != 2:
+                raise InputError(f"{path}: dataset 'cells/current' is missing or not two-dimensional")
+            np_, ns = int(f["cells/current"].shape[1]), 1
+        else:
+            layout = []
+            for a in ("parallel", "series"):
+                if a not in f.attrs:
+                    raise InputError(f"{path}: root attribute '{a}' is missing")
+                layout.append(int(np.asarray(f.attrs[a]).reshape(-1)[0]))
+            np_, ns = layout
         if np_ < 1 or ns < 1:
             raise InputError(f"{path}: parallel = {np_}, series = {ns}; each must be >= 1")
         cells = np_ * ns
@@ -138,7 +144,7 @@ def read_pack(path, times):
             maps.append({"row": row, "time": time[row], "pack_current": current[row], "deviation": deviation,
                          "temperature": cell_temperature[row, :].reshape(ns, np_)})
         info = {
-            "parallel": np_, "series": ns,
+            "parallel": np_, "series": ns, "netlist": netlist,
             "parameter_set": text_attribute(f.attrs["parameter_set"]) if "parameter_set" in f.attrs else "",
             "termination": text_attribute(f.attrs["termination"]) if "termination" in f.attrs else "",
             "completed": int(np.asarray(f.attrs["completed"]).reshape(-1)[0]) if "completed" in f.attrs else 1,
@@ -221,9 +227,9 @@ def plot_pack(plt, np, pack, unit, out_path, title):
         image = ax.imshow(values, origin="lower", aspect="auto", interpolation="nearest", cmap=cmap, norm=norm,
                           extent=extent)
         ax.set_title(title, fontsize=8)
-        ax.set_xlabel("Parallel index", fontsize=8)
+        ax.set_xlabel("Cell (netlist order)" if info.get("netlist") else "Parallel index", fontsize=8)
         if c == 0:
-            ax.set_ylabel("Series group", fontsize=8)
+            ax.set_ylabel("" if info.get("netlist") else "Series group", fontsize=8)
         ax.tick_params(labelsize=7)
         for axis, count in ((ax.xaxis, np_), (ax.yaxis, ns)):
             axis.set_major_locator(ticker.FixedLocator(range(count)) if count <= 12 else
@@ -261,7 +267,7 @@ def plot_pack(plt, np, pack, unit, out_path, title):
 def pack_title(directory, info):
     name = os.path.basename(os.path.normpath(os.path.abspath(directory)))
     cells = info["parallel"] * info["series"]
-    what = f"{info['parallel']}p{info['series']}s"
+    what = f"a netlist of {cells} cells" if info.get("netlist") else f"{info['parallel']}p{info['series']}s"
     if info["parameter_set"]:
         what += f" of {info['parameter_set']}"
     title = f"{name}: {what} ({cells} cells)"

@@ -121,6 +121,12 @@ if(_plot_python)
                    -DPLOT=${PROJECT_SOURCE_DIR}/tools/plot_pack.py -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_2p2s.toml
                    -DWORK=${_work}/plot_pack -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/plot_pack.cmake)
   set_tests_properties(cli.plot_pack_draws_a_packs_output PROPERTIES TIMEOUT 300)
+  add_test(NAME cli.plot_pack_draws_a_netlist_pack
+           COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DPYTHON=${_plot_python}
+                   -DPLOT=${PROJECT_SOURCE_DIR}/tools/plot_pack.py
+                   -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/pack_netlist.toml -DWORK=${_work}/plot_pack_netlist
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/plot_pack.cmake)
+  set_tests_properties(cli.plot_pack_draws_a_netlist_pack PROPERTIES TIMEOUT 300)
 endif()
 
 add_test(NAME cli.sweep_completes_and_keeps_every_row_when_interrupted
