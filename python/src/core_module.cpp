@@ -373,6 +373,10 @@ void bind_pack(nb::module_& m) {
   nb::class_<io::PackRunConfig>(m, "PackConfig", "A pack config as `voltaic pack` reads it (io::parse_pack_config).")
       .def_prop_ro("parallel", [](const io::PackRunConfig& c) { return c.layout.parallel; })
       .def_prop_ro("series", [](const io::PackRunConfig& c) { return c.layout.series; })
+      .def_prop_ro("cells", [](const io::PackRunConfig& c) { return c.layout.cells(); })
+      .def_prop_ro(
+          "netlist", [](const io::PackRunConfig& c) { return !c.layout.netlist.empty(); },
+          "Whether a netlist wires the cells (else Np x Ns).")
       .def_prop_ro("cell_source", [](const io::PackRunConfig& c) { return c.run.cell_source; })
       .def_prop_ro("experiment_steps", [](const io::PackRunConfig& c) { return c.run.experiment_steps; })
       .def_prop_ro(
@@ -402,6 +406,15 @@ void bind_pack(nb::module_& m) {
       .def_prop_ro("cell_voltage", &cell_table<&PackSolution::cell_voltage>, "[V] [rows, cells], each cell's own.")
       .def_prop_ro("cell_temperature", &cell_table<&PackSolution::cell_temperature>, "[K] [rows, cells].")
       .def_prop_ro("cell_heat", &cell_table<&PackSolution::cell_heat>, "[W] [rows, cells], each cell's generation.")
+      .def_prop_ro("node_names", [](const PackResult& r) { return r.solution.node_names; })
+      .def_prop_ro(
+          "node_voltage",
+          [](nb::handle self) {
+            const PackSolution& s = nb::cast<const PackResult&>(self).solution;
+            return table_of(s.node_voltage, s.node_names.size(), self);
+          },
+          "[V] [rows, nodes]: across each group of an Np x Ns pack, each node of a netlist against its negative "
+          "terminal.")
       .def_prop_ro("completed", [](const PackResult& r) { return r.solution.completed; })
       .def_prop_ro("interrupted", [](const PackResult& r) { return r.solution.interrupted; })
       .def_prop_ro("termination", [](const PackResult& r) { return r.solution.termination; })

@@ -184,3 +184,46 @@ def test_a_pack_is_the_clis_bit_for_bit(cli, tmp_path):
     assert np.array_equal(csv["Time_s"], out["Time [s]"])
     assert np.array_equal(csv["Voltage_V"], out["Voltage [V]"])
     assert np.array_equal(csv["Current_A"], out["Current [A]"])
+
+
+NETLIST = (
+    "* two strings of two cells, their midpoints joined\n"
+    "V0 N002 N001\nV1 N004 N003\nRt0 N002 N005 2m\nRt1 N004 N005 1m\n"
+    "Rs0 N001 N006 1m\nV2 N006 0\nRs1 N003 N007 2m\nV3 N007 0\n"
+    "Rx0 N001 N003 5m\nI0 N005 0 10\n"
+)
+
+
+def test_a_netlist_wires_the_cells_and_gives_its_nodes(tmp_path):
+    path = tmp_path / "module.cir"
+    path.write_text(NETLIST)
+    pack = voltaic.Pack(
+        netlist=path,
+        cells={THICKNESS: [7.5e-5, 8.5e-5, 9e-5, 8e-5]},
+        grid=GRID,
+        backend="cpu",
+    )
+    assert pack.cells == 4
+    assert "a netlist of 4 cells" in repr(pack)
+    out = pack.run(["Discharge at 1C for 5 minutes"])
+    assert out["completed"], out["termination"]
+    assert out["nodes"] == [f"N{n}" for n in range(8)]
+    u = out["Node voltage [V]"]
+    assert u.shape == (len(out["Time [s]"]), 8)
+    assert np.all(u[:, 0] == 0.0)  # the negative terminal
+    # The interconnection carries the current the unlike strings push through it.
+    assert np.max(np.abs(u[:, 1] - u[:, 3])) / 5e-3 > 1e-3
+    # Each cell's voltage is its terminals' difference, to the circuit's tolerance.
+    v = out["Cell voltage [V]"]
+    assert np.max(np.abs(u[:, 2] - u[:, 1] - v[:, 0])) < 1e-5
+
+
+def test_a_netlist_beside_the_grid_is_refused(tmp_path):
+    path = tmp_path / "module.cir"
+    path.write_text(NETLIST)
+    with pytest.raises(ValueError, match="parallel is given beside netlist"):
+        voltaic.Pack(2, netlist=path)
+    bad = tmp_path / "bad.cir"
+    bad.write_text("V0 N001 0\nRc0 N001 N002 0\nI0 N002 0\n")
+    with pytest.raises(voltaic.ConfigError, match="netlist element Rc0 .line 2.: is 0 Ohm"):
+        voltaic.Pack(netlist=bad)

@@ -157,6 +157,13 @@ class PackConfig:
     def series(self) -> int: ...
 
     @property
+    def cells(self) -> int: ...
+
+    @property
+    def netlist(self) -> bool:
+        """Whether a netlist wires the cells (else Np x Ns)."""
+
+    @property
     def cell_source(self) -> str: ...
 
     @property
@@ -216,6 +223,15 @@ class PackResult:
     @property
     def cell_heat(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None, None), writable=False)]:
         """[W] [rows, cells], each cell's generation."""
+
+    @property
+    def node_names(self) -> list[str]: ...
+
+    @property
+    def node_voltage(self) -> Annotated[NDArray[numpy.float64], dict(shape=(None, None), writable=False)]:
+        """
+        [V] [rows, nodes]: across each group of an Np x Ns pack, each node of a netlist against its negative terminal.
+        """
 
     @property
     def completed(self) -> bool: ...

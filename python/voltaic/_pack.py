@@ -1,5 +1,6 @@
-"""Pack: Np x Ns 1D cells wired in parallel and in series, each with its own
-parameters, through one experiment (voltaic::PackSimulation).
+"""Pack: Np x Ns 1D cells wired in parallel and in series (or by a
+netlist), each with its own parameters, through one experiment
+(voltaic::PackSimulation).
 
 The keyword arguments become the TOML text of a pack config ([pack],
 [pack.thermal], and [sweep] for the cells' own values; docs/config.md), read
@@ -10,6 +11,7 @@ refuse the same input with the same message.
 from __future__ import annotations
 
 import numbers
+import os
 from typing import Any, Mapping
 
 import numpy as np
@@ -93,9 +95,37 @@ def pack_tables(
     network: Mapping[str, Any] | None,
     lower_voltage_cutoff: Any,
     upper_voltage_cutoff: Any,
+    netlist: Any = None,
 ) -> str:
     """[pack] and [pack.thermal]."""
     keys: dict = {"parallel": parallel, "series": series}
+    if netlist is not None:  # the netlist holds the wiring and its resistors
+        given = [
+            name
+            for name, value, default in (
+                ("parallel", parallel, None),
+                ("series", series, None),
+                ("connection_resistance", connection_resistance, 0.0),
+                ("busbar_resistance", busbar_resistance, 0.0),
+            )
+            if not (value is default or (default is not None and is_scalar(value) and value == default))
+        ]
+        if given:
+            raise ValueError(
+                f"voltaic.Pack: {given[0]} is given beside netlist, which holds the pack's "
+                "wiring and resistors; allowed: one of them"
+            )
+        keys = {"netlist": os.fspath(netlist)}
+        if lower_voltage_cutoff is not None:
+            keys["lower_voltage_cutoff"] = lower_voltage_cutoff
+        if upper_voltage_cutoff is not None:
+            keys["upper_voltage_cutoff"] = upper_voltage_cutoff
+        return toml_table("pack", keys) + thermal_network_table(network)
+    if parallel is None or series is None:
+        raise ValueError(
+            "voltaic.Pack: parallel and series are missing; allowed: both "
+            "(Np x Ns), or netlist"
+        )
     if is_scalar(connection_resistance):
         keys["connection_resistance"] = connection_resistance
     else:
@@ -138,12 +168,18 @@ class Pack:
     voltaic.Simulation's (the grid 1D). The arguments become the TOML of
     a pack config (`config_text`), read here by the parser `voltaic pack`
     uses: a bad value raises ConfigError (a ValueError) naming the key, a
-    bad cell's value a ValueError naming the cell."""
+    bad cell's value a ValueError naming the cell.
+
+    netlist: instead of parallel and series, a netlist file (liionpack's
+    and LTspice's desc node1 node2 value: V cells in order, R resistors,
+    Ri joined, I the terminals; docs/config.md, "Netlists"), relative to
+    the working directory; the run then has each node's "Node voltage [V]"
+    ([rows, nodes], "nodes" their names)."""
 
     def __init__(
         self,
-        parallel: int,
-        series: int,
+        parallel: int | None = None,
+        series: int | None = None,
         parameter_set: Any = "Chen2020",
         cells: Mapping[str, Any] | None = None,
         connection_resistance: Any = 0.0,
@@ -155,6 +191,7 @@ class Pack:
         grid: Mapping[str, int] | None = None,
         solver: Mapping[str, Any] | None = None,
         backend: str = "auto",
+        netlist: str | os.PathLike | None = None,
     ):
         text = cell_tables(as_parameter_set(parameter_set))
         if grid:
@@ -171,6 +208,7 @@ class Pack:
             network,
             lower_voltage_cutoff,
             upper_voltage_cutoff,
+            netlist,
         )
         text += cells_tables(cells)
         self.config_text = text
@@ -178,6 +216,10 @@ class Pack:
             text + experiment_table(PLACEHOLDER_EXPERIMENT), ORIGIN
         )
         self._pack = _core.PackSimulation(config)
+
+    @property
+    def cells(self) -> int:
+        return self._pack.config.cells
 
     @property
     def parallel(self) -> int:
@@ -214,7 +256,10 @@ class Pack:
         pack's "Time [s]", "Voltage [V]", "Current [A]" (> 0 discharging),
         every cell's "Cell current [A]", "Cell voltage [V]", "Cell
         temperature [K]" and "Cell heat [W]" as [rows, cells], "Coolant
-        outlet temperature [K]" with a flowing coolant; and "completed",
+        outlet temperature [K]" with a flowing coolant; the circuit's
+        "Node voltage [V]" [rows, nodes] (an Np x Ns pack's: across each
+        group; a netlist's: each node against the negative terminal) and
+        "nodes", their names; and "completed",
         "termination", "steps", "steps rejected", "circuit iterations",
         "parallel", "series", "executor" (where it ran)."""
         tables = tables_folder(drive_cycles)
@@ -242,6 +287,8 @@ class Pack:
         }
         if len(r.coolant_outlet):
             out["Coolant outlet temperature [K]"] = r.coolant_outlet
+        out["Node voltage [V]"] = r.node_voltage
+        out["nodes"] = list(r.node_names)
         out.update(
             {
                 "completed": r.completed,
@@ -257,7 +304,9 @@ class Pack:
         return out
 
     def __repr__(self) -> str:
-        return (
-            f"<voltaic.Pack {self.parallel}p{self.series}s, "
-            f"{self.nominal_capacity:.4g} A.h>"
+        layout = (
+            f"a netlist of {self.cells} cells"
+            if self._pack.config.netlist
+            else f"{self.parallel}p{self.series}s"
         )
+        return f"<voltaic.Pack {layout}, {self.nominal_capacity:.4g} A.h>"

@@ -63,6 +63,30 @@ TEST(PackCuda, MatchesTheCpu) {
   EXPECT_EQ(cuda.coolant_outlet, cpu.coolant_outlet);
 }
 
+// A netlist pack (two strings joined at their midpoints): the circuit is
+// the host's, the cells the GPU's, the CPU's bits.
+TEST(PackCuda, ANetlistPackMatchesTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  PackLayout l;
+  l.netlist = {{"V0", 2, 1, 0, 1},     {"V1", 4, 3, 0, 2},      {"Rt0", 2, 5, 2e-3, 3}, {"Rt1", 4, 5, 1e-3, 4},
+               {"Rs0", 1, 6, 1e-3, 5}, {"V2", 6, 0, 0, 6},      {"Rs1", 3, 7, 2e-3, 7}, {"V3", 7, 0, 0, 8},
+               {"Rx0", 1, 3, 5e-3, 9}, {"Rb0", 5, 8, 1e-3, 10}, {"I0", 8, 0, 0.0, 11}};
+  PackOptions o = options();
+  o.thermal.neighbour_conductance = 0.0;
+  o.thermal.links = {{0, 1, 0.5}, {2, 3, 0.5}};
+  const Experiment e({"Discharge at 1C for 10 minutes", "Rest for 5 minutes", "Discharge at 40 W until 6.6 V"});
+  const PackSolution cpu = PackSimulation(parameter_sets::chen2020(), cells(4), l, o, CpuExecutor::create()).run(e);
+  const PackSolution cuda = PackSimulation(parameter_sets::chen2020(), cells(4), l, o, gpu).run(e);
+  ASSERT_TRUE(cpu.completed) << cpu.termination;
+  EXPECT_EQ(cuda.steps_taken, cpu.steps_taken);
+  EXPECT_EQ(cuda.circuit_iterations, cpu.circuit_iterations);
+  EXPECT_EQ(cuda.voltage, cpu.voltage);
+  EXPECT_EQ(cuda.cell_current, cpu.cell_current);
+  EXPECT_EQ(cuda.node_voltage, cpu.node_voltage);
+  EXPECT_EQ(cuda.cell_temperature, cpu.cell_temperature);
+}
+
 TEST(PackCuda, AgeingCellsAreRefusedOnTheGpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
