@@ -38,7 +38,7 @@ const std::vector<SectionSchema>& config_schema() {
       {"output", {"directory", "field_times", "field_period", "fields", "checkpoint_period"}},
       {kPackSection,
        {"parallel", "series", "connection_resistance", "connection_resistances", "busbar_resistance", "netlist",
-        "lower_voltage_cutoff", "upper_voltage_cutoff", kPackThermalKey}},
+        "lower_voltage_cutoff", "record_period", "upper_voltage_cutoff", kPackThermalKey}},
       {"sweep", {"method", "samples", "seed", "table", kSweepParametersKey}},
   };
   return schema;

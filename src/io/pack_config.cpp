@@ -333,6 +333,7 @@ PackRunConfig parse_pack_config(const std::string& toml_text, const std::string&
   config.layout = read_layout(p);
   config.options.cell = config.run.simulation;
   read_cutoffs(p, config.options);
+  if (auto period = p.number("record_period", kNonNegative, "s")) config.options.record_period = *period;
   config.options.thermal = read_thermal(p, config.layout, config.run);
   config.cells = read_cells(root, source, config.run, p, config.layout);
   return config;

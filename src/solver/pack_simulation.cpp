@@ -59,6 +59,11 @@ const PackOptions& checked(const PackLayout& l, const PackOptions& o, std::size_
   if (rows != 0 && rows != l.cells())
     fail("cells", "the cell table has " + std::to_string(rows) +
                       " rows; allowed: none (identical cells) or one per cell, " + std::to_string(l.cells()));
+  if (!(o.record_period >= 0.0) || !std::isfinite(o.record_period)) {
+    std::ostringstream m;
+    m << "is " << o.record_period << " s; allowed: a finite number >= 0 (0: every accepted step)";
+    fail("record_period", m.str());
+  }
   if (o.cell.grid.nx != 1 || o.cell.grid.ny != 1)
     fail("grid", "is " + std::to_string(o.cell.grid.nx) + " x " + std::to_string(o.cell.grid.ny) +
                      "; allowed: 1 x 1 (a pack's cells are 1D)");
@@ -100,6 +105,10 @@ class PackSimulation::Impl {
   double margin(const program::ProgramStep& step) const;
   stepping::Ends ends(const program::ProgramStep& step) const;
   void record();
+  /// The last accepted step's row, when record_period held it back.
+  void flush() {
+    if (pending_) record();
+  }
   std::string failure(const Experiment& e, long long index) const;
 
   /// Each cell's surroundings from the network and the cells' temperatures `T`.
@@ -127,6 +136,9 @@ class PackSimulation::Impl {
   double cell_until_ = std::numeric_limits<double>::quiet_NaN();
   bool cell_until_below_ = true;
   bool ended_by_event_ = false;  ///< how the last experiment step ended
+  double record_period_ = 0.0;   ///< PackOptions::record_period
+  double last_row_ = -INFINITY;  ///< [s] the last recorded row's time
+  bool pending_ = false;         ///< an accepted step is not recorded yet
   long long failed_ = -1;        ///< the cell whose attempt failed; -1: the circuit
   PackSolution out_;
 };
@@ -148,6 +160,7 @@ PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells
     parameters_.push_back(std::move(p));
   }
   circuit_ = pack::make_circuit(layout);
+  record_period_ = options.record_period;
   cells_ = pack::make_pack_cells(parameters_, options.cell, exec, name);
   for (std::size_t k = 0; k < n; ++k) {
     own_cooling_.push_back(cells_->constants(k).lumped_cooling);
@@ -341,6 +354,8 @@ struct PackSimulation::Impl::Stepped {
 };
 
 void PackSimulation::Impl::record() {
+  pending_ = false;
+  last_row_ = k_.time;
   out_.time.push_back(k_.time);
   out_.voltage.push_back(k_.voltage);
   out_.current.push_back(k_.current);
@@ -373,6 +388,8 @@ PackSolution PackSimulation::Impl::run(const Experiment& experiment, const std::
   for (std::size_t i = 0; i < steps.size(); ++i)  // the pack's own "until": its voltage's, not its cells'
     steps[i].has_until_voltage = experiment.cycle()[i].until_voltage_v.has_value();
   out_ = PackSolution{};
+  pending_ = false;
+  last_row_ = -INFINITY;
   out_.cells = count();
   out_.node_names = circuit_->node_names();
   const auto total = static_cast<long long>(experiment.total_steps());
@@ -413,6 +430,7 @@ PackSolution PackSimulation::Impl::run(const Experiment& experiment, const std::
                                                      INFINITY, step.table_rows > 0 ? &rows : nullptr);
       if (a.outcome == stepping::Advance::duration) {
         ended_by_event_ = false;
+        flush();  // the step's last row
         break;
       }
       if (a.outcome == stepping::Advance::solver_failed || a.outcome == stepping::Advance::error_stuck) {
@@ -420,14 +438,17 @@ PackSolution PackSimulation::Impl::run(const Experiment& experiment, const std::
                                ? describe_step(experiment.cycle()[std::size_t(i) % steps.size()], std::size_t(i)) +
                                      " failed: the local error stayed above the tolerance"
                                : failure(experiment, i);
+        flush();
         return std::move(out_);
       }
       ++out_.steps_taken;
-      record();
+      pending_ = true;
+      if (a.outcome == stepping::Advance::event || k_.time - last_row_ >= record_period_) record();
       if (const std::string why = stop ? stop() : std::string(); !why.empty()) {
         out_.interrupted = true;
         out_.termination = describe_step(experiment.cycle()[std::size_t(i) % steps.size()], std::size_t(i)) +
                            " was interrupted at t = " + std::to_string(k_.time) + " s: " + why;
+        flush();
         return std::move(out_);
       }
       ended = a.outcome == stepping::Advance::event;
@@ -436,6 +457,7 @@ PackSolution PackSimulation::Impl::run(const Experiment& experiment, const std::
           stepping::stalled(k_, a.h, a.at_boundary, s_.limits.min_dt, s_.limits.max_dt, s_.limits.max_steps)) {
         out_.termination = describe_step(experiment.cycle()[std::size_t(i) % steps.size()], std::size_t(i)) +
                            " failed: the pack stopped making progress";
+        flush();
         return std::move(out_);
       }
     }

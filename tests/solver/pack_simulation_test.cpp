@@ -166,6 +166,43 @@ void expect_refused(const PackLayout& l, const CellParameters& cells, const std:
   }
 }
 
+// A record period keeps rows at least that far apart (and each step's first
+// and last): the same steps, and every row kept is the full run's, bitwise.
+TEST(PackSimulation, ARecordPeriodKeepsSomeOfTheFullRunsRows) {
+  PackLayout l;
+  l.parallel = 2;
+  l.series = 2;
+  l.connection_resistance = 1e-3;
+  PackOptions o;
+  o.cell = cell_options();
+  const Experiment e({"Discharge at 1C for 20 minutes", "Rest for 10 minutes"});
+  const PackSolution all =
+      PackSimulation(parameter_sets::chen2020(), unlike_cells(4), l, o, CpuExecutor::create()).run(e);
+  o.record_period = 120.0;
+  const PackSolution some =
+      PackSimulation(parameter_sets::chen2020(), unlike_cells(4), l, o, CpuExecutor::create()).run(e);
+  ASSERT_TRUE(all.completed && some.completed) << all.termination << some.termination;
+  EXPECT_EQ(some.steps_taken, all.steps_taken);
+  EXPECT_EQ(some.circuit_iterations, all.circuit_iterations);
+  ASSERT_LT(some.time.size(), all.time.size() / 4);
+  EXPECT_EQ(some.time.back(), all.time.back());
+  std::size_t r = 0, starts = 0;
+  for (std::size_t q = 0; q < some.time.size(); ++q) {
+    while (r < all.time.size() && !(all.time[r] == some.time[q] && all.current[r] == some.current[q])) ++r;
+    ASSERT_LT(r, all.time.size()) << "row " << q << " (t = " << some.time[q] << " s) is not the full run's";
+    EXPECT_EQ(some.voltage[q], all.voltage[r]);
+    for (std::size_t k = 0; k < 4; ++k)
+      EXPECT_EQ(some.cell_value(some.cell_temperature, q, k), all.cell_value(all.cell_temperature, r, k));
+    const bool start = q == 0 || some.time[q] == some.time[q - 1];
+    starts += start;
+    const bool last_of_step = q + 1 == some.time.size() || some.time[q + 1] == some.time[q];
+    if (!start && !last_of_step) {
+      EXPECT_GE(some.time[q] - some.time[q - 1], 120.0) << "row " << q;
+    }
+  }
+  EXPECT_EQ(starts, 2u);  // each step's first row (the rest's at the discharge's last time)
+}
+
 TEST(PackSimulation, BadDescriptionsAreRefusedByName) {
   PackLayout l;
   l.parallel = 0;
@@ -186,6 +223,15 @@ TEST(PackSimulation, BadDescriptionsAreRefusedByName) {
   l = PackLayout{};
   l.parallel = 2;
   expect_refused(l, unlike_cells(3), "the cell table has 3 rows");
+  PackOptions o;
+  o.cell = cell_options();
+  o.record_period = -1.0;
+  try {
+    PackSimulation(parameter_sets::chen2020(), {}, l, o, CpuExecutor::create());
+    ADD_FAILURE() << "a negative record period accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("record_period: is -1 s"), std::string::npos) << e.what();
+  }
   CellParameters bad{{"Negative electrode thickness [m]"}, {85e-6, -1.0}};
   expect_refused(l, bad, "cell 1 (series 0, parallel 1)");
 }

@@ -121,10 +121,17 @@ struct PackOptions {
   /// cut-off of its cells, Ns times the lowest upper one.
   double lower_voltage_cutoff = BatchCellResult::kNaN;
   double upper_voltage_cutoff = BatchCellResult::kNaN;
+  /// [s] of simulated time between the rows a run keeps (its memory: rows x
+  /// cells x 4 values): 0 (the default) keeps every accepted step; more
+  /// keeps a step's row once that long has passed since the last row kept,
+  /// and always each experiment step's first and last rows. The steps are
+  /// the same either way: the rows kept are the full run's, bit for bit.
+  double record_period = 0.0;
 };
 
 /// What a pack did. Rows are the consistent start of each experiment step
-/// and every accepted time step; cell values are row-major (row r, cell k
+/// and every accepted time step (or, with PackOptions::record_period, those
+/// that far apart, and each step's last); cell values are row-major (row r, cell k
 /// at r * cells + k).
 struct PackSolution {
   std::size_t cells = 0;
