@@ -204,7 +204,8 @@ def plot_pack(plt, np, pack, unit, out_path, title):
 
     ax_s = fig.add_subplot(grid[1, :], sharex=ax_v)
     ax_s.plot(t, pack["current_spread"], color="tab:purple", lw=1.0, marker=marker)
-    ax_s.set_ylabel("Cell current spread\nin a group [A]", color="tab:purple")
+    spread = "Cell current spread [A]" if info.get("netlist") else "Cell current spread\nin a group [A]"
+    ax_s.set_ylabel(spread, color="tab:purple")
     ax_T = ax_s.twinx()
     ax_T.plot(t, pack["temperature_spread"], color="tab:orange", lw=1.2, marker=marker)
     ax_T.set_ylabel("Cell temperature\nspread [K]", color="tab:orange")
@@ -270,7 +271,7 @@ def pack_title(directory, info):
     what = f"a netlist of {cells} cells" if info.get("netlist") else f"{info['parallel']}p{info['series']}s"
     if info["parameter_set"]:
         what += f" of {info['parameter_set']}"
-    title = f"{name}: {what} ({cells} cells)"
+    title = f"{name}: {what}" if info.get("netlist") else f"{name}: {what} ({cells} cells)"
     if not info["completed"]:
         why = textwrap.shorten(one_line(info["termination"]), 240, placeholder=" ...")
         how = "interrupted" if info["interrupted"] else "stopped early"

@@ -227,3 +227,16 @@ def test_a_netlist_beside_the_grid_is_refused(tmp_path):
     bad.write_text("V0 N001 0\nRc0 N001 N002 0\nI0 N002 0\n")
     with pytest.raises(voltaic.ConfigError, match="netlist element Rc0 .line 2.: is 0 Ohm"):
         voltaic.Pack(netlist=bad)
+
+
+def test_a_record_period_keeps_fewer_of_the_same_rows():
+    args = dict(grid=GRID, backend="cpu", connection_resistance=1e-3)
+    steps = ["Discharge at 1C for 10 minutes"]
+    full = voltaic.Pack(2, 1, **args).run(steps)
+    some = voltaic.Pack(2, 1, record_period=60.0, **args).run(steps)
+    assert some["steps"] == full["steps"]
+    assert len(some["Time [s]"]) < len(full["Time [s]"]) / 3
+    kept = np.isin(full["Time [s]"], some["Time [s]"])
+    assert np.array_equal(full["Voltage [V]"][kept], some["Voltage [V]"])
+    with pytest.raises(voltaic.ConfigError, match="pack.record_period"):
+        voltaic.Pack(2, 1, record_period=-1.0, **args)

@@ -96,6 +96,7 @@ def pack_tables(
     lower_voltage_cutoff: Any,
     upper_voltage_cutoff: Any,
     netlist: Any = None,
+    record_period: Any = 0.0,
 ) -> str:
     """[pack] and [pack.thermal]."""
     keys: dict = {"parallel": parallel, "series": series}
@@ -115,7 +116,7 @@ def pack_tables(
                 f"voltaic.Pack: {given[0]} is given beside netlist, which holds the pack's "
                 "wiring and resistors; allowed: one of them"
             )
-        keys = {"netlist": os.fspath(netlist)}
+        keys = {"netlist": os.fspath(netlist), "record_period": record_period}
         if lower_voltage_cutoff is not None:
             keys["lower_voltage_cutoff"] = lower_voltage_cutoff
         if upper_voltage_cutoff is not None:
@@ -131,6 +132,7 @@ def pack_tables(
     else:
         keys["connection_resistances"] = per_cell(connection_resistance)
     keys["busbar_resistance"] = busbar_resistance
+    keys["record_period"] = record_period
     if lower_voltage_cutoff is not None:
         keys["lower_voltage_cutoff"] = lower_voltage_cutoff
     if upper_voltage_cutoff is not None:
@@ -174,7 +176,9 @@ class Pack:
     and LTspice's desc node1 node2 value: V cells in order, R resistors,
     Ri joined, I the terminals; docs/config.md, "Netlists"), relative to
     the working directory; the run then has each node's "Node voltage [V]"
-    ([rows, nodes], "nodes" their names)."""
+    ([rows, nodes], "nodes" their names). record_period [s]: the simulated
+    time between the rows a run keeps (0: every accepted step; each
+    experiment step's first and last rows are always kept)."""
 
     def __init__(
         self,
@@ -192,6 +196,7 @@ class Pack:
         solver: Mapping[str, Any] | None = None,
         backend: str = "auto",
         netlist: str | os.PathLike | None = None,
+        record_period: float = 0.0,
     ):
         text = cell_tables(as_parameter_set(parameter_set))
         if grid:
@@ -209,6 +214,7 @@ class Pack:
             lower_voltage_cutoff,
             upper_voltage_cutoff,
             netlist,
+            record_period,
         )
         text += cells_tables(cells)
         self.config_text = text
