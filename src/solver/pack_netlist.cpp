@@ -203,7 +203,8 @@ struct NetlistCircuit::Solver {
   Eigen::SimplicialLDLT<Matrix> ldlt;
   bool analysed = false;
   Eigen::VectorXd w, u0, rhs;
-  std::vector<double> per_amp;  ///< dI_k/dJ at the last factorisation
+  std::vector<double> per_amp;     ///< dI_k/dJ at the last factorisation
+  std::vector<double> factorised;  ///< the slopes it was for (share() and the first update use the same)
   /// The node voltages of the cells' present currents, and whether there
   /// are any (not after currents moved by share()); as save() kept them.
   Eigen::VectorXd u, saved_u;
@@ -252,6 +253,8 @@ struct NetlistCircuit::Solver {
   /// Factorises for cell conductances c_k = -1 / dv_k and solves the unit
   /// load's w; false when the factorisation fails (a slope not finite).
   bool factorise(const double* dv) {
+    if (!factorised.empty() && std::equal(factorised.begin(), factorised.end(), dv)) return true;
+    factorised.clear();
     std::copy(base.begin(), base.end(), a.valuePtr());
     for (std::size_t k = 0; k < pos.size(); ++k) {
       const double c = -1.0 / dv[k];
@@ -268,6 +271,7 @@ struct NetlistCircuit::Solver {
     rhs[nodes.positive] = -1.0;
     w = ldlt.solve(rhs);
     for (std::size_t k = 0; k < pos.size(); ++k) per_amp[k] = difference(w, pos[k], neg[k]) / dv[k];
+    factorised.assign(dv, dv + pos.size());
     return true;
   }
 };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pack_test_support.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/solver/pack.hpp"
@@ -17,23 +18,8 @@
 namespace voltaic {
 namespace {
 
-SimulationOptions cell_options() {
-  SimulationOptions o;
-  o.grid = {10, 6, 10, 10, 1, 1};
-  o.thermal = ThermalModel::lumped;
-  o.steps.event_tolerance = 1e-10;
-  return o;
-}
-
-/// Unlike cells: thicker and thinner negatives, larger and smaller positive particles.
-CellParameters unlike_cells(std::size_t count) {
-  CellParameters c{{"Negative electrode thickness [m]", "Positive particle radius [m]"}, {}};
-  for (std::size_t i = 0; i < count; ++i) {
-    c.values.push_back(85.2e-6 * (0.85 + 0.3 * double(i) / double(count - 1)));
-    c.values.push_back(5.22e-6 * (1.15 - 0.3 * double((i * 5) % count) / double(count - 1)));
-  }
-  return c;
-}
+using test::cell_options;
+using test::unlike_cells;
 
 PackSolution run_pack(const PackLayout& l, const Experiment& e, const CellParameters& cells, double* capacity = nullptr,
                       double* lower = nullptr) {

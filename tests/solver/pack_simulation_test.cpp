@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "pack_test_support.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/solver/pack.hpp"
@@ -16,13 +17,7 @@
 namespace voltaic {
 namespace {
 
-SimulationOptions cell_options() {
-  SimulationOptions o;
-  o.grid = {10, 6, 10, 10, 1, 1};
-  o.thermal = ThermalModel::lumped;
-  o.steps.event_tolerance = 1e-10;
-  return o;
-}
+using test::cell_options;
 
 PackSolution run_pack(const PackLayout& l, const Experiment& e, const CellParameters& cells = {}) {
   PackOptions o;
@@ -70,15 +65,7 @@ TEST(PackSimulation, SeriesCellsAddTheirVoltages) {
   EXPECT_NEAR(pack.voltage.back(), 9.6, 1e-9);
 }
 
-/// Unlike cells: thicker and thinner negatives and larger and smaller positive particles.
-CellParameters unlike_cells(std::size_t count) {
-  CellParameters c{{"Negative electrode thickness [m]", "Positive particle radius [m]"}, {}};
-  for (std::size_t i = 0; i < count; ++i) {
-    c.values.push_back(85.2e-6 * (0.85 + 0.3 * double(i) / double(count - 1)));
-    c.values.push_back(5.22e-6 * (1.15 - 0.3 * double((i * 5) % count) / double(count - 1)));
-  }
-  return c;
-}
+using test::unlike_cells;
 
 /// At every row: each group's currents add up to the pack's, its cells
 /// share one busbar voltage through their resistances, and the groups'
