@@ -4,7 +4,9 @@
 // loops (src/linalg/plane_ops.hpp), so both backends round identically. A
 // half-sweep reads only the other colour, so threads never race. The
 // coarsest level's dense LU and solve run on one thread (at most 32
-// unknowns): no host round trip inside a V-cycle.
+// unknowns): no host round trip inside a V-cycle. The coarse levels run as
+// one kernel of one thread block (fused_cycle_kernel): the same cell
+// operations over the same cells of each step, a barrier between steps.
 #include <cstdint>
 
 #include "core/cuda_check.hpp"
@@ -142,6 +144,92 @@ __global__ void __launch_bounds__(kTileX* kTileY)
   plane::prolong_add(t, i, j, fine_nx, fine_ny, fine_cells, e, coarse_nx, coarse_cells, z);
 }
 
+constexpr int kFusedThreads = 512;
+
+/// This block's share of every cell of level l: f(i, j).
+template <class T, class F>
+__device__ void for_cells(const plane::Level<T>& l, F&& f) {
+  for (int q = threadIdx.x; q < l.nx * l.ny; q += blockDim.x) f(q % l.nx, q / l.nx);
+}
+
+/// One red-black half-sweep of the block's level, as smooth_kernel and
+/// smooth_from_zero_kernel make it, then a barrier.
+template <class T>
+__device__ void fused_smooth(const plane::FusedLevel<T>& f, int colour, bool from_zero) {
+  const plane::Level<T>& l = f.level;
+  if (from_zero) {
+    for_cells(l, [&](int i, int j) {
+      if (((i + j) & 1) == colour) {
+        plane::smooth_cell(l, f.inverse, f.r, f.z, i, j, true);
+      } else {
+        const std::size_t c = static_cast<std::size_t>(i) + static_cast<std::size_t>(l.nx) * j;
+        f.z[c] = T(0);
+        f.z[l.cells() + c] = T(0);
+      }
+    });
+  } else {
+    const int half = (l.nx + 1) / 2;
+    for (int q = threadIdx.x; q < half * l.ny; q += blockDim.x) {
+      const int j = q / half, i = 2 * (q % half) + ((j + colour) & 1);
+      if (i < l.nx) plane::smooth_cell(l, f.inverse, f.r, f.z, i, j, false);
+    }
+  }
+  __syncthreads();
+}
+
+/// The tail of a V-cycle: down from the tail's first level to the coarsest,
+/// the dense solve on one thread (the LU in shared memory), back up.
+template <class T>
+__global__ void __launch_bounds__(kFusedThreads)
+    fused_cycle_kernel(const __grid_constant__ plane::FusedCycle<T> cycle) {
+  __shared__ T lu[plane::kMaxDense * plane::kMaxDense];
+  __shared__ int pivot[plane::kMaxDense];
+  for (int e = threadIdx.x; e < cycle.m * cycle.m; e += blockDim.x) lu[e] = cycle.lu[e];
+  for (int e = threadIdx.x; e < cycle.m; e += blockDim.x) pivot[e] = cycle.pivot[e];
+  const int last = cycle.count - 1;
+  for (int l = 0; l < last; ++l) {
+    const plane::FusedLevel<T>& f = cycle.levels[l];
+    const plane::FusedLevel<T>& c = cycle.levels[l + 1];
+    if (cycle.pre_smoothing == 0) {
+      for (int e = threadIdx.x; e < 2 * static_cast<int>(f.level.cells()); e += blockDim.x) f.z[e] = T(0);
+      __syncthreads();
+    }
+    for (int s = 0; s < cycle.pre_smoothing; ++s) {
+      fused_smooth(f, 0, s == 0);
+      fused_smooth(f, 1, false);
+    }
+    const std::size_t coarse_cells = c.level.cells();
+    if (cycle.cell_sum) {
+      for_cells(c.level, [&](int ci, int cj) {
+        plane::restrict_residual(f.level, c.transfer, f.r, f.z, ci, cj, c.level.nx, coarse_cells, c.r_write);
+      });
+    } else {
+      for_cells(f.level, [&](int i, int j) { plane::residual_cell(f.level, i, j, f.r, f.z, f.residual); });
+      __syncthreads();
+      for_cells(c.level, [&](int ci, int cj) {
+        plane::restrict_transpose(c.transfer, f.level.nx, f.level.ny, f.residual, ci, cj, c.level.nx, coarse_cells,
+                                  c.r_write);
+      });
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) plane::dense_solve(lu, pivot, cycle.m, cycle.levels[last].r, cycle.levels[last].z);
+  __syncthreads();
+  for (int l = last - 1; l >= 0; --l) {
+    const plane::FusedLevel<T>& f = cycle.levels[l];
+    const plane::FusedLevel<T>& c = cycle.levels[l + 1];
+    for_cells(f.level, [&](int i, int j) {
+      plane::prolong_add(c.transfer, i, j, f.level.nx, f.level.ny, f.level.cells(), c.z, c.level.nx, c.level.cells(),
+                         f.z);
+    });
+    __syncthreads();
+    for (int s = 0; s < cycle.post_smoothing; ++s) {
+      fused_smooth(f, 1, false);
+      fused_smooth(f, 0, false);
+    }
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -256,6 +344,14 @@ void plane_prolong_add(const CudaExecutor& exec, const plane::Transfer<T>& t, in
   VOLTAIC_LAUNCH_CHECK(s, prolong_kernel);
 }
 
+template <class T>
+void plane_fused_cycle(const CudaExecutor& exec, const plane::FusedCycle<T>& cycle) {
+  exec.activate();
+  cudaStream_t s = exec.stream(0);
+  fused_cycle_kernel<T><<<1, kFusedThreads, 0, s>>>(cycle);
+  VOLTAIC_LAUNCH_CHECK(s, fused_cycle_kernel);
+}
+
 #define VOLTAIC_INSTANTIATE(T)                                                                                        \
   template void plane_apply<T>(const CudaExecutor&, const plane::Level<T>&, const T*, T*);                            \
   template long long plane_first_bad_block<T>(const CudaExecutor&, const T*, const T*, const T*, const T*,            \
@@ -271,7 +367,9 @@ void plane_prolong_add(const CudaExecutor& exec, const plane::Transfer<T>& t, in
   template void plane_residual<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*);               \
   template void plane_restrict_transpose<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int,  \
                                             int, T*);                                                                 \
-  template void plane_prolong_add<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int, int, T*);
+  template void plane_prolong_add<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int, int,    \
+                                     T*);                                                                             \
+  template void plane_fused_cycle<T>(const CudaExecutor&, const plane::FusedCycle<T>&);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)
 #undef VOLTAIC_INSTANTIATE

@@ -19,6 +19,35 @@ class CudaExecutor;
 
 namespace voltaic::plane {
 constexpr unsigned long long kNoneBad = ~0ull;
+
+/// Most levels the fused tail of a V-cycle holds (PlaneMultigrid's kPlaneFusedLevels).
+constexpr int kMaxFusedLevels = 8;
+
+/// One level of a V-cycle's fused tail, as the one kernel sees it.
+template <class T>
+struct FusedLevel {
+  Level<T> level;
+  Transfer<T> transfer;        ///< from the finer level to this one (unused on the tail's first)
+  const T* inverse = nullptr;  ///< the smoother's inverse blocks (null on the coarsest)
+  const T* r = nullptr;        ///< this level's right-hand side
+  T* r_write = nullptr;        ///< the same array, written by the restriction (null on the tail's first)
+  T* z = nullptr;              ///< this level's correction
+  T* residual = nullptr;       ///< r - A z before the restriction (bilinear_transpose only)
+};
+
+/// The coarse end of a V-cycle, from the tail's first level down to the
+/// coarsest (solved by the dense LU) and back up to the first.
+template <class T>
+struct FusedCycle {
+  FusedLevel<T> levels[kMaxFusedLevels];
+  int count = 0;  ///< levels in the tail, the coarsest last (>= 2)
+  int pre_smoothing = 0, post_smoothing = 0;
+  int cell_sum = 0;  ///< restriction by cell sums (else the transposed prolongation)
+  const T* lu = nullptr;
+  const int* pivot = nullptr;
+  int m = 0;  ///< unknowns of the coarsest level
+};
+
 }  // namespace voltaic::plane
 
 namespace voltaic::cpu {
@@ -97,5 +126,9 @@ void plane_restrict_transpose(const CudaExecutor& exec, const plane::Transfer<T>
 template <class T>
 void plane_prolong_add(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e,
                        int coarse_nx, int coarse_ny, T* z);
+/// The tail of a V-cycle as one kernel of one thread block: the steps above
+/// for each of its levels, in the same order, a barrier between them.
+template <class T>
+void plane_fused_cycle(const CudaExecutor& exec, const plane::FusedCycle<T>& cycle);
 
 }  // namespace voltaic::cuda

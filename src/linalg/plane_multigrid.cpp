@@ -128,11 +128,46 @@ void PlaneMultigrid<T>::build(const PlaneSystem<T>& system) {
   if (levels_.size() > kMaxLevels) {  // PlaneGrid allows 1e9 cells: at most about 30 levels
     throw InvalidArgument("grid", "PlaneMultigrid::PlaneMultigrid", "more than 64 levels");
   }
+  fused_from_ = fused_tail();
   const std::size_t m = 2 * levels_.back().cells();
   dense_ = Array<T>(exec_, m * m);
   pivot_ = Array<int>(exec_, m);
   status_ = Array<unsigned long long>(exec_, levels_.size());
   status_reset_.assign(levels_.size(), plane::kNoneBad);
+}
+
+template <class T>
+std::size_t PlaneMultigrid<T>::fused_tail() const {
+  static_assert(kPlaneFusedLevels == plane::kMaxFusedLevels);
+  const std::size_t last = levels_.size() - 1;
+  if (!options_.fuse_coarse_levels || last == 0) return levels_.size();
+  std::size_t first = last;
+  while (first > 0 && levels_[first - 1].cells() <= kPlaneFusedCells && last - first + 2 <= kPlaneFusedLevels) --first;
+  return first < last ? first : levels_.size();
+}
+
+template <class T>
+plane::FusedCycle<T> PlaneMultigrid<T>::fused_cycle(View<const T> r, View<T> z) const {
+  plane::FusedCycle<T> cycle;
+  cycle.count = static_cast<int>(levels_.size() - fused_from_);
+  for (std::size_t l = fused_from_; l < levels_.size(); ++l) {
+    const Level& v = levels_[l];
+    plane::FusedLevel<T>& f = cycle.levels[l - fused_from_];
+    f.level = kernel_level(l);
+    if (l > fused_from_) f.transfer = kernel_transfer(l);
+    f.inverse = v.inverse.data();
+    f.r = l == 0 ? r.data() : v.r.data();
+    f.r_write = l == fused_from_ ? nullptr : v.r.data();
+    f.z = l == 0 ? z.data() : v.z.data();
+    f.residual = v.residual.data();
+  }
+  cycle.pre_smoothing = options_.pre_smoothing;
+  cycle.post_smoothing = options_.post_smoothing;
+  cycle.cell_sum = options_.restriction == PlaneRestriction::cell_sum ? 1 : 0;
+  cycle.lu = dense_.data();
+  cycle.pivot = pivot_.data();
+  cycle.m = static_cast<int>(2 * levels_.back().cells());
+  return cycle;
 }
 
 template <class T>
@@ -276,8 +311,10 @@ void PlaneMultigrid<T>::apply(View<const T> r, View<T> z) const {
   const bool cpu = detail::on_cpu(exec, where);
   auto rhs = [&](std::size_t l) { return l == 0 ? r.data() : levels_[l].r.data(); };
   auto sol = [&](std::size_t l) { return l == 0 ? z.data() : levels_[l].z.data(); };
+  // Levels from `stop` down run as one kernel on CUDA (the same bits).
+  const std::size_t stop = cpu || fused_from_ >= last ? last : fused_from_;
 
-  for (std::size_t l = 0; l < last; ++l) {
+  for (std::size_t l = 0; l < stop; ++l) {
     const plane::Level<T> v = kernel_level(l);
     const T* inverse = levels_[l].inverse.data();
     if (options_.pre_smoothing == 0) {
@@ -310,8 +347,12 @@ void PlaneMultigrid<T>::apply(View<const T> r, View<T> z) const {
       }
     }
   }
-  dense_solve(exec, dense_.data(), pivot_.data(), m, rhs(last), sol(last));
-  for (std::size_t l = last; l-- > 0;) {
+  if (stop == last) {
+    dense_solve(exec, dense_.data(), pivot_.data(), m, rhs(last), sol(last));
+  } else {
+    VOLTAIC_ON_CUDA(cuda::plane_fused_cycle(detail::as_cuda(exec), fused_cycle(r, z)));
+  }
+  for (std::size_t l = stop; l-- > 0;) {
     const Level& f = levels_[l];
     const Level& c = levels_[l + 1];
     if (cpu) {

@@ -108,6 +108,41 @@ TYPED_TEST(PlaneCudaVsCpu, VCycleMatchesAfterConstructionAndUpdate) {
   }
 }
 
+// The coarse levels as one kernel against a kernel per step, on the device:
+// the same cell operations in the same colour order, so the same bits (a race
+// between the block's threads, or a step out of order, would show here).
+TYPED_TEST(PlaneCudaVsCpu, FusedCoarseLevelsGiveTheSameBits) {
+  using T = TypeParam;
+  for (const int smoothing : {0, 1, 2}) {
+    for (const PlaneRestriction restriction : {PlaneRestriction::bilinear_transpose, PlaneRestriction::cell_sum}) {
+      for (auto [nx, ny] : this->shapes()) {
+        const std::string what = std::to_string(nx) + "x" + std::to_string(ny) + " nu " + std::to_string(smoothing) +
+                                 (restriction == PlaneRestriction::cell_sum ? " cell sum" : " transpose");
+        const PlaneOperator<T> op =
+            test::make_plane_operator<T>(test::random_plane_problem(nx, ny, this->rng_), this->gpu_);
+        PlaneMultigridOptions o;
+        o.pre_smoothing = o.post_smoothing = smoothing;
+        o.restriction = restriction;
+        std::vector<std::vector<T>> out;
+        const auto r = test::random_vector<T>(op.size(), this->rng_);
+        for (const bool fuse : {false, true}) {
+          o.fuse_coarse_levels = fuse;
+          const PlaneMultigrid<T> mg(op, o);
+          Array<T> z = Array<T>::from_host(this->gpu_, std::vector<T>(r.size(), test::poison<T>()));
+          mg.apply(Array<T>::from_host(this->gpu_, r).view(), z.view());
+          out.push_back(z.to_host());
+        }
+        for (std::size_t i = 0; i < r.size(); ++i) {
+          ASSERT_FALSE(std::isnan(out[1][i])) << what << ": element " << i << " unwritten; seed " << this->seed_;
+          ASSERT_TRUE(test::same_bits(out[0][i], out[1][i]))
+              << what << ": element " << i << " " << out[0][i] << " per step, " << out[1][i] << " fused; seed "
+              << this->seed_;
+        }
+      }
+    }
+  }
+}
+
 TYPED_TEST(PlaneCudaVsCpu, TheSameBadInputIsReported) {
   using T = TypeParam;
   test::PlaneProblem p = test::random_plane_problem(37, 19, this->rng_);

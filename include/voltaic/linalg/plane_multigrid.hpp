@@ -20,6 +20,8 @@ template <class T>
 struct Level;
 template <class T>
 struct Transfer;
+template <class T>
+struct FusedCycle;
 }  // namespace plane
 
 /// How a level's residual goes to the next coarser level. Both keep the
@@ -38,11 +40,21 @@ struct PlaneMultigridOptions {
   int pre_smoothing = 2;   ///< nu1: red-black sweeps (red, then black) before each coarse correction, >= 0
   int post_smoothing = 2;  ///< nu2: sweeps (black, then red) after it, >= 0; nu1 = nu2 keeps M symmetric (CG)
   PlaneRestriction restriction = PlaneRestriction::bilinear_transpose;
+  /// On CUDA, the coarse levels of at most kPlaneFusedCells cells each run as
+  /// one kernel (one thread block walks them, a barrier between steps):
+  /// the same cell operations in the same colour order, so the same bits as
+  /// a kernel per step, without some 45 launches of a few microseconds each.
+  bool fuse_coarse_levels = true;
 };
 
 /// A direction with more than this many cells is coarsened; the coarsest
 /// level has at most kPlaneCoarsest x kPlaneCoarsest cells.
 constexpr int kPlaneCoarsest = 4;
+
+/// On CUDA the levels of at most this many cells (33 x 33) run as one kernel
+/// (PlaneMultigridOptions::fuse_coarse_levels); at most kPlaneFusedLevels of them.
+constexpr std::size_t kPlaneFusedCells = 1089;
+constexpr int kPlaneFusedLevels = 8;
 
 /// One V-cycle of cell-centred geometric multigrid per apply: z = M^{-1} r,
 /// from z = 0 (docs/multigrid.md).
@@ -86,9 +98,10 @@ constexpr int kPlaneCoarsest = 4;
 /// pivot; a nearly singular one (a field held only through weak blocks) is
 /// legitimate and is solved as it is.
 ///
-/// On CUDA every step is one kernel on stream 0 (11 per level with
-/// nu1 = nu2 = 2, and the one-thread coarsest solve); nothing goes to the
-/// host during apply(). Memory per apply on a level of n cells (values per
+/// On CUDA every step of a fine level is one kernel on stream 0 (11 per level
+/// with nu1 = nu2 = 2); the coarse levels of at most kPlaneFusedCells cells
+/// and the coarsest solve are one kernel of one thread block; nothing goes to
+/// the host during apply(). Memory per apply on a level of n cells (values per
 /// cell, both fields): each half-sweep reads r, z and the inverse blocks of
 /// its colour and the neighbours' z (about 5 per cell of the level), the
 /// residual reads z, r, the Dirichlet diagonal and the blocks and writes the
@@ -145,6 +158,10 @@ class PlaneMultigrid final : public Preconditioner<T> {
   /// Level l and the transfer from level l - 1 to l as the kernels see them.
   plane::Level<T> kernel_level(std::size_t l) const;
   plane::Transfer<T> kernel_transfer(std::size_t l) const;
+  /// The first level of the tail that CUDA runs as one kernel (levels_.size(): none).
+  std::size_t fused_tail() const;
+  /// That tail as the kernel sees it, for apply(r, z).
+  plane::FusedCycle<T> fused_cycle(View<const T> r, View<T> z) const;
 
   PlaneGrid grid_;
   std::shared_ptr<const Executor> exec_;
@@ -153,6 +170,7 @@ class PlaneMultigrid final : public Preconditioner<T> {
   std::vector<Level> levels_;
   Array<T> dense_;                    ///< the coarsest matrix's LU (m x m, m = 2 cells)
   Array<int> pivot_;                  ///< its row swaps
+  std::size_t fused_from_ = 0;        ///< the first level of the one-kernel tail on CUDA (levels_.size(): none)
   Array<unsigned long long> status_;  ///< update()'s first rejected cell per level (the last: the LU's step)
   std::vector<unsigned long long> status_reset_;  ///< "none" per level, copied into status_ before update()
 };
