@@ -72,32 +72,64 @@ VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in
 }
 
 /// z = M^{-1} r on one column (r and z field-major, 2 * cells values each,
-/// not overlapping).
+/// not overlapping). The loads of kBlockStaged cells go before their
+/// arithmetic (as solve_column's; the same operations in the same order).
+constexpr int kBlockStaged = 4;
+
 template <class T>
 VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, std::size_t col, std::size_t columns,
                                           int nz) {
+  constexpr int K = kBlockStaged;
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
   T g0 = T(0), g1 = T(0), t0 = T(0), t1 = T(0);
-  for (int k = 0; k < nz; ++k) {
-    const std::size_t c = col + static_cast<std::size_t>(k) * columns;
-    const T s0 = fp::fma(t0, g0, r[c]);
-    const T s1 = fp::fma(t1, g1, r[cells + c]);
-    g0 = fp::fma(factors[0 * cells + c], s0, fp::mul(factors[1 * cells + c], s1));
-    g1 = fp::fma(factors[2 * cells + c], s0, fp::mul(factors[3 * cells + c], s1));
-    z[c] = g0;
-    z[cells + c] = g1;
-    t0 = factors[4 * cells + c];
-    t1 = factors[5 * cells + c];
+  for (int k0 = 0; k0 < nz; k0 += K) {
+    T f[6][K], r0[K], r1[K];
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      if (k0 + q >= nz) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
+      r0[q] = r[c];
+      r1[q] = r[cells + c];
+#pragma unroll
+      for (int m = 0; m < 6; ++m) f[m][q] = factors[m * cells + c];
+    }
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      if (k0 + q >= nz) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
+      const T s0 = fp::fma(t0, g0, r0[q]);
+      const T s1 = fp::fma(t1, g1, r1[q]);
+      g0 = fp::fma(f[0][q], s0, fp::mul(f[1][q], s1));
+      g1 = fp::fma(f[2][q], s0, fp::mul(f[3][q], s1));
+      z[c] = g0;
+      z[cells + c] = g1;
+      t0 = f[4][q];
+      t1 = f[5][q];
+    }
   }
   // g0, g1 now hold z of the top cell; walk down.
-  for (int k = nz - 2; k >= 0; --k) {
-    const std::size_t c = col + static_cast<std::size_t>(k) * columns;
-    const T u0 = fp::mul(factors[4 * cells + c], g0);
-    const T u1 = fp::mul(factors[5 * cells + c], g1);
-    g0 = fp::fma(factors[0 * cells + c], u0, fp::fma(factors[1 * cells + c], u1, z[c]));
-    g1 = fp::fma(factors[2 * cells + c], u0, fp::fma(factors[3 * cells + c], u1, z[cells + c]));
-    z[c] = g0;
-    z[cells + c] = g1;
+  for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
+    T f[6][K], z0[K], z1[K];
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      if (k0 - q < 0) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
+      z0[q] = z[c];
+      z1[q] = z[cells + c];
+#pragma unroll
+      for (int m = 0; m < 6; ++m) f[m][q] = factors[m * cells + c];
+    }
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      if (k0 - q < 0) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
+      const T u0 = fp::mul(f[4][q], g0);
+      const T u1 = fp::mul(f[5][q], g1);
+      g0 = fp::fma(f[0][q], u0, fp::fma(f[1][q], u1, z0[q]));
+      g1 = fp::fma(f[2][q], u0, fp::fma(f[3][q], u1, z1[q]));
+      z[c] = g0;
+      z[cells + c] = g1;
+    }
   }
 }
 
