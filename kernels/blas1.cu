@@ -60,6 +60,30 @@ __global__ void map2_kernel(std::size_t n, Op op, const T* a, const T* b, T* out
   for (std::size_t i = packs * V + t; i < n; i += stride) out[i] = op(a[i], b[i]);
 }
 
+/// y -= sum_i c[i] ys_i, i in order, in packs of V: the bits of count axpy
+/// calls with alpha = -c[i], y read and written once.
+template <int V, class T>
+__global__ void combination_kernel(std::size_t n, int count, std::size_t stride, const T* ys, const T* c, T* y) {
+  const std::size_t grid_stride = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t packs = n / V;
+  const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (std::size_t p = t; p < packs; p += grid_stride) {
+    Pack<T, V> o = load_pack<V>(y, p);
+    for (int i = 0; i < count; ++i) {
+      const ops::Axpy<T> op{-c[i]};
+      const Pack<T, V> x = load_pack<V>(ys + i * stride, p);
+#pragma unroll
+      for (int v = 0; v < V; ++v) o.v[v] = op(x.v[v], o.v[v]);
+    }
+    store_pack<V>(y, p, o);
+  }
+  for (std::size_t e = packs * V + t; e < n; e += grid_stride) {
+    T o = y[e];
+    for (int i = 0; i < count; ++i) o = ops::Axpy<T>{-c[i]}(ys[i * stride + e], o);
+    y[e] = o;
+  }
+}
+
 template <class T>
 constexpr int kVecOf = static_cast<int>(16 / sizeof(T));
 
@@ -115,6 +139,14 @@ void multiply(const CudaExecutor& exec, const T* x, const T* y, T* z, std::size_
   VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, map2_kernel, n, ops::Multiply<T>{}, x, y, z);
 }
 
+template <class T>
+void subtract_combination(const CudaExecutor& exec, const T* ys, std::size_t stride, int count, const T* c, T* y,
+                          std::size_t n) {
+  if (count == 0) return;
+  const bool vector_ok = aligned_to(16, ys, y) && (stride * sizeof(T)) % 16 == 0;
+  VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, combination_kernel, n, count, stride, ys, c, y);
+}
+
 template <class To, class From>
 void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n) {
   // The wider type sets the width: 16-byte accesses on its side, 8 on the other.
@@ -122,13 +154,14 @@ void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n) {
   VOLTAIC_LAUNCH_VECTORISED(2, map1_kernel, n, ops::Convert<To>{}, x, y);
 }
 
-#define VOLTAIC_INSTANTIATE(T)                                                  \
-  template void fill<T>(const CudaExecutor&, T*, std::size_t, T);               \
-  template void copy<T>(const CudaExecutor&, const T*, T*, std::size_t);        \
-  template void axpy<T>(const CudaExecutor&, T, const T*, T*, std::size_t);     \
-  template void axpby<T>(const CudaExecutor&, T, const T*, T, T*, std::size_t); \
-  template void scale<T>(const CudaExecutor&, T, T*, std::size_t);              \
-  template void multiply<T>(const CudaExecutor&, const T*, const T*, T*, std::size_t);
+#define VOLTAIC_INSTANTIATE(T)                                                         \
+  template void fill<T>(const CudaExecutor&, T*, std::size_t, T);                      \
+  template void copy<T>(const CudaExecutor&, const T*, T*, std::size_t);               \
+  template void axpy<T>(const CudaExecutor&, T, const T*, T*, std::size_t);            \
+  template void axpby<T>(const CudaExecutor&, T, const T*, T, T*, std::size_t);        \
+  template void scale<T>(const CudaExecutor&, T, T*, std::size_t);                     \
+  template void multiply<T>(const CudaExecutor&, const T*, const T*, T*, std::size_t); \
+  template void subtract_combination<T>(const CudaExecutor&, const T*, std::size_t, int, const T*, T*, std::size_t);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)
 #undef VOLTAIC_INSTANTIATE

@@ -62,11 +62,15 @@ __device__ typename P::Acc block_tree(typename P::Acc (&acc)[kLanes / kBlock], t
   return g;
 }
 
-/// Pass 1: one partial per segment of the inputs.
+/// Pass 1: one partial per segment of the inputs. A batch (gridDim.y > 1)
+/// reduces x + b x_stride against y into partials + b partial_stride.
 template <class P, class T, int kBlock>
 __global__ void __launch_bounds__(kBlock)
     reduce_values_kernel(const T* __restrict__ x, const T* __restrict__ y, std::size_t n, std::size_t segments,
-                         bool vector_ok, typename P::Acc* __restrict__ partials) {
+                         bool vector_ok, typename P::Acc* __restrict__ partials, std::size_t x_stride,
+                         std::size_t partial_stride) {
+  x += blockIdx.y * x_stride;
+  partials += blockIdx.y * partial_stride;
   using Acc = typename P::Acc;
   constexpr int R = kLanes / kBlock;
   constexpr int V = reduction::kVec<T>;
@@ -119,11 +123,15 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 /// Later passes: one partial per segment of partials; the last pass (segments
-/// == 1) writes the finished result instead.
+/// == 1) writes the finished result instead. A batch (gridDim.y > 1) works
+/// on in and out + b partial_stride, into result[b].
 template <class P, class T, int kBlock>
 __global__ void __launch_bounds__(kBlock)
     reduce_partials_kernel(const typename P::Acc* __restrict__ in, std::size_t count, std::size_t segments,
-                           typename P::Acc* __restrict__ out, T* __restrict__ result) {
+                           typename P::Acc* __restrict__ out, T* __restrict__ result, std::size_t partial_stride) {
+  in += blockIdx.y * partial_stride;
+  out += blockIdx.y * partial_stride;
+  result += blockIdx.y;
   using Acc = typename P::Acc;
   constexpr int R = kLanes / kBlock;
   __shared__ alignas(Acc) unsigned char group_storage[sizeof(Acc) * kGroups];
@@ -175,15 +183,18 @@ unsigned balanced_grid(const CudaExecutor& exec, Kernel kernel, int block, std::
   return static_cast<unsigned>((segments + waves - 1) / waves);
 }
 
+/// The passes of `batch` reductions: x + b x_stride against y into result[b],
+/// each with its own partials (partial_count of them apart).
 template <class P, class T, int kBlock>
 void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, unsigned grid,
-                typename P::Acc* partials) {
+                typename P::Acc* partials, int batch = 1, std::size_t x_stride = 0, std::size_t partial_count = 0) {
   cudaStream_t s = exec.stream(0);
   const std::size_t segments = reduction::num_segments(n, reduction::kSegment<T>);
   auto* values_kernel = reduce_values_kernel<P, T, kBlock>;
   const unsigned g1 = grid > 0 ? grid : balanced_grid(exec, values_kernel, kBlock, segments);
-  const bool vector_ok = aligned_to(16, x, y);
-  values_kernel<<<g1, kBlock, 0, s>>>(x, y, n, segments, vector_ok, partials);
+  const bool vector_ok = aligned_to(16, x, y) && (x_stride * sizeof(T)) % 16 == 0;
+  const unsigned b = static_cast<unsigned>(batch);
+  values_kernel<<<dim3(g1, b), kBlock, 0, s>>>(x, y, n, segments, vector_ok, partials, x_stride, partial_count);
   VOLTAIC_LAUNCH_CHECK(s, reduce_values_kernel);
 
   std::size_t count = segments;
@@ -192,7 +203,7 @@ void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n,
     const std::size_t next = reduction::num_segments(count, reduction::kPartialSegment);
     const std::size_t g = grid > 0 ? grid : next;
     reduce_partials_kernel<P, T, kBlock>
-        <<<static_cast<unsigned>(g), kBlock, 0, s>>>(in, count, next, in + count, result);
+        <<<dim3(static_cast<unsigned>(g), b), kBlock, 0, s>>>(in, count, next, in + count, result, partial_count);
     VOLTAIC_LAUNCH_CHECK(s, reduce_partials_kernel);
     in += count;
     count = next;
@@ -253,6 +264,17 @@ void reduce(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* 
   reduce_with<P>(exec, x, y, n, result, launch, scratch + kResultSlot);
 }
 
+template <class T>
+void block_dot(const CudaExecutor& exec, const T* ys, std::size_t stride, int count, const T* x, std::size_t n,
+               T* result) {
+  using P = reduction::DotPolicy<T>;
+  if (count == 0) return;
+  const std::size_t per = partial_bytes<P, T>(n);
+  auto* partials = static_cast<typename P::Acc*>(exec.scratch(per * static_cast<std::size_t>(count)));
+  exec.activate();
+  run_passes<P, T, 256>(exec, ys, x, n, result, 0, partials, count, stride, per / sizeof(typename P::Acc));
+}
+
 template <Reduction R, class T>
 T reduce_to_host(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, LaunchConfig launch) {
   using P = typename PolicyFor<R, T>::type;
@@ -277,5 +299,8 @@ VOLTAIC_INSTANTIATE(Reduction::nrm2, double)
 VOLTAIC_INSTANTIATE(Reduction::max_abs, float)
 VOLTAIC_INSTANTIATE(Reduction::max_abs, double)
 #undef VOLTAIC_INSTANTIATE
+template void block_dot<float>(const CudaExecutor&, const float*, std::size_t, int, const float*, std::size_t, float*);
+template void block_dot<double>(const CudaExecutor&, const double*, std::size_t, int, const double*, std::size_t,
+                                double*);
 
 }  // namespace voltaic::cuda

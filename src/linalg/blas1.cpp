@@ -130,7 +130,76 @@ T reduce_to_host_impl(const Executor& exec, View<const T> x, View<const T> y, La
 #endif
 }
 
+/// ys_i (i < count, x_size values from i * stride) must lie inside ys.
+template <class T>
+void require_block(View<const T> ys, std::size_t stride, int count, std::size_t x_size, const char* op) {
+  const std::size_t need = count <= 0 ? 0 : static_cast<std::size_t>(count - 1) * stride + x_size;
+  if (count < 0 || (count > 1 && stride < x_size) || need > ys.size()) {
+    throw SizeMismatch(op, std::string("voltaic::") + op,
+                       "count = " + std::to_string(count) + " vectors of " + std::to_string(x_size) + " at stride " +
+                           std::to_string(stride) + " need " + std::to_string(need) + " elements of 'ys', which has " +
+                           std::to_string(ys.size()) + " (count >= 0, stride >= the vector's size)");
+  }
+}
+
+template <class T>
+void block_dot_impl(const Executor& exec, View<const T> ys, std::size_t stride, int count, View<const T> x,
+                    View<T> result) {
+  require_block(ys, stride, count, x.size(), "block_dot");
+  require_space(exec, ys, "block_dot", "ys");
+  require_space(exec, x, "block_dot", "x");
+  require_space(exec, result, "block_dot", "result");
+  if (result.size() < static_cast<std::size_t>(count)) {
+    throw SizeMismatch("block_dot", "voltaic::block_dot",
+                       "'result' has " + std::to_string(result.size()) +
+                           " elements for count = " + std::to_string(count) + " dot products");
+  }
+  if (detail::on_cpu(exec, "voltaic::blas1")) {
+    for (int i = 0; i < count; ++i)
+      result[i] = cpu::reduce<Reduction::dot>(ys.data() + static_cast<std::size_t>(i) * stride, x.data(), x.size());
+    return;
+  }
+  VOLTAIC_ON_CUDA(cuda::block_dot(detail::as_cuda(exec), ys.data(), stride, count, x.data(), x.size(), result.data()));
+}
+
+template <class T>
+void subtract_combination_impl(const Executor& exec, View<const T> ys, std::size_t stride, int count, View<const T> c,
+                               View<T> y) {
+  require_block(ys, stride, count, y.size(), "subtract_combination");
+  require_space(exec, ys, "subtract_combination", "ys");
+  require_space(exec, c, "subtract_combination", "c");
+  require_space(exec, y, "subtract_combination", "y");
+  if (c.size() < static_cast<std::size_t>(count)) {
+    throw SizeMismatch("subtract_combination", "voltaic::subtract_combination",
+                       "'c' has " + std::to_string(c.size()) + " coefficients for count = " + std::to_string(count));
+  }
+  if (detail::on_cpu(exec, "voltaic::blas1")) {
+    for (int i = 0; i < count; ++i)
+      cpu::axpy(-c[i], ys.data() + static_cast<std::size_t>(i) * stride, y.data(), y.size());
+    return;
+  }
+  VOLTAIC_ON_CUDA(
+      cuda::subtract_combination(detail::as_cuda(exec), ys.data(), stride, count, c.data(), y.data(), y.size()));
+}
+
 }  // namespace
+
+void block_dot(const Executor& e, View<const float> ys, std::size_t stride, int count, View<const float> x,
+               View<float> r) {
+  block_dot_impl(e, ys, stride, count, x, r);
+}
+void block_dot(const Executor& e, View<const double> ys, std::size_t stride, int count, View<const double> x,
+               View<double> r) {
+  block_dot_impl(e, ys, stride, count, x, r);
+}
+void subtract_combination(const Executor& e, View<const float> ys, std::size_t stride, int count, View<const float> c,
+                          View<float> y) {
+  subtract_combination_impl(e, ys, stride, count, c, y);
+}
+void subtract_combination(const Executor& e, View<const double> ys, std::size_t stride, int count, View<const double> c,
+                          View<double> y) {
+  subtract_combination_impl(e, ys, stride, count, c, y);
+}
 
 void fill(const Executor& e, View<float> x, float v) { fill_impl(e, x, v); }
 void fill(const Executor& e, View<double> x, double v) { fill_impl(e, x, v); }

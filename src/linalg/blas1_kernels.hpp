@@ -53,6 +53,14 @@ void multiply(const CudaExecutor& exec, const T* x, const T* y, T* z, std::size_
 template <class To, class From>
 void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n);
 
+/// result[i] = ys_i . x (i < count, ys_i at i * stride), as count dot() calls give them.
+template <class T>
+void block_dot(const CudaExecutor& exec, const T* ys, std::size_t stride, int count, const T* x, std::size_t n,
+               T* result);
+/// y -= sum_i c[i] ys_i in turn (c in device memory).
+template <class T>
+void subtract_combination(const CudaExecutor& exec, const T* ys, std::size_t stride, int count, const T* c, T* y,
+                          std::size_t n);
 /// Reduction R into result[0] (device memory), asynchronously on stream 0.
 template <Reduction R, class T>
 void reduce(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, LaunchConfig launch);

@@ -1,9 +1,11 @@
 // Right-preconditioned restarted GMRES(m), written once on the host over the
 // LinearOperator / Preconditioner interfaces and BLAS-1. Gram-Schmidt is
-// classical with one re-orthogonalisation pass (CGS2): each pass queues its
-// j+1 dot products into a device array and reads them back with one copy, so
-// the device is waited for three times per iteration whatever j is. The small
-// Hessenberg least-squares problem stays on the host, in double.
+// classical with one re-orthogonalisation pass (CGS2): each pass is one
+// batch of dot products (block_dot) and one update of the new vector by the
+// coefficients where they lie (subtract_combination), so the device is
+// waited for once per iteration whatever j is, after both passes and the new
+// norm. The small Hessenberg least-squares problem stays on the host, in
+// double.
 #include <cmath>
 #include <limits>
 
@@ -35,8 +37,8 @@ GmresSolver<T>::GmresSolver(std::shared_ptr<const LinearOperator<T>> a, std::sha
   basis_ = Array<T>(exec, stride_ * (m_len + 1));
   w_ = Array<T>(exec, n);
   z_ = Array<T>(exec, n);
-  scalars_ = Array<T>(exec, m_len + 2);
-  host_scalars_ = Array<T>::pinned(exec, m_len + 2);
+  scalars_ = Array<T>(exec, 2 * (m_len + 2));  // pass 1 and ||w||, then pass 2 and ||v_next||
+  host_scalars_ = Array<T>::pinned(exec, 2 * (m_len + 2));
   hessenberg_.assign((m_len + 1) * m_len, 0.0);
   cosines_.assign(m_len, 0.0);
   sines_.assign(m_len, 0.0);
@@ -98,24 +100,25 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
       const View<T> v_next = basis(j + 1);
       m_->apply(View<const T>(basis(j)), z);
       a_->apply(View<const T>(z), v_next);
-      // CGS2 pass 1, with ||w|| before it (the scale of the breakdown test).
+      // CGS2: pass 1 with ||w|| before it (the scale of the breakdown test),
+      // pass 2 (what rounding left of the basis directions), the new norm;
+      // each pass's coefficients applied where they lie, one read of all.
       const View<const T> basis_block = View<const T>(basis_.view());
-      space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), scalars_.view());
-      space.nrm2(exec, View<const T>(v_next), scalars_.view().subview(j + 1, 1));
-      read_scalars(j + 2);
+      const std::size_t second = static_cast<std::size_t>(m) + 2;
+      const View<T> pass1 = scalars_.view().subview(0, j + 2), pass2 = scalars_.view().subview(second, j + 2);
+      space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), pass1);
+      space.nrm2(exec, View<const T>(v_next), pass1.subview(j + 1, 1));
+      subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass1), v_next);
+      space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), pass2);
+      subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass2), v_next);
+      space.nrm2(exec, View<const T>(v_next), pass2.subview(j + 1, 1));
+      read_scalars(static_cast<int>(second) + j + 2);
       const double w_norm = s[j + 1];
       for (int i = 0; i <= j; ++i) {
         h(i, j) = s[i];
-        axpy(exec, -s[i], View<const T>(basis(i)), v_next);
+        h(i, j) += s[second + i];
       }
-      // Pass 2: what rounding left of the basis directions.
-      space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), scalars_.view());
-      read_scalars(j + 1);
-      for (int i = 0; i <= j; ++i) {
-        h(i, j) += s[i];
-        axpy(exec, -s[i], View<const T>(basis(i)), v_next);
-      }
-      const double h_next = space.nrm2(exec, View<const T>(v_next));
+      const double h_next = s[second + j + 1];
       ++it;
       bool finite = detail::finite(h_next) && detail::finite(w_norm);
       for (int i = 0; i <= j; ++i) finite = finite && detail::finite(h(i, j));

@@ -18,8 +18,7 @@ void VectorSpace<T>::dot(const Executor& exec, View<const T> x, View<const T> y,
 template <class T>
 void VectorSpace<T>::block_dot(const Executor& exec, View<const T> ys, std::size_t stride, int count, View<const T> x,
                                View<T> result) const {
-  for (int i = 0; i < count; ++i)
-    dot(exec, ys.subview(static_cast<std::size_t>(i) * stride, x.size()), x, result.subview(i, 1));
+  voltaic::block_dot(exec, ys, stride, count, x, result);
 }
 
 template <class T>

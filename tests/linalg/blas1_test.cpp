@@ -87,6 +87,53 @@ TYPED_TEST(Blas1Test, MismatchedSizesAreNamed) {
   }
 }
 
+// A basis of `count` vectors at `stride`: block_dot gives each dot()'s bits
+// and subtract_combination the bits of count axpy calls in turn, on sizes
+// across a reduction segment, aligned and unaligned strides; bad shapes named.
+TYPED_TEST(Blas1Test, BlockDotAndCombinationAreTheirLoops) {
+  using T = typename TestFixture::T;
+  const auto& e = *this->exec_;
+  std::mt19937_64 rng(test::fresh_seed());
+  for (const std::size_t n : {std::size_t(1), std::size_t(37), std::size_t(40000)}) {
+    for (const std::size_t pad : {std::size_t(0), std::size_t(3), std::size_t(64)}) {
+      for (const int count : {0, 1, 4, 9}) {
+        const std::size_t stride = n + pad;
+        const Array<T> ys = Array<T>::from_host(
+            this->exec_, test::random_vector<T>(stride * static_cast<std::size_t>(count) + n, rng, T(-2), T(2)));
+        const auto xv = test::random_vector<T>(n, rng, T(-2), T(2));
+        const Array<T> x = Array<T>::from_host(this->exec_, xv);
+        auto basis = [&](int i) { return ys.const_view().subview(static_cast<std::size_t>(i) * stride, n); };
+        Array<T> got = Array<T>::from_host(this->exec_, std::vector<T>(10, test::poison<T>()));
+        block_dot(e, ys.const_view(), stride, count, x.const_view(), got.view());
+        const auto g = got.to_host();
+        for (int i = 0; i < count; ++i) {
+          const T want = dot(e, basis(i), x.const_view());
+          ASSERT_TRUE(test::same_bits(g[i], want)) << "block_dot n " << n << " stride " << stride << " i " << i;
+        }
+        Array<T> y1 = Array<T>::from_host(this->exec_, xv), y2 = Array<T>::from_host(this->exec_, xv);
+        subtract_combination(e, ys.const_view(), stride, count, got.const_view(), y1.view());
+        for (int i = 0; i < count; ++i) axpy(e, -g[i], basis(i), y2.view());
+        const auto a = y1.to_host(), b = y2.to_host();
+        for (std::size_t k = 0; k < n; ++k) {
+          ASSERT_TRUE(test::same_bits(a[k], b[k]))
+              << "subtract_combination n " << n << " stride " << stride << " count " << count << " element " << k;
+        }
+      }
+    }
+  }
+  Array<T> ys(this->exec_, 10), x(this->exec_, 4), r(this->exec_, 2);
+  EXPECT_THROW(block_dot(e, ys.const_view(), 4, 3, x.const_view(), r.view()), SizeMismatch);  // needs 12 of 10
+  EXPECT_THROW(block_dot(e, ys.const_view(), 4, 2, x.const_view(), r.view().subview(0, 1)), SizeMismatch);
+  EXPECT_THROW(block_dot(e, ys.const_view(), 3, 2, x.const_view(), r.view()), SizeMismatch);  // overlapping
+  EXPECT_THROW(block_dot(e, ys.const_view(), 4, -1, x.const_view(), r.view()), SizeMismatch);
+  EXPECT_THROW(subtract_combination(e, ys.const_view(), 4, 2, r.const_view().subview(0, 1), x.view()), SizeMismatch);
+  try {
+    block_dot(e, ys.const_view(), 4, 3, x.const_view(), r.view());
+  } catch (const SizeMismatch& err) {
+    EXPECT_NE(std::string(err.what()).find("need 12 elements"), std::string::npos) << err.what();
+  }
+}
+
 TYPED_TEST(Blas1Test, BadLaunchConfigIsRejectedOnCuda) {
   using T = typename TestFixture::T;
   if (this->exec_->backend() != Backend::cuda) GTEST_SKIP() << "launch shapes apply to CUDA only";

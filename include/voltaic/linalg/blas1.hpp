@@ -58,6 +58,22 @@ void dot(const Executor& exec, View<const float> x, View<const float> y, View<fl
 void dot(const Executor& exec, View<const double> x, View<const double> y, View<double> result,
          LaunchConfig launch = {});
 
+/// result[i] = ys_i . x for i < count, ys_i the x.size() values of ys from
+/// i * stride (a Krylov basis): each dot()'s bits, left in exec's memory
+/// without waiting; on CUDA one batch of launches for all of them.
+void block_dot(const Executor& exec, View<const float> ys, std::size_t stride, int count, View<const float> x,
+               View<float> result);
+void block_dot(const Executor& exec, View<const double> ys, std::size_t stride, int count, View<const double> x,
+               View<double> result);
+
+/// y -= sum_i c[i] ys_i for i = 0 .. count - 1 in turn, ys_i as in block_dot
+/// and the coefficients c in exec's memory (no host round trip): the bits of
+/// count axpy(-c[i], ys_i, y) calls, y read and written once.
+void subtract_combination(const Executor& exec, View<const float> ys, std::size_t stride, int count,
+                          View<const float> c, View<float> y);
+void subtract_combination(const Executor& exec, View<const double> ys, std::size_t stride, int count,
+                          View<const double> c, View<double> y);
+
 /// Deterministic Euclidean norm, without overflow or underflow of intermediates.
 float nrm2(const Executor& exec, View<const float> x, LaunchConfig launch = {});
 double nrm2(const Executor& exec, View<const double> x, LaunchConfig launch = {});

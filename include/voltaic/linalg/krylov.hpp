@@ -74,7 +74,7 @@ class GmresSolver final : public Solver<T> {
   std::size_t stride_ = 0;          ///< distance between basis vectors, n rounded up to 256 bytes
   Array<T> basis_;                  ///< (restart + 1) vectors of n
   Array<T> w_, z_;                  ///< the update V y, and M^{-1} of a basis vector or of V y
-  Array<T> scalars_;                ///< device-side dot products of one Gram-Schmidt pass
+  Array<T> scalars_;                ///< device-side dot products of both Gram-Schmidt passes and the norms
   Array<T> host_scalars_;           ///< their pinned host copy
   std::vector<double> hessenberg_;  ///< (m + 1) x m, column-major, rotated in place
   std::vector<double> cosines_, sines_, g_, y_;
