@@ -84,6 +84,33 @@ __global__ void combination_kernel(std::size_t n, int count, std::size_t stride,
   }
 }
 
+/// x += a u, y -= a v in packs of V, a from the device's denominator (0: no change).
+template <int V, class T>
+__global__ void update_pair_kernel(std::size_t n, double numerator, const T* denominator, const T* u, const T* v, T* x,
+                                   T* y) {
+  const T a = ops::quotient_or_zero<T>(numerator, *denominator);
+  if (a == T(0)) return;
+  const ops::Axpy<T> plus{a}, minus{-a};
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t packs = n / V;
+  const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (std::size_t p = t; p < packs; p += stride) {
+    const Pack<T, V> pu = load_pack<V>(u, p), pv = load_pack<V>(v, p);
+    Pack<T, V> px = load_pack<V>(x, p), py = load_pack<V>(y, p);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      px.v[k] = plus(pu.v[k], px.v[k]);
+      py.v[k] = minus(pv.v[k], py.v[k]);
+    }
+    store_pack<V>(x, p, px);
+    store_pack<V>(y, p, py);
+  }
+  for (std::size_t i = packs * V + t; i < n; i += stride) {
+    x[i] = plus(u[i], x[i]);
+    y[i] = minus(v[i], y[i]);
+  }
+}
+
 template <class T>
 constexpr int kVecOf = static_cast<int>(16 / sizeof(T));
 
@@ -147,6 +174,13 @@ void subtract_combination(const CudaExecutor& exec, const T* ys, std::size_t str
   VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, combination_kernel, n, count, stride, ys, c, y);
 }
 
+template <class T>
+void update_pair(const CudaExecutor& exec, double numerator, const T* denominator, const T* u, const T* v, T* x, T* y,
+                 std::size_t n) {
+  const bool vector_ok = aligned_to(16, u, v, x, y);
+  VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, update_pair_kernel, n, numerator, denominator, u, v, x, y);
+}
+
 template <class To, class From>
 void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n) {
   // The wider type sets the width: 16-byte accesses on its side, 8 on the other.
@@ -154,13 +188,14 @@ void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n) {
   VOLTAIC_LAUNCH_VECTORISED(2, map1_kernel, n, ops::Convert<To>{}, x, y);
 }
 
-#define VOLTAIC_INSTANTIATE(T)                                                         \
-  template void fill<T>(const CudaExecutor&, T*, std::size_t, T);                      \
-  template void copy<T>(const CudaExecutor&, const T*, T*, std::size_t);               \
-  template void axpy<T>(const CudaExecutor&, T, const T*, T*, std::size_t);            \
-  template void axpby<T>(const CudaExecutor&, T, const T*, T, T*, std::size_t);        \
-  template void scale<T>(const CudaExecutor&, T, T*, std::size_t);                     \
-  template void multiply<T>(const CudaExecutor&, const T*, const T*, T*, std::size_t); \
+#define VOLTAIC_INSTANTIATE(T)                                                                                  \
+  template void fill<T>(const CudaExecutor&, T*, std::size_t, T);                                               \
+  template void copy<T>(const CudaExecutor&, const T*, T*, std::size_t);                                        \
+  template void axpy<T>(const CudaExecutor&, T, const T*, T*, std::size_t);                                     \
+  template void axpby<T>(const CudaExecutor&, T, const T*, T, T*, std::size_t);                                 \
+  template void scale<T>(const CudaExecutor&, T, T*, std::size_t);                                              \
+  template void multiply<T>(const CudaExecutor&, const T*, const T*, T*, std::size_t);                          \
+  template void update_pair<T>(const CudaExecutor&, double, const T*, const T*, const T*, T*, T*, std::size_t); \
   template void subtract_combination<T>(const CudaExecutor&, const T*, std::size_t, int, const T*, T*, std::size_t);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)

@@ -8,6 +8,7 @@
 #include "core/backend_dispatch.hpp"
 #include "voltaic/config.hpp"
 #include "voltaic/core/error.hpp"
+#include "voltaic/linalg/blas1_ops.hpp"
 
 namespace voltaic {
 
@@ -182,7 +183,39 @@ void subtract_combination_impl(const Executor& exec, View<const T> ys, std::size
       cuda::subtract_combination(detail::as_cuda(exec), ys.data(), stride, count, c.data(), y.data(), y.size()));
 }
 
+template <class T>
+void update_pair_impl(const Executor& exec, double numerator, View<const T> denominator, View<const T> u,
+                      View<const T> v, View<T> x, View<T> y) {
+  require_same_size(u, x, "update_pair", "u", "x");
+  require_same_size(v, y, "update_pair", "v", "y");
+  require_same_size(u, v, "update_pair", "u", "v");
+  for (const auto* a : {&denominator, &u, &v}) require_space(exec, *a, "update_pair", "an input");
+  require_space(exec, x, "update_pair", "x");
+  require_space(exec, y, "update_pair", "y");
+  if (denominator.empty()) {
+    throw SizeMismatch("update_pair", "voltaic::update_pair", "'denominator' must hold at least 1 element");
+  }
+  if (detail::on_cpu(exec, "voltaic::blas1")) {
+    const T a = ops::quotient_or_zero<T>(numerator, denominator[0]);
+    if (a == T(0)) return;
+    cpu::axpy(a, u.data(), x.data(), x.size());
+    cpu::axpy(-a, v.data(), y.data(), y.size());
+    return;
+  }
+  VOLTAIC_ON_CUDA(cuda::update_pair(detail::as_cuda(exec), numerator, denominator.data(), u.data(), v.data(), x.data(),
+                                    y.data(), x.size()));
+}
+
 }  // namespace
+
+void update_pair(const Executor& e, double num, View<const float> den, View<const float> u, View<const float> v,
+                 View<float> x, View<float> y) {
+  update_pair_impl(e, num, den, u, v, x, y);
+}
+void update_pair(const Executor& e, double num, View<const double> den, View<const double> u, View<const double> v,
+                 View<double> x, View<double> y) {
+  update_pair_impl(e, num, den, u, v, x, y);
+}
 
 void block_dot(const Executor& e, View<const float> ys, std::size_t stride, int count, View<const float> x,
                View<float> r) {

@@ -61,6 +61,10 @@ void block_dot(const CudaExecutor& exec, const T* ys, std::size_t stride, int co
 template <class T>
 void subtract_combination(const CudaExecutor& exec, const T* ys, std::size_t stride, int count, const T* c, T* y,
                           std::size_t n);
+/// x += a u, y -= a v, a = numerator / *denominator where that is finite and > 0.
+template <class T>
+void update_pair(const CudaExecutor& exec, double numerator, const T* denominator, const T* u, const T* v, T* x, T* y,
+                 std::size_t n);
 /// Reduction R into result[0] (device memory), asynchronously on stream 0.
 template <Reduction R, class T>
 void reduce(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, LaunchConfig launch);

@@ -1,7 +1,8 @@
 // Preconditioned conjugate gradients, written once on the host over the
 // LinearOperator / Preconditioner interfaces and BLAS-1, so it runs on every
-// backend. Scalars come back to the host twice per iteration: p.Ap, then
-// ||r|| and r.z together (device-result reductions, one copy).
+// backend. Scalars come back to the host once per iteration: p.Ap stays on
+// the device for the updates of x and r (update_pair), and comes back with
+// ||r|| and r.z (device-result reductions, one copy).
 #include "krylov_common.hpp"
 #include "voltaic/linalg/krylov.hpp"
 
@@ -20,8 +21,8 @@ CgSolver<T>::CgSolver(std::shared_ptr<const LinearOperator<T>> a, std::shared_pt
   z_ = Array<T>(exec, n);
   p_ = Array<T>(exec, n);
   q_ = Array<T>(exec, n);
-  scalars_ = Array<T>(exec, 2);
-  host_scalars_ = Array<T>::pinned(exec, 2);
+  scalars_ = Array<T>(exec, 3);  // ||r||, r.z, p.Ap
+  host_scalars_ = Array<T>::pinned(exec, 3);
 }
 
 template <class T>
@@ -88,7 +89,16 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
       break;
     }
     a_->apply(p, q);
-    const double pq = space.dot(exec, View<const T>(p), View<const T>(q));
+    // x += alpha p, r -= alpha q with alpha = rho / p.Ap taken on the device;
+    // nothing moves unless p.Ap is finite and > 0, and the host reads it
+    // with the new norms below and stops there on a breakdown.
+    const View<T> s = scalars_.view();
+    space.dot(exec, View<const T>(p), View<const T>(q), s.subview(2, 1));
+    update_pair(exec, rho, View<const T>(s.subview(2, 1)), View<const T>(p), View<const T>(q), x, r);
+    m_->apply(r, z);
+    space.norm_and_dot(exec, View<const T>(r), View<const T>(z), s.subview(0, 2));
+    exec.copy(host_scalars_.data(), MemorySpace::host(), scalars_.data(), scalars_.space(), 3 * sizeof(T));
+    const double pq = host_scalars_.data()[2];
     if (!detail::finite(pq)) {
       reason = StopReason::non_finite;
       break;
@@ -97,14 +107,8 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
       reason = StopReason::breakdown;
       break;
     }
-    const T alpha = static_cast<T>(rho / pq);
-    axpy(exec, alpha, View<const T>(p), x);
-    axpy(exec, -alpha, View<const T>(q), r);
     ++it;
     fresh = false;
-    m_->apply(r, z);
-    space.norm_and_dot(exec, View<const T>(r), View<const T>(z), scalars_.view().subview(0, 2));
-    exec.copy(host_scalars_.data(), MemorySpace::host(), scalars_.data(), scalars_.space(), 2 * sizeof(T));
     r_norm = host_scalars_.data()[0];
     rho_next = host_scalars_.data()[1];
   }

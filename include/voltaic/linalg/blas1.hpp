@@ -74,6 +74,16 @@ void subtract_combination(const Executor& exec, View<const float> ys, std::size_
 void subtract_combination(const Executor& exec, View<const double> ys, std::size_t stride, int count,
                           View<const double> c, View<double> y);
 
+/// x += a u and y -= a v, a = T(numerator / denominator[0]) (the quotient in
+/// double), denominator[0] read where it lies (exec's memory: no host round
+/// trip): the bits of axpy(a, u, x) and axpy(-a, v, y). Nothing changes
+/// unless denominator[0] is finite and > 0 (CG's p . A p: the caller reads
+/// it back with its next scalars and stops on a breakdown).
+void update_pair(const Executor& exec, double numerator, View<const float> denominator, View<const float> u,
+                 View<const float> v, View<float> x, View<float> y);
+void update_pair(const Executor& exec, double numerator, View<const double> denominator, View<const double> u,
+                 View<const double> v, View<double> x, View<double> y);
+
 /// Deterministic Euclidean norm, without overflow or underflow of intermediates.
 float nrm2(const Executor& exec, View<const float> x, LaunchConfig launch = {});
 double nrm2(const Executor& exec, View<const double> x, LaunchConfig launch = {});

@@ -14,6 +14,14 @@ struct Axpy {
   VOLTAIC_HD T operator()(T x, T y) const { return fp::fma(alpha, x, y); }
 };
 
+/// update_pair's coefficient: numerator / denominator rounded to T, or 0
+/// (no update) where the denominator is not finite and > 0.
+template <class T>
+VOLTAIC_HD inline T quotient_or_zero(double numerator, T denominator) {
+  const double d = static_cast<double>(denominator);
+  return d > 0.0 && d - d == 0.0 ? static_cast<T>(numerator / d) : T(0);
+}
+
 template <class T>
 struct Axpby {
   T alpha, beta;

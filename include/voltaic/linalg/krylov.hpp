@@ -35,7 +35,7 @@ class CgSolver final : public Solver<T> {
   std::shared_ptr<const Preconditioner<T>> m_;
   SolverOptions options_;
   Array<T> r_, z_, p_, q_;
-  Array<T> scalars_;       ///< ||r|| and r.z, written on the device
+  Array<T> scalars_;       ///< ||r||, r.z and p.Ap, written on the device
   Array<T> host_scalars_;  ///< their pinned host copy
 };
 
