@@ -134,6 +134,39 @@ TYPED_TEST(Blas1Test, BlockDotAndCombinationAreTheirLoops) {
   }
 }
 
+// CG's update: the bits of two axpy calls with a = rho / p.Ap taken where
+// p.Ap lies, and nothing at all where p.Ap is not finite and > 0.
+TYPED_TEST(Blas1Test, UpdatePairIsTwoAxpysOrNothing) {
+  using T = typename TestFixture::T;
+  const auto& e = *this->exec_;
+  std::mt19937_64 rng(test::fresh_seed());
+  const std::size_t n = 40001;
+  const auto u = test::random_vector<T>(n, rng), v = test::random_vector<T>(n, rng);
+  const auto x = test::random_vector<T>(n, rng), y = test::random_vector<T>(n, rng);
+  const double rho = 0.7309;
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  for (const T pq : {T(1.7), T(3e-3), T(0), T(-2), nan, inf}) {
+    const Array<T> den = Array<T>::from_host(this->exec_, {pq});
+    const Array<T> ua = Array<T>::from_host(this->exec_, u), va = Array<T>::from_host(this->exec_, v);
+    Array<T> x1 = Array<T>::from_host(this->exec_, x), y1 = Array<T>::from_host(this->exec_, y);
+    Array<T> x2 = Array<T>::from_host(this->exec_, x), y2 = Array<T>::from_host(this->exec_, y);
+    update_pair(e, rho, den.const_view(), ua.const_view(), va.const_view(), x1.view(), y1.view());
+    if (pq > T(0) && pq < inf) {
+      const T a = static_cast<T>(rho / static_cast<double>(pq));
+      axpy(e, a, ua.const_view(), x2.view());
+      axpy(e, -a, va.const_view(), y2.view());
+    }
+    const auto gx = x1.to_host(), gy = y1.to_host(), wx = x2.to_host(), wy = y2.to_host();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(test::same_bits(gx[i], wx[i]) && test::same_bits(gy[i], wy[i])) << "p.Ap " << pq << " element " << i;
+    }
+  }
+  Array<T> a(this->exec_, 4), b(this->exec_, 5), none(this->exec_, 0);
+  EXPECT_THROW(update_pair(e, rho, a.const_view(), a.const_view(), b.const_view(), a.view(), b.view()), SizeMismatch);
+  EXPECT_THROW(update_pair(e, rho, none.const_view(), a.const_view(), a.const_view(), a.view(), a.view()),
+               SizeMismatch);
+}
+
 TYPED_TEST(Blas1Test, BadLaunchConfigIsRejectedOnCuda) {
   using T = typename TestFixture::T;
   if (this->exec_->backend() != Backend::cuda) GTEST_SKIP() << "launch shapes apply to CUDA only";
