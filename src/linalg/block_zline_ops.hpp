@@ -84,16 +84,16 @@ VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, st
   T g0 = T(0), g1 = T(0), t0 = T(0), t1 = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
     T f[6][K], r0[K], r1[K];
-#pragma unroll
+    VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
       r0[q] = r[c];
       r1[q] = r[cells + c];
-#pragma unroll
+      VOLTAIC_UNROLL
       for (int m = 0; m < 6; ++m) f[m][q] = factors[m * cells + c];
     }
-#pragma unroll
+    VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
@@ -110,16 +110,16 @@ VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, st
   // g0, g1 now hold z of the top cell; walk down.
   for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
     T f[6][K], z0[K], z1[K];
-#pragma unroll
+    VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 - q < 0) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
       z0[q] = z[c];
       z1[q] = z[cells + c];
-#pragma unroll
+      VOLTAIC_UNROLL
       for (int m = 0; m < 6; ++m) f[m][q] = factors[m * cells + c];
     }
-#pragma unroll
+    VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 - q < 0) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;

@@ -94,14 +94,14 @@ VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, cons
   T y = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
     T lo[K], rr[K];
-#pragma unroll
+    VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
       lo[q] = lower[c];
       rr[q] = r[c];
     }
-#pragma unroll
+    VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
       y = k0 + q == 0 ? rr[q] : fp::fma(lo[q], y, rr[q]);
@@ -113,7 +113,7 @@ VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, cons
   z[top] = next;
   for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
     T up[K], zz[K], ip[K];
-#pragma unroll
+    VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 - q < 0) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
@@ -121,7 +121,7 @@ VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, cons
       zz[q] = z[c];
       ip[q] = inverse_pivot[c];
     }
-#pragma unroll
+    VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 - q < 0) break;
       next = fp::mul(fp::fma(up[q], next, zz[q]), ip[q]);

@@ -9,6 +9,14 @@
 #define VOLTAIC_HD
 #endif
 
+/// `#pragma unroll` in the device pass of VOLTAIC_HD code; nothing on the
+/// host, whose compiler warns of a pragma it does not know.
+#if defined(__CUDA_ARCH__)
+#define VOLTAIC_UNROLL _Pragma("unroll")
+#else
+#define VOLTAIC_UNROLL
+#endif
+
 /// A large function the CPU cell program calls rather than inlines. The
 /// program's entry points are flattened so that every fp::fma in them is an
 /// FMA instruction (src/solver/cell_program_cpu.cpp); inlining these at each
