@@ -5,6 +5,7 @@ target_sources(voltaic_tests PRIVATE
   model/material_functions_test.cpp
   model/material_function_test.cpp
   model/cubic_table_test.cpp
+  model/slope_test.cpp
   model/portable_exp_test.cpp
   model/pybamm_values_test.cpp
   model/pybamm_functions_test.cpp

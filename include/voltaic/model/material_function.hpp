@@ -29,6 +29,21 @@ VOLTAIC_HD inline double fast_tanh(double x) {
   return copysign((1.0 - e) / (1.0 + e), x);
 }
 
+/// A function's value and its derivative by the argument: the implicit
+/// Butler-Volmer solve takes its Newton derivative from these, not from a
+/// second evaluation.
+struct ValueSlope {
+  double value;
+  double slope;
+};
+
+/// tanh x and its derivative k (1 - tanh^2 x) for an argument k (s - s0):
+/// the OCP fits' terms, each from one exp.
+VOLTAIC_HD inline ValueSlope fast_tanh_slope(double x, double k) {
+  const double t = fast_tanh(x);
+  return {t, k * (1.0 - t * t)};
+}
+
 /// What a CustomFunction holds.
 enum class FunctionKind : int {
   none,        ///< no function: evaluates to NaN (validate() rejects a selected one)
@@ -87,13 +102,18 @@ VOLTAIC_HD inline int table_segment(const double* xs, int n, double x) {
 /// BPX tables). Exact at the nodes. The fp:: operations keep nvcc from fusing
 /// the sum into an FMA in kernels built without --fmad=false (a fifth of the
 /// points of a 248-point table differed in the last bit on an H200).
-VOLTAIC_HD inline double interpolate_table(const double* data, int n, double x) {
-  if (n < 2) return n == 1 ? data[1] : NAN;
+VOLTAIC_HD inline ValueSlope interpolate_table_slope(const double* data, int n, double x) {
+  if (n < 2) return {n == 1 ? data[1] : NAN, 0.0};
   const double* xs = data;
   const double* ys = data + n;
   const int i = table_segment(xs, n, x);
-  const double t = (x - xs[i]) / (xs[i + 1] - xs[i]);
-  return fp::add(fp::mul(1.0 - t, ys[i]), fp::mul(t, ys[i + 1]));
+  const double h = xs[i + 1] - xs[i];
+  const double t = (x - xs[i]) / h;
+  return {fp::add(fp::mul(1.0 - t, ys[i]), fp::mul(t, ys[i + 1])), (ys[i + 1] - ys[i]) / h};
+}
+
+VOLTAIC_HD inline double interpolate_table(const double* data, int n, double x) {
+  return interpolate_table_slope(data, n, x).value;
 }
 
 /// The cubic spline through (x_i, y_i) with second derivatives M_i at the
@@ -102,9 +122,10 @@ VOLTAIC_HD inline double interpolate_table(const double* data, int n, double x) 
 /// h = x_{i+1} - x_i, A = (x_{i+1} - x) / h, B = (x - x_i) / h. Outside
 /// [x_0, x_{n-1}] the end segment's cubic goes on (scipy's CubicSpline with
 /// extrapolate=True). Exact at the nodes (A or B is 0 there). Every operation
-/// is an fp:: one, so no backend fuses a multiply into an add.
-VOLTAIC_HD inline double interpolate_cubic_table(const double* data, int n, double x) {
-  if (n < 2) return n == 1 ? data[1] : NAN;
+/// is an fp:: one, so no backend fuses a multiply into an add. The slope:
+///   y' = (y_{i+1} - y_i) / h + ((3 B^2 - 1) M_{i+1} - (3 A^2 - 1) M_i) h / 6.
+VOLTAIC_HD inline ValueSlope interpolate_cubic_table_slope(const double* data, int n, double x) {
+  if (n < 2) return {n == 1 ? data[1] : NAN, 0.0};
   const double* xs = data;
   const double* ys = data + n;
   const double* ms = data + 2 * n;
@@ -116,7 +137,13 @@ VOLTAIC_HD inline double interpolate_cubic_table(const double* data, int n, doub
   const double ca = fp::sub(fp::mul(fp::mul(a, a), a), a);  // A^3 - A
   const double cb = fp::sub(fp::mul(fp::mul(b, b), b), b);  // B^3 - B
   const double curvature = fp::add(fp::mul(ca, ms[i]), fp::mul(cb, ms[i + 1]));
-  return fp::add(linear, fp::mul(curvature, fp::mul(h, h)) / 6.0);
+  const double slope =
+      (ys[i + 1] - ys[i]) / h + ((3.0 * b * b - 1.0) * ms[i + 1] - (3.0 * a * a - 1.0) * ms[i]) * h / 6.0;
+  return {fp::add(linear, fp::mul(curvature, fp::mul(h, h)) / 6.0), slope};
+}
+
+VOLTAIC_HD inline double interpolate_cubic_table(const double* data, int n, double x) {
+  return interpolate_cubic_table_slope(data, n, x).value;
 }
 
 /// a op b for the binary instructions.
@@ -188,6 +215,22 @@ struct CustomFunction {
       case FunctionKind::cubic_table: return 3 * size;
       case FunctionKind::expression: return size;
       default: return 0;
+    }
+  }
+
+  /// f(x) and f'(x): the tables' own slope, a forward difference (1e-7,
+  /// towards 0.5) for an expression; NaN for kind none.
+  VOLTAIC_HD ValueSlope with_slope(double x) const {
+    switch (kind) {
+      case FunctionKind::constant: return {value, 0.0};
+      case FunctionKind::table: return detail::interpolate_table_slope(data, size, x);
+      case FunctionKind::cubic_table: return detail::interpolate_cubic_table_slope(data, size, x);
+      case FunctionKind::expression: {
+        const double y = detail::evaluate_expression(data, size, x);
+        const double h = x > 0.5 ? -1e-7 : 1e-7;
+        return {y, (detail::evaluate_expression(data, size, x + h) - y) / h};
+      }
+      default: return {NAN, NAN};
     }
   }
 
