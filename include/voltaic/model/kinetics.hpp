@@ -56,7 +56,7 @@ VOLTAIC_HD inline Reaction butler_volmer(const ElectrodeParameters& e, double re
       material::guarded_open_circuit_potential(e, c_surf / e.maximum_concentration, T, reference_temperature);
   // c_e at 0 where an iterate is a hair below it (PyBaMM's odd regularised
   // power would reverse the reaction there): no reaction without electrolyte.
-  const double j0 = material::regularised_exchange_current_density(e, fmax(c_e, 0.0), c_surf, T, c_e_scale);
+  const double j0 = material::regularised_exchange_current_density(e, fp::max(c_e, 0.0), c_surf, T, c_e_scale);
   double per_j0;
   return detail::butler_volmer_at(e, phi_s - phi_e, ocp, j0, T, per_j0);
 }
@@ -73,7 +73,8 @@ VOLTAIC_HD inline SurfaceReaction butler_volmer_slope(const ElectrodeParameters&
                                                       double c_e_scale) {
   const double c_max = e.maximum_concentration;
   const ValueSlope ocp = material::guarded_open_circuit_potential_slope(e, c_surf / c_max, T, reference_temperature);
-  const ValueSlope j0 = material::regularised_exchange_current_density_slope(e, fmax(c_e, 0.0), c_surf, T, c_e_scale);
+  const ValueSlope j0 =
+      material::regularised_exchange_current_density_slope(e, fp::max(c_e, 0.0), c_surf, T, c_e_scale);
   double per_j0;
   const Reaction r = detail::butler_volmer_at(e, dphi, ocp.value, j0.value, T, per_j0);
   // j = j0 b(eta): dj/dc = dj0/dc b - dj/deta dU/dc.
@@ -170,7 +171,7 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(const
     // The error left after a step: the step times the contraction rate of
     // the last two (for Newton's quadratic convergence an overestimate). Below rounding, the step ends the solve
     // without a further evaluation (dbv, a Jacobian entry, is then one step old).
-    const double rate = newton && !bisected ? fmin(1.0, step / last_step) : 1.0;
+    const double rate = newton && !bisected ? fp::min(1.0, step / last_step) : 1.0;
     last_step = step;
     j = next;
     if (step * rate <= 1e-13 * (fabs(j) + 1.0) && !bisected) {

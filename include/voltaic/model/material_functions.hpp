@@ -245,7 +245,7 @@ VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) { return ocp_barri
 VOLTAIC_HD VOLTAIC_CPU_CALL inline double guarded_open_circuit_potential(const ElectrodeParameters& e, double sto,
                                                                          double T, double T_ref) {
   constexpr double tol = 1e-10;
-  const double clipped = fmin(fmax(sto, tol), 1.0 - tol);
+  const double clipped = fp::min(fp::max(sto, tol), 1.0 - tol);
   return open_circuit_potential(e, clipped, T, T_ref) + ocp_barrier_towards_zero(sto) -
          ocp_barrier_towards_zero(1.0 - sto);
 }
@@ -255,7 +255,7 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline double guarded_open_circuit_potential(const E
 VOLTAIC_HD VOLTAIC_CPU_CALL inline ValueSlope guarded_open_circuit_potential_slope(const ElectrodeParameters& e,
                                                                                    double sto, double T, double T_ref) {
   constexpr double tol = 1e-10;
-  const double clipped = fmin(fmax(sto, tol), 1.0 - tol);
+  const double clipped = fp::min(fp::max(sto, tol), 1.0 - tol);
   const ValueSlope u = open_circuit_potential_slope(e, clipped, T, T_ref);
   const ValueSlope empty = ocp_barrier_towards_zero_slope(sto), full = ocp_barrier_towards_zero_slope(1.0 - sto);
   return {u.value + empty.value - full.value, u.slope + empty.slope + full.slope};
