@@ -167,8 +167,10 @@ VOLTAIC_HD inline ValueSlope interpolate_cubic_table_slope(const double* data, i
   const double ca = fp::sub(fp::mul(fp::mul(a, a), a), a);  // A^3 - A
   const double cb = fp::sub(fp::mul(fp::mul(b, b), b), b);  // B^3 - B
   const double curvature = fp::add(fp::mul(ca, ms[i]), fp::mul(cb, ms[i + 1]));
-  const double slope =
-      (ys[i + 1] - ys[i]) / h + ((3.0 * b * b - 1.0) * ms[i + 1] - (3.0 * a * a - 1.0) * ms[i]) * h / 6.0;
+  const double sa = fp::sub(fp::mul(fp::mul(3.0, a), a), 1.0);  // 3 A^2 - 1
+  const double sb = fp::sub(fp::mul(fp::mul(3.0, b), b), 1.0);  // 3 B^2 - 1
+  const double bend = fp::sub(fp::mul(sb, ms[i + 1]), fp::mul(sa, ms[i]));
+  const double slope = fp::add(fp::sub(ys[i + 1], ys[i]) / h, fp::mul(bend, h) / 6.0);
   return {fp::add(linear, fp::mul(curvature, fp::mul(h, h)) / 6.0), slope};
 }
 
