@@ -102,6 +102,21 @@ FunctionDefinition FunctionDefinition::constant(double v) {
   return f;
 }
 
+namespace {
+
+/// Appends the segment index of a table with nodes x (detail::table_buckets):
+/// each bucket's guess the segment of its lower edge.
+void append_table_index(std::vector<double>& data, const std::vector<double>& x) {
+  const int n = static_cast<int>(x.size());
+  const int buckets = detail::table_buckets(n);
+  const double scale = buckets / (x.back() - x.front());
+  data.push_back(scale);
+  for (int b = 0; b < buckets; ++b)
+    data.push_back(static_cast<double>(detail::table_segment(x.data(), n, x.front() + b / scale)));
+}
+
+}  // namespace
+
 FunctionDefinition FunctionDefinition::table(const std::vector<double>& x, const std::vector<double>& y) {
   check_table(kLinear, x, y);
   FunctionDefinition f;
@@ -109,6 +124,7 @@ FunctionDefinition FunctionDefinition::table(const std::vector<double>& x, const
   f.size = static_cast<int>(x.size());
   f.data = x;
   f.data.insert(f.data.end(), y.begin(), y.end());
+  append_table_index(f.data, x);
   f.uses_x = true;
   f.description = "table (" + std::to_string(x.size()) + " points)";
   return f;
@@ -131,6 +147,7 @@ FunctionDefinition FunctionDefinition::cubic_table(const std::vector<double>& x,
   f.data = x;
   f.data.insert(f.data.end(), y.begin(), y.end());
   f.data.insert(f.data.end(), m.begin(), m.end());
+  append_table_index(f.data, x);
   f.uses_x = true;
   f.description = "cubic table (" + std::to_string(x.size()) + " points)";
   return f;

@@ -208,7 +208,7 @@ class CellRunT {
     for (std::size_t i = lane_; i < m; i += lanes_) {
       const double a = fabs(x[i]);
       if (a != a) nan = true;
-      top = fmax(top, a);
+      top = fp::max(top, a);
     }
     return all_lanes(!nan) ? reduce_max(top) : NAN;
   }
@@ -482,7 +482,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::stress_diffusivity() {
     for (int i = 0; i + 1 < s_.R; ++i) {
       const std::size_t k = static_cast<std::size_t>(i) * np_ + q;
       face[k] =
-          e.on ? ds[q] * fmax(stress_diffusion::face_factor(e, T[cell], cs[k], cs[k + np_]), kLeastFactor) : ds[q];
+          e.on ? ds[q] * fp::max(stress_diffusion::face_factor(e, T[cell], cs[k], cs[k + np_]), kLeastFactor) : ds[q];
     }
   }
   sync();
@@ -507,9 +507,9 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::porosity_now() {
     }
     const double e =
         porosity::value(k, c_sei ? c_sei[c] : 0.0, c_pl ? c_pl[c] : 0.0, c_dead ? c_dead[c] : 0.0, f ? f[c] : 1.0);
-    least = fmin(least, e);
+    least = fp::min(least, e);
     eps[c] = e;
-    transport[c] = porosity::bruggeman(fmax(e, porosity::kLeastPorosity), k.b_e);
+    transport[c] = porosity::bruggeman(fp::max(e, porosity::kLeastPorosity), k.b_e);
     // PyBaMM's solid transport efficiency (1 - eps)^b_s: the constant one (CellLayout's) scaled by its change.
     sigma[c] = sigma0[c] * porosity::bruggeman((1.0 - e) / (1.0 - k.eps0), k.b_s);
   }
@@ -809,7 +809,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
     // As PotentialStep::solve.
     if (it == 1 && !damped && last_update <= newton::kLargest)
       k_.newton_constant = largest / (last_update * last_update);
-    const double rate = it > 0 ? fmin(1.0, largest / last_update) : newton::first_rate(k_.newton_constant, largest);
+    const double rate = it > 0 ? fp::min(1.0, largest / last_update) : newton::first_rate(k_.newton_constant, largest);
     last_update = largest;
     if (!damped && largest * rate <= s_.newton_tolerance) {
       const dfn::LinearisedReactionT<const DfnConstants&> finish{k,    update, adj,     c_surf,  slope,
@@ -1028,7 +1028,7 @@ VOLTAIC_HD inline double CellRunT<Ageing>::split_change() const {
     return sqrt(squares / double(n_));
   };
   double d = change(at(o.c_e), at(o.c_e_pass), c_.ce0);
-  if (s_.lumped) d = fmax(d, change(at(o.T), at(o.T_pass), 1.0));
+  if (s_.lumped) d = fp::max(d, change(at(o.T), at(o.T_pass), 1.0));
   return d;
 }
 
@@ -1083,7 +1083,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::attempt(double h, const ProgramStep& st
   k_.last_order = f.order;
   double least = INFINITY;
   const double* c_e = level3(o.c_e_levels, n_, 0);
-  for (std::size_t c = lane_; c < n_; c += lanes_) least = fmin(least, fabs(c_e[c]));
+  for (std::size_t c = lane_; c < n_; c += lanes_) least = fp::min(least, fabs(c_e[c]));
   const bool rate_test = reduce_min(least) > 0.1 * c_.ce0;
   if (k_.history >= 2) predict_inputs(h);
   Pass p{f.a0, f.a1, f.beta * h, 0, drive_at(step, k_.elapsed + h)};  // implicit: the drive at the new time
@@ -1126,11 +1126,11 @@ VOLTAIC_HD inline double CellRunT<Ageing>::local_error(double h, bool voltage_dr
   const int back = order >= 2 ? 2 : 1;
   double error = norm(at(o.c_e), level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1),
                       level3(o.c_e_levels, n_, back), n_, c_.ce0);
-  error = fmax(error, norm(at(o.c_surf), level3(o.c_surf_levels, np_, 0), level3(o.c_surf_levels, np_, 1),
-                           level3(o.c_surf_levels, np_, back), np_, c_.c_max));
+  error = fp::max(error, norm(at(o.c_surf), level3(o.c_surf_levels, np_, 0), level3(o.c_surf_levels, np_, 1),
+                              level3(o.c_surf_levels, np_, back), np_, c_.c_max));
   const auto state = [&](std::size_t live, std::size_t levels, double scale) {
-    error =
-        fmax(error, norm(at(live), level3(levels, n_, 0), level3(levels, n_, 1), level3(levels, n_, back), n_, scale));
+    error = fp::max(error,
+                    norm(at(live), level3(levels, n_, 0), level3(levels, n_, 1), level3(levels, n_, back), n_, scale));
   };
   if (has_sei() && c_.sei.grows()) state(o.c_sei, o.c_sei_levels, c_.sei.c0);
   if (has_plating()) {
@@ -1138,7 +1138,7 @@ VOLTAIC_HD inline double CellRunT<Ageing>::local_error(double h, bool voltage_dr
     state(o.c_dead, o.c_dead_levels, c_.plating.scale);
   }
   if (has_lam()) state(o.active, o.active_levels, 1.0);
-  error = fmax(error, stepping::terminal_error(k_, e, voltage_driven, s_.lumped, s_.rtol, s_.atol));
+  error = fp::max(error, stepping::terminal_error(k_, e, voltage_driven, s_.lumped, s_.rtol, s_.atol));
   return stepping::error_test(error);
 }
 
@@ -1207,7 +1207,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::record() {
       for (int v = 0; v < kRowValues; ++v) at(row + v)[0] = values[v];
   }
   ++k_.rows;
-  k_.max_temperature = fmax(k_.max_temperature, k_.lumped_t);
+  k_.max_temperature = fp::max(k_.max_temperature, k_.lumped_t);
 }
 
 // ---- Events and the step driver (simulation_steps.cpp) -------------------------
@@ -1324,7 +1324,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::circuit_accept(double h) {
   k_.time += h;
   k_.elapsed += h;
   ++k_.steps_taken;
-  k_.max_temperature = fmax(k_.max_temperature, k_.lumped_t);
+  k_.max_temperature = fp::max(k_.max_temperature, k_.lumped_t);
   accept(h);
 }
 

@@ -38,9 +38,9 @@ constexpr double kElectrolyteFloor = 10.0;
 /// the logarithm does not. Our guard for depleted cells: values a hair below
 /// zero count as zero, and the face value is at least 1e-3 mol/m^3.
 VOLTAIC_HD inline double log_difference(double a, double b) {
-  a = fmax(a, 0.0);
-  b = fmax(b, 0.0);
-  return (a - b) / fmax(0.5 * (a + b), 1e-3);
+  a = fp::max(a, 0.0);
+  b = fp::max(b, 0.0);
+  return (a - b) / fp::max(0.5 * (a + b), 1e-3);
 }
 
 /// G of a Dirichlet face: area 2 sigma / dz (the half-cell conductance) [S].
@@ -65,7 +65,7 @@ struct ElectrolytePropertiesT {
     // PyBaMM's floor: the transport functions see at least 10 mol/m^3, so that
     // a nearly depleted cell (and an iterate just below zero) keeps finite,
     // positive coefficients.
-    const double ce = fmax(c_e[c], kElectrolyteFloor), t = T[c];
+    const double ce = fp::max(c_e[c], kElectrolyteFloor), t = T[c];
     if (diffusivity) diffusivity[c] = factor * material::electrolyte_diffusivity(k.electrolyte, ce, t);
     if (!kappa) return;
     const double kap = factor * material::electrolyte_conductivity(k.electrolyte, ce, t);
@@ -118,14 +118,14 @@ struct ReactionCurrentT {
       aj[c] = x.ok ? a * x.j : NAN;
       // dj/d(phi_s - phi_e) > 0 but where j0 changes sign with an iterate of
       // c_e just below zero; the Jacobian keeps it >= 0 (SPD), the residual exact.
-      adj[c] = a * fmax(x.dj, 0.0);
+      adj[c] = a * fp::max(x.dj, 0.0);
       surface[p] = x.c_surf;
       return;
     }
     const kinetics::Reaction x = kinetics::butler_volmer(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c],
                                                          c_e[c], c_surf[p], T[c], k.electrolyte.initial_concentration);
     aj[c] = a * x.j;
-    adj[c] = a * fmax(x.dj, 0.0);
+    adj[c] = a * fp::max(x.dj, 0.0);
   }
 };
 using ReactionCurrent = ReactionCurrentT<>;
@@ -225,8 +225,8 @@ struct ElectrolyteSink {
   double *source, *sigma, *capacity;
   VOLTAIC_HD void operator()(std::size_t c) const {
     const double s_k = source[c];
-    const bool deep = -s_k * dt > kLinearisedSinkShare * porosity[c] * fmax(iterate[c], 0.0);
-    const double g = linearised && s_k < 0.0 && deep ? s_k / fmax(iterate[c], 1e-12) : 0.0;
+    const bool deep = -s_k * dt > kLinearisedSinkShare * porosity[c] * fp::max(iterate[c], 0.0);
+    const double g = linearised && s_k < 0.0 && deep ? s_k / fp::max(iterate[c], 1e-12) : 0.0;
     sigma[c] = g;
     capacity[c] = porosity[c] - dt * g;
     source[c] = s_k + g * (c_e[c] - iterate[c]);
@@ -377,7 +377,7 @@ struct HeatSourceT {
       const double ocp = material::guarded_open_circuit_potential(e, sto, T[c], k.reference_temperature);
       const double eta = phi_s[c] - phi_e[c] - ocp - (film_drop ? film_drop[c] : 0.0);
       const double main = intercalation(aj, aj_side, aj_plating, c);
-      reaction = main * (eta + T[c] * material::entropic_change(e, fmin(fmax(sto, 1e-10), 1.0 - 1e-10)));
+      reaction = main * (eta + T[c] * material::entropic_change(e, fp::min(fp::max(sto, 1e-10), 1.0 - 1e-10)));
     }
     q[c] = w / k.map.volume[c] + reaction;
   }

@@ -73,10 +73,10 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s
     } else {
       if (g > 0.0) {
         hi = j_tot;
-        lo = fmax(lo, j_tot - g);
+        lo = fp::max(lo, j_tot - g);
       } else {
         lo = j_tot;
-        hi = fmin(hi, j_tot - g);
+        hi = fp::min(hi, j_tot - g);
       }
       next = j_tot - g / (1.0 + slope * lr);
       if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);

@@ -48,12 +48,12 @@ struct Rate {
 /// stripping overpotential [V], c_e and c_pl [mol/m^3], T [K].
 VOLTAIC_HD inline Rate rate(const Constants& p, double eta, double c_e, double c_pl, double T) {
   const double f = kFaraday / (kGasConstant * T);
-  const double j0_p = p.fk * fmax(c_e, 0.0);
-  const double plate = -j0_p * pmath::exp(fmin(-p.alpha * f * eta, kLargestExponent));
+  const double j0_p = p.fk * fp::max(c_e, 0.0);
+  const double plate = -j0_p * pmath::exp(fp::min(-p.alpha * f * eta, kLargestExponent));
   const double d_plate = -p.alpha * f * plate;
   if (p.model == PlatingModel::irreversible) return {plate, d_plate};
   const double beta = 1.0 - p.alpha;
-  const double strip = p.fk * fmax(c_pl, 0.0) * pmath::exp(fmin(beta * f * eta, kLargestExponent));
+  const double strip = p.fk * fp::max(c_pl, 0.0) * pmath::exp(fp::min(beta * f * eta, kLargestExponent));
   return {strip + plate, beta * f * strip + d_plate};
 }
 

@@ -60,17 +60,17 @@ VOLTAIC_HD inline Rate growth(const Constants& s, double dphi, double j_main, do
   switch (s.model) {
     case SeiModel::reaction_limited:
     case SeiModel::reaction_limited_asymmetric: {
-      const double j = -arrhenius * s.j0 * pmath::exp(fmin(-s.alpha * f * eta, kLargestExponent));
+      const double j = -arrhenius * s.j0 * pmath::exp(fp::min(-s.alpha * f * eta, kLargestExponent));
       return {j, -s.alpha * f * j, s.alpha * f * L * s.resistivity * j};
     }
     case SeiModel::solvent_diffusion_limited: return {-arrhenius * s.solvent / L, 0.0, 0.0};
     case SeiModel::interstitial_diffusion_limited: {
-      const double j = -arrhenius * s.interstitial / L * pmath::exp(fmin(-f * dphi, kLargestExponent));
+      const double j = -arrhenius * s.interstitial / L * pmath::exp(fp::min(-f * dphi, kLargestExponent));
       return {j, -f * j, 0.0};
     }
     case SeiModel::ec_reaction_limited:
     case SeiModel::ec_reaction_limited_asymmetric: {
-      const double k = s.k * pmath::exp(fmin(-s.alpha * f * eta, kLargestExponent));
+      const double k = s.k * pmath::exp(fp::min(-s.alpha * f * eta, kLargestExponent));
       const double q = 1.0 + L * k / s.d_ec;
       const double j = -arrhenius * kFaraday * s.c_ec * k / q;
       const double d_eta = -s.alpha * f * j / q;  // dj/deta: dj/dk dk/deta

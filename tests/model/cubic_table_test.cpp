@@ -127,8 +127,8 @@ TEST(MaterialFunctionCubicTable, HoldsXYAndSecondDerivatives) {
   const CustomFunction h = f.handle();
   EXPECT_EQ(h.kind, FunctionKind::cubic_table);
   EXPECT_EQ(h.size, 10);
-  EXPECT_EQ(h.data_size(), 30);
-  EXPECT_EQ(f.data.size(), 30u);
+  EXPECT_EQ(h.data_size(), 30 + 19);  // x, y, M, then the segment index: its scale and 18 buckets
+  EXPECT_EQ(f.data.size(), 49u);
   EXPECT_TRUE(std::equal(kX.begin(), kX.end(), f.data.begin()));
   EXPECT_TRUE(std::equal(kY.begin(), kY.end(), f.data.begin() + 10));
   EXPECT_TRUE(f.uses_x);
@@ -214,7 +214,7 @@ TEST(MaterialFunctionCubicTable, AParameterSetHoldsAndReportsIt) {
   p.set_custom_function(FunctionSlot::positive_ocp, FunctionDefinition::expression("4.2 - x"));  // rebases the cubic
   p.validate();
   EXPECT_TRUE(p.holds_custom_function(FunctionSlot::negative_ocp));
-  EXPECT_EQ(p.custom_function_data().size(), 30u + p.custom_function(FunctionSlot::positive_ocp).data_size());
+  EXPECT_EQ(p.custom_function_data().size(), 49u + p.custom_function(FunctionSlot::positive_ocp).data_size());
   for (const double t : samples(kX))
     EXPECT_EQ(material::reference_open_circuit_potential(p.negative_electrode, t), f(t));
   std::map<std::string, std::string> selected;
@@ -261,5 +261,45 @@ TEST(TableSegment, IsTheLastNodeAtOrBelowX) {
       ASSERT_EQ(detail::table_segment(xs.data(), n, at), expected(at)) << "n " << n << " x " << at;
     }
     EXPECT_EQ(detail::table_segment(xs.data(), n, NAN), n - 2);
+  }
+}
+
+// The bucketed search (the index the tables store) picks the same segment
+// for every x, NaN included: on tables with uniform, random and clustered
+// nodes (buckets holding many nodes or none), from every start the index
+// may give.
+TEST(TableSegment, TheIndexGivesTheSameSegmentAsBisection) {
+  std::mt19937_64 draw(29);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int n = 2; n <= 300; n += (n < 20 ? 1 : 7)) {
+    for (int shape = 0; shape < 3; ++shape) {
+      std::vector<double> xs(static_cast<std::size_t>(n)), ys(static_cast<std::size_t>(n), 0.0);
+      double x = -0.3;
+      for (int i = 0; i < n; ++i) {
+        const double u = unit(draw);
+        const double step = shape == 0 ? 0.01 : shape == 1 ? 1e-3 + u : (i % 17 == 0 ? 5.0 : 1e-4 * (1.0 + u));
+        xs[static_cast<std::size_t>(i)] = x += step;
+      }
+      const FunctionDefinition f = FunctionDefinition::table(xs, ys);
+      ASSERT_EQ(f.handle().data_size(), static_cast<int>(f.data.size()));
+      const double* index = f.data.data() + 2 * n;
+      const double lo = xs.front() - 1.0, hi = xs.back() + 1.0;
+      for (int k = 0; k < 400; ++k) {
+        // The nodes, the next doubles beside them, then anywhere.
+        const std::size_t node = static_cast<std::size_t>(k % n);
+        const double at = k < n       ? xs[node]
+                          : k < 2 * n ? std::nextafter(xs[node], -INFINITY)
+                          : k < 3 * n ? std::nextafter(xs[node], INFINITY)
+                                      : lo + (hi - lo) * unit(draw);
+        ASSERT_EQ(detail::table_segment(xs.data(), n, index, at), detail::table_segment(xs.data(), n, at))
+            << "n " << n << " shape " << shape << " x " << at;
+      }
+      for (const double at : {double(NAN), -double(INFINITY), double(INFINITY), -1e300, 1e300})
+        EXPECT_EQ(detail::table_segment(xs.data(), n, index, at), detail::table_segment(xs.data(), n, at)) << at;
+      for (int guess = 0; guess <= n - 2; ++guess) {
+        for (const double at : {xs.front(), xs[static_cast<std::size_t>(n / 2)], hi, lo, 0.5 * (lo + hi), double(NAN)})
+          EXPECT_EQ(detail::table_segment_from(xs.data(), n, at, guess), detail::table_segment(xs.data(), n, at));
+      }
+    }
   }
 }

@@ -1,7 +1,7 @@
 // Custom material functions through the solver: the layout's host and
 // executor constants, a whole discharge with Chen2020's functions written as
-// expressions (the same doubles as the built-in fits, so the same curve bit
-// for bit), and the same on the CUDA backend against the CPU.
+// expressions (the same doubles as the built-in fits, so the same curve to
+// the implicit solves' rounding), and the same on the CUDA backend against the CPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -65,7 +65,11 @@ TEST(CellLayoutCustomFunctions, OutliveTheCallersParameterSet) {
             material::nmc811_ocp_chen2020(0.5));
 }
 
-TEST(SimulationCustomFunctions, ExpressionsWrittenLikeTheFitsGiveTheSameDischargeBitForBit) {
+// The same values (above), so the same discharge: the same steps, and the
+// voltages to the rounding of the particles' implicit Butler-Volmer roots
+// (not bit for bit: its Newton takes the fits' analytic slopes and an
+// expression's forward difference, other iterates to the same root).
+TEST(SimulationCustomFunctions, ExpressionsWrittenLikeTheFitsGiveTheSameDischarge) {
   const Experiment discharge({"Discharge at 1C until 2.5 V"});
   Simulation builtin(parameter_sets::chen2020(), SimulationOptions{}, CpuExecutor::create());
   Simulation custom(chen2020_as_expressions(), SimulationOptions{}, CpuExecutor::create());
@@ -73,10 +77,15 @@ TEST(SimulationCustomFunctions, ExpressionsWrittenLikeTheFitsGiveTheSameDischarg
   ASSERT_TRUE(a.completed) << a.termination;
   ASSERT_TRUE(b.completed) << b.termination;
   ASSERT_EQ(a.rows(), b.rows());
+  EXPECT_EQ(builtin.work().attempts, custom.work().attempts);
+  double worst_t = 0.0, worst_v = 0.0;
   for (std::size_t i = 0; i < a.rows(); ++i) {
-    EXPECT_EQ(a["Time [s]"][i], b["Time [s]"][i]) << "row " << i;
-    EXPECT_EQ(a["Voltage [V]"][i], b["Voltage [V]"][i]) << "row " << i;
+    worst_t = std::fmax(worst_t, std::fabs(a["Time [s]"][i] - b["Time [s]"][i]));
+    worst_v = std::fmax(worst_v, std::fabs(a["Voltage [V]"][i] - b["Voltage [V]"][i]));
   }
+  // Measured: 7.2e-10 s (an event's location) and 5.6e-12 V.
+  EXPECT_LE(worst_t, 1e-7);  // [s] over a 3,555 s discharge
+  EXPECT_LE(worst_v, 1e-10);
 }
 
 // The device evaluates the handles through the layout's device copy of the data.

@@ -1,7 +1,8 @@
 #pragma once
 /// @file rounding.hpp
 /// @brief Correctly rounded add, multiply and fused multiply-add that no
-/// compiler contracts or reorders, so both backends round identically.
+/// compiler contracts or reorders, so both backends round identically; and
+/// fmax/fmin as selects with one meaning on both.
 ///
 /// On the device these are the _rn intrinsics (nvcc never fuses them); on the
 /// host they are plain IEEE operations: the library's own sources are built
@@ -70,5 +71,13 @@ VOLTAIC_HD inline float fma(float a, float b, float c) {
   return std::fma(a, b, c);
 #endif
 }
+
+/// fmax(a, b) as glibc's on x86-64 (maxsd: b on a tie of +0 and -0; the
+/// other operand when one is NaN) as a select: GCC calls libm's fmax unless
+/// math is finite-only, a call that also spills every live register around
+/// it in the cell program's inner loops. The same select on the device.
+VOLTAIC_HD inline double max(double a, double b) { return a > b ? a : (b == b ? b : a); }
+/// fmin(a, b) likewise (minsd).
+VOLTAIC_HD inline double min(double a, double b) { return a < b ? a : (b == b ? b : a); }
 
 }  // namespace voltaic::fp

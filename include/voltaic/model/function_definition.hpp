@@ -18,7 +18,7 @@ struct FunctionDefinition {
   FunctionKind kind = FunctionKind::none;
   double value = 0.0;        ///< the constant
   int size = 0;              ///< as CustomFunction::size: points of a table, length of a program
-  std::vector<double> data;  ///< table: x then y; cubic_table: x, y, then M; expression: the program
+  std::vector<double> data;  ///< table: x, y, its index; cubic_table: x, y, M, its index; expression: the program
   bool uses_x = false;       ///< false: the same value everywhere (a constant, or an expression without x)
   /// How function_table() reports it: "constant: 3.3e-14", "table (12
   /// points)", "expression: 1.5 * x + 2".

@@ -22,6 +22,24 @@ struct Reaction {
   double ocp;  ///< U(c_surf / c_max, T) [V]
 };
 
+namespace detail {
+
+/// The Butler-Volmer current at overpotential eta = dphi - ocp with exchange
+/// current j0; `per_j0` receives j / j0 (the bracket of exponentials).
+VOLTAIC_HD inline Reaction butler_volmer_at(const ElectrodeParameters& e, double dphi, double ocp, double j0, double T,
+                                            double& per_j0) {
+  const double eta = dphi - ocp;
+  const double f = kFaraday / (kGasConstant * T);
+  const double alpha = e.charge_transfer_coefficient;
+  const double forward = pmath::exp(alpha * f * eta);
+  // The symmetric case (every built-in set) from the same exponential.
+  const double backward = alpha == 0.5 ? 1.0 / forward : pmath::exp(-(1.0 - alpha) * f * eta);
+  per_j0 = forward - backward;
+  return {j0 * per_j0, j0 * f * (alpha * forward + (1.0 - alpha) * backward), eta, ocp};
+}
+
+}  // namespace detail
+
 /// Butler-Volmer with charge-transfer coefficient alpha:
 ///
 ///   j = j0 (exp(alpha f eta) - exp(-(1 - alpha) f eta)),  f = F / (R T),
@@ -36,16 +54,31 @@ VOLTAIC_HD inline Reaction butler_volmer(const ElectrodeParameters& e, double re
                                          double phi_e, double c_e, double c_surf, double T, double c_e_scale) {
   const double ocp =
       material::guarded_open_circuit_potential(e, c_surf / e.maximum_concentration, T, reference_temperature);
-  const double eta = phi_s - phi_e - ocp;
   // c_e at 0 where an iterate is a hair below it (PyBaMM's odd regularised
   // power would reverse the reaction there): no reaction without electrolyte.
-  const double j0 = material::regularised_exchange_current_density(e, fmax(c_e, 0.0), c_surf, T, c_e_scale);
-  const double f = kFaraday / (kGasConstant * T);
-  const double alpha = e.charge_transfer_coefficient;
-  const double forward = pmath::exp(alpha * f * eta);
-  // The symmetric case (every built-in set) from the same exponential.
-  const double backward = alpha == 0.5 ? 1.0 / forward : pmath::exp(-(1.0 - alpha) * f * eta);
-  return {j0 * (forward - backward), j0 * f * (alpha * forward + (1.0 - alpha) * backward), eta, ocp};
+  const double j0 = material::regularised_exchange_current_density(e, fp::max(c_e, 0.0), c_surf, T, c_e_scale);
+  double per_j0;
+  return detail::butler_volmer_at(e, phi_s - phi_e, ocp, j0, T, per_j0);
+}
+
+/// butler_volmer and its derivative by c_surf at fixed phi_s - phi_e
+/// [A/m^2 per mol/m^3], from the OCP's and j0's analytic slopes.
+struct SurfaceReaction {
+  Reaction r;
+  double dj_dc;
+};
+
+VOLTAIC_HD inline SurfaceReaction butler_volmer_slope(const ElectrodeParameters& e, double reference_temperature,
+                                                      double dphi, double c_e, double c_surf, double T,
+                                                      double c_e_scale) {
+  const double c_max = e.maximum_concentration;
+  const ValueSlope ocp = material::guarded_open_circuit_potential_slope(e, c_surf / c_max, T, reference_temperature);
+  const ValueSlope j0 =
+      material::regularised_exchange_current_density_slope(e, fp::max(c_e, 0.0), c_surf, T, c_e_scale);
+  double per_j0;
+  const Reaction r = detail::butler_volmer_at(e, dphi, ocp.value, j0.value, T, per_j0);
+  // j = j0 b(eta): dj/dc = dj0/dc b - dj/deta dU/dc.
+  return {r, j0.slope * per_j0 - r.dj * ocp.slope / c_max};
 }
 
 /// The particle's surface concentration as its backward-Euler step makes it:
@@ -75,9 +108,8 @@ namespace detail {
 /// x finite (x - x is 0 exactly then; NaN and infinities give NaN).
 VOLTAIC_HD inline bool finite(double x) { return x - x == 0.0; }
 
-/// g(j) = j - BV(j) and its derivative for the implicit surface; a forward
-/// difference in c_surf (1e-7 c_max) for d U / d c and d j0 / d c (Newton
-/// needs the derivative only roughly; the root is exact).
+/// g(j) = j - BV(j) and its derivative for the implicit surface, d U / d c
+/// and d j0 / d c from their analytic slopes (butler_volmer_slope).
 struct ImplicitResidual {
   const ElectrodeParameters& e;
   double t_ref, dphi, c_e, T, c_e_scale;
@@ -85,18 +117,12 @@ struct ImplicitResidual {
 
   VOLTAIC_HD double surface(double j) const { return s.value + s.slope * (j / kFaraday - s.flux); }
   VOLTAIC_HD Reaction at(double c) const { return butler_volmer(e, t_ref, dphi, 0.0, c_e, c, T, c_e_scale); }
-  /// Fills g and d BV / d dphi, and with `derivative` dg / dj (else leaves
-  /// it: Newton keeps the last one); returns false when not finite.
-  VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv, bool derivative) const {
-    const double c = surface(j);
-    const Reaction r = at(c);
-    if (derivative) {
-      const double h = (c > 0.5 * e.maximum_concentration ? -1e-7 : 1e-7) * e.maximum_concentration;
-      const double dbv_dc = (at(c + h).j - r.j) / h;  // U and j0 together, at fixed dphi
-      dg = 1.0 - dbv_dc * s.slope / kFaraday;
-    }
-    g = j - r.j;
-    dbv = r.dj;
+  /// Fills g, dg / dj and d BV / d dphi; returns false when not finite.
+  VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv) const {
+    const SurfaceReaction x = butler_volmer_slope(e, t_ref, dphi, c_e, surface(j), T, c_e_scale);
+    dg = 1.0 - x.dj_dc * s.slope / kFaraday;
+    g = j - x.r.j;
+    dbv = x.r.dj;
     return finite(g) && finite(dg) && finite(dbv);
   }
 };
@@ -126,9 +152,9 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(const
   double g = 0.0, dg = 1.0, dbv = 0.0, last_step = 0.0;
   bool bisected = false;
   for (int it = 0; it < 100; ++it) {
-    // The derivative at the first iterate (the chord method: the surface's
-    // share of it changes little near the root), again after a bisection.
-    const bool good = f.evaluate(j, g, dg, dbv, it == 0 || bisected);
+    // Newton: the analytic derivative costs little beside the value (a
+    // chord's finite difference took a second evaluation).
+    const bool good = f.evaluate(j, g, dg, dbv);
     const bool newton = !bisected && it > 0;
     bisected = false;
     if (good && fabs(g) <= 1e-13 * (fabs(j) + 1.0)) break;  // j to rounding [A/m^2]
@@ -142,10 +168,10 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(const
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     bisected = !(good && dg > 0.0) || next == 0.5 * (lo + hi);
     const double step = fabs(next - j);
-    // The error left after a chord step: the step times the contraction
-    // rate of the last two. Below rounding, the step ends the solve without
-    // a further evaluation (dbv, a Jacobian entry, is then one step old).
-    const double rate = newton && !bisected ? fmin(1.0, step / last_step) : 1.0;
+    // The error left after a step: the step times the contraction rate of
+    // the last two (for Newton's quadratic convergence an overestimate). Below rounding, the step ends the solve
+    // without a further evaluation (dbv, a Jacobian entry, is then one step old).
+    const double rate = newton && !bisected ? fp::min(1.0, step / last_step) : 1.0;
     last_step = step;
     j = next;
     if (step * rate <= 1e-13 * (fabs(j) + 1.0) && !bisected) {
@@ -153,7 +179,7 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(const
       break;
     }
     if (hi - lo <= 1e-15 * span) {
-      f.evaluate(j, g, dg, dbv, true);
+      f.evaluate(j, g, dg, dbv);
       break;
     }
   }

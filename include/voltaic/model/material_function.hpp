@@ -29,6 +29,21 @@ VOLTAIC_HD inline double fast_tanh(double x) {
   return copysign((1.0 - e) / (1.0 + e), x);
 }
 
+/// A function's value and its derivative by the argument: the implicit
+/// Butler-Volmer solve takes its Newton derivative from these, not from a
+/// second evaluation.
+struct ValueSlope {
+  double value;
+  double slope;
+};
+
+/// tanh x and its derivative k (1 - tanh^2 x) for an argument k (s - s0):
+/// the OCP fits' terms, each from one exp.
+VOLTAIC_HD inline ValueSlope fast_tanh_slope(double x, double k) {
+  const double t = fast_tanh(x);
+  return {t, k * (1.0 - t * t)};
+}
+
 /// What a CustomFunction holds.
 enum class FunctionKind : int {
   none,        ///< no function: evaluates to NaN (validate() rejects a selected one)
@@ -39,6 +54,7 @@ enum class FunctionKind : int {
   /// (PyBaMM's "cubic" Interpolant); data = x_0..x_{n-1}, y_0..y_{n-1}, then
   /// the spline's second derivatives M_0..M_{n-1}
   cubic_table,
+  // Both tables' data end with their segment index (detail::table_buckets).
 };
 
 /// Instructions of a compiled expression. Each is one double in the program
@@ -82,18 +98,52 @@ VOLTAIC_HD inline int table_segment(const double* xs, int n, double x) {
   return lo;
 }
 
+/// A table's segment index: uniform buckets over [x_0, x_{n-1}], two per
+/// segment, so that a bucket of a near-uniform table (OKane2022's graphite
+/// OCP: 248 points, all but two 0.0037 apart) holds at most one node, and
+/// the search is a load and one select instead of log2(n) dependent loads.
+/// Stored after the table's columns: the scale buckets / (x_{n-1} - x_0),
+/// then each bucket's guess (a segment index, as a double).
+VOLTAIC_HD inline int table_buckets(int n) { return n >= 2 ? 2 * (n - 1) : 0; }
+
+/// Doubles of the index of an n-point table.
+VOLTAIC_HD inline int table_index_size(int n) { return 1 + table_buckets(n); }
+
+/// table_segment's segment, walked to from any guess i in 0 .. n - 2: the
+/// same segment whatever the guess (NaN's too: no comparison holds for it,
+/// so it walks up to the last), in as many steps as the guess is off.
+VOLTAIC_HD inline int table_segment_from(const double* xs, int n, double x, int i) {
+  i += i < n - 2 && !(x < xs[i + 1]);  // a select: the usual step of one
+  while (i > 0 && x < xs[i]) --i;
+  while (i < n - 2 && !(x < xs[i + 1])) ++i;
+  return i;
+}
+
+/// table_segment through the index (table_index_size(n) doubles).
+VOLTAIC_HD inline int table_segment(const double* xs, int n, const double* index, double x) {
+  const int buckets = table_buckets(n);
+  const double t = (x - xs[0]) * index[0];
+  const int b = t > 0.0 ? (t < buckets ? static_cast<int>(t) : buckets - 1) : 0;
+  return table_segment_from(xs, n, x, static_cast<int>(index[1 + b]));
+}
+
 /// Linear interpolation in a table; outside [x_0, x_{n-1}] the end segment
 /// is extended (linear extrapolation, as PyBaMM's default Interpolant does for
 /// BPX tables). Exact at the nodes. The fp:: operations keep nvcc from fusing
 /// the sum into an FMA in kernels built without --fmad=false (a fifth of the
 /// points of a 248-point table differed in the last bit on an H200).
-VOLTAIC_HD inline double interpolate_table(const double* data, int n, double x) {
-  if (n < 2) return n == 1 ? data[1] : NAN;
+VOLTAIC_HD inline ValueSlope interpolate_table_slope(const double* data, int n, double x) {
+  if (n < 2) return {n == 1 ? data[1] : NAN, 0.0};
   const double* xs = data;
   const double* ys = data + n;
-  const int i = table_segment(xs, n, x);
-  const double t = (x - xs[i]) / (xs[i + 1] - xs[i]);
-  return fp::add(fp::mul(1.0 - t, ys[i]), fp::mul(t, ys[i + 1]));
+  const int i = table_segment(xs, n, data + 2 * n, x);
+  const double h = xs[i + 1] - xs[i];
+  const double t = (x - xs[i]) / h;
+  return {fp::add(fp::mul(1.0 - t, ys[i]), fp::mul(t, ys[i + 1])), (ys[i + 1] - ys[i]) / h};
+}
+
+VOLTAIC_HD inline double interpolate_table(const double* data, int n, double x) {
+  return interpolate_table_slope(data, n, x).value;
 }
 
 /// The cubic spline through (x_i, y_i) with second derivatives M_i at the
@@ -102,13 +152,14 @@ VOLTAIC_HD inline double interpolate_table(const double* data, int n, double x) 
 /// h = x_{i+1} - x_i, A = (x_{i+1} - x) / h, B = (x - x_i) / h. Outside
 /// [x_0, x_{n-1}] the end segment's cubic goes on (scipy's CubicSpline with
 /// extrapolate=True). Exact at the nodes (A or B is 0 there). Every operation
-/// is an fp:: one, so no backend fuses a multiply into an add.
-VOLTAIC_HD inline double interpolate_cubic_table(const double* data, int n, double x) {
-  if (n < 2) return n == 1 ? data[1] : NAN;
+/// is an fp:: one, so no backend fuses a multiply into an add. The slope:
+///   y' = (y_{i+1} - y_i) / h + ((3 B^2 - 1) M_{i+1} - (3 A^2 - 1) M_i) h / 6.
+VOLTAIC_HD inline ValueSlope interpolate_cubic_table_slope(const double* data, int n, double x) {
+  if (n < 2) return {n == 1 ? data[1] : NAN, 0.0};
   const double* xs = data;
   const double* ys = data + n;
   const double* ms = data + 2 * n;
-  const int i = table_segment(xs, n, x);
+  const int i = table_segment(xs, n, data + 3 * n, x);
   const double h = fp::sub(xs[i + 1], xs[i]);
   const double a = fp::sub(xs[i + 1], x) / h;
   const double b = fp::sub(x, xs[i]) / h;
@@ -116,7 +167,15 @@ VOLTAIC_HD inline double interpolate_cubic_table(const double* data, int n, doub
   const double ca = fp::sub(fp::mul(fp::mul(a, a), a), a);  // A^3 - A
   const double cb = fp::sub(fp::mul(fp::mul(b, b), b), b);  // B^3 - B
   const double curvature = fp::add(fp::mul(ca, ms[i]), fp::mul(cb, ms[i + 1]));
-  return fp::add(linear, fp::mul(curvature, fp::mul(h, h)) / 6.0);
+  const double sa = fp::sub(fp::mul(fp::mul(3.0, a), a), 1.0);  // 3 A^2 - 1
+  const double sb = fp::sub(fp::mul(fp::mul(3.0, b), b), 1.0);  // 3 B^2 - 1
+  const double bend = fp::sub(fp::mul(sb, ms[i + 1]), fp::mul(sa, ms[i]));
+  const double slope = fp::add(fp::sub(ys[i + 1], ys[i]) / h, fp::mul(bend, h) / 6.0);
+  return {fp::add(linear, fp::mul(curvature, fp::mul(h, h)) / 6.0), slope};
+}
+
+VOLTAIC_HD inline double interpolate_cubic_table(const double* data, int n, double x) {
+  return interpolate_cubic_table_slope(data, n, x).value;
 }
 
 /// a op b for the binary instructions.
@@ -184,10 +243,26 @@ struct CustomFunction {
   /// Number of doubles `data` points at.
   VOLTAIC_HD int data_size() const {
     switch (kind) {
-      case FunctionKind::table: return 2 * size;
-      case FunctionKind::cubic_table: return 3 * size;
+      case FunctionKind::table: return 2 * size + detail::table_index_size(size);
+      case FunctionKind::cubic_table: return 3 * size + detail::table_index_size(size);
       case FunctionKind::expression: return size;
       default: return 0;
+    }
+  }
+
+  /// f(x) and f'(x): the tables' own slope, a forward difference (1e-7,
+  /// towards 0.5) for an expression; NaN for kind none.
+  VOLTAIC_HD ValueSlope with_slope(double x) const {
+    switch (kind) {
+      case FunctionKind::constant: return {value, 0.0};
+      case FunctionKind::table: return detail::interpolate_table_slope(data, size, x);
+      case FunctionKind::cubic_table: return detail::interpolate_cubic_table_slope(data, size, x);
+      case FunctionKind::expression: {
+        const double y = detail::evaluate_expression(data, size, x);
+        const double h = x > 0.5 ? -1e-7 : 1e-7;
+        return {y, (detail::evaluate_expression(data, size, x + h) - y) / h};
+      }
+      default: return {NAN, NAN};
     }
   }
 

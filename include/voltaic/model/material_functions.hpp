@@ -38,35 +38,67 @@ VOLTAIC_HD inline double sech2(double x) {
 }
 
 // ---- Open-circuit potentials U(sto) [V] ----------------------------------
+// Each fit with its slope dU/dsto from the same exps (the implicit
+// Butler-Volmer's Newton derivative); the value is the published formula,
+// term by term in its order, and the plain functions below drop the slope.
 
 /// LG M50 graphite-SiOx, Chen et al. (2020).
-VOLTAIC_HD inline double graphite_siox_ocp_chen2020(double sto) {
-  return 1.9793 * pmath::exp(-39.3631 * sto) + 0.2482 - 0.0909 * fast_tanh(29.8538 * (sto - 0.1234)) -
-         0.04478 * fast_tanh(14.9159 * (sto - 0.2769)) - 0.0205 * fast_tanh(30.4444 * (sto - 0.6103));
+VOLTAIC_HD inline ValueSlope graphite_siox_ocp_chen2020_slope(double sto) {
+  const double e = pmath::exp(-39.3631 * sto);
+  const ValueSlope a = fast_tanh_slope(29.8538 * (sto - 0.1234), 29.8538);
+  const ValueSlope b = fast_tanh_slope(14.9159 * (sto - 0.2769), 14.9159);
+  const ValueSlope c = fast_tanh_slope(30.4444 * (sto - 0.6103), 30.4444);
+  return {1.9793 * e + 0.2482 - 0.0909 * a.value - 0.04478 * b.value - 0.0205 * c.value,
+          -39.3631 * 1.9793 * e - 0.0909 * a.slope - 0.04478 * b.slope - 0.0205 * c.slope};
 }
 
 /// LG M50 NMC811, Chen et al. (2020).
-VOLTAIC_HD inline double nmc811_ocp_chen2020(double sto) {
-  return -0.8090 * sto + 4.4875 - 0.0428 * fast_tanh(18.5138 * (sto - 0.5542)) -
-         17.7326 * fast_tanh(15.7890 * (sto - 0.3117)) + 17.5842 * fast_tanh(15.9308 * (sto - 0.3120));
+VOLTAIC_HD inline ValueSlope nmc811_ocp_chen2020_slope(double sto) {
+  const ValueSlope a = fast_tanh_slope(18.5138 * (sto - 0.5542), 18.5138);
+  const ValueSlope b = fast_tanh_slope(15.7890 * (sto - 0.3117), 15.7890);
+  const ValueSlope c = fast_tanh_slope(15.9308 * (sto - 0.3120), 15.9308);
+  return {-0.8090 * sto + 4.4875 - 0.0428 * a.value - 17.7326 * b.value + 17.5842 * c.value,
+          -0.8090 - 0.0428 * a.slope - 17.7326 * b.slope + 17.5842 * c.slope};
 }
 
 /// MCMB 2528 graphite, Dualfoil (used by Marquis et al. 2019).
-VOLTAIC_HD inline double graphite_mcmb2528_ocp_dualfoil1998(double sto) {
-  return 0.194 + 1.5 * pmath::exp(-120.0 * sto) + 0.0351 * fast_tanh((sto - 0.286) / 0.083) -
-         0.0045 * fast_tanh((sto - 0.849) / 0.119) - 0.035 * fast_tanh((sto - 0.9233) / 0.05) -
-         0.0147 * fast_tanh((sto - 0.5) / 0.034) - 0.102 * fast_tanh((sto - 0.194) / 0.142) -
-         0.022 * fast_tanh((sto - 0.9) / 0.0164) - 0.011 * fast_tanh((sto - 0.124) / 0.0226) +
-         0.0155 * fast_tanh((sto - 0.105) / 0.029);
+VOLTAIC_HD inline ValueSlope graphite_mcmb2528_ocp_dualfoil1998_slope(double sto) {
+  const double e = pmath::exp(-120.0 * sto);
+  const ValueSlope t1 = fast_tanh_slope((sto - 0.286) / 0.083, 1.0 / 0.083);
+  const ValueSlope t2 = fast_tanh_slope((sto - 0.849) / 0.119, 1.0 / 0.119);
+  const ValueSlope t3 = fast_tanh_slope((sto - 0.9233) / 0.05, 1.0 / 0.05);
+  const ValueSlope t4 = fast_tanh_slope((sto - 0.5) / 0.034, 1.0 / 0.034);
+  const ValueSlope t5 = fast_tanh_slope((sto - 0.194) / 0.142, 1.0 / 0.142);
+  const ValueSlope t6 = fast_tanh_slope((sto - 0.9) / 0.0164, 1.0 / 0.0164);
+  const ValueSlope t7 = fast_tanh_slope((sto - 0.124) / 0.0226, 1.0 / 0.0226);
+  const ValueSlope t8 = fast_tanh_slope((sto - 0.105) / 0.029, 1.0 / 0.029);
+  return {0.194 + 1.5 * e + 0.0351 * t1.value - 0.0045 * t2.value - 0.035 * t3.value - 0.0147 * t4.value -
+              0.102 * t5.value - 0.022 * t6.value - 0.011 * t7.value + 0.0155 * t8.value,
+          -120.0 * 1.5 * e + 0.0351 * t1.slope - 0.0045 * t2.slope - 0.035 * t3.slope - 0.0147 * t4.slope -
+              0.102 * t5.slope - 0.022 * t6.slope - 0.011 * t7.slope + 0.0155 * t8.slope};
 }
 
 /// LiCoO2, Dualfoil (used by Marquis et al. 2019), with its stoichiometry stretch 1.062.
-VOLTAIC_HD inline double lico2_ocp_dualfoil1998(double sto) {
+VOLTAIC_HD inline ValueSlope lico2_ocp_dualfoil1998_slope(double sto) {
   const double s = 1.062 * sto;
-  return 2.16216 + 0.07645 * fast_tanh(30.834 - 54.4806 * s) + 2.1581 * fast_tanh(52.294 - 50.294 * s) -
-         0.14169 * fast_tanh(11.0923 - 19.8543 * s) + 0.2051 * fast_tanh(1.4684 - 5.4888 * s) +
-         0.2531 * fast_tanh((-s + 0.56478) / 0.1316) - 0.02167 * fast_tanh((s - 0.525) / 0.006);
+  const ValueSlope t1 = fast_tanh_slope(30.834 - 54.4806 * s, -54.4806 * 1.062);
+  const ValueSlope t2 = fast_tanh_slope(52.294 - 50.294 * s, -50.294 * 1.062);
+  const ValueSlope t3 = fast_tanh_slope(11.0923 - 19.8543 * s, -19.8543 * 1.062);
+  const ValueSlope t4 = fast_tanh_slope(1.4684 - 5.4888 * s, -5.4888 * 1.062);
+  const ValueSlope t5 = fast_tanh_slope((-s + 0.56478) / 0.1316, -1.062 / 0.1316);
+  const ValueSlope t6 = fast_tanh_slope((s - 0.525) / 0.006, 1.062 / 0.006);
+  return {2.16216 + 0.07645 * t1.value + 2.1581 * t2.value - 0.14169 * t3.value + 0.2051 * t4.value +
+              0.2531 * t5.value - 0.02167 * t6.value,
+          0.07645 * t1.slope + 2.1581 * t2.slope - 0.14169 * t3.slope + 0.2051 * t4.slope + 0.2531 * t5.slope -
+              0.02167 * t6.slope};
 }
+
+VOLTAIC_HD inline double graphite_siox_ocp_chen2020(double sto) { return graphite_siox_ocp_chen2020_slope(sto).value; }
+VOLTAIC_HD inline double nmc811_ocp_chen2020(double sto) { return nmc811_ocp_chen2020_slope(sto).value; }
+VOLTAIC_HD inline double graphite_mcmb2528_ocp_dualfoil1998(double sto) {
+  return graphite_mcmb2528_ocp_dualfoil1998_slope(sto).value;
+}
+VOLTAIC_HD inline double lico2_ocp_dualfoil1998(double sto) { return lico2_ocp_dualfoil1998_slope(sto).value; }
 
 // ---- Entropic coefficients dU/dT(sto) [V/K] ------------------------------
 // Moura's fastDFN fits, as Marquis et al. (2019) use them: each is the
@@ -130,16 +162,21 @@ VOLTAIC_HD inline double electrolyte_diffusivity_capiglia1999(double c_e) {
 // ParameterSet::validate() rejects it before anything runs. The overloads
 // taking only an enum have no handle: for `custom` they give NaN.
 
-/// U_ref(sto) [V] of the selected fit (NaN for custom: use the electrode's overload).
-VOLTAIC_HD inline double open_circuit_potential(OcpModel model, double sto) {
+/// U_ref(sto) [V] of the selected fit and its slope (NaN for custom: use the electrode's overload).
+VOLTAIC_HD inline ValueSlope open_circuit_potential_slope(OcpModel model, double sto) {
   switch (model) {
-    case OcpModel::chen2020_graphite_siox: return graphite_siox_ocp_chen2020(sto);
-    case OcpModel::chen2020_nmc811: return nmc811_ocp_chen2020(sto);
-    case OcpModel::dualfoil1998_graphite_mcmb2528: return graphite_mcmb2528_ocp_dualfoil1998(sto);
-    case OcpModel::dualfoil1998_lico2: return lico2_ocp_dualfoil1998(sto);
+    case OcpModel::chen2020_graphite_siox: return graphite_siox_ocp_chen2020_slope(sto);
+    case OcpModel::chen2020_nmc811: return nmc811_ocp_chen2020_slope(sto);
+    case OcpModel::dualfoil1998_graphite_mcmb2528: return graphite_mcmb2528_ocp_dualfoil1998_slope(sto);
+    case OcpModel::dualfoil1998_lico2: return lico2_ocp_dualfoil1998_slope(sto);
     case OcpModel::custom: break;
   }
-  return NAN;
+  return {NAN, NAN};
+}
+
+/// U_ref(sto) [V] of the selected fit (NaN for custom: use the electrode's overload).
+VOLTAIC_HD inline double open_circuit_potential(OcpModel model, double sto) {
+  return open_circuit_potential_slope(model, sto).value;
 }
 
 /// dU/dT(sto) [V/K] of the selected fit (NaN for custom: use the electrode's overload).
@@ -169,15 +206,37 @@ VOLTAIC_HD inline double open_circuit_potential(const ElectrodeParameters& e, do
   return reference_open_circuit_potential(e, sto) + (T - T_ref) * entropic_change(e, sto);
 }
 
+/// U(sto, T) as above and dU/dsto: the entropic term's slope by a forward
+/// difference (1e-7, towards 0.5), only away from T_ref and where a set has one.
+VOLTAIC_HD inline ValueSlope open_circuit_potential_slope(const ElectrodeParameters& e, double sto, double T,
+                                                          double T_ref) {
+  ValueSlope u = e.ocp == OcpModel::custom ? e.ocp_function.with_slope(sto) : open_circuit_potential_slope(e.ocp, sto);
+  const double entropic = entropic_change(e, sto);
+  u.value = u.value + (T - T_ref) * entropic;
+  if (T != T_ref && e.entropic != EntropicModel::none) {
+    const double h = sto > 0.5 ? -1e-7 : 1e-7;
+    u.slope += (T - T_ref) * (entropic_change(e, sto + h) - entropic) / h;
+  }
+  return u;
+}
+
 /// PyBaMM's OCP barrier towards sto -> 0: a softplus that adds 1 mV at
 /// sto = 0.001, 1 V at 0, grows linearly below (finite everywhere) and is
-/// below 1e-15 V above 0.01 (PyBaMM's U_asymptote_approaching_zero).
-VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) {
+/// below 1e-15 V above 0.01 (PyBaMM's U_asymptote_approaching_zero); with
+/// its slope -a b sigmoid(z).
+VOLTAIC_HD inline ValueSlope ocp_barrier_towards_zero_slope(double sto) {
   constexpr double a = 205.0568621937484, b = 6910.192179565431, c = -7.7e-4;
   const double z = -b * (sto - c);
-  if (z < -60.0) return 0.0;  // below 2e-24 V: every sto in [0.0095, 1]
-  return a * (z > 36.7 ? z + log1p(pmath::exp(-z)) : log1p(pmath::exp(z)));
+  if (z < -60.0) return {0.0, 0.0};  // below 2e-24 V: every sto in [0.0095, 1]
+  if (z > 36.7) {
+    const double e = pmath::exp(-z);
+    return {a * (z + log1p(e)), -a * b / (1.0 + e)};
+  }
+  const double e = pmath::exp(z);
+  return {a * log1p(e), -a * b * e / (1.0 + e)};
 }
+
+VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) { return ocp_barrier_towards_zero_slope(sto).value; }
 
 /// U as PyBaMM's DFN evaluates it: the fit at the stoichiometry clipped to
 /// [1e-10, 1 - 1e-10], plus barriers that push U up as sto -> 0 and down as
@@ -186,9 +245,20 @@ VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) {
 VOLTAIC_HD VOLTAIC_CPU_CALL inline double guarded_open_circuit_potential(const ElectrodeParameters& e, double sto,
                                                                          double T, double T_ref) {
   constexpr double tol = 1e-10;
-  const double clipped = fmin(fmax(sto, tol), 1.0 - tol);
+  const double clipped = fp::min(fp::max(sto, tol), 1.0 - tol);
   return open_circuit_potential(e, clipped, T, T_ref) + ocp_barrier_towards_zero(sto) -
          ocp_barrier_towards_zero(1.0 - sto);
+}
+
+/// guarded_open_circuit_potential and its slope d U / d sto (the clipped
+/// fit's slope, the barriers' own).
+VOLTAIC_HD VOLTAIC_CPU_CALL inline ValueSlope guarded_open_circuit_potential_slope(const ElectrodeParameters& e,
+                                                                                   double sto, double T, double T_ref) {
+  constexpr double tol = 1e-10;
+  const double clipped = fp::min(fp::max(sto, tol), 1.0 - tol);
+  const ValueSlope u = open_circuit_potential_slope(e, clipped, T, T_ref);
+  const ValueSlope empty = ocp_barrier_towards_zero_slope(sto), full = ocp_barrier_towards_zero_slope(1.0 - sto);
+  return {u.value + empty.value - full.value, u.slope + empty.slope + full.slope};
 }
 
 /// kappa(c_e, T) [S/m].
@@ -222,22 +292,34 @@ VOLTAIC_HD inline double exchange_current_density(const ElectrodeParameters& e, 
 /// PyBaMM's regularised power x^(1/2) -> x (x^2 + delta^2)^(-1/4), delta = 1e-3:
 /// sqrt(x) to 2e-6 relative above x = 0.5, linear near 0 and odd, so that
 /// it is finite (and smooth) through x = 0.
-VOLTAIC_HD inline double regularised_sqrt(double x) {
+/// Its slope: (1 - x^2 / (2 (x^2 + delta^2))) / (x^2 + delta^2)^(1/4).
+VOLTAIC_HD inline ValueSlope regularised_sqrt_slope(double x) {
   constexpr double delta = 1e-3;
-  return x / sqrt(sqrt(x * x + delta * delta));
+  const double s = x * x + delta * delta;
+  const double q = sqrt(sqrt(s));
+  return {x / q, (1.0 - 0.5 * (x * x) / s) / q};
 }
+
+VOLTAIC_HD inline double regularised_sqrt(double x) { return regularised_sqrt_slope(x).value; }
 
 /// j0 as PyBaMM's DFN evaluates it: each square root of
 /// exchange_current_density() as regularised_sqrt of c_e / c_e_scale,
 /// c_s / c_max and (c_max - c_s) / c_max (c_e_scale the initial electrolyte
 /// concentration). Finite for any c_e and c_s: it vanishes as the electrolyte
 /// or the particle surface empties or fills, instead of becoming NaN past it.
+/// With its slope d j0 / d c_s.
+VOLTAIC_HD inline ValueSlope regularised_exchange_current_density_slope(const ElectrodeParameters& e, double c_e,
+                                                                        double c_s_surf, double T, double c_e_scale) {
+  const double c_max = e.maximum_concentration;
+  const double m = e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e_scale) * c_max *
+                   regularised_sqrt(c_e / c_e_scale);
+  const ValueSlope s = regularised_sqrt_slope(c_s_surf / c_max), v = regularised_sqrt_slope((c_max - c_s_surf) / c_max);
+  return {m * s.value * v.value, m * (s.slope * v.value - s.value * v.slope) / c_max};
+}
+
 VOLTAIC_HD inline double regularised_exchange_current_density(const ElectrodeParameters& e, double c_e, double c_s_surf,
                                                               double T, double c_e_scale) {
-  const double c_max = e.maximum_concentration;
-  return e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e_scale) * c_max *
-         regularised_sqrt(c_e / c_e_scale) * regularised_sqrt(c_s_surf / c_max) *
-         regularised_sqrt((c_max - c_s_surf) / c_max);
+  return regularised_exchange_current_density_slope(e, c_e, c_s_surf, T, c_e_scale).value;
 }
 
 /// D_s(sto, T) = D_s(298.15 K) Arrhenius(E_D, T) [m^2/s] (no stoichiometry
