@@ -83,7 +83,7 @@ VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, st
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
   T g0 = T(0), g1 = T(0), t0 = T(0), t1 = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
-    T f[6][K], r0[K], r1[K];
+    T f[6][K] = {}, r0[K] = {}, r1[K] = {};  // set before use; zeroed for the compiler's flow analysis
     VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
@@ -109,7 +109,7 @@ VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, st
   }
   // g0, g1 now hold z of the top cell; walk down.
   for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
-    T f[6][K], z0[K], z1[K];
+    T f[6][K] = {}, z0[K] = {}, z1[K] = {};
     VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 - q < 0) break;

@@ -93,7 +93,7 @@ VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, cons
   constexpr int K = kStagedCells;
   T y = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
-    T lo[K], rr[K];
+    T lo[K] = {}, rr[K] = {};  // set before use; zeroed for the compiler's flow analysis
     VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
@@ -112,7 +112,7 @@ VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, cons
   T next = fp::mul(y, inverse_pivot[top]);
   z[top] = next;
   for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
-    T up[K], zz[K], ip[K];
+    T up[K] = {}, zz[K] = {}, ip[K] = {};
     VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
       if (k0 - q < 0) break;
