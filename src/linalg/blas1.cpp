@@ -131,30 +131,33 @@ T reduce_to_host_impl(const Executor& exec, View<const T> x, View<const T> y, La
 #endif
 }
 
-/// ys_i (i < count, x_size values from i * stride) must lie inside ys.
-template <class T>
-void require_block(View<const T> ys, std::size_t stride, int count, std::size_t x_size, const char* op) {
-  const std::size_t need = count <= 0 ? 0 : static_cast<std::size_t>(count - 1) * stride + x_size;
-  if (count < 0 || (count > 1 && stride < x_size) || need > ys.size()) {
+/// The checks of a call on a basis: ys_i (i < count, n values from i *
+/// stride) inside ys, and `per` (one value per basis vector: the results or
+/// the coefficients, named per_name) holding count; both in exec's memory.
+template <class T, class P>
+void require_basis(const Executor& exec, View<const T> ys, std::size_t stride, int count, std::size_t n, const P& per,
+                   const char* per_name, const char* op) {
+  const std::size_t need = count <= 0 ? 0 : static_cast<std::size_t>(count - 1) * stride + n;
+  if (count < 0 || (count > 1 && stride < n) || need > ys.size()) {
     throw SizeMismatch(op, std::string("voltaic::") + op,
-                       "count = " + std::to_string(count) + " vectors of " + std::to_string(x_size) + " at stride " +
+                       "count = " + std::to_string(count) + " vectors of " + std::to_string(n) + " at stride " +
                            std::to_string(stride) + " need " + std::to_string(need) + " elements of 'ys', which has " +
                            std::to_string(ys.size()) + " (count >= 0, stride >= the vector's size)");
   }
+  if (per.size() < static_cast<std::size_t>(count)) {
+    throw SizeMismatch(op, std::string("voltaic::") + op,
+                       std::string("'") + per_name + "' has " + std::to_string(per.size()) +
+                           " elements for count = " + std::to_string(count) + " basis vectors");
+  }
+  require_space(exec, ys, op, "ys");
+  require_space(exec, per, op, per_name);
 }
 
 template <class T>
 void block_dot_impl(const Executor& exec, View<const T> ys, std::size_t stride, int count, View<const T> x,
                     View<T> result) {
-  require_block(ys, stride, count, x.size(), "block_dot");
-  require_space(exec, ys, "block_dot", "ys");
+  require_basis(exec, ys, stride, count, x.size(), result, "result", "block_dot");
   require_space(exec, x, "block_dot", "x");
-  require_space(exec, result, "block_dot", "result");
-  if (result.size() < static_cast<std::size_t>(count)) {
-    throw SizeMismatch("block_dot", "voltaic::block_dot",
-                       "'result' has " + std::to_string(result.size()) +
-                           " elements for count = " + std::to_string(count) + " dot products");
-  }
   if (detail::on_cpu(exec, "voltaic::blas1")) {
     for (int i = 0; i < count; ++i)
       result[i] = cpu::reduce<Reduction::dot>(ys.data() + static_cast<std::size_t>(i) * stride, x.data(), x.size());
@@ -166,14 +169,8 @@ void block_dot_impl(const Executor& exec, View<const T> ys, std::size_t stride, 
 template <class T>
 void subtract_combination_impl(const Executor& exec, View<const T> ys, std::size_t stride, int count, View<const T> c,
                                View<T> y) {
-  require_block(ys, stride, count, y.size(), "subtract_combination");
-  require_space(exec, ys, "subtract_combination", "ys");
-  require_space(exec, c, "subtract_combination", "c");
+  require_basis(exec, ys, stride, count, y.size(), c, "c", "subtract_combination");
   require_space(exec, y, "subtract_combination", "y");
-  if (c.size() < static_cast<std::size_t>(count)) {
-    throw SizeMismatch("subtract_combination", "voltaic::subtract_combination",
-                       "'c' has " + std::to_string(c.size()) + " coefficients for count = " + std::to_string(count));
-  }
   if (detail::on_cpu(exec, "voltaic::blas1")) {
     for (int i = 0; i < count; ++i)
       cpu::axpy(-c[i], ys.data() + static_cast<std::size_t>(i) * stride, y.data(), y.size());
@@ -189,7 +186,9 @@ void update_pair_impl(const Executor& exec, double numerator, View<const T> deno
   require_same_size(u, x, "update_pair", "u", "x");
   require_same_size(v, y, "update_pair", "v", "y");
   require_same_size(u, v, "update_pair", "u", "v");
-  for (const auto* a : {&denominator, &u, &v}) require_space(exec, *a, "update_pair", "an input");
+  require_space(exec, denominator, "update_pair", "denominator");
+  require_space(exec, u, "update_pair", "u");
+  require_space(exec, v, "update_pair", "v");
   require_space(exec, x, "update_pair", "x");
   require_space(exec, y, "update_pair", "y");
   if (denominator.empty()) {
