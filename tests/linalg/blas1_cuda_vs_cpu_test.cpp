@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"
+#include "voltaic/linalg/reduction_order.hpp"
 
 using namespace voltaic;
 
@@ -132,5 +133,27 @@ TYPED_TEST(Blas1CudaVsCpu, ReductionsMatchBitwise) {
       EXPECT_TRUE(test::same_bits(got[k], want[k]))
           << names[k] << " n=" << n << ": cuda " << got[k] << " cpu " << want[k] << "; seed " << this->seed_;
     }
+  }
+}
+
+// Past kPartialSegment segments a reduction takes later passes (up to that
+// one launch makes them all): the multi-pass path at the smallest size that
+// needs two of them (1 GiB an input).
+TYPED_TEST(Blas1CudaVsCpu, LongVectorsTakeTheLaterPasses) {
+  using T = TypeParam;
+  const std::size_t n = reduction::kSegment<T> * reduction::kPartialSegment + 3;
+  auto [xc, xg] = this->twin(n);
+  Array<T> r(this->gpu_, 3);
+  fill(*this->gpu_, r.view(), test::poison<T>());
+  dot(*this->gpu_, xg.view(), xg.view(), r.view().subview(0, 1));
+  nrm2(*this->gpu_, xg.view(), r.view().subview(1, 1));
+  max_abs(*this->gpu_, xg.view(), r.view().subview(2, 1));
+  const auto got = r.to_host();
+  const T want[3] = {dot(*this->cpu_, xc.view(), xc.view()), nrm2(*this->cpu_, xc.view()),
+                     max_abs(*this->cpu_, xc.view())};
+  const char* names[3] = {"dot", "nrm2", "max_abs"};
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_TRUE(test::same_bits(got[k], want[k]))
+        << names[k] << " n=" << n << ": cuda " << got[k] << " cpu " << want[k] << "; seed " << this->seed_;
   }
 }
