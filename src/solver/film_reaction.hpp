@@ -37,7 +37,10 @@ struct FilmReaction {
 /// unphysical root. Above that point g' = 1 + ((1 + dj_sei/dj) dj/deta +
 /// dj_pl/deta) L R >= 1, so a value g(J) there brackets the physical root in
 /// [J - g, J] or [J, J - g]; a value on the runaway side puts the root above
-/// J. Newton inside the bracket, bisection when it leaves it.
+/// J. Newton inside the bracket, bisection when it leaves it. As in the
+/// inner solve, a Newton step that its contraction rate puts below
+/// rounding ends the solve without a further evaluation (which would only
+/// confirm it): the currents then move with the step along their slopes.
 /// `guess_tot`, `guess_main`: the last solve's currents [A/m^2].
 VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s, const plating::Constants& pc,
                                                               const ElectrodeParameters& e, double t_ref, double phi_s,
@@ -47,7 +50,8 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s
                                                               double guess_main) {
   const double L = film.L;
   const double lr = s.film ? L * s.resistivity : 0.0;
-  double j_tot = guess_tot, main = guess_main, lo = -INFINITY, hi = INFINITY;
+  double j_tot = guess_tot, main = guess_main, lo = -INFINITY, hi = INFINITY, last_step = 0.0;
+  bool last_newton = false;
   for (int it = 0; it < 100; ++it) {
     const kinetics::ImplicitReaction x =
         kinetics::butler_volmer_implicit(e, t_ref, phi_s - j_tot * lr, phi_e, c_e, surface, T, c_e_scale, main);
@@ -79,8 +83,25 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s
         hi = fp::min(hi, j_tot - g);
       }
       next = j_tot - g / (1.0 + slope * lr);
-      if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+      const bool newton = next > lo && next < hi;
+      if (!newton) next = 0.5 * (lo + hi);
       main = x.j;
+      // The error left after the step: the step times the contraction rate
+      // of the last two Newton steps (an overestimate for Newton's quadratic
+      // convergence).
+      const double step = fabs(next - j_tot);
+      const double rate = newton && last_newton ? fp::min(1.0, step / last_step) : 1.0;
+      last_step = step;
+      last_newton = newton;
+      if (newton && step * rate <= tolerance) {
+        const double shift = -lr * (next - j_tot);  // the film-shifted eta's change
+        const double d_main = x.dj * shift;
+        const double j_main = x.j + d_main, j_sei = r.j + r.d_main * d_main, j_pl = pl.j + pl.d_eta * shift;
+        const double d_tot = (slope + r.d_dphi) / (1.0 + slope * lr);
+        const double shifted = 1.0 - lr * d_tot;
+        const double c_surf = surface.slope < 0.0 ? x.c_surf + surface.slope * (d_main / kFaraday) : x.c_surf;
+        return {j_main + j_sei + j_pl, j_sei, j_pl, d_tot, x.dj * shifted, pl.d_eta * shifted, c_surf, true};
+      }
     }
     // A bracket closed on the runaway side has no physical root; one closed
     // by the physical branch is judged at its last point (the top of the
