@@ -30,6 +30,23 @@ class Blas1CudaVsCpu : public ::testing::Test {
     fill(*gpu_, g.view(), test::poison<T>());
     return {std::move(c), std::move(g)};
   }
+  /// dot(x, y), nrm2(x) and max_abs(x) on both executors, bit for bit (the
+  /// device's results land in a poisoned array).
+  void expect_same_reductions(const Array<T>& xc, const Array<T>& xg, const Array<T>& yc, const Array<T>& yg,
+                              std::size_t n) {
+    Array<T> r(gpu_, 3);
+    fill(*gpu_, r.view(), test::poison<T>());
+    dot(*gpu_, xg.view(), yg.view(), r.view().subview(0, 1));
+    nrm2(*gpu_, xg.view(), r.view().subview(1, 1));
+    max_abs(*gpu_, xg.view(), r.view().subview(2, 1));
+    const auto got = r.to_host();
+    const T want[3] = {dot(*cpu_, xc.view(), yc.view()), nrm2(*cpu_, xc.view()), max_abs(*cpu_, xc.view())};
+    const char* names[3] = {"dot", "nrm2", "max_abs"};
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_TRUE(test::same_bits(got[k], want[k]))
+          << names[k] << " n=" << n << ": cuda " << got[k] << " cpu " << want[k] << "; seed " << seed_;
+    }
+  }
   void expect_same(const Array<T>& cpu, const Array<T>& gpu, const char* op, std::size_t n) {
     const auto c = cpu.to_host(), g = gpu.to_host();
     ASSERT_EQ(c.size(), g.size());
@@ -116,44 +133,19 @@ TYPED_TEST(Blas1CudaVsCpu, ConversionMatchesBitwise) {
 }
 
 TYPED_TEST(Blas1CudaVsCpu, ReductionsMatchBitwise) {
-  using T = TypeParam;
   for (std::size_t n : test::odd_sizes()) {
     auto [xc, xg] = this->twin(n);
     auto [yc, yg] = this->twin(n);
-    Array<T> r(this->gpu_, 3);
-    fill(*this->gpu_, r.view(), test::poison<T>());
-    dot(*this->gpu_, xg.view(), yg.view(), r.view().subview(0, 1));
-    nrm2(*this->gpu_, xg.view(), r.view().subview(1, 1));
-    max_abs(*this->gpu_, xg.view(), r.view().subview(2, 1));
-    const auto got = r.to_host();
-    const T want[3] = {dot(*this->cpu_, xc.view(), yc.view()), nrm2(*this->cpu_, xc.view()),
-                       max_abs(*this->cpu_, xc.view())};
-    const char* names[3] = {"dot", "nrm2", "max_abs"};
-    for (int k = 0; k < 3; ++k) {
-      EXPECT_TRUE(test::same_bits(got[k], want[k]))
-          << names[k] << " n=" << n << ": cuda " << got[k] << " cpu " << want[k] << "; seed " << this->seed_;
-    }
+    this->expect_same_reductions(xc, xg, yc, yg, n);
   }
 }
 
-// Past kPartialSegment segments a reduction takes later passes (up to that
-// one launch makes them all): the multi-pass path at the smallest size that
-// needs two of them (1 GiB an input).
+// Past kPartialSegment segments a reduction takes two or more passes over
+// its partials: that path at the smallest size that needs two (1 GiB an
+// input; dot takes x twice).
 TYPED_TEST(Blas1CudaVsCpu, LongVectorsTakeTheLaterPasses) {
   using T = TypeParam;
   const std::size_t n = reduction::kSegment<T> * reduction::kPartialSegment + 3;
   auto [xc, xg] = this->twin(n);
-  Array<T> r(this->gpu_, 3);
-  fill(*this->gpu_, r.view(), test::poison<T>());
-  dot(*this->gpu_, xg.view(), xg.view(), r.view().subview(0, 1));
-  nrm2(*this->gpu_, xg.view(), r.view().subview(1, 1));
-  max_abs(*this->gpu_, xg.view(), r.view().subview(2, 1));
-  const auto got = r.to_host();
-  const T want[3] = {dot(*this->cpu_, xc.view(), xc.view()), nrm2(*this->cpu_, xc.view()),
-                     max_abs(*this->cpu_, xc.view())};
-  const char* names[3] = {"dot", "nrm2", "max_abs"};
-  for (int k = 0; k < 3; ++k) {
-    EXPECT_TRUE(test::same_bits(got[k], want[k]))
-        << names[k] << " n=" << n << ": cuda " << got[k] << " cpu " << want[k] << "; seed " << this->seed_;
-  }
+  this->expect_same_reductions(xc, xg, xc, xg, n);
 }
