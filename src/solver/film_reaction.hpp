@@ -63,12 +63,15 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s
     const bool physical = 1.0 + r.d_main > 0.0 && g - g == 0.0;
     const double tolerance = 1e-13 * (fabs(j_tot) + 1.0);
     const double slope = (1.0 + r.d_main) * x.dj + pl.d_eta;  // d(j + j_sei + j_pl) / d(film-shifted eta)
-    if (lr == 0.0 || (physical && (fabs(g) <= tolerance || hi - lo <= tolerance))) {
-      // d j_tot = slope (d dphi - lr d j_tot) + S_d d dphi
+    // The solve's result from these currents, with this iterate's slopes:
+    // d j_tot = slope (d dphi - lr d j_tot) + S_d d dphi.
+    const auto result = [&](double j_main, double j_sei, double j_pl, double c_surf, bool ok) {
       const double d_tot = (slope + r.d_dphi) / (1.0 + slope * lr);
       const double shifted = 1.0 - lr * d_tot;
-      const bool ok = lr == 0.0 || fabs(g) <= 1e-8 * (fabs(j_tot) + 1.0);
-      return {x.j + r.j + pl.j, r.j, pl.j, d_tot, x.dj * shifted, pl.d_eta * shifted, x.c_surf, ok};
+      return FilmReaction{j_main + j_sei + j_pl, j_sei, j_pl, d_tot, x.dj * shifted, pl.d_eta * shifted, c_surf, ok};
+    };
+    if (lr == 0.0 || (physical && (fabs(g) <= tolerance || hi - lo <= tolerance))) {
+      return result(x.j, r.j, pl.j, x.c_surf, lr == 0.0 || fabs(g) <= 1e-8 * (fabs(j_tot) + 1.0));
     }
     double next;
     if (!physical) {  // the runaway side: the root is above
@@ -96,11 +99,8 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s
       if (newton && step * rate <= tolerance) {
         const double shift = -lr * (next - j_tot);  // the film-shifted eta's change
         const double d_main = x.dj * shift;
-        const double j_main = x.j + d_main, j_sei = r.j + r.d_main * d_main, j_pl = pl.j + pl.d_eta * shift;
-        const double d_tot = (slope + r.d_dphi) / (1.0 + slope * lr);
-        const double shifted = 1.0 - lr * d_tot;
         const double c_surf = surface.slope < 0.0 ? x.c_surf + surface.slope * (d_main / kFaraday) : x.c_surf;
-        return {j_main + j_sei + j_pl, j_sei, j_pl, d_tot, x.dj * shifted, pl.d_eta * shifted, c_surf, true};
+        return result(x.j + d_main, r.j + r.d_main * d_main, pl.j + pl.d_eta * shift, c_surf, true);
       }
     }
     // A bracket closed on the runaway side has no physical root; one closed
