@@ -8,6 +8,7 @@ target_sources(voltaic_tests PRIVATE
   model/slope_test.cpp
   model/slopes_cuda_vs_cpu_test.cpp
   model/portable_exp_test.cpp
+  model/portable_log_test.cpp
   model/pybamm_values_test.cpp
   model/pybamm_functions_test.cpp
 )

@@ -16,6 +16,7 @@
 #include "voltaic/core/macros.hpp"
 #include "voltaic/linalg/rounding.hpp"
 #include "voltaic/model/portable_exp.hpp"
+#include "voltaic/model/portable_log.hpp"
 
 namespace voltaic {
 
@@ -195,7 +196,7 @@ VOLTAIC_HD inline double apply_unary(ExpressionOp op, double a) {
   switch (op) {
     case ExpressionOp::negate: return -a;
     case ExpressionOp::exp: return pmath::exp(a);
-    case ExpressionOp::log: return log(a);
+    case ExpressionOp::log: return pmath::log(a);
     case ExpressionOp::sqrt: return sqrt(a);
     case ExpressionOp::tanh: return fast_tanh(a);
     case ExpressionOp::cosh: return cosh(a);

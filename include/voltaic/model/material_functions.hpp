@@ -13,7 +13,7 @@
 /// agree bit for bit between backends unless they are computed alike: exp is
 /// pmath::exp (portable_exp.hpp, the same bits everywhere), tanh is fast_tanh
 /// (material_function.hpp, from it) and sech from it too; the barriers'
-/// log1p (only within 1 % of an empty or full particle) is each backend's.
+/// log1p is pmath::log1p (portable_log.hpp).
 
 #include <cmath>
 
@@ -22,6 +22,7 @@
 #include "voltaic/model/material_function.hpp"
 #include "voltaic/model/parameter_set.hpp"
 #include "voltaic/model/portable_exp.hpp"
+#include "voltaic/model/portable_log.hpp"
 
 namespace voltaic::material {
 
@@ -230,10 +231,10 @@ VOLTAIC_HD inline ValueSlope ocp_barrier_towards_zero_slope(double sto) {
   if (z < -60.0) return {0.0, 0.0};  // below 2e-24 V: every sto in [0.0095, 1]
   if (z > 36.7) {
     const double e = pmath::exp(-z);
-    return {a * (z + log1p(e)), -a * b / (1.0 + e)};
+    return {a * (z + pmath::log1p(e)), -a * b / (1.0 + e)};
   }
   const double e = pmath::exp(z);
-  return {a * log1p(e), -a * b * e / (1.0 + e)};
+  return {a * pmath::log1p(e), -a * b * e / (1.0 + e)};
 }
 
 VOLTAIC_HD inline double ocp_barrier_towards_zero(double sto) { return ocp_barrier_towards_zero_slope(sto).value; }
