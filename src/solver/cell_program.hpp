@@ -223,6 +223,20 @@ class CellRunT {
     for (std::size_t c = lane_; c < n_; c += lanes_) f(c);
     sync();
   }
+  /// each(f) with f.pair(c, c + 1) on the CPU: two elements' solves side by
+  /// side (ReactionCurrentT::pair), the same operations per element.
+  template <class F>
+  VOLTAIC_HD void each_pair(const F& f) const {
+#if !defined(__CUDA_ARCH__)
+    if (lanes_ == 1) {
+      std::size_t c = 0;
+      for (; c + 1 < n_; c += 2) f.pair(c, c + 1);
+      if (c < n_) f(c);
+      return;
+    }
+#endif
+    each(f);
+  }
   /// The formula's start a0 y_n + a1 y_{n-1} into y.
   VOLTAIC_HD void start(const Pass& p, const double* y0, const double* y1, double* y, std::size_t m) {
     copy(y0, y, m);
@@ -767,7 +781,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
     if (has_side()) {
       each(with_side);
     } else {
-      each(reaction);
+      each_pair(reaction);
     }
     apply(at(o.sig_diag), at(o.sig_tz), phi, at(o.s_phi));
     apply(at(o.kap_diag), at(o.kap_tz), phi + n_, at(o.e_phi));

@@ -112,20 +112,48 @@ struct ReactionCurrentT {
     const std::size_t p = k.map.particle_of_cell(c);
     if (slope) {
       const kinetics::SurfaceResponse s{c_surf[p], slope[p], flux[p]};
-      const kinetics::ImplicitReaction x =
-          kinetics::butler_volmer_implicit(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c], c_e[c], s,
-                                           T[c], k.electrolyte.initial_concentration, aj[c] / a);
-      aj[c] = x.ok ? a * x.j : NAN;
-      // dj/d(phi_s - phi_e) > 0 but where j0 changes sign with an iterate of
-      // c_e just below zero; the Jacobian keeps it >= 0 (SPD), the residual exact.
-      adj[c] = a * fp::max(x.dj, 0.0);
-      surface[p] = x.c_surf;
+      store(c, kinetics::butler_volmer_implicit(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c], c_e[c],
+                                                s, T[c], k.electrolyte.initial_concentration, aj[c] / a));
       return;
     }
     const kinetics::Reaction x = kinetics::butler_volmer(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c],
                                                          c_e[c], c_surf[p], T[c], k.electrolyte.initial_concentration);
     aj[c] = a * x.j;
     adj[c] = a * fp::max(x.dj, 0.0);
+  }
+
+  /// Cells c0 and c1 as operator() does them, their particles' solves side by
+  /// side (kinetics::butler_volmer_implicit_pair) where both have one: the
+  /// CPU's loop (CellRun::each_pair).
+  void pair(std::size_t c0, std::size_t c1) const {
+    if (!slope || k.map.in_separator(c0) || k.map.in_separator(c1)) {
+      (*this)(c0);
+      (*this)(c1);
+      return;
+    }
+    kinetics::ImplicitSolve x0 = solve_at(c0), x1 = solve_at(c1);
+    kinetics::butler_volmer_implicit_pair(x0, x1);
+    store(c0, x0.result());
+    store(c1, x1.result());
+  }
+
+ private:
+  /// The solve of electrode cell c's particle, from the last j (aj / a).
+  VOLTAIC_HD kinetics::ImplicitSolve solve_at(std::size_t c) const {
+    const int r = k.map.region(c);
+    const std::size_t p = k.map.particle_of_cell(c);
+    const kinetics::SurfaceResponse s{c_surf[p], slope[p], flux[p]};
+    return kinetics::ImplicitSolve(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c], c_e[c], s, T[c],
+                                   k.electrolyte.initial_concentration, aj[c] / surface_area(k, r, active, c));
+  }
+
+  VOLTAIC_HD void store(std::size_t c, const kinetics::ImplicitReaction& x) const {
+    const double a = surface_area(k, k.map.region(c), active, c);
+    aj[c] = x.ok ? a * x.j : NAN;
+    // dj/d(phi_s - phi_e) > 0 but where j0 changes sign with an iterate of
+    // c_e just below zero; the Jacobian keeps it >= 0 (SPD), the residual exact.
+    adj[c] = a * fp::max(x.dj, 0.0);
+    surface[k.map.particle_of_cell(c)] = x.c_surf;
   }
 };
 using ReactionCurrent = ReactionCurrentT<>;

@@ -111,15 +111,15 @@ VOLTAIC_HD inline bool finite(double x) { return x - x == 0.0; }
 /// g(j) = j - BV(j) and its derivative for the implicit surface, d U / d c
 /// and d j0 / d c from their analytic slopes (butler_volmer_slope).
 struct ImplicitResidual {
-  const ElectrodeParameters& e;
+  const ElectrodeParameters* e;  ///< a pointer: an ImplicitSolve can be assigned (sei::FilmSolve starts new ones)
   double t_ref, dphi, c_e, T, c_e_scale;
   SurfaceResponse s;
 
   VOLTAIC_HD double surface(double j) const { return s.value + s.slope * (j / kFaraday - s.flux); }
-  VOLTAIC_HD Reaction at(double c) const { return butler_volmer(e, t_ref, dphi, 0.0, c_e, c, T, c_e_scale); }
+  VOLTAIC_HD Reaction at(double c) const { return butler_volmer(*e, t_ref, dphi, 0.0, c_e, c, T, c_e_scale); }
   /// Fills g, dg / dj and d BV / d dphi; returns false when not finite.
   VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv) const {
-    const SurfaceReaction x = butler_volmer_slope(e, t_ref, dphi, c_e, surface(j), T, c_e_scale);
+    const SurfaceReaction x = butler_volmer_slope(*e, t_ref, dphi, c_e, surface(j), T, c_e_scale);
     dg = 1.0 - x.dj_dc * s.slope / kFaraday;
     g = j - x.r.j;
     dbv = x.r.dj;
@@ -129,64 +129,110 @@ struct ImplicitResidual {
 
 }  // namespace detail
 
-/// Solves the implicit Butler-Volmer equation of one particle by Newton on j,
+/// The implicit Butler-Volmer equation of one particle solved by Newton on j,
 /// safeguarded by bisection inside the admissible interval (c_surf(j) in
 /// (0, c_max), where g = j - BV changes sign because j0 vanishes at both
-/// ends). `guess` starts the iteration (the last solve's j).
+/// ends). `guess` starts the iteration (the last solve's j). A state machine:
+/// step() makes one evaluation and its update, so that a CPU loop can run two
+/// particles' solves side by side (butler_volmer_implicit_pair) and their
+/// chains of dependent latencies overlap; each particle's operations are the
+/// same as alone.
+class ImplicitSolve {
+ public:
+  VOLTAIC_HD ImplicitSolve(const ElectrodeParameters& e, double reference_temperature, double phi_s, double phi_e,
+                           double c_e, const SurfaceResponse& s, double T, double c_e_scale, double guess)
+      : f_{&e, reference_temperature, phi_s - phi_e, c_e, T, c_e_scale, s}, c_max_(e.maximum_concentration) {
+    if (!(s.slope < 0.0)) {  // a fixed surface: the explicit form
+      const Reaction r = f_.at(s.value);
+      fixed_ = {r.j, r.dj, s.value, detail::finite(r.j) && detail::finite(r.dj)};
+      is_fixed_ = true;
+      running_ = false;
+      return;
+    }
+    // c_surf(j) decreases in j: c_surf = c_max at lo, 0 at hi (shrunk by a hair).
+    span_ = -c_max_ / s.slope * kFaraday;
+    lo_ = kFaraday * (s.flux + (c_max_ - s.value) / s.slope) + 1e-12 * span_;
+    hi_ = kFaraday * (s.flux - s.value / s.slope) - 1e-12 * span_;
+    j_ = (guess > lo_ && guess < hi_) ? guess : 0.5 * (lo_ + hi_);
+  }
+
+  VOLTAIC_HD bool running() const { return running_; }
+
+  /// One evaluation and the update it gives (at most 100 of them).
+  VOLTAIC_HD void step() {
+    // Newton: the analytic derivative costs little beside the value (a
+    // chord's finite difference took a second evaluation).
+    const bool good = f_.evaluate(j_, g_, dg_, dbv_);
+    const bool newton = !bisected_ && it_ > 0;
+    bisected_ = false;
+    if (good && fabs(g_) <= 1e-13 * (fabs(j_) + 1.0)) return stop();  // j to rounding [A/m^2]
+    // Past a non-finite value, the offending end is the one the surface is near.
+    if (good ? g_ > 0.0 : f_.surface(j_) < 0.5 * c_max_) {
+      hi_ = j_;
+    } else {
+      lo_ = j_;
+    }
+    double next = good && dg_ > 0.0 ? j_ - g_ / dg_ : 0.5 * (lo_ + hi_);
+    if (!(next > lo_ && next < hi_)) next = 0.5 * (lo_ + hi_);
+    bisected_ = !(good && dg_ > 0.0) || next == 0.5 * (lo_ + hi_);
+    const double step = fabs(next - j_);
+    // The error left after a step: the step times the contraction rate of
+    // the last two (for Newton's quadratic convergence an overestimate). Below rounding, the step ends the solve
+    // without a further evaluation (dbv, a Jacobian entry, is then one step old).
+    const double rate = newton && !bisected_ ? fp::min(1.0, step / last_step_) : 1.0;
+    last_step_ = step;
+    j_ = next;
+    if (step * rate <= 1e-13 * (fabs(j_) + 1.0) && !bisected_) {
+      g_ *= rate;  // the residual the step leaves, to the same estimate
+      return stop();
+    }
+    if (hi_ - lo_ <= 1e-15 * span_) {
+      f_.evaluate(j_, g_, dg_, dbv_);
+      return stop();
+    }
+    if (++it_ == 100) stop();
+  }
+
+  VOLTAIC_HD ImplicitReaction result() const {
+    if (is_fixed_) return fixed_;
+    const double c = f_.surface(j_);
+    const bool ok = detail::finite(j_) && detail::finite(dg_) && dg_ > 0.0 && c > 0.0 && c < c_max_ &&
+                    fabs(g_) <= 1e-8 * (fabs(j_) + 1.0);
+    return {j_, ok ? dbv_ / dg_ : 0.0, c, ok};
+  }
+
+ private:
+  VOLTAIC_HD void stop() { running_ = false; }
+
+  detail::ImplicitResidual f_;
+  double c_max_;
+  ImplicitReaction fixed_{0.0, 0.0, 0.0, false};  ///< the explicit form's result (a fixed surface)
+  double span_ = 0.0, lo_ = 0.0, hi_ = 0.0, j_ = 0.0;
+  double g_ = 0.0, dg_ = 1.0, dbv_ = 0.0, last_step_ = 0.0;
+  int it_ = 0;
+  bool bisected_ = false, running_ = true, is_fixed_ = false;
+};
+
+/// One particle's solve (ImplicitSolve).
 VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(const ElectrodeParameters& e,
                                                                            double reference_temperature, double phi_s,
                                                                            double phi_e, double c_e,
                                                                            const SurfaceResponse& s, double T,
                                                                            double c_e_scale, double guess) {
-  const detail::ImplicitResidual f{e, reference_temperature, phi_s - phi_e, c_e, T, c_e_scale, s};
-  const double c_max = e.maximum_concentration;
-  if (!(s.slope < 0.0)) {  // a fixed surface: the explicit form
-    const Reaction r = f.at(s.value);
-    return {r.j, r.dj, s.value, detail::finite(r.j) && detail::finite(r.dj)};
+  ImplicitSolve x(e, reference_temperature, phi_s, phi_e, c_e, s, T, c_e_scale, guess);
+  while (x.running()) x.step();
+  return x.result();
+}
+
+/// Two particles' solves, their steps alternated (each as alone): the CPU
+/// overlaps the two chains of dependent latencies.
+VOLTAIC_CPU_CALL inline void butler_volmer_implicit_pair(ImplicitSolve& a, ImplicitSolve& b) {
+  while (a.running() && b.running()) {
+    a.step();
+    b.step();
   }
-  // c_surf(j) decreases in j: c_surf = c_max at lo, 0 at hi (shrunk by a hair).
-  const double span = -c_max / s.slope * kFaraday;
-  double lo = kFaraday * (s.flux + (c_max - s.value) / s.slope) + 1e-12 * span;
-  double hi = kFaraday * (s.flux - s.value / s.slope) - 1e-12 * span;
-  double j = (guess > lo && guess < hi) ? guess : 0.5 * (lo + hi);
-  double g = 0.0, dg = 1.0, dbv = 0.0, last_step = 0.0;
-  bool bisected = false;
-  for (int it = 0; it < 100; ++it) {
-    // Newton: the analytic derivative costs little beside the value (a
-    // chord's finite difference took a second evaluation).
-    const bool good = f.evaluate(j, g, dg, dbv);
-    const bool newton = !bisected && it > 0;
-    bisected = false;
-    if (good && fabs(g) <= 1e-13 * (fabs(j) + 1.0)) break;  // j to rounding [A/m^2]
-    // Past a non-finite value, the offending end is the one the surface is near.
-    if (good ? g > 0.0 : f.surface(j) < 0.5 * c_max) {
-      hi = j;
-    } else {
-      lo = j;
-    }
-    double next = good && dg > 0.0 ? j - g / dg : 0.5 * (lo + hi);
-    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    bisected = !(good && dg > 0.0) || next == 0.5 * (lo + hi);
-    const double step = fabs(next - j);
-    // The error left after a step: the step times the contraction rate of
-    // the last two (for Newton's quadratic convergence an overestimate). Below rounding, the step ends the solve
-    // without a further evaluation (dbv, a Jacobian entry, is then one step old).
-    const double rate = newton && !bisected ? fp::min(1.0, step / last_step) : 1.0;
-    last_step = step;
-    j = next;
-    if (step * rate <= 1e-13 * (fabs(j) + 1.0) && !bisected) {
-      g *= rate;  // the residual the step leaves, to the same estimate
-      break;
-    }
-    if (hi - lo <= 1e-15 * span) {
-      f.evaluate(j, g, dg, dbv);
-      break;
-    }
-  }
-  const double c = f.surface(j);
-  const bool ok =
-      detail::finite(j) && detail::finite(dg) && dg > 0.0 && c > 0.0 && c < c_max && fabs(g) <= 1e-8 * (fabs(j) + 1.0);
-  return {j, ok ? dbv / dg : 0.0, c, ok};
+  while (a.running()) a.step();
+  while (b.running()) b.step();
 }
 
 }  // namespace voltaic::kinetics
