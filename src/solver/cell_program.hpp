@@ -779,7 +779,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
   // made (a converged solve's last one included).
   for (int it = 0;; ++it, ++k_.newton_iterations) {
     if (has_side()) {
-      each(with_side);
+      each_pair(with_side);
     } else {
       each_pair(reaction);
     }

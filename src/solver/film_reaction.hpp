@@ -42,23 +42,52 @@ struct FilmReaction {
 /// rounding ends the solve without a further evaluation (which would only
 /// confirm it): the currents then move with the step along their slopes.
 /// `guess_tot`, `guess_main`: the last solve's currents [A/m^2].
-VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s, const plating::Constants& pc,
-                                                              const ElectrodeParameters& e, double t_ref, double phi_s,
-                                                              double phi_e, double c_e,
-                                                              const kinetics::SurfaceResponse& surface, double T,
-                                                              double c_e_scale, NodeFilm film, double guess_tot,
-                                                              double guess_main) {
-  const double L = film.L;
-  const double lr = s.film ? L * s.resistivity : 0.0;
-  double j_tot = guess_tot, main = guess_main, lo = -INFINITY, hi = INFINITY, last_step = 0.0;
-  bool last_newton = false;
-  for (int it = 0; it < 100; ++it) {
-    const kinetics::ImplicitReaction x =
-        kinetics::butler_volmer_implicit(e, t_ref, phi_s - j_tot * lr, phi_e, c_e, surface, T, c_e_scale, main);
-    if (!x.ok) return {NAN, NAN, NAN, 0.0, 0.0, 0.0, x.c_surf, false};
-    const Rate r = growth(s, phi_s - phi_e, x.j, L, T);
+///
+/// A state machine, as kinetics::ImplicitSolve: step() makes one evaluation
+/// of the inner solve, or the outer update once it has ended, so that the
+/// CPU can run two nodes side by side (film_reaction_pair).
+class FilmSolve {
+ public:
+  VOLTAIC_HD FilmSolve(const Constants& s, const plating::Constants& pc, const ElectrodeParameters& e, double t_ref,
+                       double phi_s, double phi_e, double c_e, const kinetics::SurfaceResponse& surface, double T,
+                       double c_e_scale, NodeFilm film, double guess_tot, double guess_main)
+      : s_(&s),
+        pc_(&pc),
+        e_(&e),
+        t_ref_(t_ref),
+        phi_s_(phi_s),
+        phi_e_(phi_e),
+        c_e_(c_e),
+        T_(T),
+        c_e_scale_(c_e_scale),
+        surface_(surface),
+        film_(film),
+        lr_(s.film ? film.L * s.resistivity : 0.0),
+        j_tot_(guess_tot),
+        main_(guess_main),
+        inner_(start()) {}
+
+  VOLTAIC_HD bool running() const { return running_; }
+  /// The particle's solve at the present iterate.
+  VOLTAIC_HD kinetics::ImplicitSolve& inner() { return inner_; }
+  VOLTAIC_HD void step() {
+    if (inner_.running()) {
+      inner_.step();
+    } else {
+      update();
+    }
+  }
+  VOLTAIC_HD FilmReaction result() const { return result_; }
+
+  /// The outer iteration from the ended inner solve: the result, or the next
+  /// iterate and its inner solve (at most 100).
+  VOLTAIC_HD void update() {
+    const kinetics::ImplicitReaction x = inner_.result();
+    if (!x.ok) return finish({NAN, NAN, NAN, 0.0, 0.0, 0.0, x.c_surf, false});
+    const double lr = lr_, j_tot = j_tot_;
+    const Rate r = growth(*s_, phi_s_ - phi_e_, x.j, film_.L, T_);
     const plating::Rate pl =
-        pc.on() ? plating::rate(pc, phi_s - phi_e - j_tot * lr, c_e, film.c_pl, T) : plating::Rate{0.0, 0.0};
+        pc_->on() ? plating::rate(*pc_, phi_s_ - phi_e_ - j_tot * lr, c_e_, film_.c_pl, T_) : plating::Rate{0.0, 0.0};
     const double g = j_tot - x.j - r.j - pl.j;
     const bool physical = 1.0 + r.d_main > 0.0 && g - g == 0.0;
     const double tolerance = 1e-13 * (fabs(j_tot) + 1.0);
@@ -70,46 +99,96 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s
       const double shifted = 1.0 - lr * d_tot;
       return FilmReaction{j_main + j_sei + j_pl, j_sei, j_pl, d_tot, x.dj * shifted, pl.d_eta * shifted, c_surf, ok};
     };
-    if (lr == 0.0 || (physical && (fabs(g) <= tolerance || hi - lo <= tolerance))) {
-      return result(x.j, r.j, pl.j, x.c_surf, lr == 0.0 || fabs(g) <= 1e-8 * (fabs(j_tot) + 1.0));
+    if (lr == 0.0 || (physical && (fabs(g) <= tolerance || hi_ - lo_ <= tolerance))) {
+      return finish(result(x.j, r.j, pl.j, x.c_surf, lr == 0.0 || fabs(g) <= 1e-8 * (fabs(j_tot) + 1.0)));
     }
     double next;
     if (!physical) {  // the runaway side: the root is above
-      lo = j_tot;
-      next = hi < INFINITY ? 0.5 * (lo + hi) : j_tot + fabs(j_tot) + 1.0;
+      lo_ = j_tot;
+      next = hi_ < INFINITY ? 0.5 * (lo_ + hi_) : j_tot + fabs(j_tot) + 1.0;
     } else {
       if (g > 0.0) {
-        hi = j_tot;
-        lo = fp::max(lo, j_tot - g);
+        hi_ = j_tot;
+        lo_ = fp::max(lo_, j_tot - g);
       } else {
-        lo = j_tot;
-        hi = fp::min(hi, j_tot - g);
+        lo_ = j_tot;
+        hi_ = fp::min(hi_, j_tot - g);
       }
       next = j_tot - g / (1.0 + slope * lr);
-      const bool newton = next > lo && next < hi;
-      if (!newton) next = 0.5 * (lo + hi);
-      main = x.j;
+      const bool newton = next > lo_ && next < hi_;
+      if (!newton) next = 0.5 * (lo_ + hi_);
+      main_ = x.j;
       // The error left after the step: the step times the contraction rate
       // of the last two Newton steps (an overestimate for Newton's quadratic
       // convergence).
       const double step = fabs(next - j_tot);
-      const double rate = newton && last_newton ? fp::min(1.0, step / last_step) : 1.0;
-      last_step = step;
-      last_newton = newton;
+      const double rate = newton && last_newton_ ? fp::min(1.0, step / last_step_) : 1.0;
+      last_step_ = step;
+      last_newton_ = newton;
       if (newton && step * rate <= tolerance) {
         const double shift = -lr * (next - j_tot);  // the film-shifted eta's change
         const double d_main = x.dj * shift;
-        const double c_surf = surface.slope < 0.0 ? x.c_surf + surface.slope * (d_main / kFaraday) : x.c_surf;
-        return result(x.j + d_main, r.j + r.d_main * d_main, pl.j + pl.d_eta * shift, c_surf, true);
+        const double c_surf = surface_.slope < 0.0 ? x.c_surf + surface_.slope * (d_main / kFaraday) : x.c_surf;
+        return finish(result(x.j + d_main, r.j + r.d_main * d_main, pl.j + pl.d_eta * shift, c_surf, true));
       }
     }
     // A bracket closed on the runaway side has no physical root; one closed
     // by the physical branch is judged at its last point (the top of the
-    // loop), whose g may sit above `tolerance` by the inner solve's rounding.
-    if (!physical && hi - lo <= tolerance) return {NAN, NAN, NAN, 0.0, 0.0, 0.0, x.c_surf, false};
-    j_tot = next;
+    // next update), whose g may sit above `tolerance` by the inner solve's rounding.
+    if (!physical && hi_ - lo_ <= tolerance) return finish({NAN, NAN, NAN, 0.0, 0.0, 0.0, x.c_surf, false});
+    j_tot_ = next;
+    if (++it_ == 100) return finish({NAN, NAN, NAN, 0.0, 0.0, 0.0, 0.0, false});
+    inner_ = start();
   }
-  return {NAN, NAN, NAN, 0.0, 0.0, 0.0, 0.0, false};
+
+ private:
+  VOLTAIC_HD kinetics::ImplicitSolve start() const {
+    return kinetics::ImplicitSolve(*e_, t_ref_, phi_s_ - j_tot_ * lr_, phi_e_, c_e_, surface_, T_, c_e_scale_, main_);
+  }
+  VOLTAIC_HD void finish(const FilmReaction& r) {
+    result_ = r;
+    running_ = false;
+  }
+
+  const Constants* s_;
+  const plating::Constants* pc_;
+  const ElectrodeParameters* e_;
+  double t_ref_, phi_s_, phi_e_, c_e_, T_, c_e_scale_;
+  kinetics::SurfaceResponse surface_;
+  NodeFilm film_;
+  double lr_, j_tot_, main_;
+  double lo_ = -INFINITY, hi_ = INFINITY, last_step_ = 0.0;
+  int it_ = 0;
+  bool last_newton_ = false, running_ = true;
+  FilmReaction result_{NAN, NAN, NAN, 0.0, 0.0, 0.0, 0.0, false};
+  kinetics::ImplicitSolve inner_;  ///< last: it starts from the members above
+};
+
+/// One node's solve (FilmSolve), each inner solve run to its end.
+VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s, const plating::Constants& pc,
+                                                              const ElectrodeParameters& e, double t_ref, double phi_s,
+                                                              double phi_e, double c_e,
+                                                              const kinetics::SurfaceResponse& surface, double T,
+                                                              double c_e_scale, NodeFilm film, double guess_tot,
+                                                              double guess_main) {
+  FilmSolve f(s, pc, e, t_ref, phi_s, phi_e, c_e, surface, T, c_e_scale, film, guess_tot, guess_main);
+  while (f.running()) {
+    kinetics::ImplicitSolve& inner = f.inner();
+    while (inner.running()) inner.step();
+    f.update();
+  }
+  return f.result();
+}
+
+/// Two nodes' solves, their steps alternated (each as alone): the CPU
+/// overlaps the two chains of dependent latencies.
+VOLTAIC_CPU_CALL inline void film_reaction_pair(FilmSolve& a, FilmSolve& b) {
+  while (a.running() && b.running()) {
+    a.step();
+    b.step();
+  }
+  while (a.running()) a.step();
+  while (b.running()) b.step();
 }
 
 }  // namespace voltaic::sei

@@ -51,23 +51,66 @@ struct SideReactionT {
   }
 
   VOLTAIC_HD VOLTAIC_SEI_NOINLINE void operator()(std::size_t c) const {
-    const K& k = plain.k;
-    const int r = k.map.region(c);
-    if (r != static_cast<int>(CellRegion::negative)) {
+    if (!negative(c)) {
       plain(c);
       return;
     }
-    const double a = surface_area(k, r, plain.active, c);
-    const std::size_t p = k.map.particle_of_cell(c);
-    const kinetics::SurfaceResponse surface{plain.c_surf[p], plain.slope[p], plain.flux[p]};
+    const kinetics::SurfaceResponse surface = surface_of(c);
+    const double a = surface_area(plain.k, static_cast<int>(CellRegion::negative), plain.active, c);
+    const NodeArgs n = node(c);
+    store(c, a,
+          sei::film_reaction(s, pc, n.e, n.t_ref, plain.phi_s[c], plain.phi_e[c], plain.c_e[c], surface, plain.T[c],
+                             n.c_e_scale, n.film, plain.aj[c] / a, main_of(c, plain.aj[c]) / a));
+  }
+
+  /// Cells c0 and c1 as operator() does them, two negative nodes' solves side
+  /// by side (sei::film_reaction_pair), two others' as ReactionCurrentT::pair:
+  /// the CPU's loop (CellRun::each_pair).
+  void pair(std::size_t c0, std::size_t c1) const {
+    if (!negative(c0) && !negative(c1)) return plain.pair(c0, c1);
+    if (!negative(c0) || !negative(c1)) {
+      (*this)(c0);
+      (*this)(c1);
+      return;
+    }
+    const double a0 = surface_area(plain.k, static_cast<int>(CellRegion::negative), plain.active, c0);
+    const double a1 = surface_area(plain.k, static_cast<int>(CellRegion::negative), plain.active, c1);
+    sei::FilmSolve f0 = solve_at(c0, a0), f1 = solve_at(c1, a1);
+    sei::film_reaction_pair(f0, f1);
+    store(c0, a0, f0.result());
+    store(c1, a1, f1.result());
+  }
+
+ private:
+  /// What a node's solve reads besides the arrays.
+  struct NodeArgs {
+    const ElectrodeParameters& e;
+    double t_ref, c_e_scale;
+    sei::NodeFilm film;
+  };
+
+  VOLTAIC_HD bool negative(std::size_t c) const {
+    return plain.k.map.region(c) == static_cast<int>(CellRegion::negative);
+  }
+  VOLTAIC_HD kinetics::SurfaceResponse surface_of(std::size_t c) const {
+    const std::size_t p = plain.k.map.particle_of_cell(c);
+    return {plain.c_surf[p], plain.slope[p], plain.flux[p]};
+  }
+  VOLTAIC_HD NodeArgs node(std::size_t c) const {
+    const K& k = plain.k;
     // The film's thickness c_sei V_bar / a: c_to_l holds a0 (a = a0 f).
     const double l_sei = !side.c_sei    ? 0.0
                          : plain.active ? side.c_sei[c] * s.c_to_l / plain.active[c]
                                         : side.c_sei[c] * s.c_to_l;
-    const sei::NodeFilm film{l_sei, side.c_pl ? side.c_pl[c] : 0.0};
-    const sei::FilmReaction x = sei::film_reaction(
-        s, pc, k.electrode_of(r), k.reference_temperature, plain.phi_s[c], plain.phi_e[c], plain.c_e[c], surface,
-        plain.T[c], k.electrolyte.initial_concentration, film, plain.aj[c] / a, main_of(c, plain.aj[c]) / a);
+    return {k.electrode_of(static_cast<int>(CellRegion::negative)), k.reference_temperature,
+            k.electrolyte.initial_concentration, sei::NodeFilm{l_sei, side.c_pl ? side.c_pl[c] : 0.0}};
+  }
+  sei::FilmSolve solve_at(std::size_t c, double a) const {
+    const NodeArgs n = node(c);
+    return sei::FilmSolve(s, pc, n.e, n.t_ref, plain.phi_s[c], plain.phi_e[c], plain.c_e[c], surface_of(c), plain.T[c],
+                          n.c_e_scale, n.film, plain.aj[c] / a, main_of(c, plain.aj[c]) / a);
+  }
+  VOLTAIC_HD void store(std::size_t c, double a, const sei::FilmReaction& x) const {
     plain.aj[c] = x.ok ? a * x.j_tot : NAN;
     if (side.aj_sei) side.aj_sei[c] = x.ok ? a * x.j_sei : 0.0;
     if (side.aj_pl) {
@@ -76,7 +119,7 @@ struct SideReactionT {
     }
     plain.adj[c] = a * fmax(x.d_tot, 0.0);
     adj_main[c] = a * x.d_main;
-    plain.surface[p] = x.c_surf;
+    plain.surface[plain.k.map.particle_of_cell(c)] = x.c_surf;
   }
 };
 
