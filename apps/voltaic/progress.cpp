@@ -46,6 +46,11 @@ std::string Progress::cycle_text(const Solution& s) const {
   return text;
 }
 
+bool Progress::rows_behind(const Solution& s) const {
+  const auto index = static_cast<std::size_t>(s["Step"][s.rows() - 1]);
+  return s.cycles.size() > index / experiment_.cycle().size() + 1;
+}
+
 void Progress::update(const Solution& s) {
   if (s.rows() == 0) return;
   const std::size_t r = s.rows() - 1;
@@ -77,6 +82,12 @@ void Progress::draw(const Solution& s, double done, double elapsed) {
   std::string bar(static_cast<std::size_t>(filled), '#');
   bar.resize(width, '.');
   const std::string eta = done > 0.01 ? clock_text(elapsed * (1.0 - done) / done) : "--:--";
+  if (rows_behind(s)) {
+    std::fprintf(out_, "\r[%s] %3.0f%%%s  %s elapsed, ETA %s  ", bar.c_str(), 100.0 * done, cycle_text(s).c_str(),
+                 clock_text(elapsed).c_str(), eta.c_str());
+    std::fflush(out_);
+    return;
+  }
   std::fprintf(out_, "\r[%s] %3.0f%%  step %d/%zu  t = %.0f s  V = %.4f V  T = %.2f K%s  %s elapsed, ETA %s  ",
                bar.c_str(), 100.0 * done, static_cast<int>(s["Step"][r]) + 1, experiment_.total_steps(),
                s["Time [s]"][r], s["Voltage [V]"][r], s["Maximum cell temperature [K]"][r], cycle_text(s).c_str(),
@@ -88,6 +99,11 @@ void Progress::log(const Solution& s, double done, double elapsed) {
   last_log_s_ = elapsed;
   const std::size_t r = s.rows() - 1;
   const auto index = static_cast<std::size_t>(s["Step"][r]);
+  if (rows_behind(s)) {
+    std::fprintf(out_, "voltaic: %3.0f%%%s  (%s)\n", 100.0 * done, cycle_text(s).c_str(), clock_text(elapsed).c_str());
+    std::fflush(out_);
+    return;
+  }
   std::fprintf(out_, "voltaic: %3.0f%%  step %zu/%zu \"%s\"  t = %.1f s  V = %.4f V  I = %.4f A  T = %.2f K%s  (%s)\n",
                100.0 * done, index + 1, experiment_.total_steps(),
                experiment_.step(index % experiment_.cycle().size()).text.c_str(), s["Time [s]"][r], s["Voltage [V]"][r],

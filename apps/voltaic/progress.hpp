@@ -31,6 +31,9 @@ class Progress {
   void log(const Solution& s, double done, double elapsed_s);
   /// "  cycle 12/1000, capacity 4.9876 A.h (98.1%)" once a cycle of many has ended, else "".
   std::string cycle_text(const Solution& s) const;
+  /// The last row is older than the last ended cycle (cycles that keep no
+  /// rows): its step, time and voltage would be stale, so only the cycles show.
+  bool rows_behind(const Solution& s) const;
 
   const Experiment& experiment_;
   double capacity_ah_;
