@@ -37,17 +37,29 @@ static __device__ const double kExp2Device[32] = {VOLTAIC_EXP2_TABLE};
 inline constexpr double kExp2Host[32] = {VOLTAIC_EXP2_TABLE};
 #undef VOLTAIC_EXP2_TABLE
 
-/// 2^m for a normal result (-1022 <= m <= 1023).
-VOLTAIC_HD inline double power_of_two(int m) {
-  const std::uint64_t bits = static_cast<std::uint64_t>(m + 1023) << 52;
+/// The double with these bits, and the bits of a double, on either side.
+VOLTAIC_HD inline double from_bits(std::uint64_t b) {
 #if defined(__CUDA_ARCH__)
-  return __longlong_as_double(static_cast<long long>(bits));
+  return __longlong_as_double(static_cast<long long>(b));
 #else
   double d;
-  std::memcpy(&d, &bits, sizeof d);
+  std::memcpy(&d, &b, sizeof d);
   return d;
 #endif
 }
+
+VOLTAIC_HD inline std::uint64_t bits_of(double x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<std::uint64_t>(__double_as_longlong(x));
+#else
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+#endif
+}
+
+/// 2^m for a normal result (-1022 <= m <= 1023).
+VOLTAIC_HD inline double power_of_two(int m) { return from_bits(static_cast<std::uint64_t>(m + 1023) << 52); }
 
 }  // namespace detail
 

@@ -17,36 +17,12 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "voltaic/core/macros.hpp"
 #include "voltaic/linalg/rounding.hpp"
+#include "voltaic/model/portable_exp.hpp"  // detail::bits_of, detail::from_bits
 
 namespace voltaic::pmath {
-
-namespace detail {
-
-VOLTAIC_HD inline std::uint64_t bits_of(double x) {
-#if defined(__CUDA_ARCH__)
-  return static_cast<std::uint64_t>(__double_as_longlong(x));
-#else
-  std::uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-#endif
-}
-
-VOLTAIC_HD inline double from_bits(std::uint64_t b) {
-#if defined(__CUDA_ARCH__)
-  return __longlong_as_double(static_cast<long long>(b));
-#else
-  double d;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-#endif
-}
-
-}  // namespace detail
 
 /// ln x, the same bits on every backend. 0 gives -infinity, a negative x or
 /// NaN gives NaN, infinity gives infinity; subnormals are scaled first.
