@@ -108,7 +108,8 @@ CheckpointCycles resume_cycles(const Checkpoint& c, const char* where) {
     out.cycles[i].cycle = static_cast<int>(i + 1);
   }
   for (int f = 0; f < kFields; ++f) {
-    const std::vector<double>& values = array(c, key(kNames[static_cast<std::size_t>(f)]), n, where);
+    const std::string name = key(kNames[static_cast<std::size_t>(f)]);  // named: GCC 13 flags a temporary argument
+    const std::vector<double>& values = array(c, name, n, where);
     for (std::size_t i = 0; i < n; ++i) *fields(out.cycles[i])[static_cast<std::size_t>(f)] = values[i];
   }
   namespace v = checkpoint_values;
