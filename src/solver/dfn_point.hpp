@@ -108,14 +108,12 @@ struct ReactionCurrentT {
       adj[c] = 0.0;
       return;
     }
-    const double a = surface_area(k, r, active, c);
-    const std::size_t p = k.map.particle_of_cell(c);
     if (slope) {
-      const kinetics::SurfaceResponse s{c_surf[p], slope[p], flux[p]};
-      store(c, kinetics::butler_volmer_implicit(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c], c_e[c],
-                                                s, T[c], k.electrolyte.initial_concentration, aj[c] / a));
+      store(c, kinetics::butler_volmer_implicit(solve_at(c)));
       return;
     }
+    const double a = surface_area(k, r, active, c);
+    const std::size_t p = k.map.particle_of_cell(c);
     const kinetics::Reaction x = kinetics::butler_volmer(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c],
                                                          c_e[c], c_surf[p], T[c], k.electrolyte.initial_concentration);
     aj[c] = a * x.j;

@@ -164,20 +164,23 @@ class FilmSolve {
   kinetics::ImplicitSolve inner_;  ///< last: it starts from the members above
 };
 
-/// One node's solve (FilmSolve), each inner solve run to its end.
-VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(const Constants& s, const plating::Constants& pc,
-                                                              const ElectrodeParameters& e, double t_ref, double phi_s,
-                                                              double phi_e, double c_e,
-                                                              const kinetics::SurfaceResponse& surface, double T,
-                                                              double c_e_scale, NodeFilm film, double guess_tot,
-                                                              double guess_main) {
-  FilmSolve f(s, pc, e, t_ref, phi_s, phi_e, c_e, surface, T, c_e_scale, film, guess_tot, guess_main);
+/// One node's solve, each inner solve run to its end.
+VOLTAIC_HD VOLTAIC_CPU_CALL inline FilmReaction film_reaction(FilmSolve f) {
   while (f.running()) {
     kinetics::ImplicitSolve& inner = f.inner();
     while (inner.running()) inner.step();
     f.update();
   }
   return f.result();
+}
+
+/// One node's solve (FilmSolve) from its arguments.
+VOLTAIC_HD inline FilmReaction film_reaction(const Constants& s, const plating::Constants& pc,
+                                             const ElectrodeParameters& e, double t_ref, double phi_s, double phi_e,
+                                             double c_e, const kinetics::SurfaceResponse& surface, double T,
+                                             double c_e_scale, NodeFilm film, double guess_tot, double guess_main) {
+  return film_reaction(
+      FilmSolve(s, pc, e, t_ref, phi_s, phi_e, c_e, surface, T, c_e_scale, film, guess_tot, guess_main));
 }
 
 /// Two nodes' solves, their steps alternated (each as alone): the CPU

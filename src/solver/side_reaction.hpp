@@ -55,12 +55,8 @@ struct SideReactionT {
       plain(c);
       return;
     }
-    const kinetics::SurfaceResponse surface = surface_of(c);
     const double a = surface_area(plain.k, static_cast<int>(CellRegion::negative), plain.active, c);
-    const NodeArgs n = node(c);
-    store(c, a,
-          sei::film_reaction(s, pc, n.e, n.t_ref, plain.phi_s[c], plain.phi_e[c], plain.c_e[c], surface, plain.T[c],
-                             n.c_e_scale, n.film, plain.aj[c] / a, main_of(c, plain.aj[c]) / a));
+    store(c, a, sei::film_reaction(solve_at(c, a)));
   }
 
   /// Cells c0 and c1 as operator() does them, two negative nodes' solves side
@@ -105,7 +101,7 @@ struct SideReactionT {
     return {k.electrode_of(static_cast<int>(CellRegion::negative)), k.reference_temperature,
             k.electrolyte.initial_concentration, sei::NodeFilm{l_sei, side.c_pl ? side.c_pl[c] : 0.0}};
   }
-  sei::FilmSolve solve_at(std::size_t c, double a) const {
+  VOLTAIC_HD sei::FilmSolve solve_at(std::size_t c, double a) const {
     const NodeArgs n = node(c);
     return sei::FilmSolve(s, pc, n.e, n.t_ref, plain.phi_s[c], plain.phi_e[c], plain.c_e[c], surface_of(c), plain.T[c],
                           n.c_e_scale, n.film, plain.aj[c] / a, main_of(c, plain.aj[c]) / a);

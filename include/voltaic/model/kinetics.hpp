@@ -213,15 +213,18 @@ class ImplicitSolve {
   bool bisected_ = false, running_ = true, is_fixed_ = false;
 };
 
-/// One particle's solve (ImplicitSolve).
-VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(const ElectrodeParameters& e,
-                                                                           double reference_temperature, double phi_s,
-                                                                           double phi_e, double c_e,
-                                                                           const SurfaceResponse& s, double T,
-                                                                           double c_e_scale, double guess) {
-  ImplicitSolve x(e, reference_temperature, phi_s, phi_e, c_e, s, T, c_e_scale, guess);
+/// One particle's solve, run to its end.
+VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(ImplicitSolve x) {
   while (x.running()) x.step();
   return x.result();
+}
+
+/// One particle's solve (ImplicitSolve) from its arguments.
+VOLTAIC_HD inline ImplicitReaction butler_volmer_implicit(const ElectrodeParameters& e, double reference_temperature,
+                                                          double phi_s, double phi_e, double c_e,
+                                                          const SurfaceResponse& s, double T, double c_e_scale,
+                                                          double guess) {
+  return butler_volmer_implicit(ImplicitSolve(e, reference_temperature, phi_s, phi_e, c_e, s, T, c_e_scale, guess));
 }
 
 /// Two particles' solves, their steps alternated (each as alone): the CPU
