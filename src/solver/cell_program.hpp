@@ -54,10 +54,17 @@ class CellRunT {
         c_(c),
         k_(k),
         base_(slab),
+#if defined(__CUDA_ARCH__)
         lane_(static_cast<std::size_t>(lane)),
         lanes_(static_cast<std::size_t>(lanes)),
+#endif
         n_(static_cast<std::size_t>(s.n)),
-        np_(static_cast<std::size_t>(s.P)) {}
+        np_(static_cast<std::size_t>(s.P)) {
+#if !defined(__CUDA_ARCH__)
+    (void)lane;  // a CPU runs one lane (lane_, lanes_ below)
+    (void)lanes;
+#endif
+  }
 
   /// Sets the initial state (Simulation's constructor).
   VOLTAIC_HD void initialise();
@@ -227,15 +234,13 @@ class CellRunT {
   /// side (ReactionCurrentT::pair), the same operations per element.
   template <class F>
   VOLTAIC_HD void each_pair(const F& f) const {
-#if !defined(__CUDA_ARCH__)
-    if (lanes_ == 1) {
-      std::size_t c = 0;
-      for (; c + 1 < n_; c += 2) f.pair(c, c + 1);
-      if (c < n_) f(c);
-      return;
-    }
-#endif
+#if defined(__CUDA_ARCH__)
     each(f);
+#else  // one lane
+    std::size_t c = 0;
+    for (; c + 1 < n_; c += 2) f.pair(c, c + 1);
+    if (c < n_) f(c);
+#endif
   }
   /// The formula's start a0 y_n + a1 y_{n-1} into y.
   VOLTAIC_HD void start(const Pass& p, const double* y0, const double* y1, double* y, std::size_t m) {
@@ -394,7 +399,14 @@ class CellRunT {
   const CellConstants& c_;
   ProgramClock& k_;
   double* base_;
+#if defined(__CUDA_ARCH__)
   std::size_t lane_, lanes_;
+#else
+  // One lane on a CPU, known to the compiler: the element loops have a unit
+  // stride it can vectorise (each element's operations are unchanged).
+  static constexpr std::size_t lane_ = 0, lanes_ = 1;
+  std::size_t device_lanes_[2] = {};  // the device pass's lane_, lanes_: one layout in both passes
+#endif
   std::size_t n_, np_;
 };
 
@@ -471,14 +483,12 @@ VOLTAIC_HD inline void CellRunT<Ageing>::particle_step(double* c, const double* 
   const particle::StepArgs<double> a{c,       at(s_.o.particle_work), flux, at(per_face ? s_.o.ds_face : s_.o.ds),
                                      nullptr, at(s_.o.radius),        dt,   np_,
                                      per_face};
-#if !defined(__CUDA_ARCH__)
-  if (lanes_ == 1) {  // the CPU backend's step: alike particles share a factorisation (the same bits)
-    cpu::particle_step(s_.mesh, a);
-    return;
-  }
-#endif
+#if defined(__CUDA_ARCH__)
   for (std::size_t p = lane_; p < np_; p += lanes_) particle::step_particle(s_.mesh, a, p);
   sync();
+#else  // the CPU backend's step: alike particles share a factorisation (the same bits)
+  cpu::particle_step(s_.mesh, a);
+#endif
 }
 
 template <bool Ageing>
