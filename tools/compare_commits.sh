@@ -6,8 +6,9 @@
 #
 #   tools/compare_commits.sh prepare BASE...  # here: each BASE's tree into .compare/base-SHA (git-ignored)
 #   tools/compare_commits.sh build            # there: every voltaic-bench binary (CUDA when nvcc is found)
+#   tools/compare_commits.sh check            # there: head's tests (TESTS, a gtest filter; SANITIZE=1: memcheck too)
 #   tools/compare_commits.sh run [ROUNDS]     # there: the workloads, every side in turn (ROUNDS: rounds of each)
-#   tools/compare_commits.sh all [ROUNDS]     # build, then run
+#   tools/compare_commits.sh all [ROUNDS]     # build, check (with TESTS), then run
 #
 # On the GPU machine (the device tool), carry .compare and .deps (toml++,
 # tools/gpu_check.sh says how) and run `tools/compare_commits.sh all` in one
@@ -18,7 +19,10 @@
 # command, the benchmark's JSON) and $OUT/compare.md (the table); the build
 # logs: $OUT/build-SIDE.log.
 # WORKLOADS picks workloads by name (default: every one below; without a GPU,
-# the CPU ones).
+# the CPU ones). TESTS (a gtest filter, e.g. 'CellProgramCuda*:SlopesCudaVsCpu*')
+# also builds head's voltaic_tests and runs them before the workloads, so one
+# device call checks a change and times it: $OUT/tests.log, and with SANITIZE=1
+# $OUT/memcheck.log (compute-sanitizer memcheck over the same filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -60,12 +64,13 @@ prepare() {
   echo "on the GPU machine: carry [\".compare\", \".deps\"] and run: tools/compare_commits.sh all"
 }
 
-build_one() {  # source dir, build dir, jobs
-  local cuda=OFF
+build_one() {  # source dir, build dir, jobs, [tests: ON to build voltaic_tests too]
+  local cuda=OFF tests="${4:-OFF}" targets=(voltaic-bench)
   command -v nvcc >/dev/null && cuda=ON
+  [ "$tests" = ON ] && targets+=(voltaic_tests)
   cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DVOLTAIC_CUDA=$cuda \
-    -DVOLTAIC_BUILD_TESTS=OFF -DVOLTAIC_BUILD_EXAMPLES=OFF -DVOLTAIC_MPI=OFF -DVOLTAIC_BUILD_BENCHMARKS=ON &&
-    cmake --build "$2" --target voltaic-bench -j "$3"
+    -DVOLTAIC_BUILD_TESTS="$tests" -DVOLTAIC_BUILD_EXAMPLES=OFF -DVOLTAIC_MPI=OFF -DVOLTAIC_BUILD_BENCHMARKS=ON &&
+    cmake --build "$2" --target "${targets[@]}" -j "$3"
 }
 
 sides() {  # every prepared base, then head
@@ -86,10 +91,10 @@ build() {
   mkdir -p "$out"
   local jobs=$(( ($(nproc) + ${#all[@]} - 1) / ${#all[@]} )) t0=$SECONDS pids=() side
   for side in "${all[@]}"; do
-    local src=".compare/$side" dir
+    local src=".compare/$side" dir tests=OFF
     dir=$(dirname "$(dirname "$(binary "$side")")")
-    [ "$side" = head ] && src=.
-    build_one "$src" "$dir" "$jobs" >"$out/build-$side.log" 2>&1 &
+    [ "$side" = head ] && src=. && [ -n "${TESTS:-}" ] && tests=ON
+    build_one "$src" "$dir" "$jobs" "$tests" >"$out/build-$side.log" 2>&1 &
     pids+=($!)
   done
   local failed=0 i
@@ -98,6 +103,30 @@ build() {
   done
   [ $failed = 0 ] || exit 1
   echo "built ${all[*]} in $((SECONDS - t0)) s"
+}
+
+check() {  # head's tests over the filter TESTS (nothing without it); SANITIZE=1 adds memcheck
+  [ -n "${TESTS:-}" ] || return 0
+  deps_env
+  mkdir -p "$out"
+  local tests
+  tests="$(dirname "$(dirname "$(binary head)")")/tests/voltaic_tests"
+  [ -x "$tests" ] || { echo "no $tests: build with TESTS set" >&2; exit 2; }
+  local rc=0
+  "$tests" --gtest_brief=1 --gtest_filter="$TESTS" >"$out/tests.log" 2>&1 || rc=$?
+  if grep -q '^\[==========\] 0 tests' "$out/tests.log"; then  # a mistyped filter must not pass
+    echo "TESTS matched no test: $TESTS" | tee -a "$out/tests.log" >&2
+    rc=3
+  fi
+  echo "tests ($TESTS): exit $rc" | tee -a "$out/tests.log"
+  if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+    local mrc=0
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$tests" --gtest_brief=1 --gtest_filter="$TESTS" \
+      >"$out/memcheck.log" 2>&1 || mrc=$?
+    echo "memcheck ($TESTS): exit $mrc" | tee -a "$out/tests.log"
+    [ $mrc = 0 ] || rc=$mrc
+  fi
+  return $rc
 }
 
 run() {  # [ROUNDS]: every workload this many times (default: its own count)
@@ -141,7 +170,8 @@ run() {  # [ROUNDS]: every workload this many times (default: its own count)
 case "${1:-}" in
   prepare) prepare "${@:2}" ;;
   build) build ;;
+  check) check ;;
   run) run "${2:-}" ;;
-  all) build && run "${2:-}" ;;
+  all) build && { check || echo "head's tests failed (\$OUT/tests.log); timing anyway" >&2; } && run "${2:-}" ;;
   *) sed -n '2,20p' "$0"; exit 2 ;;
 esac
