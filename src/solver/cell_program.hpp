@@ -279,6 +279,10 @@ class CellRunT {
   VOLTAIC_HD bool concentration_finish(const Pass& p);
   VOLTAIC_HD void stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi, bool arithmetic,
                           double* diag, double* tz, bool d_last = false) const;
+  /// stencil()'s diagonal for another d, from the faces `tz` that stencil()
+  /// gave for the same kc and face rule: the same bits, no face recomputed.
+  VOLTAIC_HD void diagonal(const double* kc, const double* tz, const double* d, bool dirichlet_lo, bool dirichlet_hi,
+                           double* diag, bool d_last) const;
   VOLTAIC_HD void apply(const double* diag, const double* tz, const double* x, double* y) const;
   /// The potential step under the drive `value` (drive_at).
   VOLTAIC_HD bool potential(const ProgramStep& step, double value);
@@ -603,6 +607,32 @@ VOLTAIC_HD inline void CellRunT<Ageing>::stencil(const double* kc, const double*
 }
 
 template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::diagonal(const double* kc, const double* tz, const double* d,
+                                                  bool dirichlet_lo, bool dirichlet_hi, double* diag,
+                                                  bool d_last) const {
+  const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
+  const double* dz = at(s_.o.dz);
+  const double area = fp::mul(c_.dx, c_.dy);
+  for (std::size_t z = lane_; z < n_; z += lanes_) {
+    const std::size_t c = z;
+    const double h = dz[c];
+    double out = d_last ? 0.0 : fp::mul(fp::mul(area, h), d[c]), rhs = 0.0;
+    if (z > 0) {
+      out = fp::add(out, tz[c - 1]);  // the lower cell's upper face, rounded as stencil() rounds it
+    } else if (dirichlet_lo) {
+      stencil::add_boundary_face(dirichlet, area, h, kc[c], out, rhs);
+    }
+    if (z + 1 < n_) {
+      out = fp::add(out, tz[c]);
+    } else if (dirichlet_hi) {
+      stencil::add_boundary_face(dirichlet, area, h, kc[c], out, rhs);
+    }
+    diag[c] = d_last ? stencil::cell_diagonal(out, area, h, d[c]) : out;
+  }
+  sync();
+}
+
+template <bool Ageing>
 VOLTAIC_HD inline void CellRunT<Ageing>::apply(const double* diag, const double* tz, const double* x, double* y) const {
   for (std::size_t z = lane_; z < n_; z += lanes_) {
     const std::size_t c = z;
@@ -801,11 +831,12 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
       return false;
     }
     // The Jacobian: the two stencils with the reaction's diagonals, coupled per
-    // cell; after the first iteration rounded as PotentialStep's diagonal-only update.
-    stencil(solid_sigma(), at(o.d_s), true, drive.voltage_control, false, at(o.j0_diag), at(o.j0_tz), it > 0);
-    stencil(kappa, at(o.d_e), false, false, s_.kappa_arithmetic, at(o.j1_diag), at(o.j1_tz), it > 0);
-    const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.j0_tz),
-                                               at(o.j1_tz),   at(o.c01),     at(o.c10)};
+    // cell; after the first iteration rounded as PotentialStep's diagonal-only
+    // update. Their faces are the residual's stencils' (the same kc and rule).
+    diagonal(solid_sigma(), at(o.sig_tz), at(o.d_s), true, drive.voltage_control, at(o.j0_diag), it > 0);
+    diagonal(kappa, at(o.kap_tz), at(o.d_e), false, false, at(o.j1_diag), it > 0);
+    const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.sig_tz),
+                                               at(o.kap_tz),  at(o.c01),     at(o.c10)};
     const ops::Scale<double> negate{-1.0};
     for (std::size_t i = lane_; i < 2 * n_; i += lanes_) residual[i] = negate(residual[i]);
     sync();

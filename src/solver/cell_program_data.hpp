@@ -72,8 +72,8 @@ struct SlabOffsets {
   std::size_t residual, update;                    ///< 2n each
   std::size_t d_s, d_e, c01, c10;                  ///< n each
   std::size_t sig_diag, sig_tz, kap_diag, kap_tz;  ///< n each: phi_s and phi_e stencils
-  std::size_t kd_diag, kd_tz, j0_diag, j0_tz, j1_diag, j1_tz;
-  std::size_t factors;                                                 ///< 6n: block z-line factors
+  std::size_t kd_diag, kd_tz, j0_diag, j1_diag;    ///< n each: the Jacobian's diagonals (its faces: sig_tz, kap_tz)
+  std::size_t factors;                             ///< 6n: block z-line factors
   std::size_t el_diag, el_tz, el_rhs, el_lower, el_inverse, el_upper;  ///< n each: electrolyte solve
   std::size_t mix_f, mix_f_last, mix_g_last, mix_df, mix_dg;           ///< n, n, n, depth n, depth n
   std::size_t rows;                                                    ///< row buffer: rows_per_call x 4

@@ -114,7 +114,7 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
   take(o.residual, 2 * n);
   take(o.update, 2 * n);
   for (std::size_t* a : {&o.d_s, &o.d_e, &o.c01, &o.c10, &o.sig_diag, &o.sig_tz, &o.kap_diag, &o.kap_tz, &o.kd_diag,
-                         &o.kd_tz, &o.j0_diag, &o.j0_tz, &o.j1_diag, &o.j1_tz})
+                         &o.kd_tz, &o.j0_diag, &o.j1_diag})
     take(*a, n);
   take(o.factors, 6 * n);
   for (std::size_t* a : {&o.el_diag, &o.el_tz, &o.el_rhs, &o.el_lower, &o.el_inverse, &o.el_upper, &o.mix_f,
