@@ -866,14 +866,17 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
       k_.newton_constant = largest / (last_update * last_update);
     const double rate = it > 0 ? fp::min(1.0, largest / last_update) : newton::first_rate(k_.newton_constant, largest);
     last_update = largest;
+    // The reaction moved to first order along the update: the solve's end,
+    // or the next iteration's guesses (its implicit solves start a second-order
+    // step from their roots).
+    const dfn::LinearisedReactionT<const DfnConstants&> finish{k,    update, adj,     c_surf,  slope,
+                                                               flux, aj,     surface, active()};
+    if (has_side()) {
+      each(dfn::SideLinearisedT<const DfnConstants&>{finish, at(o.adj_main), potential_side()});
+    } else {
+      each(finish);
+    }
     if (!damped && largest * rate <= s_.newton_tolerance) {
-      const dfn::LinearisedReactionT<const DfnConstants&> finish{k,    update, adj,     c_surf,  slope,
-                                                                 flux, aj,     surface, active()};
-      if (has_side()) {
-        each(dfn::SideLinearisedT<const DfnConstants&>{finish, at(o.adj_main), potential_side()});
-      } else {
-        each(finish);
-      }
       ++k_.newton_iterations;
       return true;
     }
