@@ -20,7 +20,7 @@ __global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSett
   const int lane = static_cast<int>(threadIdx.x % kLanes);
   if (i >= cells.count) return;  // the whole warp
   program::ProgramClock k;
-  program::CellRun(s, cells.constants[i], k, cells.slabs + i * s.o.total, lane, kLanes).initialise();
+  program::CellRun(s, cells.constants[i], k, cells.slabs + i * s.o.total).initialise();
   if (lane == 0) cells.clocks[i] = k;
 }
 

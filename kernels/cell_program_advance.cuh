@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) advance_kernel(program::Pr
   program::ProgramClock k = cells.clocks[i];
   k.rows = 0;
   if (k.ending == program::Ending::running)
-    program::CellRunT<Ageing>(s, cells.constants[i], k, cells.slabs + i * s.o.total, lane, kLanes).advance();
+    program::CellRunT<Ageing>(s, cells.constants[i], k, cells.slabs + i * s.o.total).advance();
   __syncwarp();
   if (lane == 0) cells.clocks[i] = k;
 }

@@ -44,27 +44,12 @@ namespace voltaic::program {
 template <bool Ageing>
 class CellRunT {
  public:
-  /// `slab`: this cell's arrays (SlabOffsets). `lanes` threads run the cell
-  /// together, this one as `lane`: one on a CPU worker, a warp of 32 on CUDA,
-  /// each holding its own copy of the clock (they stay equal: every decision
-  /// is taken from values all lanes share).
-  VOLTAIC_HD CellRunT(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab, int lane = 0,
-                      int lanes = 1)
-      : s_(s),
-        c_(c),
-        k_(k),
-        base_(slab),
-#if defined(__CUDA_ARCH__)
-        lane_(static_cast<std::size_t>(lane)),
-        lanes_(static_cast<std::size_t>(lanes)),
-#endif
-        n_(static_cast<std::size_t>(s.n)),
-        np_(static_cast<std::size_t>(s.P)) {
-#if !defined(__CUDA_ARCH__)
-    (void)lane;  // a CPU runs one lane (lane_, lanes_ below)
-    (void)lanes;
-#endif
-  }
+  /// `slab`: this cell's arrays (SlabOffsets). One thread runs the cell on a
+  /// CPU; on CUDA a warp runs it (kWarpLanes lanes, this thread's lane from
+  /// its index), each lane holding its own copy of the clock (they stay equal:
+  /// every decision is taken from values all lanes share).
+  VOLTAIC_HD CellRunT(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab)
+      : s_(s), c_(c), k_(k), base_(slab), n_(static_cast<std::size_t>(s.n)), np_(static_cast<std::size_t>(s.P)) {}
 
   /// Sets the initial state (Simulation's constructor).
   VOLTAIC_HD void initialise();
@@ -96,13 +81,13 @@ class CellRunT {
 
   VOLTAIC_HD double* at(std::size_t offset) const { return base_ + offset; }
 
-  // The lanes of the cell: loops share the elements out (i = lane_, lane_ +
+  // The lanes of the cell: loops share the elements out (i = lane(), lane() +
   // lanes_, ...) and end with sync(); sums and maxima are butterflies, which
   // give every lane the same bits (a + b = b + a); serial parts (the column
   // solves, the row buffer) run on lane 0.
   VOLTAIC_HD void sync() const {
 #if defined(__CUDA_ARCH__)
-    if (lanes_ > 1) __syncwarp();
+    __syncwarp();
 #endif
   }
   VOLTAIC_HD double reduce_sum(double x) const {
@@ -131,7 +116,7 @@ class CellRunT {
   VOLTAIC_HD double lane_sum(std::size_t m, const Add& add) const {
 #if defined(__CUDA_ARCH__)
     double partial = 0.0;
-    for (std::size_t i = lane_; i < m; i += lanes_) partial = add(partial, i);
+    for (std::size_t i = lane(); i < m; i += lanes_) partial = add(partial, i);
     return reduce_sum(partial);
 #else
     constexpr auto kWarp = static_cast<std::size_t>(kWarpLanes);
@@ -151,14 +136,15 @@ class CellRunT {
   }
   VOLTAIC_HD bool all_lanes(bool b) const {
 #if defined(__CUDA_ARCH__)
-    if (lanes_ > 1) return __all_sync(0xffffffffu, b) != 0;
-#endif
+    return __all_sync(0xffffffffu, b) != 0;
+#else
     return b;
+#endif
   }
   /// Lane 0's value, on every lane (after a serial part).
   VOLTAIC_HD bool from_lane0(bool b) const {
 #if defined(__CUDA_ARCH__)
-    if (lanes_ > 1) b = __shfl_sync(0xffffffffu, static_cast<int>(b), 0) != 0;
+    b = __shfl_sync(0xffffffffu, static_cast<int>(b), 0) != 0;
 #endif
     sync();
     return b;
@@ -188,21 +174,21 @@ class CellRunT {
 
   // Vector helpers over this cell's elements.
   VOLTAIC_HD void copy(const double* x, double* y, std::size_t m) const {
-    for (std::size_t i = lane_; i < m; i += lanes_) y[i] = x[i];
+    for (std::size_t i = lane(); i < m; i += lanes_) y[i] = x[i];
     sync();
   }
   VOLTAIC_HD void fill(double* y, double v, std::size_t m) const {
-    for (std::size_t i = lane_; i < m; i += lanes_) y[i] = v;
+    for (std::size_t i = lane(); i < m; i += lanes_) y[i] = v;
     sync();
   }
   VOLTAIC_HD void axpby(double a, const double* x, double b, double* y, std::size_t m) const {
     const ops::Axpby<double> op{a, b};
-    for (std::size_t i = lane_; i < m; i += lanes_) y[i] = op(x[i], y[i]);
+    for (std::size_t i = lane(); i < m; i += lanes_) y[i] = op(x[i], y[i]);
     sync();
   }
   VOLTAIC_HD void axpy(double a, const double* x, double* y, std::size_t m) const {
     const ops::Axpy<double> op{a};
-    for (std::size_t i = lane_; i < m; i += lanes_) y[i] = op(x[i], y[i]);
+    for (std::size_t i = lane(); i < m; i += lanes_) y[i] = op(x[i], y[i]);
     sync();
   }
   VOLTAIC_HD double dot(const double* x, const double* y, std::size_t m) const {
@@ -212,7 +198,7 @@ class CellRunT {
   VOLTAIC_HD double max_abs(const double* x, std::size_t m) const {
     double top = 0.0;
     bool nan = false;
-    for (std::size_t i = lane_; i < m; i += lanes_) {
+    for (std::size_t i = lane(); i < m; i += lanes_) {
       const double a = fabs(x[i]);
       if (a != a) nan = true;
       top = fp::max(top, a);
@@ -221,13 +207,13 @@ class CellRunT {
   }
   VOLTAIC_HD bool above(const double* x, double floor, std::size_t m) const {
     bool ok = true;
-    for (std::size_t i = lane_; i < m; i += lanes_) ok = ok && x[i] > floor;
+    for (std::size_t i = lane(); i < m; i += lanes_) ok = ok && x[i] > floor;
     return all_lanes(ok);
   }
   /// Runs a dfn_point.hpp functor on this cell's n elements.
   template <class F>
   VOLTAIC_HD void each(const F& f) const {
-    for (std::size_t c = lane_; c < n_; c += lanes_) f(c);
+    for (std::size_t c = lane(); c < n_; c += lanes_) f(c);
     sync();
   }
   /// each(f) with f.pair(c, c + 1) on the CPU: two elements' solves side by
@@ -403,13 +389,16 @@ class CellRunT {
   const CellConstants& c_;
   ProgramClock& k_;
   double* base_;
+  // The lanes as constants, not members: this object's members live in a GPU
+  // thread's stack (its adapters take its address), and a member lane count
+  // was the sm_90 kernel's most reloaded spill slot. On a CPU the element
+  // loops get a unit stride GCC vectorises.
 #if defined(__CUDA_ARCH__)
-  std::size_t lane_, lanes_;
+  static constexpr std::size_t lanes_ = kWarpLanes;
+  VOLTAIC_HD static std::size_t lane() { return threadIdx.x % kWarpLanes; }
 #else
-  // One lane on a CPU, known to the compiler: the element loops have a unit
-  // stride it can vectorise (each element's operations are unchanged).
-  static constexpr std::size_t lane_ = 0, lanes_ = 1;
-  std::size_t device_lanes_[2] = {};  // the device pass's lane_, lanes_: one layout in both passes
+  static constexpr std::size_t lanes_ = 1;
+  VOLTAIC_HD static constexpr std::size_t lane() { return 0; }
 #endif
   std::size_t n_, np_;
 };
@@ -424,7 +413,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::initialise() {
   const SlabOffsets& o = s_.o;
   const CellMap& m = c_.k.map;
   double* cs = at(o.c_s);
-  for (std::size_t q = lane_; q < np_; q += lanes_) {
+  for (std::size_t q = lane(); q < np_; q += lanes_) {
     const double c0 = m.region_of(m.cell_of_particle(q)) == CellRegion::negative ? c_.cs0_negative : c_.cs0_positive;
     for (int i = 0; i < s_.R; ++i) cs[static_cast<std::size_t>(i) * np_ + q] = c0;
   }
@@ -434,14 +423,14 @@ VOLTAIC_HD inline void CellRunT<Ageing>::initialise() {
   fill(at(o.aj), 0.0, n_);
   if (has_sei()) {
     double* c = at(o.c_sei);
-    for (std::size_t i = lane_; i < n_; i += lanes_) c[i] = m.region_of(i) == CellRegion::negative ? c_.sei.c0 : 0.0;
+    for (std::size_t i = lane(); i < n_; i += lanes_) c[i] = m.region_of(i) == CellRegion::negative ? c_.sei.c0 : 0.0;
     sync();
     fill(at(o.aj_sei), 0.0, n_);
     fill(at(o.pot_aj_sei), 0.0, n_);
   }
   if (has_plating()) {
     double* c = at(o.c_pl);
-    for (std::size_t i = lane_; i < n_; i += lanes_)
+    for (std::size_t i = lane(); i < n_; i += lanes_)
       c[i] = m.region_of(i) == CellRegion::negative ? c_.plating.c0 : 0.0;
     sync();
     for (std::size_t a : {o.c_dead, o.aj_pl, o.pot_aj_pl, o.adj_pl}) fill(at(a), 0.0, n_);
@@ -471,7 +460,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::initialise() {
                                             mean[e] / count[e] / c_.k.electrode[e].maximum_concentration, c_.T0,
                                             c_.k.reference_temperature);
   double* phi = at(o.phi);
-  for (std::size_t c = lane_; c < n_; c += lanes_) {
+  for (std::size_t c = lane(); c < n_; c += lanes_) {
     phi[c] = m.region_of(c) == CellRegion::positive ? u[1] - u[0] : 0.0;
     phi[n_ + c] = -u[0];
   }
@@ -488,7 +477,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::particle_step(double* c, const double* 
                                      nullptr, at(s_.o.radius),        dt,   np_,
                                      per_face};
 #if defined(__CUDA_ARCH__)
-  for (std::size_t p = lane_; p < np_; p += lanes_) particle::step_particle(s_.mesh, a, p);
+  for (std::size_t p = lane(); p < np_; p += lanes_) particle::step_particle(s_.mesh, a, p);
   sync();
 #else  // the CPU backend's step: alike particles share a factorisation (the same bits)
   cpu::particle_step(s_.mesh, a);
@@ -504,7 +493,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::stress_diffusivity() {
   // A floor keeps the step's matrix an M-matrix where c < c_0 would make the
   // factor non-positive (PyBaMM has none; no built-in set comes near it).
   constexpr double kLeastFactor = 1e-3;
-  for (std::size_t q = lane_; q < np_; q += lanes_) {
+  for (std::size_t q = lane(); q < np_; q += lanes_) {
     const std::size_t cell = m.cell_of_particle(q);
     const stress_diffusion::Electrode& e = c_.stress_diffusion.e[m.region_of(cell) == CellRegion::negative ? 0 : 1];
     for (int i = 0; i + 1 < s_.R; ++i) {
@@ -526,7 +515,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::porosity_now() {
   const double *c_pl = has_plating() ? at(o.c_pl) : nullptr, *c_dead = has_plating() ? at(o.c_dead) : nullptr;
   double *eps = at(o.eps_now), *transport = at(o.transport), *sigma = at(o.sigma_now);
   double least = 1.0;
-  for (std::size_t c = lane_; c < n_; c += lanes_) {
+  for (std::size_t c = lane(); c < n_; c += lanes_) {
     if (m.region_of(c) != CellRegion::negative) {  // no film: the constant ones
       eps[c] = eps0[c];
       transport[c] = c_.k.region[m.region(c)].transport_factor;
@@ -554,7 +543,7 @@ template <bool Ageing>
 VOLTAIC_HD inline void CellRunT<Ageing>::salt_start(const Pass& p, double* c_e) {
   const CellMap& m = c_.k.map;
   const double *c0 = level3(s_.o.c_e_levels, n_, 0), *c1 = level3(s_.o.c_e_levels, n_, 1), *eps = at(s_.o.eps_now);
-  for (std::size_t c = lane_; c < n_; c += lanes_) {
+  for (std::size_t c = lane(); c < n_; c += lanes_) {
     if (m.region_of(c) != CellRegion::negative) continue;  // eps constant there: the start as it is
     double amount = p.a0 * porosity_at_level(0, c) * c0[c];
     if (p.a1 != 0.0) amount += p.a1 * porosity_at_level(1, c) * c1[c];
@@ -567,7 +556,7 @@ template <bool Ageing>
 VOLTAIC_HD inline void CellRunT<Ageing>::particle_surface(const double* c, const double* flux, double* out) {
   const std::size_t stride = np_, last = static_cast<std::size_t>(s_.R - 1) * stride;
   const double *ds = at(s_.o.ds), *radius = at(s_.o.radius);
-  for (std::size_t q = lane_; q < np_; q += lanes_)
+  for (std::size_t q = lane(); q < np_; q += lanes_)
     out[q] = particle::surface_value(s_.surface, s_.mesh, c[last + q], c[last - stride + q], flux[q], ds[q], radius[q]);
   sync();
 }
@@ -585,7 +574,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::stencil(const double* kc, const double*
   const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
   const double* dz = at(s_.o.dz);
   const double area = fp::mul(c_.dx, c_.dy);
-  for (std::size_t z = lane_; z < n_; z += lanes_) {
+  for (std::size_t z = lane(); z < n_; z += lanes_) {
     const std::size_t c = z;
     const double h = dz[c], kk = kc[c];
     double out = d_last ? 0.0 : fp::mul(fp::mul(area, h), d[c]), rhs = 0.0, t = 0.0;
@@ -613,7 +602,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::diagonal(const double* kc, const double
   const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
   const double* dz = at(s_.o.dz);
   const double area = fp::mul(c_.dx, c_.dy);
-  for (std::size_t z = lane_; z < n_; z += lanes_) {
+  for (std::size_t z = lane(); z < n_; z += lanes_) {
     const std::size_t c = z;
     const double h = dz[c];
     double out = d_last ? 0.0 : fp::mul(fp::mul(area, h), d[c]), rhs = 0.0;
@@ -634,7 +623,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::diagonal(const double* kc, const double
 
 template <bool Ageing>
 VOLTAIC_HD inline void CellRunT<Ageing>::apply(const double* diag, const double* tz, const double* x, double* y) const {
-  for (std::size_t z = lane_; z < n_; z += lanes_) {
+  for (std::size_t z = lane(); z < n_; z += lanes_) {
     const std::size_t c = z;
     const bool top = z + 1 == n_, bottom = z == 0;
     const double up = top ? x[c] : x[c + 1], down = bottom ? x[c] : x[c - 1];
@@ -671,11 +660,11 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::concentration(const Pass& p, bool linea
   // DiffusionStep: (V C / dt) u - div(D grad u) = V (C / dt u_old + s), by the exact column solve.
   double *mass = at(o.work), *diag = at(o.el_diag), *tz = at(o.el_tz), *rhs = at(o.el_rhs);
   const ops::Scale<double> per_dt{1.0 / p.dt};
-  for (std::size_t e = lane_; e < n_; e += lanes_) mass[e] = per_dt(cap[e]);
+  for (std::size_t e = lane(); e < n_; e += lanes_) mass[e] = per_dt(cap[e]);
   sync();
   stencil(de, mass, false, false, false, diag, tz);
   const double* volume = at(o.volume);
-  for (std::size_t c = lane_; c < n_; c += lanes_)
+  for (std::size_t c = lane(); c < n_; c += lanes_)
     rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
   sync();
   ++k_.electrolyte_solves;
@@ -683,7 +672,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::concentration(const Pass& p, bool linea
   // give the same bits (a cyclic reduction over the lanes was 7 % faster on
   // the GPU and 1.4x slower on the CPU, whose Thomas it cannot equal).
   bool solved = true;
-  if (lane_ == 0) {
+  if (lane() == 0) {
     solved = precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), 0, 1, s_.n) < 0;
     if (solved) precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, 0, 1, s_.n);
   }
@@ -838,10 +827,10 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
     const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.sig_tz),
                                                at(o.kap_tz),  at(o.c01),     at(o.c10)};
     const ops::Scale<double> negate{-1.0};
-    for (std::size_t i = lane_; i < 2 * n_; i += lanes_) residual[i] = negate(residual[i]);
+    for (std::size_t i = lane(); i < 2 * n_; i += lanes_) residual[i] = negate(residual[i]);
     sync();
     bool solved = true;
-    if (lane_ == 0) {  // block Thomas on the column: serial, as the electrolyte's
+    if (lane() == 0) {  // block Thomas on the column: serial, as the electrolyte's
       solved = precond::factor_block_column(in, at(o.factors), 0, 1, s_.n) < 0;
       if (solved) precond::solve_block_column(at(o.factors), residual, update, 0, 1, s_.n);
     }
@@ -857,7 +846,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
     const bool damped = largest > s_.max_update;
     if (damped) {
       const ops::Scale<double> damp{s_.max_update / largest};
-      for (std::size_t i = lane_; i < 2 * n_; i += lanes_) update[i] = damp(update[i]);
+      for (std::size_t i = lane(); i < 2 * n_; i += lanes_) update[i] = damp(update[i]);
       sync();
     }
     axpy(1.0, update, phi, 2 * n_);
@@ -916,7 +905,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::heat(const ProgramStep& step, double va
       const double a = c_.k.of(CellRegion::negative).surface_area;
       const double per = c_.sei.film ? c_.sei.c_to_l * c_.sei.resistivity / a : 0.0;
       const double* f = active();  // a = a0 f: j_tot L_sei = (a j_tot) (c_sei V_bar / a0) / f^2
-      for (std::size_t i = lane_; i < n_; i += lanes_)
+      for (std::size_t i = lane(); i < n_; i += lanes_)
         drop[i] = f ? aj[i] * c_sei[i] * per / (f[i] * f[i]) : aj[i] * c_sei[i] * per;  // j_tot L_sei R_sei
       sync();
       with_side.aj_side = at(o.pot_aj_sei);
@@ -948,7 +937,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::sei_growth(const Pass& p) {
   start(p, level3(o.c_sei_levels, n_, 0), level3(o.c_sei_levels, n_, 1), c, n_);
   const double* aj_sei = at(o.aj_sei);
   const double rate = -p.dt / (kFaraday * c_.sei.z);
-  for (std::size_t i = lane_; i < n_; i += lanes_) c[i] = fp::fma(rate, aj_sei[i], c[i]);
+  for (std::size_t i = lane(); i < n_; i += lanes_) c[i] = fp::fma(rate, aj_sei[i], c[i]);
   sync();
 }
 
@@ -965,7 +954,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::plating_growth(const Pass& p) {
   const double* c_sei = has_sei() ? at(o.c_sei) : nullptr;
   const double rate = -p.dt / kFaraday;
   const bool irreversible = c_.plating.model == PlatingModel::irreversible;
-  for (std::size_t i = lane_; i < n_; i += lanes_) {
+  for (std::size_t i = lane(); i < n_; i += lanes_) {
     if (irreversible) {
       dead[i] = fp::fma(rate, aj_pl[i], dead[i]);
       continue;
@@ -988,7 +977,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::lam_growth(const Pass& p) {
   start(p, level3(o.active_levels, n_, 0), level3(o.active_levels, n_, 1), f, n_);
   start(p, level3(o.lam_li_levels, n_, 0), level3(o.lam_li_levels, n_, 1), li, n_);
   const double *cs = at(o.c_s), *surf = at(o.c_surf), *aj_sei = has_sei() ? at(o.aj_sei) : nullptr;
-  for (std::size_t c = lane_; c < n_; c += lanes_) {
+  for (std::size_t c = lane(); c < n_; c += lanes_) {
     const int e = m.region(c) / 2;
     if (m.in_separator(c) || !c_.lam.e[e].on()) {  // as it was: the formula's weights sum to 1 within rounding
       f[c] = 1.0;
@@ -1141,7 +1130,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::attempt(double h, const ProgramStep& st
   k_.last_order = f.order;
   double least = INFINITY;
   const double* c_e = level3(o.c_e_levels, n_, 0);
-  for (std::size_t c = lane_; c < n_; c += lanes_) least = fp::min(least, fabs(c_e[c]));
+  for (std::size_t c = lane(); c < n_; c += lanes_) least = fp::min(least, fabs(c_e[c]));
   const bool rate_test = reduce_min(least) > 0.1 * c_.ce0;
   if (k_.history >= 2) predict_inputs(h);
   Pass p{f.a0, f.a1, f.beta * h, 0, drive_at(step, k_.elapsed + h)};  // implicit: the drive at the new time
@@ -1261,7 +1250,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::record() {
   if (k_.rows < s_.rows_per_call) {
     const std::size_t row = s_.o.rows + static_cast<std::size_t>(k_.rows) * kRowValues;
     const double values[kRowValues] = {k_.time, k_.voltage, k_.current, k_.lumped_t};
-    if (lane_ == 0)
+    if (lane() == 0)
       for (int v = 0; v < kRowValues; ++v) at(row + v)[0] = values[v];
   }
   ++k_.rows;
