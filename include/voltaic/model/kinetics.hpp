@@ -24,12 +24,14 @@ struct Reaction {
 
 namespace detail {
 
+/// F / (R T) [1/V].
+VOLTAIC_HD inline double faraday_per_rt(double T) { return kFaraday / (kGasConstant * T); }
+
 /// The Butler-Volmer current at overpotential eta = dphi - ocp with exchange
-/// current j0; `per_j0` receives j / j0 (the bracket of exponentials).
-VOLTAIC_HD inline Reaction butler_volmer_at(const ElectrodeParameters& e, double dphi, double ocp, double j0, double T,
+/// current j0, f = F / (R T); `per_j0` receives j / j0 (the bracket of exponentials).
+VOLTAIC_HD inline Reaction butler_volmer_at(const ElectrodeParameters& e, double dphi, double ocp, double j0, double f,
                                             double& per_j0) {
   const double eta = dphi - ocp;
-  const double f = kFaraday / (kGasConstant * T);
   const double alpha = e.charge_transfer_coefficient;
   const double forward = pmath::exp(alpha * f * eta);
   // The symmetric case (every built-in set) from the same exponential.
@@ -58,7 +60,7 @@ VOLTAIC_HD inline Reaction butler_volmer(const ElectrodeParameters& e, double re
   // power would reverse the reaction there): no reaction without electrolyte.
   const double j0 = material::regularised_exchange_current_density(e, fp::max(c_e, 0.0), c_surf, T, c_e_scale);
   double per_j0;
-  return detail::butler_volmer_at(e, phi_s - phi_e, ocp, j0, T, per_j0);
+  return detail::butler_volmer_at(e, phi_s - phi_e, ocp, j0, detail::faraday_per_rt(T), per_j0);
 }
 
 /// butler_volmer and its derivative by c_surf at fixed phi_s - phi_e
@@ -68,17 +70,27 @@ struct SurfaceReaction {
   double dj_dc;
 };
 
+/// butler_volmer_slope with j0's surface-free factor (material::exchange_current_factor
+/// at max(c_e, 0)) and f = F / (R T) given: the same bits, for a solve that
+/// moves only the surface.
+VOLTAIC_HD inline SurfaceReaction butler_volmer_slope_at(const ElectrodeParameters& e, double reference_temperature,
+                                                         double dphi, double j0_factor, double f, double c_surf,
+                                                         double T) {
+  const double c_max = e.maximum_concentration;
+  const ValueSlope ocp = material::guarded_open_circuit_potential_slope(e, c_surf / c_max, T, reference_temperature);
+  const ValueSlope j0 = material::exchange_current_density_slope(e, j0_factor, c_surf);
+  double per_j0;
+  const Reaction r = detail::butler_volmer_at(e, dphi, ocp.value, j0.value, f, per_j0);
+  // j = j0 b(eta): dj/dc = dj0/dc b - dj/deta dU/dc.
+  return {r, j0.slope * per_j0 - r.dj * ocp.slope / c_max};
+}
+
 VOLTAIC_HD inline SurfaceReaction butler_volmer_slope(const ElectrodeParameters& e, double reference_temperature,
                                                       double dphi, double c_e, double c_surf, double T,
                                                       double c_e_scale) {
-  const double c_max = e.maximum_concentration;
-  const ValueSlope ocp = material::guarded_open_circuit_potential_slope(e, c_surf / c_max, T, reference_temperature);
-  const ValueSlope j0 =
-      material::regularised_exchange_current_density_slope(e, fp::max(c_e, 0.0), c_surf, T, c_e_scale);
-  double per_j0;
-  const Reaction r = detail::butler_volmer_at(e, dphi, ocp.value, j0.value, T, per_j0);
-  // j = j0 b(eta): dj/dc = dj0/dc b - dj/deta dU/dc.
-  return {r, j0.slope * per_j0 - r.dj * ocp.slope / c_max};
+  return butler_volmer_slope_at(e, reference_temperature, dphi,
+                                material::exchange_current_factor(e, fp::max(c_e, 0.0), T, c_e_scale),
+                                detail::faraday_per_rt(T), c_surf, T);
 }
 
 /// The particle's surface concentration as its backward-Euler step makes it:
@@ -114,12 +126,13 @@ struct ImplicitResidual {
   const ElectrodeParameters* e;  ///< a pointer: an ImplicitSolve can be assigned (sei::FilmSolve starts new ones)
   double t_ref, dphi, c_e, T, c_e_scale;
   SurfaceResponse s;
+  double j0_factor, f;  ///< what the surface does not change, taken once a solve (butler_volmer_slope_at)
 
   VOLTAIC_HD double surface(double j) const { return s.value + s.slope * (j / kFaraday - s.flux); }
   VOLTAIC_HD Reaction at(double c) const { return butler_volmer(*e, t_ref, dphi, 0.0, c_e, c, T, c_e_scale); }
   /// Fills g, dg / dj and d BV / d dphi; returns false when not finite.
   VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv) const {
-    const SurfaceReaction x = butler_volmer_slope(*e, t_ref, dphi, c_e, surface(j), T, c_e_scale);
+    const SurfaceReaction x = butler_volmer_slope_at(*e, t_ref, dphi, j0_factor, f, surface(j), T);
     dg = 1.0 - x.dj_dc * s.slope / kFaraday;
     g = j - x.r.j;
     dbv = x.r.dj;
@@ -141,7 +154,16 @@ class ImplicitSolve {
  public:
   VOLTAIC_HD ImplicitSolve(const ElectrodeParameters& e, double reference_temperature, double phi_s, double phi_e,
                            double c_e, const SurfaceResponse& s, double T, double c_e_scale, double guess)
-      : f_{&e, reference_temperature, phi_s - phi_e, c_e, T, c_e_scale, s}, c_max_(e.maximum_concentration) {
+      : f_{&e,
+           reference_temperature,
+           phi_s - phi_e,
+           c_e,
+           T,
+           c_e_scale,
+           s,
+           material::exchange_current_factor(e, fp::max(c_e, 0.0), T, c_e_scale),
+           detail::faraday_per_rt(T)},
+        c_max_(e.maximum_concentration) {
     if (!(s.slope < 0.0)) {  // a fixed surface: the explicit form
       const Reaction r = f_.at(s.value);
       fixed_ = {r.j, r.dj, s.value, detail::finite(r.j) && detail::finite(r.dj)};

@@ -309,13 +309,26 @@ VOLTAIC_HD inline double regularised_sqrt(double x) { return regularised_sqrt_sl
 /// concentration). Finite for any c_e and c_s: it vanishes as the electrolyte
 /// or the particle surface empties or fills, instead of becoming NaN past it.
 /// With its slope d j0 / d c_s.
+/// The factor of j0 that the particle surface does not change [A/m^2]:
+/// k Arrhenius(E_r, T) sqrt(c_e_scale) c_max RegSqrt(c_e / c_e_scale). An
+/// implicit reaction's solve moves only the surface, so it takes this once.
+VOLTAIC_HD inline double exchange_current_factor(const ElectrodeParameters& e, double c_e, double T,
+                                                 double c_e_scale) {
+  return e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e_scale) *
+         e.maximum_concentration * regularised_sqrt(c_e / c_e_scale);
+}
+
+/// j0 and d j0 / d c_s from that factor (regularised_exchange_current_density_slope's bits).
+VOLTAIC_HD inline ValueSlope exchange_current_density_slope(const ElectrodeParameters& e, double factor,
+                                                            double c_s_surf) {
+  const double c_max = e.maximum_concentration;
+  const ValueSlope s = regularised_sqrt_slope(c_s_surf / c_max), v = regularised_sqrt_slope((c_max - c_s_surf) / c_max);
+  return {factor * s.value * v.value, factor * (s.slope * v.value - s.value * v.slope) / c_max};
+}
+
 VOLTAIC_HD inline ValueSlope regularised_exchange_current_density_slope(const ElectrodeParameters& e, double c_e,
                                                                         double c_s_surf, double T, double c_e_scale) {
-  const double c_max = e.maximum_concentration;
-  const double m = e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e_scale) * c_max *
-                   regularised_sqrt(c_e / c_e_scale);
-  const ValueSlope s = regularised_sqrt_slope(c_s_surf / c_max), v = regularised_sqrt_slope((c_max - c_s_surf) / c_max);
-  return {m * s.value * v.value, m * (s.slope * v.value - s.value * v.slope) / c_max};
+  return exchange_current_density_slope(e, exchange_current_factor(e, c_e, T, c_e_scale), c_s_surf);
 }
 
 VOLTAIC_HD inline double regularised_exchange_current_density(const ElectrodeParameters& e, double c_e, double c_s_surf,
