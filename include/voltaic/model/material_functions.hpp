@@ -312,8 +312,7 @@ VOLTAIC_HD inline double regularised_sqrt(double x) { return regularised_sqrt_sl
 /// The factor of j0 that the particle surface does not change [A/m^2]:
 /// k Arrhenius(E_r, T) sqrt(c_e_scale) c_max RegSqrt(c_e / c_e_scale). An
 /// implicit reaction's solve moves only the surface, so it takes this once.
-VOLTAIC_HD inline double exchange_current_factor(const ElectrodeParameters& e, double c_e, double T,
-                                                 double c_e_scale) {
+VOLTAIC_HD inline double exchange_current_factor(const ElectrodeParameters& e, double c_e, double T, double c_e_scale) {
   return e.reaction_rate_constant * arrhenius(e.reaction_activation_energy, T) * sqrt(c_e_scale) *
          e.maximum_concentration * regularised_sqrt(c_e / c_e_scale);
 }
