@@ -797,8 +797,12 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
   const double zero = 0.0;
   const dfn::DiffusionPotential dp{n_, 1, 1, 1, dfn::Couplings{&zero, &zero, at(o.kd_tz)}, c_e, d_logc};
   each(dp);
-  const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,     phi,  phi + n_, c_e, T,       c_surf,
-                                                            slope, flux, aj,       adj, surface, active()};
+  // The implicit solves' constants are learned afresh in each potential solve
+  // (state of no step: a restored or resumed run makes the same solves).
+  double* quadratic = at(o.bv_quadratic);
+  fill(quadratic, 0.0, n_);
+  const dfn::ReactionCurrentT<const DfnConstants&> reaction{k,    phi, phi + n_, c_e,     T,        c_surf,   slope,
+                                                            flux, aj,  adj,      surface, active(), quadratic};
   const dfn::SideReactionT<const DfnConstants&> with_side{reaction, c_.sei, c_.plating, potential_side(),
                                                           at(o.adj_main)};
   const dfn::NewtonSystemT<const DfnConstants&> system{k,   drive,    at(o.s_phi), at(o.e_phi), d_logc,    aj,

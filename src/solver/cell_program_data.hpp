@@ -69,8 +69,9 @@ struct SlabOffsets {
   std::size_t ds_face;  ///< (R - 1) P: the inner faces' diffusivity (ProgramSettings::stress_diffusion; else empty)
   std::size_t flux, ds, slope;  ///< P each
   std::size_t pot_aj, adj, pot_surface, kappa, kappa_d, d_logc, s_phi, e_phi, c_e_seen;
-  std::size_t residual, update;                    ///< 2n each
-  std::size_t d_s, d_e, c01, c10;                  ///< n each
+  std::size_t bv_quadratic;        ///< n: the implicit reactions' quadratic constants, learned within a potential solve
+  std::size_t residual, update;    ///< 2n each
+  std::size_t d_s, d_e, c01, c10;  ///< n each
   std::size_t sig_diag, sig_tz, kap_diag, kap_tz;  ///< n each: phi_s and phi_e stencils
   std::size_t kd_diag, kd_tz, j0_diag, j1_diag;    ///< n each: the Jacobian's diagonals (its faces: sig_tz, kap_tz)
   std::size_t factors;                             ///< 6n: block z-line factors

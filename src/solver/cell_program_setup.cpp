@@ -109,7 +109,8 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
   const std::size_t e = d.porosity_follows_films() ? n : 0;
   for (std::size_t* a : {&o.eps_now, &o.transport, &o.sigma_now}) take(*a, e);
   for (std::size_t* a : {&o.flux, &o.ds, &o.slope, &o.pot_surface}) take(*a, P);
-  for (std::size_t* a : {&o.pot_aj, &o.adj, &o.kappa, &o.kappa_d, &o.d_logc, &o.s_phi, &o.e_phi, &o.c_e_seen})
+  for (std::size_t* a :
+       {&o.pot_aj, &o.adj, &o.kappa, &o.kappa_d, &o.d_logc, &o.s_phi, &o.e_phi, &o.c_e_seen, &o.bv_quadratic})
     take(*a, n);
   take(o.residual, 2 * n);
   take(o.update, 2 * n);

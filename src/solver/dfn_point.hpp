@@ -100,6 +100,9 @@ struct ReactionCurrentT {
   const double *slope, *flux;      ///< null: c_surf is fixed
   double *aj, *adj, *surface;      ///< surface: null unless slope is set
   const double* active = nullptr;  ///< f = eps_s / eps_s0 per cell (surface_area); null: 1
+  /// Per cell, the implicit solves' quadratic constant, read and learned
+  /// (kinetics::ImplicitSolve; 0: unknown); null: none kept.
+  double* quadratic = nullptr;
 
   VOLTAIC_HD void operator()(std::size_t c) const {
     const int r = k.map.region(c);
@@ -109,7 +112,9 @@ struct ReactionCurrentT {
       return;
     }
     if (slope) {
-      store(c, kinetics::butler_volmer_implicit(solve_at(c)));
+      kinetics::ImplicitSolve x = solve_at(c);
+      kinetics::run_to_end(x);
+      store(c, x);
       return;
     }
     const double a = surface_area(k, r, active, c);
@@ -131,8 +136,8 @@ struct ReactionCurrentT {
     }
     kinetics::ImplicitSolve x0 = solve_at(c0), x1 = solve_at(c1);
     kinetics::butler_volmer_implicit_pair(x0, x1);
-    store(c0, x0.result());
-    store(c1, x1.result());
+    store(c0, x0);
+    store(c1, x1);
   }
 
  private:
@@ -142,7 +147,13 @@ struct ReactionCurrentT {
     const std::size_t p = k.map.particle_of_cell(c);
     const kinetics::SurfaceResponse s{c_surf[p], slope[p], flux[p]};
     return kinetics::ImplicitSolve(k.electrode_of(r), k.reference_temperature, phi_s[c], phi_e[c], c_e[c], s, T[c],
-                                   k.electrolyte.initial_concentration, aj[c] / surface_area(k, r, active, c));
+                                   k.electrolyte.initial_concentration, aj[c] / surface_area(k, r, active, c),
+                                   quadratic ? quadratic[c] : 0.0);
+  }
+
+  VOLTAIC_HD void store(std::size_t c, const kinetics::ImplicitSolve& x) const {
+    store(c, x.result());
+    if (quadratic) quadratic[c] = x.quadratic();
   }
 
   VOLTAIC_HD void store(std::size_t c, const kinetics::ImplicitReaction& x) const {

@@ -152,8 +152,12 @@ struct ImplicitResidual {
 /// same as alone.
 class ImplicitSolve {
  public:
+  /// `quadratic`: the constant C of Newton's error e' <= C e^2 for this
+  /// particle, known from a former solve (quadratic() of the same node's at
+  /// the last Newton iterate); 0 when none is known.
   VOLTAIC_HD ImplicitSolve(const ElectrodeParameters& e, double reference_temperature, double phi_s, double phi_e,
-                           double c_e, const SurfaceResponse& s, double T, double c_e_scale, double guess)
+                           double c_e, const SurfaceResponse& s, double T, double c_e_scale, double guess,
+                           double quadratic = 0.0)
       : f_{&e,
            reference_temperature,
            phi_s - phi_e,
@@ -163,7 +167,8 @@ class ImplicitSolve {
            s,
            material::exchange_current_factor(e, fp::max(c_e, 0.0), T, c_e_scale),
            detail::faraday_per_rt(T)},
-        c_max_(e.maximum_concentration) {
+        c_max_(e.maximum_concentration),
+        known_(quadratic) {
     if (!(s.slope < 0.0)) {  // a fixed surface: the explicit form
       const Reaction r = f_.at(s.value);
       fixed_ = {r.j, r.dj, s.value, detail::finite(r.j) && detail::finite(r.dj)};
@@ -202,10 +207,20 @@ class ImplicitSolve {
     // the last two (for Newton's quadratic convergence an overestimate). Below rounding, the step ends the solve
     // without a further evaluation (dbv, a Jacobian entry, is then one step old).
     const double rate = newton && !bisected_ ? fp::min(1.0, step / last_step_) : 1.0;
+    if (newton && !bisected_ && last_step_ > 0.0) observed_ = step / (last_step_ * last_step_);
+    // With a known constant, C step^2 (with a margin) bounds the error left
+    // too: a guess already near the root then ends after one evaluation.
+    const bool quadratic = known_ > 0.0 && kQuadraticMargin * known_ * step < rate;
+    const double left = quadratic ? kQuadraticMargin * known_ * step * step : step * rate;
     last_step_ = step;
     j_ = next;
-    if (step * rate <= 1e-13 * (fabs(j_) + 1.0) && !bisected_) {
-      g_ *= rate;  // the residual the step leaves, to the same estimate
+    if (left <= 1e-13 * (fabs(j_) + 1.0) && !bisected_) {
+      // The residual the step leaves, to the same estimate.
+      if (quadratic) {
+        g_ = step > 0.0 ? g_ * (left / step) : 0.0;
+      } else {
+        g_ *= rate;
+      }
       return stop();
     }
     if (hi_ - lo_ <= 1e-15 * span_) {
@@ -214,6 +229,9 @@ class ImplicitSolve {
     }
     if (++it_ == 100) stop();
   }
+
+  /// The constant C this solve measured (its last two Newton steps), else the one it was given.
+  VOLTAIC_HD double quadratic() const { return observed_ > 0.0 ? observed_ : known_; }
 
   VOLTAIC_HD ImplicitReaction result() const {
     if (is_fixed_) return fixed_;
@@ -226,14 +244,23 @@ class ImplicitSolve {
  private:
   VOLTAIC_HD void stop() { running_ = false; }
 
+  /// Trusts C step^2 only with a wide margin: C comes from another (nearby) solve.
+  static constexpr double kQuadraticMargin = 1e4;
+
   detail::ImplicitResidual f_;
   double c_max_;
+  double known_, observed_ = 0.0;                 ///< the constant C given, and measured here (0: none)
   ImplicitReaction fixed_{0.0, 0.0, 0.0, false};  ///< the explicit form's result (a fixed surface)
   double span_ = 0.0, lo_ = 0.0, hi_ = 0.0, j_ = 0.0;
   double g_ = 0.0, dg_ = 1.0, dbv_ = 0.0, last_step_ = 0.0;
   int it_ = 0;
   bool bisected_ = false, running_ = true, is_fixed_ = false;
 };
+
+/// One particle's solve, run to its end in place (its quadratic() stays readable).
+VOLTAIC_HD VOLTAIC_CPU_CALL inline void run_to_end(ImplicitSolve& x) {
+  while (x.running()) x.step();
+}
 
 /// One particle's solve, run to its end.
 VOLTAIC_HD VOLTAIC_CPU_CALL inline ImplicitReaction butler_volmer_implicit(ImplicitSolve x) {
