@@ -1,7 +1,6 @@
 // CPU backend of ParticleDiffusion: plain loops over the shared point
 // functions. For a given particle the shells are P values apart, so
 // particles that share a factorisation are swept together, shell by shell.
-#include <cstring>
 #include <vector>
 
 #include "../solver/particle_kernels.hpp"
@@ -32,14 +31,9 @@ particle::FirstInvalid particle_check(const particle::CheckArgs<T>& a) {
 
 namespace {
 
-template <class T>
-bool same_bits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
 /// Particles [first, last) share their radius and diffusivity (the same
 /// bits), so their Thomas pivots and multipliers are the same: computed once
-/// here as step_particle() computes them, then each sweep runs over the
+/// (particle::factor_alike, as step_particle() rounds them), then each sweep runs over the
 /// particles at once (shell by shell, contiguous in p). Every value is
 /// rounded as step_particle() rounds it: the results are its bits.
 template <class T>
@@ -52,18 +46,8 @@ VOLTAIC_FMA_CLONES void step_alike(const particle::ShellMesh<T>& mesh, const par
   multipliers.resize(static_cast<std::size_t>(n));
   couplings.resize(static_cast<std::size_t>(n));
   const T radius = a.radius[first];
-  const T lambda = fp::mul(particle::div(a.dt, fp::mul(radius, radius)), a.diffusivity[first]);
-  T excess = mesh.volume[0];
-  for (int i = 0; i < n; ++i) {
-    const T g = i + 1 < n ? fp::mul(lambda, mesh.coupling[i]) : T(0);
-    const T inverse_pivot = particle::div(T(1), fp::add(excess, g));
-    pivots[i] = inverse_pivot;
-    couplings[i] = g;
-    if (i + 1 < n) {
-      multipliers[i] = fp::mul(g, inverse_pivot);
-      excess = fp::fma(g, fp::mul(excess, inverse_pivot), mesh.volume[i + 1]);
-    }
-  }
+  particle::factor_alike(mesh, radius, a.diffusivity[first], a.dt,
+                         particle::SharedFactors<T>{pivots.data(), multipliers.data(), couplings.data()});
   for (int i = 0; i < n; ++i) {
     T* c = a.c + static_cast<std::size_t>(i) * stride;
     const T* source = a.source ? a.source + static_cast<std::size_t>(i) * stride : nullptr;
@@ -92,8 +76,8 @@ VOLTAIC_FMA_CLONES void particle_step(const particle::ShellMesh<T>& mesh, const 
   for (std::size_t p = 0; p < a.particles;) {
     std::size_t end = p + 1;
     if (!a.per_face) {
-      while (end < a.particles && same_bits(a.radius[end], a.radius[p]) &&
-             same_bits(a.diffusivity[end], a.diffusivity[p]))
+      while (end < a.particles && particle::same_bits(a.radius[end], a.radius[p]) &&
+             particle::same_bits(a.diffusivity[end], a.diffusivity[p]))
         ++end;
     }
     if (end - p > 1) {

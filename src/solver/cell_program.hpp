@@ -235,7 +235,24 @@ class CellRunT {
   }
 
   // The sub-steps.
-  VOLTAIC_HD void particle_step(double* c, const double* flux, double dt);
+  /// c_s over the pass from the formula's start (start(), then the step).
+  VOLTAIC_HD void particle_step(const Pass& p, double* cs, const double* flux);
+#if defined(__CUDA_ARCH__)
+  VOLTAIC_HD particle::SharedFactors<double> factors(int electrode) const {
+    double* f = at(s_.o.particle_factors) + static_cast<std::size_t>(3 * s_.R * electrode);
+    return particle::SharedFactors<double>{f, f + s_.R, f + 2 * s_.R};
+  }
+#endif
+  /// Every particle's surface response over dt to a unit flux from zero (slope).
+  VOLTAIC_HD void surface_response(double dt);
+  /// Particles [first, last) of one radius and diffusivity (the same bits):
+  /// one factorisation serves them all (particle::factor_alike).
+  VOLTAIC_HD bool alike(const double* radius, const double* ds, std::size_t first, std::size_t last) const {
+    bool ok = true;
+    for (std::size_t q = first + lane(); q < last; q += lanes_)
+      ok = ok && particle::same_bits(radius[q], radius[first]) && particle::same_bits(ds[q], ds[first]);
+    return all_lanes(ok);
+  }
   /// The inner faces' diffusivity with the stress factor, from c_s as it is
   /// (ProgramSettings::stress_diffusion; stress_diffusion_point.hpp).
   VOLTAIC_HD void stress_diffusivity();
@@ -471,17 +488,73 @@ VOLTAIC_HD inline void CellRunT<Ageing>::initialise() {
 // ---- Particles --------------------------------------------------------------
 
 template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::particle_step(double* c, const double* flux, double dt) {
+VOLTAIC_HD inline void CellRunT<Ageing>::particle_step(const Pass& p, double* cs, const double* flux) {
+  const std::size_t m = np_ * static_cast<std::size_t>(s_.R);
+  const double *y0 = level2(s_.o.c_s_levels, m, 0), *y1 = level2(s_.o.c_s_levels, m, 1);
   const bool per_face = has_stress_diffusion();
-  const particle::StepArgs<double> a{c,       at(s_.o.particle_work), flux, at(per_face ? s_.o.ds_face : s_.o.ds),
-                                     nullptr, at(s_.o.radius),        dt,   np_,
+  const particle::StepArgs<double> a{cs,      at(s_.o.particle_work), flux, at(per_face ? s_.o.ds_face : s_.o.ds),
+                                     nullptr, at(s_.o.radius),        p.dt, np_,
                                      per_face};
 #if defined(__CUDA_ARCH__)
-  for (std::size_t p = lane(); p < np_; p += lanes_) particle::step_particle(s_.mesh, a, p);
+  // As the CPU backend's step, an electrode's alike particles share one
+  // factorisation (lanes 0 and 1 take one electrode each): a lane's sweep has
+  // one division, not one a shell. The formula's start is taken inside the
+  // sweep (start()'s operation on each value): c_s is written once a pass.
+  // The same bits as start() and step_particle().
+  const std::size_t split = c_.k.map.negative_end;
+  const bool same0 = !per_face && alike(a.radius, a.diffusivity, 0, split),
+             same1 = !per_face && alike(a.radius, a.diffusivity, split, np_);
+  if ((lane() == 0 && same0) || (lane() == 1 && same1)) {
+    const std::size_t first = lane() == 0 ? 0 : split;
+    particle::factor_alike(s_.mesh, a.radius[first], a.diffusivity[first], p.dt, factors(static_cast<int>(lane())));
+  }
   sync();
-#else  // the CPU backend's step: alike particles share a factorisation (the same bits)
+  const ops::Axpby<double> op{p.a1, p.a0};
+  const bool second = p.a1 != 0.0;
+  const auto old = [&](std::size_t at) { return second ? op(y1[at], y0[at]) : y0[at]; };
+  for (std::size_t q = lane(); q < np_; q += lanes_) {
+    const bool negative = q < split;
+    if (negative ? same0 : same1) {
+      particle::sweep_alike(s_.mesh, a, factors(negative ? 0 : 1), q, old);
+      continue;
+    }
+    for (int i = 0; i < s_.R; ++i) {  // start() of this particle's shells
+      const std::size_t k = static_cast<std::size_t>(i) * np_ + q;
+      cs[k] = old(k);
+    }
+    particle::step_particle(s_.mesh, a, q);
+  }
+  sync();
+#else  // start(), then the CPU backend's step: alike particles share a factorisation (the same bits)
+  start(p, y0, y1, cs, m);
   cpu::particle_step(s_.mesh, a);
 #endif
+}
+
+template <bool Ageing>
+VOLTAIC_HD inline void CellRunT<Ageing>::surface_response(double dt) {
+  const SlabOffsets& o = s_.o;
+  const bool per_face = has_stress_diffusion();
+  const double *ds = at(o.ds), *radius = at(o.radius), *ones = at(o.ones);
+  double *unit = at(o.unit_c_s), *slope = at(o.slope);
+  const particle::StepArgs<double> a{
+      unit, at(o.particle_work), ones, at(per_face ? o.ds_face : o.ds), nullptr, radius, dt, np_, per_face};
+  // Alike particles respond alike: the first of each such electrode answers for it.
+  const std::size_t split = c_.k.map.negative_end, last = static_cast<std::size_t>(s_.R - 1) * np_;
+  const bool same0 = !per_face && alike(radius, ds, 0, split), same1 = !per_face && alike(radius, ds, split, np_);
+  const auto leader = [&](std::size_t q) { return q < split ? (same0 ? 0 : q) : (same1 ? split : q); };
+  for (std::size_t q = lane(); q < np_; q += lanes_) {
+    if (leader(q) != q) continue;
+    for (int i = 0; i < s_.R; ++i) unit[static_cast<std::size_t>(i) * np_ + q] = 0.0;
+    particle::step_particle(s_.mesh, a, q);
+    slope[q] =
+        particle::surface_value(s_.surface, s_.mesh, unit[last + q], unit[last - np_ + q], ones[q], ds[q], radius[q]);
+  }
+  sync();
+  for (std::size_t q = lane(); q < np_; q += lanes_) {
+    if (leader(q) != q) slope[q] = slope[leader(q)];
+  }
+  sync();
 }
 
 template <bool Ageing>
@@ -646,12 +719,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::concentration(const Pass& p, bool linea
   if (has_porosity_change() && !porosity_now()) return false;
   const dfn::ElectrolytePropertiesT<const DfnConstants&> props{k, c_e, T, de, nullptr, nullptr, transport()};
   each(props);
-  if (response) {
-    double* unit = at(o.unit_c_s);
-    fill(unit, 0.0, np_ * static_cast<std::size_t>(s_.R));
-    particle_step(unit, at(o.ones), p.dt);
-    particle_surface(unit, at(o.ones), at(o.slope));
-  }
+  if (response) surface_response(p.dt);
   copy(c_e, iterate, n_);
   start(p, level3(o.c_e_levels, n_, 0), level3(o.c_e_levels, n_, 1), c_e, n_);
   if (has_porosity_change()) salt_start(p, c_e);
@@ -683,8 +751,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::concentration(const Pass& p, bool linea
   const dfn::SinkFluxT<const DfnConstants&> sink_flux{k, sigma, c_e, iterate, flux, active()};
   each(sink_flux);
   double* cs = at(o.c_s);
-  start(p, level2(o.c_s_levels, np_ * s_.R, 0), level2(o.c_s_levels, np_ * s_.R, 1), cs, np_ * s_.R);
-  particle_step(cs, flux, p.dt);
+  particle_step(p, cs, flux);
   particle_surface(cs, flux, at(o.c_surf));
   // From the side currents the particles' flux left out: lithium is conserved.
   if (has_sei() && c_.sei.grows()) sei_growth(p);

@@ -64,6 +64,7 @@ struct SlabOffsets {
   // Work.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
   std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
+  std::size_t particle_factors;  ///< 6 R: each electrode's shared particle factors (particle::SharedFactors)
   // The porosity change (ProgramSettings::porosity_change; else empty): n each.
   std::size_t eps_now, transport, sigma_now;  ///< eps, eps^b_e and the solid's effective conductivity
   std::size_t ds_face;  ///< (R - 1) P: the inner faces' diffusivity (ProgramSettings::stress_diffusion; else empty)

@@ -105,6 +105,7 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
     take(*a, n);
   take(o.unit_c_s, R * P);
   take(o.particle_work, (R - 1) * P);
+  take(o.particle_factors, 6 * R);
   take(o.ds_face, d.any_stress_diffusion() ? (R - 1) * P : 0);
   const std::size_t e = d.porosity_follows_films() ? n : 0;
   for (std::size_t* a : {&o.eps_now, &o.transport, &o.sigma_now}) take(*a, e);

@@ -19,6 +19,7 @@
 /// Arrays are shell-outer, particle-inner: value (i, p) is at i * P + p.
 
 #include <cstddef>
+#include <cstring>
 
 #include "voltaic/core/macros.hpp"
 #include "voltaic/linalg/rounding.hpp"
@@ -122,6 +123,75 @@ VOLTAIC_HD inline void step_particle(const ShellMesh<T>& mesh, const StepArgs<T>
     next = fp::fma(a.work[at], next, a.c[at]);
     a.c[at] = next;
   }
+}
+
+/// Particles of one radius and diffusivity (the same bits: an electrode of a
+/// cell at a uniform temperature) have the same Thomas factors. Computed once,
+/// rounded as step_particle() rounds them: inverse pivots (n), multipliers
+/// q_i = g_i / p_i (n - 1) and couplings g_i (n - 1).
+template <class T>
+struct SharedFactors {
+  T* inverse_pivot;
+  T* multiplier;
+  T* coupling;
+};
+
+template <class T>
+VOLTAIC_HD inline void factor_alike(const ShellMesh<T>& mesh, T radius, T diffusivity, T dt,
+                                    const SharedFactors<T>& f) {
+  const int n = mesh.n;
+  const T lambda = fp::mul(div(dt, fp::mul(radius, radius)), diffusivity);
+  T excess = mesh.volume[0];
+  for (int i = 0; i < n; ++i) {
+    const T g = i + 1 < n ? fp::mul(lambda, mesh.coupling[i]) : T(0);
+    const T inverse_pivot = div(T(1), fp::add(excess, g));
+    f.inverse_pivot[i] = inverse_pivot;
+    if (i + 1 < n) {
+      f.coupling[i] = g;
+      f.multiplier[i] = fp::mul(g, inverse_pivot);
+      excess = fp::fma(g, fp::mul(excess, inverse_pivot), mesh.volume[i + 1]);
+    }
+  }
+}
+
+/// step_particle() for particle p from factor_alike()'s factors of its
+/// radius and diffusivity: the same operations on every value, so the same
+/// bits, with one division (the flux's) instead of one a shell. `old(at)`
+/// gives the old time's value of entry `at` (a.c[at], or a formula's start
+/// taken on the fly so that it is never stored).
+template <class T, class Old>
+VOLTAIC_HD inline void sweep_alike(const ShellMesh<T>& mesh, const StepArgs<T>& a, const SharedFactors<T>& f,
+                                   std::size_t p, const Old& old) {
+  const std::size_t stride = a.particles;
+  const int n = mesh.n;
+  T y = T(0);
+  for (int i = 0; i < n; ++i) {
+    const std::size_t at = p + static_cast<std::size_t>(i) * stride;
+    const T c = old(at);
+    T rhs = fp::mul(mesh.volume[i], a.source ? fp::fma(a.dt, a.source[at], c) : c);
+    if (i + 1 == n) rhs = fp::sub(rhs, div(fp::mul(a.dt, a.flux[p]), a.radius[p]));
+    y = fp::mul(fp::fma(i > 0 ? f.coupling[i - 1] : T(0), y, rhs), f.inverse_pivot[i]);
+    a.c[at] = y;
+  }
+  for (int i = n - 2; i >= 0; --i) {
+    const std::size_t at = p + static_cast<std::size_t>(i) * stride;
+    y = fp::fma(f.multiplier[i], y, a.c[at]);
+    a.c[at] = y;
+  }
+}
+
+/// a and b the same bits (a NaN's payload too).
+template <class T>
+VOLTAIC_HD inline bool same_bits(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == 8) {
+    return __double_as_longlong(a) == __double_as_longlong(b);
+  } else {
+    return __float_as_int(a) == __float_as_int(b);
+  }
+#else
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+#endif
 }
 
 /// Surface concentration of particle p from its two outermost shells.
