@@ -216,16 +216,28 @@ class CellRunT {
     for (std::size_t c = lane(); c < n_; c += lanes_) f(c);
     sync();
   }
-  /// each(f) with f.pair(c, c + 1) on the CPU: two elements' solves side by
-  /// side (ReactionCurrentT::pair), the same operations per element.
-  template <class F>
-  VOLTAIC_HD void each_pair(const F& f) const {
+  /// f(c) then g(c) at each element, one loop (g reads what f wrote at the
+  /// same element only), with f.pair(c, c + 1) on the CPU: two elements'
+  /// solves side by side (ReactionCurrentT::pair), the same operations per
+  /// element.
+  template <class F, class G>
+  VOLTAIC_HD void each_pair_then(const F& f, const G& g) const {
 #if defined(__CUDA_ARCH__)
-    each(f);
+    each([&](std::size_t c) {
+      f(c);
+      g(c);
+    });
 #else  // one lane
     std::size_t c = 0;
-    for (; c + 1 < n_; c += 2) f.pair(c, c + 1);
-    if (c < n_) f(c);
+    for (; c + 1 < n_; c += 2) {
+      f.pair(c, c + 1);
+      g(c);
+      g(c + 1);
+    }
+    if (c < n_) {
+      f(c);
+      g(c);
+    }
 #endif
   }
   /// The formula's start a0 y_n + a1 y_{n-1} into y.
@@ -284,9 +296,15 @@ class CellRunT {
                           double* diag, double* tz, bool d_last = false) const;
   /// stencil()'s diagonal for another d, from the faces `tz` that stencil()
   /// gave for the same kc and face rule: the same bits, no face recomputed.
-  VOLTAIC_HD void diagonal(const double* kc, const double* tz, const double* d, bool dirichlet_lo, bool dirichlet_hi,
-                           double* diag, bool d_last) const;
-  VOLTAIC_HD void apply(const double* diag, const double* tz, const double* x, double* y) const;
+  VOLTAIC_HD double diagonal_at(const double* kc, const double* tz, const double* d, bool dirichlet_lo,
+                                bool dirichlet_hi, bool d_last, std::size_t c) const;
+  /// (A x)_c of the stencil (diag, tz).
+  VOLTAIC_HD double apply_at(const double* diag, const double* tz, const double* x, std::size_t c) const {
+    const bool top = c + 1 == n_, bottom = c == 0;
+    const double up = top ? x[c] : x[c + 1], down = bottom ? x[c] : x[c - 1];
+    const double t_up = top ? 0.0 : tz[c], t_down = bottom ? 0.0 : tz[c - 1];
+    return stencil::apply_point(diag[c], x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], t_up, up, t_down, down);
+  }
   /// The potential step under the drive `value` (drive_at).
   VOLTAIC_HD bool potential(const ProgramStep& step, double value);
   /// The potential step under a current [A] (the reaction's guess from the
@@ -669,41 +687,23 @@ VOLTAIC_HD inline void CellRunT<Ageing>::stencil(const double* kc, const double*
 }
 
 template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::diagonal(const double* kc, const double* tz, const double* d,
-                                                  bool dirichlet_lo, bool dirichlet_hi, double* diag,
-                                                  bool d_last) const {
+VOLTAIC_HD inline double CellRunT<Ageing>::diagonal_at(const double* kc, const double* tz, const double* d,
+                                                       bool dirichlet_lo, bool dirichlet_hi, bool d_last,
+                                                       std::size_t c) const {
   const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
-  const double* dz = at(s_.o.dz);
-  const double area = fp::mul(c_.dx, c_.dy);
-  for (std::size_t z = lane(); z < n_; z += lanes_) {
-    const std::size_t c = z;
-    const double h = dz[c];
-    double out = d_last ? 0.0 : fp::mul(fp::mul(area, h), d[c]), rhs = 0.0;
-    if (z > 0) {
-      out = fp::add(out, tz[c - 1]);  // the lower cell's upper face, rounded as stencil() rounds it
-    } else if (dirichlet_lo) {
-      stencil::add_boundary_face(dirichlet, area, h, kc[c], out, rhs);
-    }
-    if (z + 1 < n_) {
-      out = fp::add(out, tz[c]);
-    } else if (dirichlet_hi) {
-      stencil::add_boundary_face(dirichlet, area, h, kc[c], out, rhs);
-    }
-    diag[c] = d_last ? stencil::cell_diagonal(out, area, h, d[c]) : out;
+  const double area = fp::mul(c_.dx, c_.dy), h = at(s_.o.dz)[c];
+  double out = d_last ? 0.0 : fp::mul(fp::mul(area, h), d[c]), rhs = 0.0;
+  if (c > 0) {
+    out = fp::add(out, tz[c - 1]);  // the lower cell's upper face, rounded as stencil() rounds it
+  } else if (dirichlet_lo) {
+    stencil::add_boundary_face(dirichlet, area, h, kc[c], out, rhs);
   }
-  sync();
-}
-
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::apply(const double* diag, const double* tz, const double* x, double* y) const {
-  for (std::size_t z = lane(); z < n_; z += lanes_) {
-    const std::size_t c = z;
-    const bool top = z + 1 == n_, bottom = z == 0;
-    const double up = top ? x[c] : x[c + 1], down = bottom ? x[c] : x[c - 1];
-    const double t_up = top ? 0.0 : tz[c], t_down = bottom ? 0.0 : tz[c - 1];
-    y[c] = stencil::apply_point(diag[c], x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], t_up, up, t_down, down);
+  if (c + 1 < n_) {
+    out = fp::add(out, tz[c]);
+  } else if (dirichlet_hi) {
+    stencil::add_boundary_face(dirichlet, area, h, kc[c], out, rhs);
   }
-  sync();
+  return d_last ? stencil::cell_diagonal(out, area, h, d[c]) : out;
 }
 
 template <bool Ageing>
@@ -877,29 +877,35 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
   double last_update = 0.0;
   // Counted as Simulation counts PotentialReport::iterations: the updates
   // made (a converged solve's last one included).
+  const double *sig_tz = at(o.sig_tz), *kap_tz = at(o.kap_tz), *d_s = at(o.d_s), *d_e = at(o.d_e);
+  double *s_phi = at(o.s_phi), *e_phi = at(o.e_phi), *j0 = at(o.j0_diag), *j1 = at(o.j1_diag);
   for (int it = 0;; ++it, ++k_.newton_iterations) {
+    // At each node after its reaction, in the reaction's loop (each reads
+    // only its own node's new values): the stencils' products, the residual,
+    // the Jacobian's diagonals (after the first iteration rounded as
+    // PotentialStep's diagonal-only update; their faces are the residual's
+    // stencils', the same kc and rule) and the residual negated (exactly) as
+    // the solve's right side.
+    const ops::Scale<double> negate{-1.0};
+    const auto assemble = [&](std::size_t c) {
+      s_phi[c] = apply_at(at(o.sig_diag), sig_tz, phi, c);
+      e_phi[c] = apply_at(at(o.kap_diag), kap_tz, phi + n_, c);
+      system(c);
+      j0[c] = diagonal_at(solid_sigma(), sig_tz, d_s, true, drive.voltage_control, it > 0, c);
+      j1[c] = diagonal_at(kappa, kap_tz, d_e, false, false, it > 0, c);
+      residual[c] = negate(residual[c]);
+      residual[n_ + c] = negate(residual[n_ + c]);
+    };
     if (has_side()) {
-      each_pair(with_side);
+      each_pair_then(with_side, assemble);
     } else {
-      each_pair(reaction);
+      each_pair_then(reaction, assemble);
     }
-    apply(at(o.sig_diag), at(o.sig_tz), phi, at(o.s_phi));
-    apply(at(o.kap_diag), at(o.kap_tz), phi + n_, at(o.e_phi));
-    each(system);
     if (it == s_.max_newton) {
       fail(Failure::newton, last_update);
       return false;
     }
-    // The Jacobian: the two stencils with the reaction's diagonals, coupled per
-    // cell; after the first iteration rounded as PotentialStep's diagonal-only
-    // update. Their faces are the residual's stencils' (the same kc and rule).
-    diagonal(solid_sigma(), at(o.sig_tz), at(o.d_s), true, drive.voltage_control, at(o.j0_diag), it > 0);
-    diagonal(kappa, at(o.kap_tz), at(o.d_e), false, false, at(o.j1_diag), it > 0);
-    const precond::BlockZLineInputs<double> in{at(o.j0_diag), at(o.j1_diag), at(o.sig_tz),
-                                               at(o.kap_tz),  at(o.c01),     at(o.c10)};
-    const ops::Scale<double> negate{-1.0};
-    for (std::size_t i = lane(); i < 2 * n_; i += lanes_) residual[i] = negate(residual[i]);
-    sync();
+    const precond::BlockZLineInputs<double> in{j0, j1, sig_tz, kap_tz, at(o.c01), at(o.c10)};
     bool solved = true;
     if (lane() == 0) {  // block Thomas on the column: serial, as the electrolyte's
       solved = precond::factor_block_column(in, at(o.factors), 0, 1, s_.n) < 0;
@@ -920,21 +926,29 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
       for (std::size_t i = lane(); i < 2 * n_; i += lanes_) update[i] = damp(update[i]);
       sync();
     }
-    axpy(1.0, update, phi, 2 * n_);
     // As PotentialStep::solve.
     if (it == 1 && !damped && last_update <= newton::kLargest)
       k_.newton_constant = largest / (last_update * last_update);
     const double rate = it > 0 ? fp::min(1.0, largest / last_update) : newton::first_rate(k_.newton_constant, largest);
     last_update = largest;
-    // The reaction moved to first order along the update: the solve's end,
-    // or the next iteration's guesses (its implicit solves start a second-order
-    // step from their roots).
+    // phi moved by the update (axpy's operation at each node) and, in the same
+    // loop, the reaction moved to first order along it: the solve's end, or the
+    // next iteration's guesses (its implicit solves start a second-order step
+    // from their roots).
     const dfn::LinearisedReactionT<const DfnConstants&> finish{k,    update, adj,     c_surf,  slope,
                                                                flux, aj,     surface, active()};
+    const ops::Axpy<double> move{1.0};
+    const auto moved = [&](const auto& f) {
+      return [&](std::size_t c) {
+        phi[c] = move(update[c], phi[c]);
+        phi[n_ + c] = move(update[n_ + c], phi[n_ + c]);
+        f(c);
+      };
+    };
     if (has_side()) {
-      each(dfn::SideLinearisedT<const DfnConstants&>{finish, at(o.adj_main), potential_side()});
+      each(moved(dfn::SideLinearisedT<const DfnConstants&>{finish, at(o.adj_main), potential_side()}));
     } else {
-      each(finish);
+      each(moved(finish));
     }
     if (!damped && largest * rate <= s_.newton_tolerance) {
       ++k_.newton_iterations;
