@@ -216,28 +216,20 @@ class CellRunT {
     for (std::size_t c = lane(); c < n_; c += lanes_) f(c);
     sync();
   }
-  /// f(c) then g(c) at each element, one loop (g reads what f wrote at the
-  /// same element only), with f.pair(c, c + 1) on the CPU: two elements'
-  /// solves side by side (ReactionCurrentT::pair), the same operations per
-  /// element.
+  /// f(c) then g(c) at each element (g reads what f wrote at the same
+  /// element only): one loop on the GPU; on the CPU f.all() first, whose
+  /// elements' solves run together (ReactionCurrentT::all), the same
+  /// operations per element.
   template <class F, class G>
-  VOLTAIC_HD void each_pair_then(const F& f, const G& g) const {
+  VOLTAIC_HD void each_then(const F& f, const G& g) const {
 #if defined(__CUDA_ARCH__)
     each([&](std::size_t c) {
       f(c);
       g(c);
     });
 #else  // one lane
-    std::size_t c = 0;
-    for (; c + 1 < n_; c += 2) {
-      f.pair(c, c + 1);
-      g(c);
-      g(c + 1);
-    }
-    if (c < n_) {
-      f(c);
-      g(c);
-    }
+    f.all(n_);
+    for (std::size_t c = 0; c < n_; ++c) g(c);
 #endif
   }
   /// The formula's start a0 y_n + a1 y_{n-1} into y.
@@ -897,9 +889,9 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
       residual[n_ + c] = negate(residual[n_ + c]);
     };
     if (has_side()) {
-      each_pair_then(with_side, assemble);
+      each_then(with_side, assemble);
     } else {
-      each_pair_then(reaction, assemble);
+      each_then(reaction, assemble);
     }
     if (it == s_.max_newton) {
       fail(Failure::newton, last_update);

@@ -10,6 +10,7 @@
 #include "voltaic/core/macros.hpp"
 #include "voltaic/model/constants.hpp"
 #include "voltaic/model/kinetics.hpp"
+#include "voltaic/model/kinetics_lanes.hpp"
 #include "voltaic/model/material_functions.hpp"
 #include "voltaic/solver/cell_layout.hpp"
 
@@ -127,7 +128,7 @@ struct ReactionCurrentT {
 
   /// Cells c0 and c1 as operator() does them, their particles' solves side by
   /// side (kinetics::butler_volmer_implicit_pair) where both have one: the
-  /// CPU's loop (CellRun::each_pair).
+  /// CPU's fallback in all().
   void pair(std::size_t c0, std::size_t c1) const {
     if (!slope || k.map.in_separator(c0) || k.map.in_separator(c1)) {
       (*this)(c0);
@@ -138,6 +139,35 @@ struct ReactionCurrentT {
     kinetics::butler_volmer_implicit_pair(x0, x1);
     store(c0, x0);
     store(c1, x1);
+  }
+
+  /// Cells 0..n-1 as operator() does them, on the CPU: the particles' solves
+  /// of up to kinetics::kLanesBatch neighbouring cells of one electrode run
+  /// together, four evaluations at once (kinetics::run_lanes) where its OCP
+  /// allows, else two side by side (pair). The CPU's loop (CellRun::each_then).
+  void all(std::size_t n) const {
+#if VOLTAIC_HAS_LANES4
+    std::size_t c = 0;
+    while (c < n) {
+      const int r = k.map.region(c);
+      if (!slope || k.map.in_separator(c) || !material::has_lanes_ocp(k.electrode_of(r))) {
+        const bool two = c + 1 < n && k.map.region(c + 1) == r;
+        two ? pair(c, c + 1) : (*this)(c);
+        c += two ? 2 : 1;
+        continue;
+      }
+      kinetics::ImplicitSolve x[kinetics::kLanesBatch];
+      std::size_t m = 0;
+      for (; m < kinetics::kLanesBatch && c + m < n && k.map.region(c + m) == r; ++m) x[m] = solve_at(c + m);
+      kinetics::run_lanes(x, m);
+      for (std::size_t i = 0; i < m; ++i) store(c + i, x[i]);
+      c += m;
+    }
+#else
+    std::size_t c = 0;
+    for (; c + 1 < n; c += 2) pair(c, c + 1);
+    if (c < n) (*this)(c);
+#endif
   }
 
  private:

@@ -61,7 +61,7 @@ struct SideReactionT {
 
   /// Cells c0 and c1 as operator() does them, two negative nodes' solves side
   /// by side (sei::film_reaction_pair), two others' as ReactionCurrentT::pair:
-  /// the CPU's loop (CellRun::each_pair).
+  /// the CPU's loop (all()).
   void pair(std::size_t c0, std::size_t c1) const {
     if (!negative(c0) && !negative(c1)) return plain.pair(c0, c1);
     if (!negative(c0) || !negative(c1)) {
@@ -75,6 +75,14 @@ struct SideReactionT {
     sei::film_reaction_pair(f0, f1);
     store(c0, a0, f0.result());
     store(c1, a1, f1.result());
+  }
+
+  /// Cells 0..n-1 as operator() does them, two at a time (pair): the CPU's
+  /// loop (CellRun::each_then).
+  void all(std::size_t n) const {
+    std::size_t c = 0;
+    for (; c + 1 < n; c += 2) pair(c, c + 1);
+    if (c < n) (*this)(c);
   }
 
  private:

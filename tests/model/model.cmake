@@ -9,6 +9,7 @@ target_sources(voltaic_tests PRIVATE
   model/slopes_cuda_vs_cpu_test.cpp
   model/portable_exp_test.cpp
   model/portable_log_test.cpp
+  model/kinetics_lanes_test.cpp
   model/pybamm_values_test.cpp
   model/pybamm_functions_test.cpp
 )

@@ -14,13 +14,16 @@
 
 namespace voltaic::kinetics {
 
-/// A reaction current density and its derivative by the overpotential.
-struct Reaction {
-  double j;    ///< [A/m^2] of particle surface, > 0 when lithium leaves the particle
-  double dj;   ///< dj / d eta [A/m^2/V], > 0
-  double eta;  ///< overpotential phi_s - phi_e - U [V]
-  double ocp;  ///< U(c_surf / c_max, T) [V]
+/// A reaction current density and its derivative by the overpotential
+/// (D: double, or lanes::D4 for four at once on the CPU).
+template <class D>
+struct ReactionOf {
+  D j;    ///< [A/m^2] of particle surface, > 0 when lithium leaves the particle
+  D dj;   ///< dj / d eta [A/m^2/V], > 0
+  D eta;  ///< overpotential phi_s - phi_e - U [V]
+  D ocp;  ///< U(c_surf / c_max, T) [V]
 };
+using Reaction = ReactionOf<double>;
 
 namespace detail {
 
@@ -29,13 +32,13 @@ VOLTAIC_HD inline double faraday_per_rt(double T) { return kFaraday / (kGasConst
 
 /// The Butler-Volmer current at overpotential eta = dphi - ocp with exchange
 /// current j0, f = F / (R T); `per_j0` receives j / j0 (the bracket of exponentials).
-VOLTAIC_HD inline Reaction butler_volmer_at(const ElectrodeParameters& e, double dphi, double ocp, double j0, double f,
-                                            double& per_j0) {
-  const double eta = dphi - ocp;
+template <class D>
+VOLTAIC_HD inline ReactionOf<D> butler_volmer_at(const ElectrodeParameters& e, D dphi, D ocp, D j0, D f, D& per_j0) {
+  const D eta = dphi - ocp;
   const double alpha = e.charge_transfer_coefficient;
-  const double forward = pmath::exp(alpha * f * eta);
+  const D forward = pmath::exp(alpha * f * eta);
   // The symmetric case (every built-in set) from the same exponential.
-  const double backward = alpha == 0.5 ? 1.0 / forward : pmath::exp(-(1.0 - alpha) * f * eta);
+  const D backward = alpha == 0.5 ? 1.0 / forward : pmath::exp(-(1.0 - alpha) * f * eta);
   per_j0 = forward - backward;
   return {j0 * per_j0, j0 * f * (alpha * forward + (1.0 - alpha) * backward), eta, ocp};
 }
@@ -65,22 +68,26 @@ VOLTAIC_HD inline Reaction butler_volmer(const ElectrodeParameters& e, double re
 
 /// butler_volmer and its derivative by c_surf at fixed phi_s - phi_e
 /// [A/m^2 per mol/m^3], from the OCP's and j0's analytic slopes.
-struct SurfaceReaction {
-  Reaction r;
-  double dj_dc;
+template <class D>
+struct SurfaceReactionOf {
+  ReactionOf<D> r;
+  D dj_dc;
 };
+using SurfaceReaction = SurfaceReactionOf<double>;
 
 /// butler_volmer_slope with j0's surface-free factor (material::exchange_current_factor
 /// at max(c_e, 0)) and f = F / (R T) given: the same bits, for a solve that
 /// moves only the surface.
-VOLTAIC_HD inline SurfaceReaction butler_volmer_slope_at(const ElectrodeParameters& e, double reference_temperature,
-                                                         double dphi, double j0_factor, double f, double c_surf,
-                                                         double T) {
+/// (D: double, or lanes::D4 where material::has_lanes_ocp(e).)
+template <class D>
+VOLTAIC_HD inline SurfaceReactionOf<D> butler_volmer_slope_at(const ElectrodeParameters& e,
+                                                              double reference_temperature, D dphi, D j0_factor, D f,
+                                                              D c_surf, D T) {
   const double c_max = e.maximum_concentration;
-  const ValueSlope ocp = material::guarded_open_circuit_potential_slope(e, c_surf / c_max, T, reference_temperature);
-  const ValueSlope j0 = material::exchange_current_density_slope(e, j0_factor, c_surf);
-  double per_j0;
-  const Reaction r = detail::butler_volmer_at(e, dphi, ocp.value, j0.value, f, per_j0);
+  const auto ocp = material::guarded_open_circuit_potential_slope(e, c_surf / c_max, T, reference_temperature);
+  const auto j0 = material::exchange_current_density_slope(e, j0_factor, c_surf);
+  D per_j0;
+  const auto r = detail::butler_volmer_at(e, dphi, ocp.value, j0.value, f, per_j0);
   // j = j0 b(eta): dj/dc = dj0/dc b - dj/deta dU/dc.
   return {r, j0.slope * per_j0 - r.dj * ocp.slope / c_max};
 }
@@ -128,15 +135,24 @@ struct ImplicitResidual {
   SurfaceResponse s;
   double j0_factor, f;  ///< what the surface does not change, taken once a solve (butler_volmer_slope_at)
 
-  VOLTAIC_HD double surface(double j) const { return s.value + s.slope * (j / kFaraday - s.flux); }
+  VOLTAIC_HD double surface(double j) const { return surface_at(j, s.value, s.slope, s.flux); }
+  template <class D>
+  VOLTAIC_HD static D surface_at(D j, D value, D slope, D flux) {
+    return value + slope * (j / kFaraday - flux);
+  }
   VOLTAIC_HD Reaction at(double c) const { return butler_volmer(*e, t_ref, dphi, 0.0, c_e, c, T, c_e_scale); }
   /// Fills g, dg / dj and d BV / d dphi; returns false when not finite.
   VOLTAIC_HD bool evaluate(double j, double& g, double& dg, double& dbv) const {
     const SurfaceReaction x = butler_volmer_slope_at(*e, t_ref, dphi, j0_factor, f, surface(j), T);
-    dg = 1.0 - x.dj_dc * s.slope / kFaraday;
+    from_reaction(j, s.slope, x, g, dg, dbv);
+    return finite(g) && finite(dg) && finite(dbv);
+  }
+  /// g, dg and dbv from the reaction at the surface c_surf(j).
+  template <class D>
+  VOLTAIC_HD static void from_reaction(D j, D slope, const SurfaceReactionOf<D>& x, D& g, D& dg, D& dbv) {
+    dg = 1.0 - x.dj_dc * slope / kFaraday;
     g = j - x.r.j;
     dbv = x.r.dj;
-    return finite(g) && finite(dg) && finite(dbv);
   }
 };
 
@@ -146,12 +162,13 @@ struct ImplicitResidual {
 /// safeguarded by bisection inside the admissible interval (c_surf(j) in
 /// (0, c_max), where g = j - BV changes sign because j0 vanishes at both
 /// ends). `guess` starts the iteration (the last solve's j). A state machine:
-/// step() makes one evaluation and its update, so that a CPU loop can run two
-/// particles' solves side by side (butler_volmer_implicit_pair) and their
-/// chains of dependent latencies overlap; each particle's operations are the
-/// same as alone.
+/// step() makes one evaluation and its update, so that a CPU loop can run
+/// particles' solves side by side (butler_volmer_implicit_pair; four
+/// evaluations at once in kinetics_lanes.hpp) and their chains of dependent
+/// latencies overlap; each particle's operations are the same as alone.
 class ImplicitSolve {
  public:
+  ImplicitSolve() = default;  ///< a slot to assign a solve to
   /// `quadratic`: the constant C of Newton's error e' <= C e^2 for this
   /// particle, known from a former solve (quadratic() of the same node's at
   /// the last Newton iterate); 0 when none is known.
@@ -185,11 +202,38 @@ class ImplicitSolve {
 
   VOLTAIC_HD bool running() const { return running_; }
 
-  /// One evaluation and the update it gives (at most 100 of them).
-  VOLTAIC_HD void step() {
-    // Newton: the analytic derivative costs little beside the value (a
-    // chord's finite difference took a second evaluation).
-    const bool good = f_.evaluate(j_, g_, dg_, dbv_);
+  /// One evaluation and the update it gives (at most 100 of them). Newton:
+  /// the analytic derivative costs little beside the value (a chord's
+  /// finite difference took a second evaluation).
+  VOLTAIC_HD void step() { update(f_.evaluate(j_, g_, dg_, dbv_)); }
+
+  /// What step() evaluates, and where: for an evaluation made elsewhere
+  /// (four solves at once, kinetics_lanes.hpp), handed to take().
+  VOLTAIC_HD const detail::ImplicitResidual& residual() const { return f_; }
+  VOLTAIC_HD double iterate() const { return j_; }
+  /// step() with the evaluation at iterate() given (g, dg, dbv as
+  /// ImplicitResidual::evaluate fills them, `good` its return).
+  VOLTAIC_HD void take(bool good, double g, double dg, double dbv) {
+    g_ = g;
+    dg_ = dg;
+    dbv_ = dbv;
+    update(good);
+  }
+
+  /// The constant C this solve measured (its last two Newton steps), else the one it was given.
+  VOLTAIC_HD double quadratic() const { return observed_ > 0.0 ? observed_ : known_; }
+
+  VOLTAIC_HD ImplicitReaction result() const {
+    if (is_fixed_) return fixed_;
+    const double c = f_.surface(j_);
+    const bool ok = detail::finite(j_) && detail::finite(dg_) && dg_ > 0.0 && c > 0.0 && c < c_max_ &&
+                    fabs(g_) <= 1e-8 * (fabs(j_) + 1.0);
+    return {j_, ok ? dbv_ / dg_ : 0.0, c, ok};
+  }
+
+ private:
+  /// The update an evaluation at j_ (in g_, dg_, dbv_; `good`: finite) gives.
+  VOLTAIC_HD void update(bool good) {
     const bool newton = !bisected_ && it_ > 0;
     bisected_ = false;
     if (good && fabs(g_) <= 1e-13 * (fabs(j_) + 1.0)) return stop();  // j to rounding [A/m^2]
@@ -230,18 +274,6 @@ class ImplicitSolve {
     if (++it_ == 100) stop();
   }
 
-  /// The constant C this solve measured (its last two Newton steps), else the one it was given.
-  VOLTAIC_HD double quadratic() const { return observed_ > 0.0 ? observed_ : known_; }
-
-  VOLTAIC_HD ImplicitReaction result() const {
-    if (is_fixed_) return fixed_;
-    const double c = f_.surface(j_);
-    const bool ok = detail::finite(j_) && detail::finite(dg_) && dg_ > 0.0 && c > 0.0 && c < c_max_ &&
-                    fabs(g_) <= 1e-8 * (fabs(j_) + 1.0);
-    return {j_, ok ? dbv_ / dg_ : 0.0, c, ok};
-  }
-
- private:
   VOLTAIC_HD void stop() { running_ = false; }
 
   /// Trusts C step^2 only with a wide margin: C comes from another (nearby) solve.

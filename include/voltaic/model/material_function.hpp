@@ -30,18 +30,29 @@ VOLTAIC_HD inline double fast_tanh(double x) {
   return copysign((1.0 - e) / (1.0 + e), x);
 }
 
+#if VOLTAIC_HAS_LANES4
+/// fast_tanh of four lanes (each the scalar's bits).
+inline lanes::D4 fast_tanh(lanes::D4 x) {
+  const lanes::D4 e = pmath::exp(-2.0 * lanes::fabs(x));
+  return lanes::copysign((1.0 - e) / (1.0 + e), x);
+}
+#endif
+
 /// A function's value and its derivative by the argument: the implicit
 /// Butler-Volmer solve takes its Newton derivative from these, not from a
-/// second evaluation.
-struct ValueSlope {
-  double value;
-  double slope;
+/// second evaluation. D: double, or lanes::D4 (four of them, on the CPU).
+template <class D>
+struct ValueSlopeOf {
+  D value;
+  D slope;
 };
+using ValueSlope = ValueSlopeOf<double>;
 
 /// tanh x and its derivative k (1 - tanh^2 x) for an argument k (s - s0):
 /// the OCP fits' terms, each from one exp.
-VOLTAIC_HD inline ValueSlope fast_tanh_slope(double x, double k) {
-  const double t = fast_tanh(x);
+template <class D>
+VOLTAIC_HD inline ValueSlopeOf<D> fast_tanh_slope(D x, double k) {
+  const D t = fast_tanh(x);
   return {t, k * (1.0 - t * t)};
 }
 

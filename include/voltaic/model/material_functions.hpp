@@ -31,6 +31,12 @@ VOLTAIC_HD inline double arrhenius(double activation_energy, double T) {
   return pmath::exp(activation_energy / kGasConstant * (1.0 / kArrheniusReferenceTemperature - 1.0 / T));
 }
 
+/// sqrt for the functions written for double and lanes::D4 alike.
+VOLTAIC_HD inline double root(double x) { return sqrt(x); }
+#if VOLTAIC_HAS_LANES4
+inline lanes::D4 root(lanes::D4 x) { return lanes::sqrt(x); }
+#endif
+
 /// sech^2 x, as the published entropic fits write it (cosh^-2, cosh from pmath::exp).
 VOLTAIC_HD inline double sech2(double x) {
   const double e = pmath::exp(fabs(x));
@@ -44,35 +50,38 @@ VOLTAIC_HD inline double sech2(double x) {
 // term by term in its order, and the plain functions below drop the slope.
 
 /// LG M50 graphite-SiOx, Chen et al. (2020).
-VOLTAIC_HD inline ValueSlope graphite_siox_ocp_chen2020_slope(double sto) {
-  const double e = pmath::exp(-39.3631 * sto);
-  const ValueSlope a = fast_tanh_slope(29.8538 * (sto - 0.1234), 29.8538);
-  const ValueSlope b = fast_tanh_slope(14.9159 * (sto - 0.2769), 14.9159);
-  const ValueSlope c = fast_tanh_slope(30.4444 * (sto - 0.6103), 30.4444);
+template <class D>
+VOLTAIC_HD inline ValueSlopeOf<D> graphite_siox_ocp_chen2020_slope(D sto) {
+  const D e = pmath::exp(-39.3631 * sto);
+  const auto a = fast_tanh_slope(29.8538 * (sto - 0.1234), 29.8538);
+  const auto b = fast_tanh_slope(14.9159 * (sto - 0.2769), 14.9159);
+  const auto c = fast_tanh_slope(30.4444 * (sto - 0.6103), 30.4444);
   return {1.9793 * e + 0.2482 - 0.0909 * a.value - 0.04478 * b.value - 0.0205 * c.value,
           -39.3631 * 1.9793 * e - 0.0909 * a.slope - 0.04478 * b.slope - 0.0205 * c.slope};
 }
 
 /// LG M50 NMC811, Chen et al. (2020).
-VOLTAIC_HD inline ValueSlope nmc811_ocp_chen2020_slope(double sto) {
-  const ValueSlope a = fast_tanh_slope(18.5138 * (sto - 0.5542), 18.5138);
-  const ValueSlope b = fast_tanh_slope(15.7890 * (sto - 0.3117), 15.7890);
-  const ValueSlope c = fast_tanh_slope(15.9308 * (sto - 0.3120), 15.9308);
+template <class D>
+VOLTAIC_HD inline ValueSlopeOf<D> nmc811_ocp_chen2020_slope(D sto) {
+  const auto a = fast_tanh_slope(18.5138 * (sto - 0.5542), 18.5138);
+  const auto b = fast_tanh_slope(15.7890 * (sto - 0.3117), 15.7890);
+  const auto c = fast_tanh_slope(15.9308 * (sto - 0.3120), 15.9308);
   return {-0.8090 * sto + 4.4875 - 0.0428 * a.value - 17.7326 * b.value + 17.5842 * c.value,
           -0.8090 - 0.0428 * a.slope - 17.7326 * b.slope + 17.5842 * c.slope};
 }
 
 /// MCMB 2528 graphite, Dualfoil (used by Marquis et al. 2019).
-VOLTAIC_HD inline ValueSlope graphite_mcmb2528_ocp_dualfoil1998_slope(double sto) {
-  const double e = pmath::exp(-120.0 * sto);
-  const ValueSlope t1 = fast_tanh_slope((sto - 0.286) / 0.083, 1.0 / 0.083);
-  const ValueSlope t2 = fast_tanh_slope((sto - 0.849) / 0.119, 1.0 / 0.119);
-  const ValueSlope t3 = fast_tanh_slope((sto - 0.9233) / 0.05, 1.0 / 0.05);
-  const ValueSlope t4 = fast_tanh_slope((sto - 0.5) / 0.034, 1.0 / 0.034);
-  const ValueSlope t5 = fast_tanh_slope((sto - 0.194) / 0.142, 1.0 / 0.142);
-  const ValueSlope t6 = fast_tanh_slope((sto - 0.9) / 0.0164, 1.0 / 0.0164);
-  const ValueSlope t7 = fast_tanh_slope((sto - 0.124) / 0.0226, 1.0 / 0.0226);
-  const ValueSlope t8 = fast_tanh_slope((sto - 0.105) / 0.029, 1.0 / 0.029);
+template <class D>
+VOLTAIC_HD inline ValueSlopeOf<D> graphite_mcmb2528_ocp_dualfoil1998_slope(D sto) {
+  const D e = pmath::exp(-120.0 * sto);
+  const auto t1 = fast_tanh_slope((sto - 0.286) / 0.083, 1.0 / 0.083);
+  const auto t2 = fast_tanh_slope((sto - 0.849) / 0.119, 1.0 / 0.119);
+  const auto t3 = fast_tanh_slope((sto - 0.9233) / 0.05, 1.0 / 0.05);
+  const auto t4 = fast_tanh_slope((sto - 0.5) / 0.034, 1.0 / 0.034);
+  const auto t5 = fast_tanh_slope((sto - 0.194) / 0.142, 1.0 / 0.142);
+  const auto t6 = fast_tanh_slope((sto - 0.9) / 0.0164, 1.0 / 0.0164);
+  const auto t7 = fast_tanh_slope((sto - 0.124) / 0.0226, 1.0 / 0.0226);
+  const auto t8 = fast_tanh_slope((sto - 0.105) / 0.029, 1.0 / 0.029);
   return {0.194 + 1.5 * e + 0.0351 * t1.value - 0.0045 * t2.value - 0.035 * t3.value - 0.0147 * t4.value -
               0.102 * t5.value - 0.022 * t6.value - 0.011 * t7.value + 0.0155 * t8.value,
           -120.0 * 1.5 * e + 0.0351 * t1.slope - 0.0045 * t2.slope - 0.035 * t3.slope - 0.0147 * t4.slope -
@@ -80,14 +89,15 @@ VOLTAIC_HD inline ValueSlope graphite_mcmb2528_ocp_dualfoil1998_slope(double sto
 }
 
 /// LiCoO2, Dualfoil (used by Marquis et al. 2019), with its stoichiometry stretch 1.062.
-VOLTAIC_HD inline ValueSlope lico2_ocp_dualfoil1998_slope(double sto) {
-  const double s = 1.062 * sto;
-  const ValueSlope t1 = fast_tanh_slope(30.834 - 54.4806 * s, -54.4806 * 1.062);
-  const ValueSlope t2 = fast_tanh_slope(52.294 - 50.294 * s, -50.294 * 1.062);
-  const ValueSlope t3 = fast_tanh_slope(11.0923 - 19.8543 * s, -19.8543 * 1.062);
-  const ValueSlope t4 = fast_tanh_slope(1.4684 - 5.4888 * s, -5.4888 * 1.062);
-  const ValueSlope t5 = fast_tanh_slope((-s + 0.56478) / 0.1316, -1.062 / 0.1316);
-  const ValueSlope t6 = fast_tanh_slope((s - 0.525) / 0.006, 1.062 / 0.006);
+template <class D>
+VOLTAIC_HD inline ValueSlopeOf<D> lico2_ocp_dualfoil1998_slope(D sto) {
+  const D s = 1.062 * sto;
+  const auto t1 = fast_tanh_slope(30.834 - 54.4806 * s, -54.4806 * 1.062);
+  const auto t2 = fast_tanh_slope(52.294 - 50.294 * s, -50.294 * 1.062);
+  const auto t3 = fast_tanh_slope(11.0923 - 19.8543 * s, -19.8543 * 1.062);
+  const auto t4 = fast_tanh_slope(1.4684 - 5.4888 * s, -5.4888 * 1.062);
+  const auto t5 = fast_tanh_slope((-s + 0.56478) / 0.1316, -1.062 / 0.1316);
+  const auto t6 = fast_tanh_slope((s - 0.525) / 0.006, 1.062 / 0.006);
   return {2.16216 + 0.07645 * t1.value + 2.1581 * t2.value - 0.14169 * t3.value + 0.2051 * t4.value +
               0.2531 * t5.value - 0.02167 * t6.value,
           0.07645 * t1.slope + 2.1581 * t2.slope - 0.14169 * t3.slope + 0.2051 * t4.slope + 0.2531 * t5.slope -
@@ -262,6 +272,46 @@ VOLTAIC_HD VOLTAIC_CPU_CALL inline ValueSlope guarded_open_circuit_potential_slo
   return {u.value + empty.value - full.value, u.slope + empty.slope + full.slope};
 }
 
+#if VOLTAIC_HAS_LANES4
+/// Whether guarded_open_circuit_potential_slope has a four-lane form for e:
+/// a built-in fit without an entropic term.
+inline bool has_lanes_ocp(const ElectrodeParameters& e) {
+  return e.ocp != OcpModel::custom && e.entropic == EntropicModel::none;
+}
+
+/// guarded_open_circuit_potential_slope of four lanes (has_lanes_ocp(e)),
+/// each lane the scalar's bits; where a lane is near enough to sto = 0 or 1
+/// for a barrier to count, the barriers are the scalar's, lane by lane.
+inline ValueSlopeOf<lanes::D4> guarded_open_circuit_potential_slope(const ElectrodeParameters& e, lanes::D4 sto,
+                                                                    lanes::D4 T, double T_ref) {
+  using lanes::D4;
+  constexpr double tol = 1e-10;
+  const D4 clipped = lanes::min(lanes::max(sto, lanes::splat(tol)), lanes::splat(1.0 - tol));
+  ValueSlopeOf<D4> u{};
+  switch (e.ocp) {
+    case OcpModel::chen2020_graphite_siox: u = graphite_siox_ocp_chen2020_slope(clipped); break;
+    case OcpModel::chen2020_nmc811: u = nmc811_ocp_chen2020_slope(clipped); break;
+    case OcpModel::dualfoil1998_graphite_mcmb2528: u = graphite_mcmb2528_ocp_dualfoil1998_slope(clipped); break;
+    case OcpModel::dualfoil1998_lico2: u = lico2_ocp_dualfoil1998_slope(clipped); break;
+    case OcpModel::custom: u = {lanes::splat(NAN), lanes::splat(NAN)}; break;
+  }
+  u.value = u.value + (T - T_ref) * 0.0;  // open_circuit_potential_slope's entropic term, none
+  // ocp_barrier_towards_zero_slope's early return (z < -60) at sto and 1 - sto.
+  constexpr double b = 6910.192179565431, c = -7.7e-4;
+  ValueSlopeOf<D4> empty{lanes::splat(0.0), lanes::splat(0.0)}, full = empty;
+  if (lanes::any(-b * (sto - c) >= -60.0 || -b * ((1.0 - sto) - c) >= -60.0 || sto != sto)) {
+    for (int i = 0; i < 4; ++i) {
+      const ValueSlope x = ocp_barrier_towards_zero_slope(sto[i]), y = ocp_barrier_towards_zero_slope(1.0 - sto[i]);
+      empty.value[i] = x.value;
+      empty.slope[i] = x.slope;
+      full.value[i] = y.value;
+      full.slope[i] = y.slope;
+    }
+  }
+  return {u.value + empty.value - full.value, u.slope + empty.slope + full.slope};
+}
+#endif
+
 /// kappa(c_e, T) [S/m].
 VOLTAIC_HD inline double electrolyte_conductivity(const ElectrolyteParameters& p, double c_e, double T) {
   double k = NAN;
@@ -294,10 +344,11 @@ VOLTAIC_HD inline double exchange_current_density(const ElectrodeParameters& e, 
 /// sqrt(x) to 2e-6 relative above x = 0.5, linear near 0 and odd, so that
 /// it is finite (and smooth) through x = 0.
 /// Its slope: (1 - x^2 / (2 (x^2 + delta^2))) / (x^2 + delta^2)^(1/4).
-VOLTAIC_HD inline ValueSlope regularised_sqrt_slope(double x) {
+template <class D>
+VOLTAIC_HD inline ValueSlopeOf<D> regularised_sqrt_slope(D x) {
   constexpr double delta = 1e-3;
-  const double s = x * x + delta * delta;
-  const double q = sqrt(sqrt(s));
+  const D s = x * x + delta * delta;
+  const D q = root(root(s));
   return {x / q, (1.0 - 0.5 * (x * x) / s) / q};
 }
 
@@ -318,10 +369,10 @@ VOLTAIC_HD inline double exchange_current_factor(const ElectrodeParameters& e, d
 }
 
 /// j0 and d j0 / d c_s from that factor (regularised_exchange_current_density_slope's bits).
-VOLTAIC_HD inline ValueSlope exchange_current_density_slope(const ElectrodeParameters& e, double factor,
-                                                            double c_s_surf) {
+template <class D>
+VOLTAIC_HD inline ValueSlopeOf<D> exchange_current_density_slope(const ElectrodeParameters& e, D factor, D c_s_surf) {
   const double c_max = e.maximum_concentration;
-  const ValueSlope s = regularised_sqrt_slope(c_s_surf / c_max), v = regularised_sqrt_slope((c_max - c_s_surf) / c_max);
+  const auto s = regularised_sqrt_slope(c_s_surf / c_max), v = regularised_sqrt_slope((c_max - c_s_surf) / c_max);
   return {factor * s.value * v.value, factor * (s.slope * v.value - s.value * v.slope) / c_max};
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "voltaic/core/lanes4.hpp"
 #include "voltaic/core/macros.hpp"
 #include "voltaic/linalg/rounding.hpp"
 
@@ -95,5 +96,40 @@ VOLTAIC_HD inline double exp(double x) {
   if (m < -1022) return fp::mul(fp::mul(e, detail::power_of_two(m + 1000)), detail::power_of_two(-1000));
   return fp::mul(e, detail::power_of_two(m));
 }
+
+#if VOLTAIC_HAS_LANES4
+/// exp of four lanes, each lane's bits those of exp(double) above: the same
+/// operations, rint(y) as (y + 1.5 2^52) - 1.5 2^52 (equal for |y| < 2^51,
+/// both round half to even) whose bits also give k. Lanes outside [-700, 700]
+/// (overflow, subnormal results, NaN) take the scalar exp.
+inline lanes::D4 exp(lanes::D4 x) {
+  using lanes::D4;
+  using lanes::U4;
+  constexpr double to_k = 46.16624130844683, step_hi = 0.02166084938653512, step_lo = 5.9631716539705866e-12;
+  constexpr double shifter = 6755399441055744.0;  // 1.5 2^52
+  const lanes::I4 normal = x >= -700.0 && x <= 700.0;
+  const D4 xs = lanes::select(normal, x, lanes::splat(0.0));
+  const D4 shifted = xs * to_k + shifter;
+  const D4 k = shifted - shifter;
+  const D4 r = (xs - k * step_hi) - k * step_lo;
+  D4 p = lanes::splat(1.0 / 720.0);
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = (p * r) * r;
+  const lanes::I4 ki = (lanes::I4)(lanes::bits_of(shifted) - lanes::bits_of(lanes::splat(shifter)));
+  const lanes::I4 j = ki & 31, m = (ki - j) >> 5;
+  const D4 t{detail::kExp2Host[j[0]], detail::kExp2Host[j[1]], detail::kExp2Host[j[2]], detail::kExp2Host[j[3]]};
+  const D4 e = t + t * (r + p);
+  D4 y = e * lanes::from_bits((U4)(m + 1023) << 52);
+  if (!lanes::all(normal)) {
+    for (int i = 0; i < 4; ++i) {
+      if (!normal[i]) y[i] = exp(x[i]);
+    }
+  }
+  return y;
+}
+#endif
 
 }  // namespace voltaic::pmath
