@@ -19,7 +19,10 @@ namespace voltaic::kinetics {
 /// The m (1 to 4) solves' evaluations at their iterates, made at once, each
 /// handed to its solve (ImplicitSolve::take). All of one electrode, whose OCP
 /// has a four-lane form (material::has_lanes_ocp); unused lanes repeat the first.
-inline void step_lanes(ImplicitSolve* const* x, std::size_t m) {
+/// Called, not inlined (VOLTAIC_CPU_CALL): flattened into the program's entry
+/// points (twice, with and without FMA) its four fits' lanes made that one
+/// file take 11-15 minutes to compile instead of about 4.
+VOLTAIC_CPU_CALL inline void step_lanes(ImplicitSolve* const* x, std::size_t m) {
   using lanes::D4;
   D4 j, value, slope, flux, dphi, factor, f, T;
   for (std::size_t i = 0; i < 4; ++i) {
