@@ -216,6 +216,17 @@ class CellRunT {
     for (std::size_t c = lane(); c < n_; c += lanes_) f(c);
     sync();
   }
+  /// f at each element: each() on the GPU, f.all() on the CPU, whose
+  /// elements share work where they can (HeatSourceT::all), the same
+  /// operations per element.
+  template <class F>
+  VOLTAIC_HD void each_grouped(const F& f) const {
+#if defined(__CUDA_ARCH__)
+    each(f);
+#else  // one lane
+    f.all(n_);
+#endif
+  }
   /// f(c) then g(c) at each element (g reads what f wrote at the same
   /// element only): one loop on the GPU; on the CPU f.all() first, whose
   /// elements' solves run together (ReactionCurrentT::all), the same
@@ -989,9 +1000,9 @@ VOLTAIC_HD inline void CellRunT<Ageing>::heat(const ProgramStep& step, double va
       with_side.film_drop = drop;
     }
     if (has_plating()) with_side.aj_plating = at(o.pot_aj_pl);
-    each(with_side);
+    each_grouped(with_side);
   } else {
-    each(h);
+    each_grouped(h);
   }
   k_.heat_w = dot(at(o.q), at(o.volume), n_) + k_.current * k_.current * c_.foils / c_.area;
 }

@@ -411,7 +411,43 @@ struct HeatSourceT {
     return 0.5 * (t_s * ds * ds + (t_k * de - t_kd * dl) * de);
   }
 
-  VOLTAIC_HD void operator()(std::size_t c) const {
+  VOLTAIC_HD void operator()(std::size_t c) const { at(c, k.map.in_separator(c) ? 0.0 : ocp_of(c)); }
+
+  /// U at the particle surface of electrode node c.
+  VOLTAIC_HD double ocp_of(std::size_t c) const {
+    const ElectrodeParameters& e = k.electrode_of(k.map.region(c));
+    const double sto = c_surf[k.map.particle_of_cell(c)] / e.maximum_concentration;
+    return material::guarded_open_circuit_potential(e, sto, T[c], k.reference_temperature);
+  }
+
+  /// Nodes 0..n-1 as operator() does them, on the CPU: the OCPs of four
+  /// nodes of one electrode at once where it allows (material::has_lanes_ocp),
+  /// each lane the scalar's bits.
+  void all(std::size_t n) const {
+    std::size_t c = 0;
+#if VOLTAIC_HAS_LANES4
+    while (c + 4 <= n) {
+      const int r = k.map.region(c);  // regions follow c: c + 3's is c's for all four
+      if (k.map.in_separator(c) || k.map.region(c + 3) != r || !material::has_lanes_ocp(k.electrode_of(r))) {
+        (*this)(c++);
+        continue;
+      }
+      const ElectrodeParameters& e = k.electrode_of(r);
+      lanes::D4 sto, t;
+      for (std::size_t i = 0; i < 4; ++i) {
+        sto[i] = c_surf[k.map.particle_of_cell(c + i)] / e.maximum_concentration;
+        t[i] = T[c + i];
+      }
+      const lanes::D4 u = material::guarded_open_circuit_potential_slope(e, sto, t, k.reference_temperature).value;
+      for (std::size_t i = 0; i < 4; ++i) at(c + i, u[i]);
+      c += 4;
+    }
+#endif
+    for (; c < n; ++c) (*this)(c);
+  }
+
+  /// q at node c, `ocp` the U at its particle surface (unused in the separator).
+  VOLTAIC_HD void at(std::size_t c, double ocp) const {
     const std::size_t layer = k.map.layer, n = k.map.cells;
     const std::size_t i = c % static_cast<std::size_t>(nx), j = (c / nx) % static_cast<std::size_t>(ny);
     const std::size_t kz = c / layer;
@@ -441,7 +477,6 @@ struct HeatSourceT {
     if (!k.map.in_separator(c)) {
       const ElectrodeParameters& e = k.electrode_of(r);
       const double sto = c_surf[k.map.particle_of_cell(c)] / e.maximum_concentration;
-      const double ocp = material::guarded_open_circuit_potential(e, sto, T[c], k.reference_temperature);
       const double eta = phi_s[c] - phi_e[c] - ocp - (film_drop ? film_drop[c] : 0.0);
       const double main = intercalation(aj, aj_side, aj_plating, c);
       reaction = main * (eta + T[c] * material::entropic_change(e, fp::min(fp::max(sto, 1e-10), 1.0 - 1e-10)));

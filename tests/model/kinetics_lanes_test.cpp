@@ -77,7 +77,7 @@ TEST(KineticsLanes, GuardedOcpOfEveryBuiltInFitIsTheScalars) {
         const ValueSlopeOf<lanes::D4> u = material::guarded_open_circuit_potential_slope(e, s, T, t_ref);
         for (int i = 0; i < 4; ++i) {
           const ValueSlope v = material::guarded_open_circuit_potential_slope(e, stos[k + i], T[i], t_ref);
-          // The value is also the plain function's bits.
+          // The value is also the plain function's (HeatSourceT::all takes it so).
           const double plain = material::guarded_open_circuit_potential(e, stos[k + i], T[i], t_ref);
           differ += !same(u.value[i], v.value) + !same(u.slope[i], v.slope) + !same(u.value[i], plain);
           ++checked;
