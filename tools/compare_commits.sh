@@ -9,6 +9,7 @@
 #   tools/compare_commits.sh check            # there: head's tests (TESTS, a gtest filter; SANITIZE=1: memcheck too)
 #   tools/compare_commits.sh run [ROUNDS]     # there: the workloads, every side in turn (ROUNDS: rounds of each)
 #   tools/compare_commits.sh all [ROUNDS]     # build, check (with TESTS), then run
+#   tools/compare_commits.sh pack [SIDE=DIR]  # here, after build: the binaries, stripped, as .compare/bin.tar.xz
 #
 # On the GPU machine (the device tool), carry .compare and .deps (toml++,
 # tools/gpu_check.sh says how) and run `tools/compare_commits.sh all` in one
@@ -18,6 +19,13 @@
 # Results: $OUT/compare.jsonl (one line per run: side, commit, workload,
 # command, the benchmark's JSON) and $OUT/compare.md (the table); the build
 # logs: $OUT/build-SIDE.log.
+# Prebuilt: the device's 16 cores take about 10 minutes to build a side (one
+# function, the CPU program's flattened advance_on_cpu, is 5 of them here and
+# 9 there), most of a session's device time. Instead, build here (nvcc
+# compiles for sm_90 without a GPU): `prepare BASE`, `TESTS=... build`, `pack`
+# (about 25 MB a side), then carry [".compare", ".deps"] and run `check` and
+# `run` there: no compile on the device. run/check take .compare/bin/SIDE's
+# binaries when they are there, build/compare-SIDE's otherwise.
 # WORKLOADS picks workloads by name (default: every one below; without a GPU,
 # the CPU ones). TESTS (a gtest filter, e.g. 'CellProgramCuda*:SlopesCudaVsCpu*')
 # also builds head's voltaic_tests and runs them before the workloads, so one
@@ -78,9 +86,40 @@ sides() {  # every prepared base, then head
   echo head
 }
 
-binary() {  # the voltaic-bench of a side
-  # Under build/, which the device tool keeps between calls (.compare is replaced by each carry).
-  echo "build/compare-$1/benchmarks/voltaic-bench"
+binary() {  # the voltaic-bench of a side: packed (carried), else built
+  # build/ is kept between warm device calls; .compare is replaced by each carry.
+  if [ -x ".compare/bin/$1/voltaic-bench" ]; then echo ".compare/bin/$1/voltaic-bench"; else echo "build/compare-$1/benchmarks/voltaic-bench"; fi
+}
+
+tests_binary() {  # head's voltaic_tests: packed, else built
+  if [ -x .compare/bin/head/voltaic_tests ]; then echo .compare/bin/head/voltaic_tests; else echo build/compare-head/tests/voltaic_tests; fi
+}
+
+pack_side() {  # side, build dir: its binaries, stripped, into .compare/bin/SIDE
+  local to=".compare/bin/$1"
+  [ -x "$2/benchmarks/voltaic-bench" ] || { echo "no $2/benchmarks/voltaic-bench: build first" >&2; exit 2; }
+  mkdir -p "$to"
+  strip -o "$to/voltaic-bench" "$2/benchmarks/voltaic-bench"
+  if [ "$1" = head ] && [ -x "$2/tests/voltaic_tests" ]; then strip -o "$to/voltaic_tests" "$2/tests/voltaic_tests"; fi
+}
+
+pack() {  # [SIDE=BUILD_DIR...]: binaries as .compare/bin.tar.xz (none given: every side from build/compare-SIDE)
+  [ -f .compare/bin.tar.xz ] && [ ! -d .compare/bin ] && tar -xJf .compare/bin.tar.xz -C .compare
+  if [ $# = 0 ]; then
+    local side
+    for side in $(sides); do pack_side "$side" "build/compare-$side"; done
+  else
+    local pair
+    for pair in "$@"; do pack_side "${pair%%=*}" "${pair#*=}"; done
+  fi
+  # xz: about 4x smaller (28 MB -> 7 MB a bench), under the device tool's 64 MiB carry.
+  tar -cJf .compare/bin.tar.xz -C .compare bin && rm -rf .compare/bin
+  ls -la .compare/bin.tar.xz
+}
+
+unpack() {  # a carried pack, once
+  [ -f .compare/bin.tar.xz ] && [ ! -d .compare/bin ] && tar -xJf .compare/bin.tar.xz -C .compare
+  return 0
 }
 
 build() {
@@ -94,7 +133,7 @@ build() {
   local jobs=$(( ($(nproc) + ${#all[@]} - 1) / ${#all[@]} )) t0=$SECONDS pids=() side
   for side in "${all[@]}"; do
     local src=".compare/$side" dir tests=OFF
-    dir=$(dirname "$(dirname "$(binary "$side")")")
+    dir="build/compare-$side"
     [ "$side" = head ] && src=. && [ -n "${TESTS:-}" ] && tests=ON
     build_one "$src" "$dir" "$jobs" "$tests" >"$out/build-$side.log" 2>&1 &
     pids+=($!)
@@ -110,9 +149,10 @@ build() {
 check() {  # head's tests over the filter TESTS (nothing without it); SANITIZE=1 adds memcheck
   [ -n "${TESTS:-}" ] || return 0
   deps_env
+  unpack
   mkdir -p "$out"
   local tests
-  tests="$(dirname "$(dirname "$(binary head)")")/tests/voltaic_tests"
+  tests=$(tests_binary)
   [ -x "$tests" ] || { echo "no $tests: build with TESTS set" >&2; exit 2; }
   local rc=0
   "$tests" --gtest_brief=1 --gtest_filter="$TESTS" >"$out/tests.log" 2>&1 || rc=$?
@@ -133,6 +173,7 @@ check() {  # head's tests over the filter TESTS (nothing without it); SANITIZE=1
 
 run() {  # [ROUNDS]: every workload this many times (default: its own count)
   deps_env
+  unpack
   local rounds_override="${1:-}" gpu=0
   command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && gpu=1
   mkdir -p "$out"
@@ -172,6 +213,7 @@ run() {  # [ROUNDS]: every workload this many times (default: its own count)
 case "${1:-}" in
   prepare) prepare "${@:2}" ;;
   build) build ;;
+  pack) pack "${@:2}" ;;
   check) check ;;
   run) run "${2:-}" ;;
   all) build && { check || echo "head's tests failed (\$OUT/tests.log); timing anyway" >&2; } && run "${2:-}" ;;
