@@ -293,7 +293,7 @@ class CellRunT {
   VOLTAIC_HD const double* transport() const { return has_porosity_change() ? at(s_.o.transport) : nullptr; }
   VOLTAIC_HD const double* solid_sigma() const { return at(has_porosity_change() ? s_.o.sigma_now : s_.o.solid_sigma); }
   VOLTAIC_HD void particle_surface(const double* c, const double* flux, double* out);
-  VOLTAIC_HD bool concentration(const Pass& p, bool linearised_sink, bool response);
+  VOLTAIC_HD VOLTAIC_CPU_CALL bool concentration(const Pass& p, bool linearised_sink, bool response);
   VOLTAIC_HD bool concentration_finish(const Pass& p);
   VOLTAIC_HD void stencil(const double* kc, const double* d, bool dirichlet_lo, bool dirichlet_hi, bool arithmetic,
                           double* diag, double* tz, bool d_last = false) const;
@@ -309,21 +309,21 @@ class CellRunT {
     return stencil::apply_point(diag[c], x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], 0.0, x[c], t_up, up, t_down, down);
   }
   /// The potential step under the drive `value` (drive_at).
-  VOLTAIC_HD bool potential(const ProgramStep& step, double value);
+  VOLTAIC_HD VOLTAIC_CPU_CALL bool potential(const ProgramStep& step, double value);
   /// The potential step under a current [A] (the reaction's guess from the
   /// last accepted pass), the terminal voltage it gives.
   VOLTAIC_HD bool solve_current(double amperes);
   VOLTAIC_HD double terminal_voltage(double amperes) const;
-  VOLTAIC_HD bool newton(const dfn::Drive& drive);
-  VOLTAIC_HD void heat(const ProgramStep& step, double value);
+  VOLTAIC_HD VOLTAIC_CPU_CALL bool newton(const dfn::Drive& drive);
+  VOLTAIC_HD VOLTAIC_CPU_CALL void heat(const ProgramStep& step, double value);
   VOLTAIC_HD void thermal_update(const Pass& p);
   /// The film's growth over the pass from the last potential step's a j_sei (ProgramSettings::sei).
-  VOLTAIC_HD void sei_growth(const Pass& p);
+  VOLTAIC_HD VOLTAIC_CPU_CALL void sei_growth(const Pass& p);
   /// The plated and dead lithium over the pass from the last potential step's a j_pl (ProgramSettings::plating).
-  VOLTAIC_HD void plating_growth(const Pass& p);
+  VOLTAIC_HD VOLTAIC_CPU_CALL void plating_growth(const Pass& p);
   /// The active material left and its lost lithium over the pass
   /// (ProgramSettings::lam), from the pass's particles and a j_sei.
-  VOLTAIC_HD void lam_growth(const Pass& p);
+  VOLTAIC_HD VOLTAIC_CPU_CALL void lam_growth(const Pass& p);
   /// f = eps_s / eps_s0 per node, or null without a loss of active material.
   VOLTAIC_HD const double* active() const { return has_lam() ? at(s_.o.active) : nullptr; }
   /// The film's thickness c_sei V_bar / a [m] at node i (a = a0 f).
@@ -336,10 +336,10 @@ class CellRunT {
   VOLTAIC_HD void side_from_potential();
   /// The side reactions' arrays of the potential step (null where off).
   VOLTAIC_HD dfn::SideArrays potential_side();
-  VOLTAIC_HD void mix();
+  VOLTAIC_HD VOLTAIC_CPU_CALL void mix();
 
   // The integrator.
-  VOLTAIC_HD void predict_inputs(double h);
+  VOLTAIC_HD VOLTAIC_CPU_CALL void predict_inputs(double h);
   VOLTAIC_HD bool attempt(double h, const ProgramStep& step);
   VOLTAIC_HD double split_change() const;
   VOLTAIC_HD double local_error(double h, bool voltage_driven) const;
@@ -710,7 +710,7 @@ VOLTAIC_HD inline double CellRunT<Ageing>::diagonal_at(const double* kc, const d
 }
 
 template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::concentration(const Pass& p, bool linearised_sink, bool response) {
+VOLTAIC_HD bool CellRunT<Ageing>::concentration(const Pass& p, bool linearised_sink, bool response) {
   const SlabOffsets& o = s_.o;
   const DfnConstants& k = c_.k;
   double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
@@ -792,7 +792,7 @@ VOLTAIC_HD inline double CellRunT<Ageing>::terminal_voltage(double amperes) cons
 }
 
 template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::potential(const ProgramStep& step, double value) {
+VOLTAIC_HD bool CellRunT<Ageing>::potential(const ProgramStep& step, double value) {
   const SlabOffsets& o = s_.o;
   if (step.power) {  // the current that draws the power (stepping::draw_power, as Simulation)
     PowerDraw cell{*this};
@@ -848,7 +848,7 @@ VOLTAIC_HD inline dfn::SideArrays CellRunT<Ageing>::potential_side() {
 }
 
 template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
+VOLTAIC_HD bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
   const SlabOffsets& o = s_.o;
   ++k_.potential_solves;
   const DfnConstants& k = c_.k;
@@ -963,7 +963,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
 // ---- Thermal ----------------------------------------------------------------
 
 template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::heat(const ProgramStep& step, double value) {
+VOLTAIC_HD void CellRunT<Ageing>::heat(const ProgramStep& step, double value) {
   const SlabOffsets& o = s_.o;
   dfn::Drive d;
   d.voltage_control = step.voltage_control;
@@ -1018,7 +1018,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::thermal_update(const Pass& p) {
 }
 
 template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::sei_growth(const Pass& p) {
+VOLTAIC_HD void CellRunT<Ageing>::sei_growth(const Pass& p) {
   // dc_sei/dt = -a j_sei / (F z_sei), with the particles' formula and pass.
   const SlabOffsets& o = s_.o;
   double* c = at(o.c_sei);
@@ -1030,7 +1030,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::sei_growth(const Pass& p) {
 }
 
 template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::plating_growth(const Pass& p) {
+VOLTAIC_HD void CellRunT<Ageing>::plating_growth(const Pass& p) {
   // dc_pl/dt = -a j_pl / F - gamma c_pl, dc_dead/dt = gamma c_pl
   // ("irreversible": all of -a j_pl / F to c_dead), with the particles'
   // formula and pass; the decay implicit (gamma from this pass's film).
@@ -1056,7 +1056,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::plating_growth(const Pass& p) {
 }
 
 template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::lam_growth(const Pass& p) {
+VOLTAIC_HD void CellRunT<Ageing>::lam_growth(const Pass& p) {
   // df/dt = lam::rate, dLLI/dt = -c_rav eps_s0 df/dt, with the particles'
   // formula and pass; the rate from this pass's particles (explicit in f).
   const SlabOffsets& o = s_.o;
@@ -1090,7 +1090,7 @@ VOLTAIC_HD inline void CellRunT<Ageing>::lam_growth(const Pass& p) {
 
 /// next c_e from the pass's input x (c_e_pass) and output g (c_e), into work.
 template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::mix() {
+VOLTAIC_HD void CellRunT<Ageing>::mix() {
   const SlabOffsets& o = s_.o;
   const double *x = at(o.c_e_pass), *g = at(o.c_e);
   double *f = at(o.mix_f), *f_last = at(o.mix_f_last), *g_last = at(o.mix_g_last), *next = at(o.work);
@@ -1170,7 +1170,7 @@ VOLTAIC_HD inline double CellRunT<Ageing>::split_change() const {
 /// Simulation::predict_inputs: the first pass's reaction, potentials,
 /// electrolyte and (lumped) temperature from the error estimate's predictor.
 template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::predict_inputs(double h) {
+VOLTAIC_HD void CellRunT<Ageing>::predict_inputs(double h) {
   const SlabOffsets& o = s_.o;
   const int degree = k_.history >= 3 ? 2 : 1;
   const bdf::Estimate e = bdf::estimate(degree, h, k_.h1, k_.h2);

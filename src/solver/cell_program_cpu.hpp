@@ -3,10 +3,13 @@
 // compiled with everything they call inlined, once with FMA instructions and
 // once without, the loader picking what this CPU has (cpu/fma_clones.hpp).
 // Without it every fp::fma of the program is a library call (a tenth of
-// its time on the development machine). The largest callees (the implicit
-// Butler-Volmer, the guarded OCP, the film's solve) are VOLTAIC_CPU_CALL:
-// calls to their own flattened FMA clones, which keeps this file's compile
-// at about 80 s instead of eight minutes.
+// its time on the development machine). The largest callees are
+// VOLTAIC_CPU_CALL, calls to their own flattened FMA clones: the implicit
+// Butler-Volmer, the guarded OCP and the film's solve, and CellRunT's
+// pass-level members (concentration, potential, newton, heat, mix,
+// predict_inputs, the ageing growths). Flattened into advance_on_cpu they
+// made this file take 5-9 minutes to compile, the critical path of every
+// build; called, it takes about 30 s, with the same bits.
 
 #include "solver/cell_program.hpp"
 

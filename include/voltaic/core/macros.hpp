@@ -20,7 +20,9 @@
 /// A large function the CPU cell program calls rather than inlines. The
 /// program's entry points are flattened so that every fp::fma in them is an
 /// FMA instruction (src/solver/cell_program_cpu.cpp); inlining these at each
-/// of their sites made that one file take eight minutes to compile. Host GCC
+/// of their sites made that one file take five to fifteen minutes to
+/// compile. On a member of a class template, define it without `inline`
+/// (GCC warns at an inline definition of a noinline declaration). Host GCC
 /// on x86 compiles each flattened on its own, with and without FMA, the
 /// loader picking one (src/cpu/fma_clones.hpp); device code is untouched.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
