@@ -86,6 +86,16 @@ VOLTAIC_HD inline double surface_area(const K& k, int r, const double* active, s
   return active ? a * active[c] : a;
 }
 
+/// Cells 0..n-1 two at a time (f.pair(c, c + 1)), the last alone (f(c)) when
+/// n is odd: the CPU's loop over functors whose pair runs two nodes' solves
+/// side by side.
+template <class F>
+void each_pair(const F& f, std::size_t n) {
+  std::size_t c = 0;
+  for (; c + 1 < n; c += 2) f.pair(c, c + 1);
+  if (c < n) f(c);
+}
+
 /// Volumetric reaction current a j [A/m^3] and a dj/d(phi_s - phi_e) per cell
 /// (0 in the separator). With `slope` and `flux` set, the surface
 /// concentration follows j through each particle's step response
@@ -164,9 +174,7 @@ struct ReactionCurrentT {
       c += m;
     }
 #else
-    std::size_t c = 0;
-    for (; c + 1 < n; c += 2) pair(c, c + 1);
-    if (c < n) (*this)(c);
+    each_pair(*this, n);
 #endif
   }
 

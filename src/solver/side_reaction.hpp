@@ -79,11 +79,7 @@ struct SideReactionT {
 
   /// Cells 0..n-1 as operator() does them, two at a time (pair): the CPU's
   /// loop (CellRun::each_then).
-  void all(std::size_t n) const {
-    std::size_t c = 0;
-    for (; c + 1 < n; c += 2) pair(c, c + 1);
-    if (c < n) (*this)(c);
-  }
+  void all(std::size_t n) const { each_pair(*this, n); }
 
  private:
   /// What a node's solve reads besides the arrays.
