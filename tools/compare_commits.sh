@@ -19,9 +19,9 @@
 # Results: $OUT/compare.jsonl (one line per run: side, commit, workload,
 # command, the benchmark's JSON) and $OUT/compare.md (the table); the build
 # logs: $OUT/build-SIDE.log.
-# Prebuilt: the device's 16 cores take about 10 minutes to build a side (one
-# function, the CPU program's flattened advance_on_cpu, is 5 of them here and
-# 9 there), most of a session's device time. Instead, build here (nvcc
+# Prebuilt: a build on the device costs minutes of a session's 30 (ptxas of
+# the two cell-program kernels; before b35a030 also 9 minutes of the CPU
+# program's flattened advance_on_cpu). Instead, build here (nvcc
 # compiles for sm_90 without a GPU): `prepare BASE`, `TESTS=... build`, `pack`
 # (about 25 MB a side), then carry [".compare", ".deps"] and run `check` and
 # `run` there: no compile on the device. run/check take .compare/bin/SIDE's
