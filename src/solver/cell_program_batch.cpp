@@ -45,8 +45,24 @@ using program::ProgramSettings;
 using program::ProgramStep;
 
 constexpr const char* kWhere = "BatchSimulation";
-/// Rows a cell may add per call before the host drains its buffer.
-constexpr int kRowsPerCall = 64;
+/// Rows a cell may add per call before the host drains its buffer: between
+/// kMinRowsPerCall and kMaxRowsPerCall, as many as kRowBudgetBytes of row
+/// buffers for the whole batch allow. A call lasts as long as its slowest
+/// cell's rows, and the others wait, so a small batch (a GPU far from full,
+/// each cell at its own point of the protocol) gains from fewer, longer
+/// calls: 1,000 OKane2022 cells through 10 cycles took 37.6 s at 1,024 rows
+/// against 41.9 s at 64 on an H200, the same bits (docs/performance.md,
+/// "Seventeenth session"). A large batch keeps 64 (its memory is its cells).
+constexpr int kMinRowsPerCall = 64, kMaxRowsPerCall = 1024;
+constexpr std::size_t kRowBudgetBytes = std::size_t(64) << 20;
+
+int rows_per_call(std::size_t cells) {
+  int rows = kMaxRowsPerCall;
+  while (rows > kMinRowsPerCall &&
+         cells * static_cast<std::size_t>(rows) * program::kRowValues * sizeof(double) > kRowBudgetBytes)
+    rows /= 2;
+  return rows;
+}
 
 /// Rows as the row buffer holds them, one vector per value (time, voltage, current, temperature).
 struct Curves {
@@ -91,7 +107,7 @@ namespace {
 /// ends and kept if the cell ends in it, as Simulation keeps them.
 void drain(CellRecord& r, const double* buffer, int rows, bool keep, const ProgramSettings& s,
            const Experiment& experiment) {
-  const int kept = std::min(rows, kRowsPerCall);
+  const int kept = std::min(rows, s.rows_per_call);
   r.rows += static_cast<std::size_t>(kept);
   const int cycle = static_cast<int>(r.step / s.cycle_size) + 1;
   std::vector<double>* result[program::kRowValues] = {&r.result.time, &r.result.voltage, &r.result.current,
@@ -368,7 +384,7 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
   Array<ProgramClock> clocks(exec_, wave);
   Array<ProgramClock> host_clocks = Array<ProgramClock>::pinned(exec_, wave);
   Array<double> host_statics = Array<double>::pinned(exec_, wave * statics);
-  const std::size_t row_doubles = static_cast<std::size_t>(kRowsPerCall) * program::kRowValues;
+  const std::size_t row_doubles = static_cast<std::size_t>(s.rows_per_call) * program::kRowValues;
   Array<double> host_rows = Array<double>::pinned(exec_, wave * row_doubles);  // the cycles' tallies read every row
   std::vector<CellConstants> staged(wave);
   CycleEnds summaries(exec_, s, wave);
@@ -446,7 +462,7 @@ std::size_t BatchSimulation::cell_program_bytes() const {
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
   const auto P = static_cast<std::size_t>(g.negative_cells + g.positive_cells);
   const DegradationOptions& d = options_.degradation;
-  return program::slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells), kRowsPerCall, d).total *
+  return program::slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells), rows_per_call(num_cells()), d).total *
              sizeof(double) +
          sizeof(CellConstants) + sizeof(ProgramClock);
 }
@@ -459,7 +475,7 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   run.keep_curves = batch_.keep_curves;
   const CellGridSpec& g = options_.grid;
   ProgramSettings& s = run.settings;
-  s = program::settings_for(options_, kRowsPerCall);
+  s = program::settings_for(options_, rows_per_call(num_cells()));
   s.pause_at_cycle_ends = true;  // each cycle summarised as it ends (cycle_summary.hpp)
   s.cycle_size = static_cast<int>(run.steps.size());
   s.total_steps = static_cast<long long>(experiment.total_steps());
