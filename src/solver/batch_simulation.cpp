@@ -110,6 +110,9 @@ BatchSimulation::BatchSimulation(const ParameterSet& base, CellParameters cells,
   if (batch_.threads < 0)
     throw InvalidArgument("BatchOptions::threads", kWhere,
                           "is " + std::to_string(batch_.threads) + "; allowed: >= 0 (0: every hardware thread)");
+  if (batch_.rows_per_call < 0 || batch_.rows_per_call > 65536)
+    throw InvalidArgument("BatchOptions::rows_per_call", kWhere,
+                          "is " + std::to_string(batch_.rows_per_call) + "; allowed: 0 (chosen) or 1 to 65,536");
   if (!exec_) throw InvalidArgument("executor", kWhere, "is null");
   if (exec_->backend() != Backend::cpu && batch_.engine == BatchEngine::simulation)
     throw BackendUnavailable("backend " + exec_->name(), kWhere,

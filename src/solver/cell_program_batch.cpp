@@ -52,11 +52,15 @@ constexpr const char* kWhere = "BatchSimulation";
 /// each cell at its own point of the protocol) gains from fewer, longer
 /// calls: 1,000 OKane2022 cells through 10 cycles took 37.6 s at 1,024 rows
 /// against 41.9 s at 64 on an H200, the same bits (docs/performance.md,
-/// "Seventeenth session"). A large batch keeps 64 (its memory is its cells).
+/// "Seventeenth session"). A large batch keeps 64 (its memory is its cells),
+/// and so does the CPU, whose cells do not wait for each other (each runs on
+/// its own thread) and whose stop takes effect between calls.
 constexpr int kMinRowsPerCall = 64, kMaxRowsPerCall = 1024;
 constexpr std::size_t kRowBudgetBytes = std::size_t(64) << 20;
 
-int rows_per_call(std::size_t cells) {
+int rows_per_call(std::size_t cells, Backend backend, int asked) {
+  if (asked > 0) return asked;
+  if (backend == Backend::cpu) return kMinRowsPerCall;
   int rows = kMaxRowsPerCall;
   while (rows > kMinRowsPerCall &&
          cells * static_cast<std::size_t>(rows) * program::kRowValues * sizeof(double) > kRowBudgetBytes)
@@ -462,7 +466,9 @@ std::size_t BatchSimulation::cell_program_bytes() const {
   const auto n = static_cast<std::size_t>(g.negative_cells + g.separator_cells + g.positive_cells);
   const auto P = static_cast<std::size_t>(g.negative_cells + g.positive_cells);
   const DegradationOptions& d = options_.degradation;
-  return program::slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells), rows_per_call(num_cells()), d).total *
+  return program::slab_offsets(n, P, static_cast<std::size_t>(g.radial_shells),
+                               rows_per_call(num_cells(), exec_->backend(), batch_.rows_per_call), d)
+                 .total *
              sizeof(double) +
          sizeof(CellConstants) + sizeof(ProgramClock);
 }
@@ -475,7 +481,7 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   run.keep_curves = batch_.keep_curves;
   const CellGridSpec& g = options_.grid;
   ProgramSettings& s = run.settings;
-  s = program::settings_for(options_, rows_per_call(num_cells()));
+  s = program::settings_for(options_, rows_per_call(num_cells(), exec_->backend(), batch_.rows_per_call));
   s.pause_at_cycle_ends = true;  // each cycle summarised as it ends (cycle_summary.hpp)
   s.cycle_size = static_cast<int>(run.steps.size());
   s.total_steps = static_cast<long long>(experiment.total_steps());

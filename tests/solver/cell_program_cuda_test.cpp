@@ -312,6 +312,7 @@ TEST(CellProgramCuda, AStopInterruptsEveryRunningCellAndKeepsItsRows) {
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
   BatchOptions b;
   b.engine = BatchEngine::cell_program;
+  b.rows_per_call = 64;  // five cells would take 1,024 (and end the cycle before the second poll)
   BatchSimulation batch(parameter_sets::chen2020(), cells(5), options(), gpu, b);
   StopSecond observer;  // polled after each call: the cells have 128 rows when it stops them
   const auto r = batch.run(cycle(), &observer);

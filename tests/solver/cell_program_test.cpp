@@ -87,6 +87,49 @@ TEST(CellProgram, AStopKeepsTheRowsOfTheRunningCellAndLeavesTheRestNotRun) {
   EXPECT_EQ(r[2].status, Status::not_run);
 }
 
+TEST(CellProgram, TheRowsPerCallDoNotChangeACell) {
+  const CellParameters cells{{kThickness}, {85.2e-6, 70e-6}};
+  const Experiment e(
+      {"Discharge at 1C until 3.3 V", "Rest for 5 minutes", "Charge at 1C until 4.1 V", "Hold at 4.1 V until C/5"}, 2);
+  std::vector<BatchCellResult> by[2];
+  for (int k = 0; k < 2; ++k) {
+    BatchOptions b;
+    b.threads = 1;
+    b.engine = BatchEngine::cell_program;
+    b.rows_per_call = k == 0 ? 0 : 5;  // 64 on the CPU, or a call every 5 rows
+    by[k] = BatchSimulation(parameter_sets::chen2020(), cells, options(ThermalModel::lumped), CpuExecutor::create(), b)
+                .run(e);
+  }
+  for (std::size_t i = 0; i < cells.num_cells(); ++i) {
+    SCOPED_TRACE("cell " + std::to_string(i));
+    const BatchCellResult &a = by[0][i], &b = by[1][i];
+    ASSERT_EQ(a.status, Status::completed) << a.termination;
+    EXPECT_EQ(b.status, a.status) << b.termination;
+    EXPECT_EQ(b.steps_taken, a.steps_taken);
+    EXPECT_EQ(b.time, a.time);
+    EXPECT_EQ(b.voltage, a.voltage);
+    EXPECT_EQ(b.current, a.current);
+    ASSERT_EQ(b.cycles.size(), 2u);
+    ASSERT_EQ(a.cycles.size(), 2u);
+    for (std::size_t c = 0; c < 2; ++c) EXPECT_EQ(b.cycles[c].values(), a.cycles[c].values());
+  }
+}
+
+TEST(CellProgram, RefusesRowsPerCallOutOfRange) {
+  const CellParameters cells{{kThickness}, {85.2e-6}};
+  for (int rows : {-1, 65537}) {
+    BatchOptions b;
+    b.rows_per_call = rows;
+    try {
+      BatchSimulation(parameter_sets::chen2020(), cells, options(ThermalModel::lumped), CpuExecutor::create(), b);
+      ADD_FAILURE() << "rows_per_call " << rows << " was taken";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("rows_per_call"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(std::to_string(rows)), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(CellProgram, EqualsSimulationForACcCvCycle) {
   const CellParameters cells{{kThickness, kAmbient}, {85.2e-6, 298.15, 70e-6, 288.15, 95e-6, 308.15}};
   const Experiment e(

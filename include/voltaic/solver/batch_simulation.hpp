@@ -99,6 +99,13 @@ struct BatchOptions {
   /// Keep each cell's curves in the returned results (an observer sees them either way).
   bool keep_curves = true;
   BatchEngine engine = BatchEngine::automatic;
+  /// Rows each cell of the cell program adds between two looks of the host
+  /// (rows drained, cycle ends summarised, the observer's stop); 0: chosen
+  /// (64 on the CPU; on a GPU as many as 64 MiB of row buffers for the batch
+  /// allow, 64 to 1,024: a call lasts until its slowest cell has its rows, so
+  /// a small batch gains from fewer calls), else 1 to 65,536. The cells' bits
+  /// do not depend on it.
+  int rows_per_call = 0;
 };
 
 /// N independent 1D cells on one executor. On the CPU the cells are spread
@@ -108,7 +115,7 @@ struct BatchOptions {
 /// algorithm for a 1D cell from start to end (the batch cell program,
 /// src/solver/cell_program.hpp): no cell reads another's data, so a batched
 /// cell is bitwise that cell run alone by the program; the host looks once
-/// per 64 rows of each cell. The program runs every experiment step
+/// per BatchOptions::rows_per_call rows of each cell. The program runs every experiment step
 /// Simulation runs (current, power, rest, voltage, drive cycles).
 class BatchSimulation {
  public:
