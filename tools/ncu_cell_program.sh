@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# ncu's source counters of one loaded launch of the cell program's plain
+# advance kernel (4,000 cells: 2,000 blocks, one warp a cell), to find which
+# source lines stall and on what (docs/cell_program_gpu_plan.md, E0).
+#
+# Here, a -lineinfo build of the bench (about 9 minutes on 2 cores):
+#   cmake -S . -B build/cuda-lineinfo -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+#     -DVOLTAIC_CUDA=ON -DVOLTAIC_BUILD_TESTS=OFF -DVOLTAIC_BUILD_EXAMPLES=OFF -DVOLTAIC_MPI=OFF \
+#     -DVOLTAIC_BUILD_BENCHMARKS=ON -DCMAKE_CUDA_FLAGS=-lineinfo && ninja -C build/cuda-lineinfo voltaic-bench
+#   tools/compare_commits.sh prepare && tools/compare_commits.sh pack head=build/cuda-lineinfo
+# There (carry [".compare", ".deps"]; about 2-3 minutes):
+#   tools/ncu_cell_program.sh
+# Results in $OUT: source_lines.md (tools/ncu_source_lines.py), details.csv
+# (the sections' figures), source.csv.xz (the whole source page).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-out}"
+mkdir -p "$out"
+[ -f .compare/bin.tar.xz ] && [ ! -d .compare/bin ] && tar -xJf .compare/bin.tar.xz -C .compare
+[ -d .deps/usr ] && export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+bench=.compare/bin/head/voltaic-bench
+t0=$SECONDS
+# --launch-skip 6: past the one-cell warm-up launches, to a loaded one.
+ncu --kernel-name regex:advance_kernel --launch-skip 6 --launch-count 1 --section SourceCounters \
+  --section WarpStateStats --section LaunchStats --section Occupancy --import-source yes -o /tmp/cell_program \
+  "$bench" sweep --backend cuda --cells 4000 --baseline-cells 0 >"$out/ncu_run.log" 2>&1
+echo "profiled in $((SECONDS - t0)) s"
+ncu --import /tmp/cell_program.ncu-rep --page source --csv --print-source cuda,sass >/tmp/cell_program_source.csv
+python3 tools/ncu_source_lines.py /tmp/cell_program_source.csv >"$out/source_lines.md"
+ncu --import /tmp/cell_program.ncu-rep --page details --csv >"$out/details.csv"
+xz -c /tmp/cell_program_source.csv >"$out/source.csv.xz"
+echo "done in $((SECONDS - t0)) s"
+head -40 "$out/source_lines.md"
