@@ -24,7 +24,10 @@ void GraphCache::run(const CudaExecutor& exec, const Key& key, const std::functi
     VOLTAIC_CUDA_CHECK(cudaGraphLaunch(e.graph, stream));
     return;
   }
-  if (debug_sync() || entries_.size() >= capacity_) {
+  cudaStreamCaptureStatus outer = cudaStreamCaptureStatusNone;
+  VOLTAIC_CUDA_CHECK(cudaStreamIsCapturing(stream, &outer));
+  // Inside a capture of a larger graph, the work joins that graph.
+  if (debug_sync() || entries_.size() >= capacity_ || outer != cudaStreamCaptureStatusNone) {
     enqueue();
     return;
   }

@@ -37,7 +37,7 @@ class GraphCache {
 
   /// Runs `enqueue`'s work on exec's stream 0: through the graph of `key`
   /// (captured on first use), or directly with debug_sync() on (a capture
-  /// may not wait) or when the cache is full.
+  /// may not wait), when the cache is full, or inside another capture.
   void run(const CudaExecutor& exec, const Key& key, const std::function<void()>& enqueue);
   /// Drops every graph.
   void clear();
