@@ -19,15 +19,18 @@ void GraphCache::clear() {
 
 void GraphCache::run(const CudaExecutor& exec, const Key& key, const std::function<void()>& enqueue) {
   cudaStream_t stream = exec.stream(0);
+  cudaStreamCaptureStatus outer = cudaStreamCaptureStatusNone;
+  VOLTAIC_CUDA_CHECK(cudaStreamIsCapturing(stream, &outer));
+  if (debug_sync() || outer != cudaStreamCaptureStatusNone) {  // inside another capture, the work joins it
+    enqueue();
+    return;
+  }
   for (const Entry& e : entries_) {
     if (e.key != key) continue;
     VOLTAIC_CUDA_CHECK(cudaGraphLaunch(e.graph, stream));
     return;
   }
-  cudaStreamCaptureStatus outer = cudaStreamCaptureStatusNone;
-  VOLTAIC_CUDA_CHECK(cudaStreamIsCapturing(stream, &outer));
-  // Inside a capture of a larger graph, the work joins that graph.
-  if (debug_sync() || entries_.size() >= capacity_ || outer != cudaStreamCaptureStatusNone) {
+  if (entries_.size() >= capacity_) {
     enqueue();
     return;
   }
