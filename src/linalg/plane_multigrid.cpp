@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "core/backend_dispatch.hpp"
+#if VOLTAIC_HAS_CUDA
+#include "core/graph_cache.hpp"
+#endif
 #include "plane_support.hpp"
 #include "solver_support.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -129,6 +132,9 @@ void PlaneMultigrid<T>::build(const PlaneSystem<T>& system) {
     throw InvalidArgument("grid", "PlaneMultigrid::PlaneMultigrid", "more than 64 levels");
   }
   fused_from_ = fused_tail();
+#if VOLTAIC_HAS_CUDA
+  if (options_.cuda_graphs && exec_->backend() == Backend::cuda) graphs_ = std::make_shared<cuda::GraphCache>();
+#endif
   const std::size_t m = 2 * levels_.back().cells();
   dense_ = Array<T>(exec_, m * m);
   pivot_ = Array<int>(exec_, m);
@@ -308,7 +314,26 @@ void PlaneMultigrid<T>::apply(View<const T> r, View<T> z) const {
   const std::size_t last = levels_.size() - 1;
   const int m = static_cast<int>(2 * levels_[last].cells());
   if (last == 0) return dense_solve(exec, dense_.data(), pivot_.data(), m, r.data(), z.data());
-  const bool cpu = detail::on_cpu(exec, where);
+#if VOLTAIC_HAS_CUDA
+  if (graphs_) return graphs_->run(detail::as_cuda(exec), {r.data(), z.data()}, [&] { cycle(r, z); });
+#endif
+  cycle(r, z);
+}
+
+template <class T>
+std::size_t PlaneMultigrid<T>::cuda_graphs() const {
+#if VOLTAIC_HAS_CUDA
+  if (graphs_) return graphs_->size();
+#endif
+  return 0;
+}
+
+template <class T>
+void PlaneMultigrid<T>::cycle(View<const T> r, View<T> z) const {
+  const Executor& exec = *exec_;
+  const std::size_t last = levels_.size() - 1;
+  const int m = static_cast<int>(2 * levels_[last].cells());
+  const bool cpu = detail::on_cpu(exec, "PlaneMultigrid::apply");
   auto rhs = [&](std::size_t l) { return l == 0 ? r.data() : levels_[l].r.data(); };
   auto sol = [&](std::size_t l) { return l == 0 ? z.data() : levels_[l].z.data(); };
   // Levels from `stop` down run as one kernel on CUDA (the same bits).

@@ -143,6 +143,57 @@ TYPED_TEST(PlaneCudaVsCpu, FusedCoarseLevelsGiveTheSameBits) {
   }
 }
 
+// A V-cycle replayed from its CUDA graph against every kernel launched: the
+// graph of a pair (r, z) reads r's values of the moment, after new values and
+// after update(), and writes all of z; one graph a pair.
+TYPED_TEST(PlaneCudaVsCpu, GraphsReplayTheSameBits) {
+  using T = TypeParam;
+  for (const int smoothing : {0, 2}) {
+    for (auto [nx, ny] : this->shapes()) {
+      const std::string what = std::to_string(nx) + "x" + std::to_string(ny) + " nu " + std::to_string(smoothing);
+      PlaneOperator<T> op = test::make_plane_operator<T>(test::random_plane_problem(nx, ny, this->rng_), this->gpu_);
+      PlaneMultigridOptions o;
+      o.pre_smoothing = o.post_smoothing = smoothing;
+      std::vector<PlaneMultigrid<T>> mgs;
+      mgs.reserve(2);
+      for (const bool graphs : {false, true}) {
+        o.cuda_graphs = graphs;
+        mgs.emplace_back(op, o);
+      }
+      const std::size_t n = op.size();
+      Array<T> r[2] = {Array<T>(this->gpu_, n), Array<T>(this->gpu_, n)};
+      Array<T> z[2][2] = {{Array<T>(this->gpu_, n), Array<T>(this->gpu_, n)},
+                          {Array<T>(this->gpu_, n), Array<T>(this->gpu_, n)}};
+      // Pairs (0, 0), (1, 1), (0, 0) with new values of r0, then the same after an update.
+      for (int round = 0; round < 2; ++round) {
+        if (round == 1) {
+          const test::PlaneArrays<T> qa(test::random_plane_problem(nx, ny, this->rng_), this->gpu_);
+          op.update_blocks(qa.blocks[0].view(), qa.blocks[1].view(), qa.blocks[2].view(), qa.blocks[3].view());
+          for (PlaneMultigrid<T>& mg : mgs) mg.update(op);
+        }
+        for (const int pair : {0, 1, 0}) {
+          copy(*this->gpu_, Array<T>::from_host(this->gpu_, test::random_vector<T>(n, this->rng_)).view(),
+               r[pair].view());
+          std::vector<T> out[2];
+          for (int g = 0; g < 2; ++g) {
+            fill(*this->gpu_, z[g][pair].view(), test::poison<T>());
+            mgs[g].apply(r[pair].view(), z[g][pair].view());
+            out[g] = z[g][pair].to_host();
+          }
+          for (std::size_t i = 0; i < n; ++i) {
+            ASSERT_FALSE(std::isnan(out[1][i])) << what << ": element " << i << " unwritten; seed " << this->seed_;
+            ASSERT_TRUE(test::same_bits(out[0][i], out[1][i]))
+                << what << " round " << round << " pair " << pair << ": element " << i << " " << out[0][i]
+                << " launched, " << out[1][i] << " from the graph; seed " << this->seed_;
+          }
+        }
+      }
+      EXPECT_EQ(mgs[0].cuda_graphs(), 0u) << what;
+      EXPECT_EQ(mgs[1].cuda_graphs(), mgs[1].num_levels() > 1 ? 2u : 0u) << what;  // one level: a dense solve
+    }
+  }
+}
+
 TYPED_TEST(PlaneCudaVsCpu, TheSameBadInputIsReported) {
   using T = TypeParam;
   test::PlaneProblem p = test::random_plane_problem(37, 19, this->rng_);
