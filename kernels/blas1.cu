@@ -43,9 +43,9 @@ __global__ void map1_kernel(std::size_t n, Op op, const A* a, Out* out) {
   for (std::size_t i = packs * V + t; i < n; i += stride) out[i] = op(a[i]);
 }
 
-/// out[i] = op(a[i], b[i]); out may be b.
+/// out[i] = op(a[i], b[i]) over this thread's share; out may be b.
 template <int V, class T, class Op>
-__global__ void map2_kernel(std::size_t n, Op op, const T* a, const T* b, T* out) {
+__device__ void map2_range(std::size_t n, const Op& op, const T* a, const T* b, T* out) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   const std::size_t packs = n / V;
   const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -58,6 +58,18 @@ __global__ void map2_kernel(std::size_t n, Op op, const T* a, const T* b, T* out
     store_pack<V>(out, p, o);
   }
   for (std::size_t i = packs * V + t; i < n; i += stride) out[i] = op(a[i], b[i]);
+}
+
+template <int V, class T, class Op>
+__global__ void map2_kernel(std::size_t n, Op op, const T* a, const T* b, T* out) {
+  map2_range<V>(n, op, a, b, out);
+}
+
+/// y = alpha x + beta y, beta read from device memory (a device loop's scalar)
+/// and rounded to T: axpby's bits for that beta.
+template <int V, class T>
+__global__ void axpby_device_beta_kernel(std::size_t n, T alpha, const double* beta, const T* x, T* y) {
+  map2_range<V>(n, ops::Axpby<T>{alpha, static_cast<T>(*beta)}, x, y, y);
 }
 
 /// y -= sum_i c[i] ys_i, i in order, in packs of V: the bits of count axpy
@@ -84,11 +96,15 @@ __global__ void combination_kernel(std::size_t n, int count, std::size_t stride,
   }
 }
 
+/// The numerator of update_pair: a value, or a device loop's scalar.
+__device__ inline double numerator_of(double value) { return value; }
+__device__ inline double numerator_of(const double* value) { return *value; }
+
 /// x += a u, y -= a v in packs of V, a from the device's denominator (0: no change).
-template <int V, class T>
-__global__ void update_pair_kernel(std::size_t n, double numerator, const T* denominator, const T* u, const T* v, T* x,
-                                   T* y) {
-  const T a = ops::quotient_or_zero<T>(numerator, *denominator);
+template <int V, class T, class Numerator>
+__global__ void update_pair_kernel(std::size_t n, Numerator numerator, const T* denominator, const T* u, const T* v,
+                                   T* x, T* y) {
+  const T a = ops::quotient_or_zero<T>(numerator_of(numerator), *denominator);
   if (a == T(0)) return;
   const ops::Axpy<T> plus{a}, minus{-a};
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
@@ -181,6 +197,19 @@ void update_pair(const CudaExecutor& exec, double numerator, const T* denominato
   VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, update_pair_kernel, n, numerator, denominator, u, v, x, y);
 }
 
+template <class T>
+void axpby(const CudaExecutor& exec, T alpha, const T* x, const double* beta, T* y, std::size_t n) {
+  const bool vector_ok = aligned_to(16, x, y);
+  VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, axpby_device_beta_kernel, n, alpha, beta, x, y);
+}
+
+template <class T>
+void update_pair(const CudaExecutor& exec, const double* numerator, const T* denominator, const T* u, const T* v, T* x,
+                 T* y, std::size_t n) {
+  const bool vector_ok = aligned_to(16, u, v, x, y);
+  VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, update_pair_kernel, n, numerator, denominator, u, v, x, y);
+}
+
 template <class To, class From>
 void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n) {
   // The wider type sets the width: 16-byte accesses on its side, 8 on the other.
@@ -188,14 +217,16 @@ void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n) {
   VOLTAIC_LAUNCH_VECTORISED(2, map1_kernel, n, ops::Convert<To>{}, x, y);
 }
 
-#define VOLTAIC_INSTANTIATE(T)                                                                                  \
-  template void fill<T>(const CudaExecutor&, T*, std::size_t, T);                                               \
-  template void copy<T>(const CudaExecutor&, const T*, T*, std::size_t);                                        \
-  template void axpy<T>(const CudaExecutor&, T, const T*, T*, std::size_t);                                     \
-  template void axpby<T>(const CudaExecutor&, T, const T*, T, T*, std::size_t);                                 \
-  template void scale<T>(const CudaExecutor&, T, T*, std::size_t);                                              \
-  template void multiply<T>(const CudaExecutor&, const T*, const T*, T*, std::size_t);                          \
-  template void update_pair<T>(const CudaExecutor&, double, const T*, const T*, const T*, T*, T*, std::size_t); \
+#define VOLTAIC_INSTANTIATE(T)                                                                                         \
+  template void fill<T>(const CudaExecutor&, T*, std::size_t, T);                                                      \
+  template void copy<T>(const CudaExecutor&, const T*, T*, std::size_t);                                               \
+  template void axpy<T>(const CudaExecutor&, T, const T*, T*, std::size_t);                                            \
+  template void axpby<T>(const CudaExecutor&, T, const T*, T, T*, std::size_t);                                        \
+  template void scale<T>(const CudaExecutor&, T, T*, std::size_t);                                                     \
+  template void multiply<T>(const CudaExecutor&, const T*, const T*, T*, std::size_t);                                 \
+  template void update_pair<T>(const CudaExecutor&, double, const T*, const T*, const T*, T*, T*, std::size_t);        \
+  template void axpby<T>(const CudaExecutor&, T, const T*, const double*, T*, std::size_t);                            \
+  template void update_pair<T>(const CudaExecutor&, const double*, const T*, const T*, const T*, T*, T*, std::size_t); \
   template void subtract_combination<T>(const CudaExecutor&, const T*, std::size_t, int, const T*, T*, std::size_t);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)

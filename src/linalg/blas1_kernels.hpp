@@ -65,6 +65,14 @@ void subtract_combination(const CudaExecutor& exec, const T* ys, std::size_t str
 template <class T>
 void update_pair(const CudaExecutor& exec, double numerator, const T* denominator, const T* u, const T* v, T* x, T* y,
                  std::size_t n);
+/// A device loop's forms (cg.cpp): the scalar read from device memory when the
+/// kernel runs. y = alpha x + beta y with beta rounded to T, as axpby() for it.
+template <class T>
+void axpby(const CudaExecutor& exec, T alpha, const T* x, const double* beta, T* y, std::size_t n);
+/// update_pair() with the numerator in device memory.
+template <class T>
+void update_pair(const CudaExecutor& exec, const double* numerator, const T* denominator, const T* u, const T* v, T* x,
+                 T* y, std::size_t n);
 /// Reduction R into result[0] (device memory), asynchronously on stream 0.
 template <Reduction R, class T>
 void reduce(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, LaunchConfig launch);
