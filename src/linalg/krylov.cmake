@@ -10,5 +10,5 @@ target_sources(voltaic PRIVATE
   cpu/preconditioner.cpp
 )
 if(VOLTAIC_HAS_CUDA)
-  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/preconditioner.cu)
+  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/preconditioner.cu ${PROJECT_SOURCE_DIR}/kernels/cg_loop.cu)
 endif()

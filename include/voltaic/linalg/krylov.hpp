@@ -21,22 +21,35 @@ class GmresIrSolver;
 /// the solve (StopReason::stagnation: the precision's floor).
 /// Per iteration: one apply of A and of M, 2 dot products and 1 norm, 3
 /// axpy-type updates: reads 11n and writes 3n values beyond A and M, and waits
-/// for the device twice (p.Ap; then ||r|| and r.z read back together).
+/// for the device once (||r||, r.z and p.Ap read back together; alpha is
+/// taken on the device). With SolverOptions::device_loop on a CUDA executor
+/// and stream-ordered A and M, the iterations after the first of each
+/// (re)start run as one device-decided CUDA graph: one wait per run of them.
 /// Workspace: 4n values.
 template <class T>
 class CgSolver final : public Solver<T> {
  public:
   CgSolver(std::shared_ptr<const LinearOperator<T>> a, std::shared_ptr<const Preconditioner<T>> m,
            SolverOptions options);
+  ~CgSolver() override;
   SolveReport solve(View<const T> b, View<T> x) override;
+  /// Runs of device-decided iterations in the last solve (0: the host loop
+  /// alone); each costs one host wait however many iterations it holds.
+  int device_runs() const { return device_runs_; }
 
  private:
+  struct DeviceLoop;  // cg.cpp: the device-decided iterations (SolverOptions::device_loop)
+  /// Whether the iterations can run as a CUDA graph now (SolverOptions::device_loop).
+  bool device_loop_ready() const;
+
   std::shared_ptr<const LinearOperator<T>> a_;
   std::shared_ptr<const Preconditioner<T>> m_;
   SolverOptions options_;
   Array<T> r_, z_, p_, q_;
-  Array<T> scalars_;       ///< ||r||, r.z and p.Ap, written on the device
-  Array<T> host_scalars_;  ///< their pinned host copy
+  Array<T> scalars_;                         ///< ||r||, r.z and p.Ap, written on the device
+  Array<T> host_scalars_;                    ///< their pinned host copy
+  std::unique_ptr<DeviceLoop> device_loop_;  ///< null where the device cannot decide (CPU, a cut plane)
+  int device_runs_ = 0;
 };
 
 /// Right-preconditioned restarted GMRES(m): classical Gram-Schmidt with one

@@ -25,6 +25,14 @@ class LinearOperator {
   /// The reductions the solvers take of this operator's vectors: every
   /// element, unless the operator's vectors are distributed.
   virtual const VectorSpace<T>& space() const { return VectorSpace<T>::local(); }
+  /// Whether apply() and space()'s reductions only queue work on the
+  /// executor's stream 0 (no host wait, no host copy, no allocation) once the
+  /// operator has been applied once, and their launches take the same values
+  /// at every call with the same vectors (what changes, an update's
+  /// coefficients, is read through the same pointers): a solver may then
+  /// capture them into a CUDA graph, replay it, and let the device decide its
+  /// iterations. False unless the operator says so.
+  virtual bool stream_ordered() const { return false; }
 };
 
 }  // namespace voltaic

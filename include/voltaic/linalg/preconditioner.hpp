@@ -21,6 +21,8 @@ class Preconditioner {
   virtual const std::shared_ptr<const Executor>& executor() const = 0;
   /// z = M^{-1} r (r and z must not overlap).
   virtual void apply(View<const T> r, View<T> z) const = 0;
+  /// As LinearOperator::stream_ordered(), for apply().
+  virtual bool stream_ordered() const { return false; }
 };
 
 /// M = I. Memory per apply: a copy, 2 values per cell.
@@ -31,6 +33,7 @@ class IdentityPreconditioner final : public Preconditioner<T> {
   std::size_t size() const override { return n_; }
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> r, View<T> z) const override;
+  bool stream_ordered() const override { return true; }
 
  private:
   std::shared_ptr<const Executor> exec_;
@@ -48,6 +51,7 @@ class JacobiPreconditioner final : public Preconditioner<T> {
   std::size_t size() const override { return inverse_diagonal_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> r, View<T> z) const override;
+  bool stream_ordered() const override { return true; }
 
  private:
   std::shared_ptr<const Executor> exec_;
@@ -77,6 +81,7 @@ class ZLinePreconditioner final : public Preconditioner<T> {
   std::size_t size() const override;
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> r, View<T> z) const override;
+  bool stream_ordered() const override { return true; }
 
   template <class U>
   ZLinePreconditioner<U> converted() const;
@@ -112,6 +117,7 @@ class BlockZLinePreconditioner final : public Preconditioner<T> {
   std::size_t size() const override;
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const T> r, View<T> z) const override;
+  bool stream_ordered() const override { return true; }
 
   template <class U>
   BlockZLinePreconditioner<U> converted() const;

@@ -21,6 +21,11 @@ struct SolverOptions {
   /// factor counts as stagnation and switches the inner solves to FP64.
   double stagnation_factor = 0.5;
   bool throw_on_failure = true;  ///< throw NotConverged (else return the report)
+  /// CG on a CUDA executor, with an operator and preconditioner that are
+  /// stream_ordered(): the device decides the iterations between the host's
+  /// tests (a CUDA graph with a WHILE node; one host wait per run of them
+  /// instead of one per iteration), with the host loop's iterations and bits.
+  bool device_loop = true;
 };
 
 enum class StopReason { converged, max_iterations, stagnation, breakdown, non_finite };
