@@ -8,7 +8,9 @@
 #     -DVOLTAIC_CUDA=ON -DVOLTAIC_BUILD_TESTS=OFF -DVOLTAIC_BUILD_EXAMPLES=OFF -DVOLTAIC_MPI=OFF \
 #     -DVOLTAIC_BUILD_BENCHMARKS=ON -DCMAKE_CUDA_FLAGS=-lineinfo && ninja -C build/cuda-lineinfo voltaic-bench
 #   tools/compare_commits.sh prepare && tools/compare_commits.sh pack head=build/cuda-lineinfo
-# There (carry [".compare", ".deps"]; about 2-3 minutes):
+# There (carry [".compare", ".deps"]): the profile takes about 200 s on an
+# H200 and the export of its source page more than 200 s more (2026-11-30):
+# give the call its whole 600 s.
 #   tools/ncu_cell_program.sh
 # Results in $OUT: source_lines.md (tools/ncu_source_lines.py), details.csv
 # (the sections' figures), source.csv.xz (the whole source page).
@@ -20,8 +22,10 @@ mkdir -p "$out"
 [ -d .deps/usr ] && export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 bench=.compare/bin/head/voltaic-bench
 t0=$SECONDS
-# --launch-skip 6: past the one-cell warm-up launches, to a loaded one.
-ncu --kernel-name regex:advance_kernel --launch-skip 6 --launch-count 1 --section SourceCounters \
+# Per launch configuration, the first of each: the one-cell warm-up's launch
+# and the loaded launch (rows per call make it one launch of 2,000 blocks).
+ncu -f --kernel-name regex:advance_kernel --filter-mode per-launch-config --launch-skip 0 --launch-count 1 \
+  --section SourceCounters \
   --section WarpStateStats --section LaunchStats --section Occupancy --import-source yes -o /tmp/cell_program \
   "$bench" sweep --backend cuda --cells 4000 --baseline-cells 0 >"$out/ncu_run.log" 2>&1
 echo "profiled in $((SECONDS - t0)) s"
