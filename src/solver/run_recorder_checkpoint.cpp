@@ -93,6 +93,8 @@ std::string RunRecorder::setup_fingerprint() const {
   f << "potential" << option_values(options_, SolverOption::Group::potential) << " " << g17(linear.relative_tolerance)
     << " " << linear.max_iterations << " " << linear.restart << " " << g17(linear.inner_tolerance) << "\n";
   f << "diffusion " << g17(options_.diffusion.relative_tolerance) << " " << options_.diffusion.max_iterations << "\n";
+  if (options_.thermal == ThermalModel::conduction)  // the only model it solves for
+    f << "heat " << g17(options_.heat.relative_tolerance) << " " << options_.heat.max_iterations << "\n";
   const ParameterSet& ps = layout_.parameters();
   // The degradation's parameters and options only where a model runs: a
   // checkpoint without one keeps the fingerprint it had before they existed.

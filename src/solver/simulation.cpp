@@ -70,7 +70,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.electrolyte = std::make_unique<DiffusionStep<double>>(l.grid(), e, BoundaryConditions{}, options_.diffusion);
   w.electrolyte->decompose(l.decomposition());
   w.potential = std::make_unique<PotentialStep>(layout_, options_.potential);
-  if (options_.thermal == ThermalModel::conduction) w.heat = std::make_unique<StackHeat>(l, options_.diffusion);
+  if (options_.thermal == ThermalModel::conduction) w.heat = std::make_unique<StackHeat>(l, options_.heat);
   w.lumped = std::make_unique<LumpedThermal>(lumped_heat_capacity(p),
                                              p.thermal.heat_transfer_coefficient * p.thermal.cooling_surface_area,
                                              p.thermal.ambient_temperature);

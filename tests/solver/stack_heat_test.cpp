@@ -28,7 +28,7 @@ struct Stack {
   Stack(const ParameterSet& p, std::shared_ptr<const Executor> e, const CellGridSpec& grid = kGrid)
       : exec(e),
         layout(p, grid, e),
-        heat(layout, SimulationOptions::default_diffusion()),
+        heat(layout, SimulationOptions::default_heat()),
         n(layout.num_cells()),
         layer(layout.grid()->cells_per_layer()) {}
 };

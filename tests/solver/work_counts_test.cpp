@@ -122,7 +122,7 @@ TEST(WorkCounts, SmallPouchWithCollectorsAnd3dHeat) {
                       {"solves", 167},
                       {"newton", 329},
                       {"krylov", 654},
-                      {"heat_cg", 634}});
+                      {"heat_cg", 320}});
 }
 
 TEST(WorkCounts, SmallStack) {
