@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "copy_reference.hpp"
+#include "voltaic/core/device_activity.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
 #include "voltaic/model/parameter_sets.hpp"
@@ -53,6 +54,7 @@ struct Run {
   std::size_t cells = 0, particles = 0;
   voltaic::SubstepTimes substeps;  ///< with time_substeps only
   voltaic::WorkCounts work;
+  voltaic::DeviceActivity activity;  ///< of Simulation::run: launches and host waits
 };
 
 Run discharge(const StepBenchOptions& so, const std::string& protocol, const ExecPtr& exec,
@@ -77,7 +79,9 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   voltaic::Simulation sim(voltaic::parameter_sets::by_name(so.parameters), options, exec);
   exec->synchronize();
   const Clock::time_point t1 = Clock::now();
+  const voltaic::DeviceActivity before = voltaic::device_activity();
   const voltaic::Solution s = sim.run(experiment);
+  out.activity = voltaic::device_activity() - before;
   exec->synchronize();
   const Clock::time_point t2 = Clock::now();
   out.setup_s = seconds(t0, t1);
@@ -94,6 +98,19 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   out.substeps = sim.substep_times();
   out.work = sim.work();
   return out;
+}
+
+/// What run() asked of the device from the host (zero on the CPU), in all
+/// and per accepted step.
+nlohmann::ordered_json activity_json(const voltaic::DeviceActivity& a, int accepted) {
+  const double steps = accepted > 0 ? double(accepted) : 1.0;
+  return {{"kernel_launches", a.kernel_launches},
+          {"graph_launches", a.graph_launches},
+          {"host_waits", a.host_waits},
+          {"per_accepted_step",
+           {{"kernel_launches", double(a.kernel_launches) / steps},
+            {"graph_launches", double(a.graph_launches) / steps},
+            {"host_waits", double(a.host_waits) / steps}}}};
 }
 
 /// The bytes each sub-step of the profiled run had to move at the least
@@ -245,6 +262,7 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   r.extra["termination"] = first.termination;
   r.extra["same_steps_every_repeat"] = same_steps;
   r.extra["work"] = work_json(first.work);
+  r.extra["device_activity"] = activity_json(first.activity, first.accepted);
   if (so.split) {
     // The device's copy bandwidth beside it (256 MiB), for the byte floors.
     voltaic::Array<double> block(exec, std::size_t{1} << 25);

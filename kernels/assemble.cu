@@ -110,7 +110,7 @@ void assemble_stencil(const CudaExecutor& exec, const sparse::StencilRows<T>* bl
         <<<grid_for(exec, blocks[b].cells(), kBlock), kBlock, 0, s>>>(blocks[b], row_ptr, col, values);
     VOLTAIC_LAUNCH_CHECK(s, stencil_fill_kernel);
   }
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));  // before `temp` is freed
+  VOLTAIC_STREAM_WAIT(s);  // before `temp` is freed
 }
 
 int max_row_length(const CudaExecutor& exec, std::size_t rows, const std::int32_t* row_ptr) {
@@ -131,7 +131,7 @@ int max_row_length(const CudaExecutor& exec, std::size_t rows, const std::int32_
                                             static_cast<const std::int32_t*>(lengths), result, rows, s));
   std::int32_t* host = static_cast<std::int32_t*>(exec.host_scratch(sizeof(std::int32_t)));
   VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(host, result, sizeof(std::int32_t), cudaMemcpyDeviceToHost, s));
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));
+  VOLTAIC_STREAM_WAIT(s);
   return *host;
 }
 

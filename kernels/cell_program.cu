@@ -36,7 +36,7 @@ void cell_program_upload(const CudaExecutor& exec, const double* host, std::size
   exec.activate();
   VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(cells.slabs, slab * sizeof(double), host, per_cell * sizeof(double),
                                        per_cell * sizeof(double), cells.count, cudaMemcpyHostToDevice, exec.stream(0)));
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(exec.stream(0)));
+  VOLTAIC_STREAM_WAIT(exec.stream(0));
 }
 
 void cell_program_gather(const CudaExecutor& exec, const ProgramCells& cells, std::size_t offset, std::size_t values,
@@ -46,7 +46,7 @@ void cell_program_gather(const CudaExecutor& exec, const ProgramCells& cells, st
   const std::size_t width = values * sizeof(double);
   VOLTAIC_CUDA_CHECK(cudaMemcpy2DAsync(host, width, cells.slabs + offset, slab * sizeof(double), width, cells.count,
                                        cudaMemcpyDeviceToHost, exec.stream(0)));
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(exec.stream(0)));
+  VOLTAIC_STREAM_WAIT(exec.stream(0));
 }
 
 void cell_program_initialise(const CudaExecutor& exec, const program::ProgramSettings& settings,

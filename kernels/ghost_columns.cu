@@ -250,7 +250,7 @@ double max_abs(const CudaExecutor& exec, const GhostedBlock& b, int layers, cons
   max_abs_kernel<<<grid_for(exec, n, kBlock), kBlock, 0, st>>>(shape_of(b), layers, x, result);
   VOLTAIC_LAUNCH_CHECK(st, max_abs_kernel);
   VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(host, result, sizeof(unsigned long long), cudaMemcpyDeviceToHost, st));
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(st));
+  VOLTAIC_STREAM_WAIT(st);
   double m;
   std::memcpy(&m, host, sizeof m);
   return m;

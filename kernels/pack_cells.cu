@@ -57,7 +57,7 @@ void pack_cells_call(const CudaExecutor& exec, const program::ProgramSettings& s
   cudaStream_t s = exec.stream(0);
   circuit_kernel<<<blocks_for(cells.count), kBlock, 0, s>>>(settings, cells, call);
   VOLTAIC_LAUNCH_CHECK(s, circuit_kernel);
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));
+  VOLTAIC_STREAM_WAIT(s);
 }
 
 void pack_cells_surroundings(const CudaExecutor& exec, program::CellConstants* constants, const double* conductance,

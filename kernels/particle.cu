@@ -79,7 +79,7 @@ particle::FirstInvalid particle_check(const CudaExecutor& exec, int stream, cons
   // On this stream, not through exec.copy (stream 0): the inputs may have been
   // written by, and the check run after, work on another stream.
   VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(host_flags, flags, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));
+  VOLTAIC_STREAM_WAIT(s);
   return {index_or_none(host_flags[0]), index_or_none(host_flags[1]), index_or_none(host_flags[2])};
 }
 

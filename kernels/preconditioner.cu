@@ -82,7 +82,7 @@ std::int64_t first_bad_cell(const CudaExecutor& exec, Launch launch) {
   launch(flag, s);
   auto* host = static_cast<unsigned long long*>(exec.host_scratch(sizeof(unsigned long long)));
   VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(host, flag, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));
+  VOLTAIC_STREAM_WAIT(s);
   return *host == kNone ? -1 : static_cast<std::int64_t>(*host);
 }
 

@@ -285,7 +285,7 @@ T reduce_to_host(const CudaExecutor& exec, const T* x, const T* y, std::size_t n
   T* host_result = static_cast<T*>(exec.host_scratch(sizeof(T)));
   cudaStream_t s = exec.stream(0);
   VOLTAIC_CUDA_CHECK(cudaMemcpyAsync(host_result, device_result, sizeof(T), cudaMemcpyDeviceToHost, s));
-  VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));
+  VOLTAIC_STREAM_WAIT(s);
   return *host_result;
 }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "voltaic/core/device_activity.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
 
@@ -15,8 +16,16 @@ void throw_cuda_error(const char* library, int code, const char* description, bo
 }
 
 void launch_check(cudaStream_t stream, const char* kernel, const char* file, int line) {
+  count_kernel_launch();
   cuda_check(cudaGetLastError(), kernel, file, line);
-  if (debug_sync()) cuda_check(cudaStreamSynchronize(stream), kernel, file, line);
+  if (!debug_sync()) return;
+  count_host_wait();
+  cuda_check(cudaStreamSynchronize(stream), kernel, file, line);
+}
+
+void wait_for(cudaStream_t stream, const char* file, int line) {
+  count_host_wait();
+  cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", file, line);
 }
 
 }  // namespace voltaic::detail

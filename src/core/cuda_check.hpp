@@ -33,13 +33,19 @@ inline void cuda_check(cusparseStatus_t status, const char* call, const char* fi
   throw_cuda_error("cuSPARSE", static_cast<int>(status), cusparseGetErrorString(status), false, call, file, line);
 }
 
-/// After a kernel launch: reports a launch error; with debug_sync() on, also
-/// waits for the kernel so a fault inside it is reported here.
+/// After a kernel launch: counts it (device_activity()) and reports a launch
+/// error; with debug_sync() on, also waits for the kernel so a fault inside
+/// it is reported here.
 void launch_check(cudaStream_t stream, const char* kernel, const char* file, int line);
+
+/// The host waits for `stream` (counted: device_activity()).
+void wait_for(cudaStream_t stream, const char* file, int line);
 
 }  // namespace voltaic::detail
 
 /// Checks a CUDA runtime, cuBLAS or cuSPARSE call.
 #define VOLTAIC_CUDA_CHECK(call) ::voltaic::detail::cuda_check((call), #call, __FILE__, __LINE__)
+/// Waits for `stream`, counted and checked.
+#define VOLTAIC_STREAM_WAIT(stream) ::voltaic::detail::wait_for((stream), __FILE__, __LINE__)
 /// Checks the launch of `kernel` on `stream` (and, in debug-sync mode, its completion).
 #define VOLTAIC_LAUNCH_CHECK(stream, kernel) ::voltaic::detail::launch_check((stream), #kernel, __FILE__, __LINE__)

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "cuda_check.hpp"
+#include "voltaic/core/device_activity.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
 
@@ -120,7 +121,7 @@ void CudaExecutor::deallocate_pinned(void* ptr) const noexcept {
 void CudaExecutor::copy(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
                         std::size_t bytes) const {
   copy_async(dst, dst_space, src, src_space, bytes, 0);
-  if (bytes > 0) VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(streams_[0]));
+  if (bytes > 0) VOLTAIC_STREAM_WAIT(streams_[0]);
 }
 
 void CudaExecutor::copy_async(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space,
@@ -140,7 +141,7 @@ void CudaExecutor::copy_async(void* dst, MemorySpace dst_space, const void* src,
 
 void CudaExecutor::synchronize() const {
   activate();
-  for (cudaStream_t s : streams_) VOLTAIC_CUDA_CHECK(cudaStreamSynchronize(s));
+  for (cudaStream_t s : streams_) VOLTAIC_STREAM_WAIT(s);
 }
 
 void* CudaExecutor::scratch(std::size_t bytes) const {
@@ -189,7 +190,10 @@ void CudaEvent::record(int stream) { VOLTAIC_CUDA_CHECK(cudaEventRecord(event_, 
 
 void CudaEvent::wait(int stream) const { VOLTAIC_CUDA_CHECK(cudaStreamWaitEvent(exec_->stream(stream), event_, 0)); }
 
-void CudaEvent::synchronize() const { VOLTAIC_CUDA_CHECK(cudaEventSynchronize(event_)); }
+void CudaEvent::synchronize() const {
+  detail::count_host_wait();
+  VOLTAIC_CUDA_CHECK(cudaEventSynchronize(event_));
+}
 
 float CudaEvent::elapsed_ms_since(const CudaEvent& start) const {
   float ms = 0.0f;

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda_check.hpp"
+#include "voltaic/core/device_activity.hpp"
 #include "voltaic/core/executor.hpp"
 
 namespace voltaic::cuda {
@@ -43,6 +44,7 @@ void GraphCache::clear() {
 bool GraphCache::launch_cached(const Key& key, cudaStream_t stream) const {
   for (const Entry& e : entries_) {
     if (e.key != key) continue;
+    detail::count_graph_launch();
     VOLTAIC_CUDA_CHECK(cudaGraphLaunch(e.graph, stream));
     return true;
   }
@@ -54,6 +56,7 @@ void GraphCache::instantiate_and_launch(cudaGraph_t graph, const Key& key, cudaS
   const cudaError_t made = cudaGraphInstantiate(&instance, graph, 0);
   (void)cudaGraphDestroy(graph);
   VOLTAIC_CUDA_CHECK(made);
+  detail::count_graph_launch();
   const cudaError_t launched = cudaGraphLaunch(instance, stream);
   if (launched != cudaSuccess || entries_.size() >= capacity_) {
     (void)cudaGraphExecDestroy(instance);  // a launched instance is freed once it completes

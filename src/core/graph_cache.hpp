@@ -26,8 +26,10 @@ namespace voltaic::cuda {
 /// stream 0 and nothing else: no host wait, no copy to or from the host, no
 /// other stream. Whatever the kernels read through their pointers may change
 /// between runs (that is the point); a change of what they take by value
-/// needs clear(). A key that would take a graph past `capacity` runs its
-/// enqueue directly (no thrashing between captures). Not for concurrent use.
+/// needs clear(). The executor's scratch moves when it grows: work that
+/// uses it (the reductions) puts exec.scratch(0) in its key. A key that
+/// would take a graph past `capacity` runs its enqueue directly (no
+/// thrashing between captures). Not for concurrent use.
 class GraphCache {
  public:
   /// The buffers a run reads and writes that its key tells apart.
