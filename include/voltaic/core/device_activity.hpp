@@ -11,7 +11,7 @@
 namespace voltaic {
 
 struct DeviceActivity {
-  std::uint64_t kernel_launches = 0;  ///< kernels launched one by one (not those inside graphs)
+  std::uint64_t kernel_launches = 0;  ///< kernels launched one by one; a graph's count once, at its capture
   std::uint64_t graph_launches = 0;   ///< CUDA graphs launched
   std::uint64_t host_waits = 0;       ///< synchronisations: the host idle until the device caught up
 
