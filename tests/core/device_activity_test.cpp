@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "linalg/krylov_reference.hpp"
 #include "voltaic/linalg/blas1.hpp"
 
@@ -12,10 +14,15 @@ using namespace voltaic;
 
 namespace {
 
+/// 1,000 ones and 1,000 twos on `exec`: x . (y + 3 x) = 5,000.
+std::pair<Array<double>, Array<double>> ones_and_twos(const std::shared_ptr<const Executor>& exec) {
+  return {Array<double>::from_host(exec, std::vector<double>(1000, 1.0)),
+          Array<double>::from_host(exec, std::vector<double>(1000, 2.0))};
+}
+
 TEST(DeviceActivity, TheCpuCountsNothing) {
   const auto cpu = CpuExecutor::create();
-  Array<double> x = Array<double>::from_host(cpu, std::vector<double>(1000, 1.0));
-  Array<double> y = Array<double>::from_host(cpu, std::vector<double>(1000, 2.0));
+  auto [x, y] = ones_and_twos(cpu);
   const DeviceActivity before = device_activity();
   axpy(*cpu, 3.0, x.const_view(), y.view());
   EXPECT_EQ(dot(*cpu, x.const_view(), y.const_view()), 5000.0);
@@ -30,8 +37,7 @@ TEST(DeviceActivity, ALaunchAndAWaitCountOnceEach) {
   VOLTAIC_SKIP_WITHOUT_GPU();
   if (debug_sync()) GTEST_SKIP() << "debug_sync() waits after every launch";
   const auto gpu = test::cuda_executor();
-  Array<double> x = Array<double>::from_host(gpu, std::vector<double>(1000, 1.0));
-  Array<double> y = Array<double>::from_host(gpu, std::vector<double>(1000, 2.0));
+  auto [x, y] = ones_and_twos(gpu);
   gpu->synchronize();
   DeviceActivity before = device_activity();
   axpy(*gpu, 3.0, x.const_view(), y.view());

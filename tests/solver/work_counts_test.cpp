@@ -122,7 +122,7 @@ TEST(WorkCounts, SmallPouchWithCollectorsAnd3dHeat) {
                       {"solves", 167},
                       {"newton", 329},
                       {"krylov", 654},
-                      {"heat_cg", 320}});
+                      {"heat_cg", 320}});  // 634 -> 320: the heat CG to 1e-9 (611 -> 309 measured)
 }
 
 TEST(WorkCounts, SmallStack) {
