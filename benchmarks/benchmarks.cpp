@@ -17,6 +17,7 @@
 #include "stencil_bench.hpp"
 #include "step_bench.hpp"
 #include "sweep_bench.hpp"
+#include "vcycle_bench.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -157,10 +158,10 @@ void run_typed(BenchReport& r, const BenchOptions& o, const ExecPtr& exec, const
 BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
   const bool blas1 = o.benchmark == "copy" || o.benchmark == "axpy" || o.benchmark == "dot";
   if (!blas1 && o.benchmark != "stencil" && o.benchmark != "spmv" && o.benchmark != "solve" && o.benchmark != "step" &&
-      o.benchmark != "sweep" && o.benchmark != "pack") {
+      o.benchmark != "vcycle" && o.benchmark != "sweep" && o.benchmark != "pack") {
     throw voltaic::InvalidArgument(
         "benchmark", "voltaic_bench::run_benchmark",
-        "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv, solve, step, sweep, pack");
+        "'" + o.benchmark + "' is not one of copy, axpy, dot, stencil, spmv, solve, vcycle, step, sweep, pack");
   }
   if (o.size < 1) {
     throw voltaic::InvalidArgument("size", "voltaic_bench::run_benchmark", "size must be at least 1");
@@ -195,6 +196,8 @@ BenchReport run_benchmark(const BenchOptions& o, const ExecPtr& exec) {
     run_spmv(r, o, exec);
   } else if (o.benchmark == "solve") {
     run_solve(r, o, exec);
+  } else if (o.benchmark == "vcycle") {
+    run_vcycle(r, o, exec);
   } else if (o.precision == "double") {
     run_typed<double>(r, o, exec, cuda);
   } else if (o.precision == "float") {

@@ -66,7 +66,7 @@ void add_common_options(CLI::App& cmd, BenchOptions& o) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd.add_option("--seed", o.seed, "seed of the random inputs (std::mt19937_64)")->capture_default_str();
-  cmd.add_option("--n", o.n, "cells per side of the n^3 grid (stencil, spmv, solve)")
+  cmd.add_option("--n", o.n, "cells per side of the n^3 grid (stencil, spmv, solve), of the n x n plane (vcycle)")
       ->check(CLI::Range(2, 4096))
       ->capture_default_str();
   cmd.add_flag("--json", o.json, "print one JSON object on stdout instead of the table");
@@ -217,6 +217,9 @@ int main(int argc, char** argv) {
       {"spmv",
        "y = A x with the n^3 stencil assembled as CSR and ELL: voltaic against cuSPARSE CSR and sliced ELL on the "
        "same matrix"},
+      {"vcycle",
+       "z = M^{-1} r, one V-cycle of the plane multigrid on an n x n pouch plane: the fused coarse tail and graphs "
+       "(the default) against a kernel per step, no graphs and one smoothing sweep; and update()"},
       {"solve",
        "time to a 1e-10 relative residual on the n^3 anisotropic cell: GMRES-IR (FP32 inner) against FP64 GMRES, "
        "both GMRES(30) with the z-line preconditioner"},
