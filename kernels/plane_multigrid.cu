@@ -67,11 +67,21 @@ __global__ void invert_blocks_kernel(plane::Level<T> l, T* __restrict__ inverse,
   }
 }
 
+/// One thread factors in shared memory (the elimination's chain of dependent
+/// loads and stores then waits on shared memory, not on global memory); the
+/// block copies the factors out.
 template <class T>
 __global__ void dense_factor_kernel(plane::Level<T> l, T* lu, int* pivot, unsigned long long* first_bad) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  const std::int64_t bad = plane::dense_factor(l, lu, pivot);
-  if (bad >= 0) *first_bad = static_cast<unsigned long long>(bad);
+  __shared__ T a[plane::kMaxDense * plane::kMaxDense];
+  __shared__ int p[plane::kMaxDense];
+  if (threadIdx.x == 0) {
+    const std::int64_t bad = plane::dense_factor(l, a, p);
+    if (bad >= 0) *first_bad = static_cast<unsigned long long>(bad);
+  }
+  __syncthreads();
+  const int m = 2 * static_cast<int>(l.cells());
+  for (int e = threadIdx.x; e < m * m; e += blockDim.x) lu[e] = a[e];
+  for (int e = threadIdx.x; e < m; e += blockDim.x) pivot[e] = p[e];
 }
 
 template <class T>
@@ -280,7 +290,7 @@ void plane_dense_factor(const CudaExecutor& exec, const plane::Level<T>& l, T* l
                         unsigned long long* first_bad) {
   exec.activate();
   cudaStream_t s = exec.stream(0);
-  dense_factor_kernel<T><<<1, 1, 0, s>>>(l, lu, pivot, first_bad);
+  dense_factor_kernel<T><<<1, 128, 0, s>>>(l, lu, pivot, first_bad);
   VOLTAIC_LAUNCH_CHECK(s, dense_factor_kernel);
 }
 
