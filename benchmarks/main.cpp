@@ -101,6 +101,12 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--inner-rtol", s.inner_rtol,
                  "relative tolerance of each FP32 inner solve of GMRES-IR (0: PotentialOptions' default)")
       ->check(CLI::Range(0.0, 0.5));
+  cmd.add_option("--diffusion-rtol", s.diffusion_rtol,
+                 "relative tolerance of the electrolyte step's CG (0: SimulationOptions' default)")
+      ->check(CLI::Range(0.0, 0.1));
+  cmd.add_option("--heat-rtol", s.heat_rtol,
+                 "relative tolerance of the 3D heat step's CG (0: SimulationOptions' default)")
+      ->check(CLI::Range(0.0, 0.1));
   cmd.add_option("--c-rate", s.c_rate, "discharge current in C (\"Discharge at <x>C until 2.5 V\")")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

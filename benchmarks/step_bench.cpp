@@ -75,6 +75,8 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   options.time_substeps = time_substeps;
   if (so.linear_rtol > 0.0) options.potential.linear.relative_tolerance = so.linear_rtol;
   if (so.inner_rtol > 0.0) options.potential.linear.inner_tolerance = so.inner_rtol;
+  if (so.diffusion_rtol > 0.0) options.diffusion.relative_tolerance = so.diffusion_rtol;
+  if (so.heat_rtol > 0.0) options.heat.relative_tolerance = so.heat_rtol;
   const voltaic::Experiment experiment({protocol});
   voltaic::Simulation sim(voltaic::parameter_sets::by_name(so.parameters), options, exec);
   exec->synchronize();
@@ -241,6 +243,10 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
       so.linear_rtol > 0.0 ? so.linear_rtol : voltaic::PotentialOptions{}.linear.relative_tolerance;
   r.extra["potential_inner_rtol"] =
       so.inner_rtol > 0.0 ? so.inner_rtol : voltaic::PotentialOptions{}.linear.inner_tolerance;
+  r.extra["diffusion_rtol"] =
+      so.diffusion_rtol > 0.0 ? so.diffusion_rtol : voltaic::SimulationOptions::default_diffusion().relative_tolerance;
+  r.extra["heat_rtol"] =
+      so.heat_rtol > 0.0 ? so.heat_rtol : voltaic::SimulationOptions::default_heat().relative_tolerance;
   r.extra["grid"] = {{"nx", so.nx},
                      {"ny", so.ny},
                      {"cells_per_region", so.cells},
