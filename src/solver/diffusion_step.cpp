@@ -39,7 +39,7 @@ void require(const Executor& exec, const V& v, std::size_t n, const char* arg) {
 
 template <class T>
 DiffusionStep<T>::DiffusionStep(std::shared_ptr<const Grid3D> grid, std::shared_ptr<const Executor> exec,
-                                const BoundaryConditions& bc, SolverOptions options)
+                                const BoundaryConditions& bc, SolverOptions options, StepBalance balance)
     : grid_(std::move(grid)), exec_(std::move(exec)) {
   if (!grid_ || !exec_) {
     throw InvalidArgument("DiffusionStep", "DiffusionStep", "grid and executor must not be null");
@@ -55,6 +55,10 @@ DiffusionStep<T>::DiffusionStep(std::shared_ptr<const Grid3D> grid, std::shared_
   op_ = std::make_shared<StencilOperator<T>>(grid_, exec_, work_.view(), mass_.view(), bc);
   m_ = std::make_shared<ZLinePreconditioner<T>>(*op_);
   cg_ = std::make_unique<CgSolver<T>>(op_, m_, options);
+  if (balance == StepBalance::exact) {
+    ones_ = Array<T>(exec_, n);
+    fill(*exec_, ones_.view(), T(1));
+  }
 }
 
 template <class T>
@@ -103,8 +107,23 @@ SolveReport DiffusionStep<T>::advance(View<T> u, View<const T> capacity, View<co
   }
   if (guess) copy(*exec_, *guess, u);
   const SolveReport r = cg_->solve(rhs_.const_view(), u);
+  if (ones_.size() > 0 && r.converged) restore_balance(u);
   if (decomposition_) decomposition_->exchange(u.data(), grid_->nz());
   return r;
+}
+
+// A is symmetric, so sum(A u) = (A 1) . u, and adding d to every cell adds
+// d sum(A 1) to sum(A u): d = sum(rhs - A u) / sum(A 1) zeroes the defect.
+// sum(A 1) is the sum of V C / dt and the boundary faces' conductances, > 0.
+template <class T>
+void DiffusionStep<T>::restore_balance(View<T> u) {
+  const VectorSpace<T>& space = op_->space();
+  op_->apply(ones_.const_view(), work_.view());
+  const double total = space.dot(*exec_, ones_.const_view(), work_.const_view());
+  op_->apply(View<const T>(u), work_.view());
+  axpby(*exec_, T(1), rhs_.const_view(), T(-1), work_.view());
+  const double defect = space.dot(*exec_, ones_.const_view(), work_.const_view());
+  if (total > 0 && std::isfinite(defect)) axpy(*exec_, static_cast<T>(defect / total), ones_.const_view(), u);
 }
 
 template <class T>

@@ -15,16 +15,30 @@
 
 namespace voltaic {
 
+/// What a step does about the balance CG's tolerance leaves open.
+enum class StepBalance {
+  /// u as CG returns it: sum_c (A u - rhs)_c, the step's balance defect (with
+  /// insulated faces the change of sum_c V_c C_c u less dt sum_c V_c s_c), is
+  /// of the order of the tolerance.
+  as_solved,
+  /// u shifted by one constant after CG so that sum_c (A u - rhs)_c = 0 to
+  /// rounding: the conserved total is exact whatever the tolerance, so the
+  /// tolerance need only serve the step's accuracy. Costs two operator
+  /// applies and two dot products a step.
+  exact,
+};
+
 /// Backward Euler on the cell-centred finite volumes of StencilOperator: per cell c,
 ///
 ///   V_c C_c (u_new - u_old) / dt = sum_f G_f (u_nb - u_c) + (boundary faces) + V_c s_c,
 ///
 /// G_f from k by the harmonic mean, boundary faces as the BoundaryConditions
 /// say. Solved by CG with the z-line preconditioner, from u_old as the initial
-/// guess. With insulated faces sum_c V_c C_c u is conserved up to the solver
-/// tolerance plus dt sum_c V_c s_c. Workspace (the operator, preconditioner,
-/// CG vectors and four arrays of num_cells values) is allocated once at
-/// construction.
+/// guess. With insulated faces sum_c V_c C_c u changes by dt sum_c V_c s_c,
+/// up to the solver tolerance (StepBalance::as_solved) or to rounding
+/// (StepBalance::exact). Workspace (the operator, preconditioner, CG vectors
+/// and four arrays of num_cells values, five with StepBalance::exact) is
+/// allocated once at construction.
 template <class T>
 class DiffusionStep {
  public:
@@ -32,7 +46,8 @@ class DiffusionStep {
   /// @param options CG options (tolerance, iterations); throw_on_failure decides
   ///        whether a failed step throws NotConverged or returns its report
   DiffusionStep(std::shared_ptr<const Grid3D> grid, std::shared_ptr<const Executor> exec,
-                const BoundaryConditions& bc = {}, SolverOptions options = {});
+                const BoundaryConditions& bc = {}, SolverOptions options = {},
+                StepBalance balance = StepBalance::as_solved);
 
   /// Advances u (num_cells values, updated in place) by dt.
   /// @param capacity C per cell, > 0 (porosity; rho c_p)
@@ -59,10 +74,13 @@ class DiffusionStep {
  private:
   SolveReport advance(View<T> u, View<const T> capacity, View<const T> k, View<const T> source, T dt,
                       const View<const T>* guess);
+  /// StepBalance::exact: u += d with d = sum(rhs - A u) / sum(A 1).
+  void restore_balance(View<T> u);
 
   std::shared_ptr<const Grid3D> grid_;
   std::shared_ptr<const Executor> exec_;
   Array<T> volume_, mass_, rhs_, work_;
+  Array<T> ones_;  ///< StepBalance::exact only
   std::shared_ptr<StencilOperator<T>> op_;
   std::shared_ptr<ZLinePreconditioner<T>> m_;
   std::unique_ptr<CgSolver<T>> cg_;
