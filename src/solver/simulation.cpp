@@ -67,7 +67,8 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   po.check_values = false;  // D and the flux are computed here; the potential step catches bad states
   w.particles =
       std::make_unique<ParticleDiffusion<double>>(e, options_.grid.radial_shells, l.particle_radii().view(), po);
-  w.electrolyte = std::make_unique<DiffusionStep<double>>(l.grid(), e, BoundaryConditions{}, options_.diffusion);
+  w.electrolyte = std::make_unique<DiffusionStep<double>>(l.grid(), e, BoundaryConditions{}, options_.diffusion,
+                                                          StepBalance::exact);
   w.electrolyte->decompose(l.decomposition());
   w.potential = std::make_unique<PotentialStep>(layout_, options_.potential);
   if (options_.thermal == ThermalModel::conduction) w.heat = std::make_unique<StackHeat>(l, options_.heat);
