@@ -58,6 +58,24 @@ class DiffusionStepTest : public test::ExecutorTest<C> {
     for (std::size_t i = 0; i < n; ++i) err = std::max(err, std::abs(got[i] - u[i]));
     return err;
   }
+  /// A random problem with insulated faces, as the electrolyte's: porosity,
+  /// diffusivity and source per cell, and the starting concentrations.
+  struct Insulated {
+    std::shared_ptr<const Grid3D> grid;
+    Array<double> eps, d, s;
+    std::vector<double> c0;
+  };
+  Insulated insulated_problem() {
+    Insulated p;
+    p.grid = layered(6, 2);
+    const std::size_t n = p.grid->num_cells();
+    std::mt19937_64 rng(test::fresh_seed());
+    p.eps = this->make(test::random_vector<double>(n, rng, 0.2, 1.0));
+    p.d = this->make(test::random_vector<double>(n, rng, 1e-3, 1.0));
+    p.s = this->make(test::random_vector<double>(n, rng, -5.0, 5.0));
+    p.c0 = test::random_vector<double>(n, rng, 900.0, 1100.0);
+    return p;
+  }
 };
 TYPED_TEST_SUITE(DiffusionStepTest, DoubleCases);
 
@@ -112,13 +130,9 @@ TYPED_TEST(DiffusionStepTest, SecondOrderWithConvectiveFaces) {
 }
 
 TYPED_TEST(DiffusionStepTest, ConservesLithium) {
-  const auto g = layered(6, 2);
+  const auto [g, eps, d, s, c0] = this->insulated_problem();
   const std::size_t n = g->num_cells();
-  std::mt19937_64 rng(test::fresh_seed());
-  const auto eps = this->make(test::random_vector<double>(n, rng, 0.2, 1.0));
-  const auto d = this->make(test::random_vector<double>(n, rng, 1e-3, 1.0));
-  const auto s = this->make(test::random_vector<double>(n, rng, -5.0, 5.0));
-  Array<double> c = this->make(test::random_vector<double>(n, rng, 900.0, 1100.0));
+  Array<double> c = this->make(c0);
   DiffusionStep<double> step(g, this->exec_, {}, this->tight());
   Array<double> weight(this->exec_, n);
   multiply(*this->exec_, step.volumes().const_view(), eps.const_view(), weight.view());
@@ -137,13 +151,8 @@ TYPED_TEST(DiffusionStepTest, ConservesLithium) {
 // step holds to rounding, where the plain solve misses it by far more; and
 // the shifted solution stays within the tolerance's reach of the tight one.
 TYPED_TEST(DiffusionStepTest, ExactBalanceHoldsAtALooseTolerance) {
-  const auto g = layered(6, 2);
+  const auto [g, eps, d, s, c0] = this->insulated_problem();
   const std::size_t n = g->num_cells();
-  std::mt19937_64 rng(test::fresh_seed());
-  const auto eps = this->make(test::random_vector<double>(n, rng, 0.2, 1.0));
-  const auto d = this->make(test::random_vector<double>(n, rng, 1e-3, 1.0));
-  const auto s = this->make(test::random_vector<double>(n, rng, -5.0, 5.0));
-  const auto c0 = test::random_vector<double>(n, rng, 900.0, 1100.0);
   const double dt = 0.05;
   double defect[2] = {0.0, 0.0};
   std::vector<double> after[2];
