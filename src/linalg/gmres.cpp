@@ -100,27 +100,28 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
       const View<T> v_next = basis(j + 1);
       m_->apply(View<const T>(basis(j)), z);
       a_->apply(View<const T>(z), v_next);
-      // CGS2: pass 1 with ||w|| before it (the scale of the breakdown test),
-      // pass 2 (what rounding left of the basis directions), the new norm;
-      // each pass's coefficients applied where they lie, one read of all.
+      // CGS2: pass 1 with w . w in the same batch (w is the block's vector
+      // j + 1; ||w|| is the scale of the breakdown test), pass 2 (what
+      // rounding left of the basis directions), the new norm; each pass's
+      // coefficients applied where they lie, one read of all.
       const View<const T> basis_block = View<const T>(basis_.view());
       const std::size_t second = static_cast<std::size_t>(m) + 2;
       const View<T> pass1 = scalars_.view().subview(0, j + 2), pass2 = scalars_.view().subview(second, j + 2);
-      space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), pass1);
-      space.nrm2(exec, View<const T>(v_next), pass1.subview(j + 1, 1));
+      space.block_dot(exec, basis_block, stride_, j + 2, View<const T>(v_next), pass1);
       subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass1), v_next);
       space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), pass2);
       subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass2), v_next);
       space.nrm2(exec, View<const T>(v_next), pass2.subview(j + 1, 1));
       read_scalars(static_cast<int>(second) + j + 2);
-      const double w_norm = s[j + 1];
+      // Infinite where w . w overflows T: the invariant-subspace test below then does not fire.
+      const double w_norm = std::sqrt(static_cast<double>(s[j + 1]));
       for (int i = 0; i <= j; ++i) {
         h(i, j) = s[i];
         h(i, j) += s[second + i];
       }
       const double h_next = s[second + j + 1];
       ++it;
-      bool finite = detail::finite(h_next) && detail::finite(w_norm);
+      bool finite = detail::finite(h_next);
       for (int i = 0; i <= j; ++i) finite = finite && detail::finite(h(i, j));
       if (!finite) {
         reason = StopReason::non_finite;
@@ -148,7 +149,10 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
       k = j + 1;
       // Converged estimate, or an invariant subspace (the next direction is
       // rounding noise): either way this cycle is done.
-      if (std::fabs(g_[j + 1]) <= tol || h_next <= std::numeric_limits<T>::epsilon() * w_norm) break;
+      if (std::fabs(g_[j + 1]) <= tol ||
+          (detail::finite(w_norm) && h_next <= std::numeric_limits<T>::epsilon() * w_norm)) {
+        break;
+      }
       scale(exec, static_cast<T>(1.0 / h_next), v_next);
     }
 
