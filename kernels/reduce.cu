@@ -62,20 +62,60 @@ __device__ typename P::Acc block_tree(typename P::Acc (&acc)[kLanes / kBlock], t
   return g;
 }
 
+/// One segment of partials (from `begin`) reduced by the canonical tree.
+/// `Load` reads one partial: plain, or past L1 for those other blocks wrote.
+template <class P, int kBlock, class Load>
+__device__ typename P::Acc partial_segment(const typename P::Acc* in, std::size_t count, std::size_t begin,
+                                           typename P::Acc* groups, Load load) {
+  using Acc = typename P::Acc;
+  constexpr int R = kLanes / kBlock;
+  Acc acc[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) acc[r] = P::identity();
+  for (int s = 0; s < kSteps; ++s) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const std::size_t e = begin + std::size_t(s) * kLanes + threadIdx.x + r * kBlock;
+      if (e < count) P::combine(acc[r], load(in + e));
+    }
+  }
+  return block_tree<P, kBlock>(acc, groups);
+}
+
+/// A partial another block wrote in this kernel: read from L2, word by word.
+template <class Acc>
+__device__ __forceinline__ Acc load_coherent(const Acc* p) {
+  constexpr int kWords = sizeof(Acc) / sizeof(unsigned);
+  const auto* w = reinterpret_cast<const unsigned*>(p);
+  unsigned v[kWords];
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) v[i] = __ldcg(w + i);
+  Acc a;
+  memcpy(&a, v, sizeof(Acc));
+  return a;
+}
+
 /// Pass 1: one partial per segment of the inputs. A batch (gridDim.y > 1)
-/// reduces x + b x_stride against y into partials + b partial_stride.
+/// reduces x + b x_stride against y into partials + b partial_stride. With
+/// `counters` (one a batch entry, zero on entry and left zero), the block
+/// that finishes last reduces the partials, all in one segment, into
+/// result[b]: the same tree as reduce_partials_kernel, one launch fewer.
 template <class P, class T, int kBlock>
 __global__ void __launch_bounds__(kBlock)
     reduce_values_kernel(const T* __restrict__ x, const T* __restrict__ y, std::size_t n, std::size_t segments,
                          bool vector_ok, typename P::Acc* __restrict__ partials, std::size_t x_stride,
-                         std::size_t partial_stride) {
+                         std::size_t partial_stride, unsigned* counters, T* result) {
   x += blockIdx.y * x_stride;
   partials += blockIdx.y * partial_stride;
   using Acc = typename P::Acc;
   constexpr int R = kLanes / kBlock;
   constexpr int V = reduction::kVec<T>;
   constexpr std::size_t kSegment = reduction::kSegment<T>;
+  // Steps whose loads are issued before their sums: up to 16 loads in flight a thread.
+  constexpr int kChunk = 16 / (R * P::arity) > 0 ? 16 / (R * P::arity) : 1;
+  static_assert(kSteps % kChunk == 0, "chunks tile the steps");
   __shared__ alignas(Acc) unsigned char group_storage[sizeof(Acc) * kGroups];
+  __shared__ bool last;
   Acc* groups = reinterpret_cast<Acc*>(group_storage);
 
   for (std::size_t seg = blockIdx.x; seg < segments; seg += gridDim.x) {
@@ -84,21 +124,32 @@ __global__ void __launch_bounds__(kBlock)
     for (int r = 0; r < R; ++r) acc[r] = P::identity();
     const std::size_t begin = seg * kSegment;
     if (vector_ok && begin + kSegment <= n) {
-      // Whole segment, aligned: one 16-byte load per input per lane and step.
+      // Whole segment, aligned: 16-byte loads, a chunk of steps at a time,
+      // each lane's sums in the canonical order.
       const std::size_t first_pack = begin / V;
-#pragma unroll 8
-      for (int s = 0; s < kSteps; ++s) {
+      for (int s0 = 0; s0 < kSteps; s0 += kChunk) {
+        Pack<T, V> a[kChunk][R], b[P::arity == 2 ? kChunk : 1][R];
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-          const std::size_t p = first_pack + std::size_t(s) * kLanes + threadIdx.x + r * kBlock;
-          const Pack<T, V> a = load_pack<V>(x, p);
-          if constexpr (P::arity == 2) {
-            const Pack<T, V> b = load_pack<V>(y, p);
+        for (int c = 0; c < kChunk; ++c) {
 #pragma unroll
-            for (int v = 0; v < V; ++v) P::add(acc[r], a.v[v], b.v[v]);
-          } else {
+          for (int r = 0; r < R; ++r) {
+            const std::size_t p = first_pack + std::size_t(s0 + c) * kLanes + threadIdx.x + r * kBlock;
+            a[c][r] = load_pack<V>(x, p);
+            if constexpr (P::arity == 2) b[c][r] = load_pack<V>(y, p);
+          }
+        }
 #pragma unroll
-            for (int v = 0; v < V; ++v) P::add(acc[r], a.v[v]);
+        for (int c = 0; c < kChunk; ++c) {
+#pragma unroll
+          for (int r = 0; r < R; ++r) {
+#pragma unroll
+            for (int v = 0; v < V; ++v) {
+              if constexpr (P::arity == 2) {
+                P::add(acc[r], a[c][r].v[v], b[c][r].v[v]);
+              } else {
+                P::add(acc[r], a[c][r].v[v]);
+              }
+            }
           }
         }
       }
@@ -120,6 +171,20 @@ __global__ void __launch_bounds__(kBlock)
     const Acc total = block_tree<P, kBlock>(acc, groups);
     if (threadIdx.x == 0) partials[seg] = total;
   }
+  if (!counters) return;
+  if (threadIdx.x == 0) {
+    __threadfence();  // this block's partials before its count
+    last = atomicAdd(counters + blockIdx.y, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  const Acc total =
+      partial_segment<P, kBlock>(partials, segments, 0, groups, [](const Acc* p) { return load_coherent(p); });
+  if (threadIdx.x == 0) {
+    result[blockIdx.y] = P::finish(total);
+    counters[blockIdx.y] = 0;
+  }
 }
 
 /// Later passes: one partial per segment of partials; the last pass (segments
@@ -133,23 +198,12 @@ __global__ void __launch_bounds__(kBlock)
   out += blockIdx.y * partial_stride;
   result += blockIdx.y;
   using Acc = typename P::Acc;
-  constexpr int R = kLanes / kBlock;
   __shared__ alignas(Acc) unsigned char group_storage[sizeof(Acc) * kGroups];
   Acc* groups = reinterpret_cast<Acc*>(group_storage);
 
   for (std::size_t seg = blockIdx.x; seg < segments; seg += gridDim.x) {
-    Acc acc[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) acc[r] = P::identity();
-    const std::size_t begin = seg * reduction::kPartialSegment;
-    for (int s = 0; s < kSteps; ++s) {
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const std::size_t e = begin + std::size_t(s) * kLanes + threadIdx.x + r * kBlock;
-        if (e < count) P::combine(acc[r], in[e]);
-      }
-    }
-    const Acc total = block_tree<P, kBlock>(acc, groups);
+    const Acc total = partial_segment<P, kBlock>(in, count, seg * reduction::kPartialSegment, groups,
+                                                 [](const Acc* p) { return *p; });
     if (threadIdx.x == 0) {
       if (segments == 1) {
         *result = P::finish(total);
@@ -184,7 +238,10 @@ unsigned balanced_grid(const CudaExecutor& exec, Kernel kernel, int block, std::
 }
 
 /// The passes of `batch` reductions: x + b x_stride against y into result[b],
-/// each with its own partials (partial_count of them apart).
+/// each with its own partials (partial_count of them apart). With the
+/// default grid, and partials that fill one segment, pass 1 finishes the
+/// reduction itself (its last block); an explicit grid keeps the separate
+/// passes, so that tests compare the two.
 template <class P, class T, int kBlock>
 void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, unsigned grid,
                 typename P::Acc* partials, int batch = 1, std::size_t x_stride = 0, std::size_t partial_count = 0) {
@@ -194,8 +251,12 @@ void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n,
   const unsigned g1 = grid > 0 ? grid : balanced_grid(exec, values_kernel, kBlock, segments);
   const bool vector_ok = aligned_to(16, x, y) && (x_stride * sizeof(T)) % 16 == 0;
   const unsigned b = static_cast<unsigned>(batch);
-  values_kernel<<<dim3(g1, b), kBlock, 0, s>>>(x, y, n, segments, vector_ok, partials, x_stride, partial_count);
+  const bool fused =
+      grid == 0 && segments <= reduction::kPartialSegment && static_cast<std::size_t>(batch) <= CudaExecutor::kCounters;
+  values_kernel<<<dim3(g1, b), kBlock, 0, s>>>(x, y, n, segments, vector_ok, partials, x_stride, partial_count,
+                                               fused ? exec.counters() : nullptr, result);
   VOLTAIC_LAUNCH_CHECK(s, reduce_values_kernel);
+  if (fused) return;
 
   std::size_t count = segments;
   typename P::Acc* in = partials;

@@ -59,7 +59,13 @@ CudaExecutor::CudaExecutor(int device, int num_streams) {
       VOLTAIC_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
       streams_.push_back(s);
     }
+    void* c = nullptr;
+    VOLTAIC_CUDA_CHECK(cudaMalloc(&c, kCounters * sizeof(unsigned)));
+    counters_ = static_cast<unsigned*>(c);
+    VOLTAIC_CUDA_CHECK(cudaMemset(counters_, 0, kCounters * sizeof(unsigned)));
+    VOLTAIC_CUDA_CHECK(cudaDeviceSynchronize());  // zero before any stream's first kernel
   } catch (...) {
+    if (counters_) cudaFree(counters_);
     for (cudaStream_t s : streams_) cudaStreamDestroy(s);
     throw;
   }
@@ -70,6 +76,7 @@ CudaExecutor::~CudaExecutor() {
   for (cudaStream_t s : streams_) cudaStreamSynchronize(s);
   if (scratch_) cudaFree(scratch_);
   if (host_scratch_) cudaFreeHost(host_scratch_);
+  if (counters_) cudaFree(counters_);
   for (cudaStream_t s : streams_) cudaStreamDestroy(s);
 }
 
@@ -171,6 +178,8 @@ void* CudaExecutor::host_scratch(std::size_t bytes) const {
   }
   return host_scratch_;
 }
+
+unsigned* CudaExecutor::counters() const { return counters_; }
 
 std::unique_ptr<Event> CudaExecutor::create_event() const { return std::make_unique<CudaEvent>(shared_from_this()); }
 

@@ -29,6 +29,7 @@ CUstream_st* CudaExecutor::stream(int) const { unavailable("CudaExecutor::stream
 void CudaExecutor::activate() const { unavailable("CudaExecutor::activate"); }
 void* CudaExecutor::scratch(std::size_t) const { unavailable("CudaExecutor::scratch"); }
 void* CudaExecutor::host_scratch(std::size_t) const { unavailable("CudaExecutor::host_scratch"); }
+unsigned* CudaExecutor::counters() const { unavailable("CudaExecutor::counters"); }
 void CudaExecutor::copy_async(void*, MemorySpace, const void*, MemorySpace, std::size_t, int) const {
   unavailable("CudaExecutor::copy_async");
 }

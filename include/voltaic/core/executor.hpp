@@ -152,6 +152,12 @@ class CudaExecutor final : public Executor, public std::enable_shared_from_this<
   void* scratch(std::size_t bytes) const;
   /// Pinned host scratch of at least `bytes` for results read back by the host.
   void* host_scratch(std::size_t bytes) const;
+  /// Capacity of counters().
+  static constexpr std::size_t kCounters = 4096;
+  /// kCounters device counters, zero between kernels: a kernel that counts on
+  /// them leaves them zero. Allocated with the executor and never moved, so a
+  /// captured graph may keep the address.
+  unsigned* counters() const;
 
  private:
   CudaExecutor(int device, int num_streams);
@@ -161,6 +167,7 @@ class CudaExecutor final : public Executor, public std::enable_shared_from_this<
   mutable std::size_t scratch_bytes_ = 0;
   mutable void* host_scratch_ = nullptr;
   mutable std::size_t host_scratch_bytes_ = 0;
+  mutable unsigned* counters_ = nullptr;
 };
 
 /// An event on a CUDA executor's stream, to order work between streams
