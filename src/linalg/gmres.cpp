@@ -54,6 +54,16 @@ void GmresSolver<T>::read_scalars(int count) {
 
 template <class T>
 SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
+  return run(b, x, false);
+}
+
+template <class T>
+SolveReport GmresSolver<T>::solve_from_zero(View<const T> b, View<T> x) {
+  return run(b, x, true);
+}
+
+template <class T>
+SolveReport GmresSolver<T>::run(View<const T> b, View<T> x, bool from_zero) {
   const std::string where = "GmresSolver::solve";
   const Executor& exec = *a_->executor();
   const std::size_t n = a_->size();
@@ -69,7 +79,13 @@ SolveReport GmresSolver<T>::solve(View<const T> b, View<T> x) {
   const T* s = host_scalars_.data();
   const View<T> w = w_.view(), z = z_.view();
 
-  double beta = detail::residual(*a_, b, View<const T>(x), basis(0));
+  double beta = b_norm;  // b - A 0, the same bits as residual() gives for finite A
+  if (from_zero) {
+    fill(exec, x, T(0));
+    copy(exec, b, basis(0));
+  } else {
+    beta = detail::residual(*a_, b, View<const T>(x), basis(0));
+  }
   const double initial = beta;
   double previous = std::numeric_limits<double>::infinity();
   int it = 0;

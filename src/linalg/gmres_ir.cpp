@@ -60,7 +60,11 @@ GmresIrSolver::GmresIrSolver(std::shared_ptr<const LinearOperator<double>> a64,
   inner64_ = std::make_unique<GmresSolver<double>>(a64_, m64_, inner_options_);
 }
 
-SolveReport GmresIrSolver::solve(View<const double> b, View<double> x) {
+SolveReport GmresIrSolver::solve(View<const double> b, View<double> x) { return refine(b, x, false); }
+
+SolveReport GmresIrSolver::solve_from_zero(View<const double> b, View<double> x) { return refine(b, x, true); }
+
+SolveReport GmresIrSolver::refine(View<const double> b, View<double> x, bool from_zero) {
   const std::string where = "GmresIrSolver::solve";
   const Executor& exec = *a64_->executor();
   const std::size_t n = a64_->size();
@@ -71,10 +75,17 @@ SolveReport GmresIrSolver::solve(View<const double> b, View<double> x) {
   const double tol = detail::tolerance(options_, b_norm);
 
   const View<double> r = r_.view(), d = d_.view();
-  double r_norm = detail::residual(*a64_, b, View<const double>(x), r);
+  double r_norm = b_norm;  // b - A 0 (GmresSolver::run says why it is the same)
+  if (from_zero) {
+    fill(exec, x, 0.0);
+    copy(exec, b, r);
+  } else {
+    r_norm = detail::residual(*a64_, b, View<const double>(x), r);
+  }
   const double initial = r_norm;
   SolveReport report;
   StopReason reason = StopReason::max_iterations;
+  bool prepared = false;  // prepare_fp64_ called in this solve
   while (true) {
     if (!detail::finite(r_norm)) {
       reason = StopReason::non_finite;
@@ -93,15 +104,15 @@ SolveReport GmresIrSolver::solve(View<const double> b, View<double> x) {
       copy(exec, View<const double>(r), d);
       scale(exec, 1.0 / r_norm, d);
       convert(exec, View<const double>(d), r32_.view());
-      fill(exec, d32_.view(), 0.0f);
       inner32_->options_.max_iterations = budget;
-      inner = inner32_->solve(r32_.view(), d32_.view());
+      inner = inner32_->solve_from_zero(r32_.view(), d32_.view());
       convert(exec, View<const float>(d32_.view()), d);
       if (inner.reason != StopReason::non_finite) axpy(exec, r_norm, View<const double>(d), x);
     } else {
-      fill(exec, d, 0.0);
+      if (prepare_fp64_ && !prepared) prepare_fp64_();
+      prepared = true;
       inner64_->options_.max_iterations = budget;
-      inner = inner64_->solve(View<const double>(r), d);
+      inner = inner64_->solve_from_zero(View<const double>(r), d);
       if (inner.reason != StopReason::non_finite) axpy(exec, 1.0, View<const double>(d), x);
     }
     report.inner_iterations += inner.iterations;

@@ -281,7 +281,7 @@ void CollectorSystem::update() {
 }
 
 SolveReport CollectorSystem::solve(View<const double> b, View<double> x) {
-  SolveReport r = solver_->solve(b, x);
+  SolveReport r = solver_->solve_from_zero(b, x);
   r.inner_iterations = r.iterations;
   return r;
 }

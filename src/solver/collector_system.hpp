@@ -91,7 +91,7 @@ class CollectorSystem {
   /// blocks and the multigrid levels.
   void update();
   /// J x = b for the whole Jacobian to the linear options' relative
-  /// tolerance (x: the initial guess in, zero is fine). inner_iterations
+  /// tolerance, from x = 0 (x's content is not read). inner_iterations
   /// counts the GMRES iterations, as GMRES-IR's do.
   SolveReport solve(View<const double> b, View<double> x);
   /// The positive tab's mean potential (the negative tab is the reference).

@@ -144,6 +144,10 @@ PotentialStep::System& PotentialStep::system(CellDrive::Mode mode) {
     s->collectors = std::make_unique<CollectorSystem>(l, mode, s->j64, s->m64, options_.linear);
   else
     s->solver = std::make_unique<GmresIrSolver>(s->j64, s->m64, s->j32, s->m32, options_.linear);
+  if (s->solver) {  // GMRES-IR needs the FP64 factors only once FP32 corrections stop helping
+    System* sys = s.get();
+    s->solver->set_fp64_preparation([sys] { sys->m64->update(*sys->j64); });
+  }
   slot = std::move(s);
   return *slot;
 }
@@ -263,7 +267,7 @@ void PotentialStep::newton_update(System& s, bool direct, PotentialReport& repor
   } else {
     s.j64->update_diagonals(d_s_.view(), d_e_.view(), c01_.view(), c10_.view());
   }
-  s.m64->update(*s.j64);
+  if (direct || s.collectors) s.m64->update(*s.j64);  // GMRES-IR's factors it when it needs them
   scale(exec, -1.0, residual_.view());
   if (direct) {
     // One z-line holds every unknown: the block z-line factorisation is the
@@ -272,7 +276,6 @@ void PotentialStep::newton_update(System& s, bool direct, PotentialReport& repor
     summary = "direct block-tridiagonal solve";
     return;
   }
-  fill(exec, update_.view(), 0.0);
   SolveReport linear;
   if (s.collectors) {  // FP64 GMRES (collector_system.hpp says why)
     s.collectors->update();
@@ -280,7 +283,7 @@ void PotentialStep::newton_update(System& s, bool direct, PotentialReport& repor
   } else {
     s.j32->assign_converted(*s.j64);
     s.m32->update(*s.j32);
-    linear = s.solver->solve(residual_.view(), update_.view());
+    linear = s.solver->solve_from_zero(residual_.view(), update_.view());
   }
   report.linear_iterations += linear.inner_iterations;
   report.switched_to_fp64 = report.switched_to_fp64 || linear.switched_to_fp64;

@@ -146,6 +146,57 @@ TYPED_TEST(GmresIrTest, SwitchesToFp64WhereFp32CannotResolveTheProblem) {
   ::testing::Test::RecordProperty("gmres_ir", record(ir, rel));
 }
 
+TYPED_TEST(GmresIrTest, FromZeroGivesTheSameBitsAndFactorsFp64OnlyWhenItSwitches) {
+  // The two problems above: one FP32 resolves (no switch), one it cannot
+  // (the solve switches to FP64). solve_from_zero, with x holding NaN and
+  // m64 stale until the preparation hook refreshes it, must give solve()'s
+  // iterates from x = 0 bit for bit, calling the hook once when the solve
+  // switches and never otherwise.
+  auto thin = std::make_shared<Grid3D>(12, 12, 1e-3, 1e-3,
+                                       std::vector<ZRegionSpec>{{"a", 6, 6e-6}, {"b", 6, 6e-6}, {"c", 6, 6e-6}});
+  BoundaryConditions held{};
+  held[int(Face::z_lo)] = BoundaryCondition::dirichlet(0.0);
+  held[int(Face::z_hi)] = BoundaryCondition::robin(1e3, 0.0);
+  auto columns = std::make_shared<Grid3D>(4, 4, 1.0, 1.0,
+                                          std::vector<ZRegionSpec>{{"a", 4, 4e-6}, {"s", 3, 3e-6}, {"c", 4, 4e-6}});
+  for (const bool switches : {false, true}) {
+    const auto g = switches ? columns : thin;
+    const BoundaryConditions bc = switches ? BoundaryConditions{} : held;
+    const auto k = switches ? region_k(*g, 1e-6) : test::random_vector<double>(g->num_cells(), this->rng_, 0.5, 2.0);
+    const double volume = switches ? 1e3 : 0.0;
+    const Operators o = make_operators(g, this->exec_, k, std::vector<double>(g->num_cells(), volume), bc);
+    const Operators other = make_operators(g, this->exec_, k, std::vector<double>(g->num_cells(), volume + 7e3), bc);
+    const auto b = this->make(test::random_vector<double>(g->num_cells(), this->rng_));
+    SolverOptions opt;
+    opt.relative_tolerance = switches ? 1e-6 : 1e-10;
+    opt.throw_on_failure = false;
+
+    GmresIrSolver plain(o.a64, o.m64, o.a32, o.m32, opt);
+    Array<double> x0 = this->make(std::vector<double>(g->num_cells(), 0.0));
+    const SolveReport r0 = plain.solve(b.view(), x0.view());
+
+    auto stale = std::make_shared<ZLinePreconditioner<double>>(*other.a64);
+    GmresIrSolver lazy(o.a64, stale, o.a32, o.m32, opt);
+    int calls = 0;
+    lazy.set_fp64_preparation([&] {
+      ++calls;
+      stale->update(*o.a64);
+    });
+    Array<double> x1 = this->make(std::vector<double>(g->num_cells(), std::nan("")));
+    const SolveReport r1 = lazy.solve_from_zero(b.view(), x1.view());
+
+    SCOPED_TRACE(std::string(switches ? "switching" : "FP32") + " problem: " + r0.summary());
+    EXPECT_TRUE(r0.converged);
+    EXPECT_EQ(r0.switched_to_fp64, switches);
+    EXPECT_EQ(r1.switched_to_fp64, switches);
+    EXPECT_EQ(calls, switches ? 1 : 0);
+    EXPECT_EQ(r1.iterations, r0.iterations);
+    EXPECT_EQ(r1.inner_iterations, r0.inner_iterations);
+    EXPECT_EQ(r1.final_residual, r0.final_residual);
+    EXPECT_EQ(x1.to_host(), x0.to_host());
+  }
+}
+
 TYPED_TEST(GmresIrTest, BadInputAndFailures) {
   auto g = std::make_shared<Grid3D>(5, 4, 1e-3, 1e-3, std::vector<ZRegionSpec>{{"z", 6, 6e-5}});
   BoundaryConditions bc{};

@@ -4,6 +4,8 @@
 // non-symmetric two-field problem; the reports, and bad input.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "krylov_reference.hpp"
 
 using namespace voltaic;
@@ -159,6 +161,29 @@ TYPED_TEST(KrylovTest, InitialGuessIsUsedAndAnExactOneNeedsNoIteration) {
   EXPECT_EQ(cg.iterations, 0) << cg.summary();
   const SolveReport gm = GmresSolver<T>(a, m, o).solve(b.view(), x.view());
   EXPECT_EQ(gm.iterations, 0) << gm.summary();
+}
+
+TYPED_TEST(KrylovTest, GmresFromZeroIgnoresXAndGivesTheSameBits) {
+  using T = typename TestFixture::T;
+  const Problem p = random_problem(6, 5, 8, 1e-3, 1e-4, this->rng_);
+  const auto a = make_operator<T>(p, this->exec_);
+  const auto m = std::make_shared<ZLinePreconditioner<T>>(*a);
+  SolverOptions o;
+  o.relative_tolerance = this->rtol();
+  o.restart = 5;  // several restarts
+  const auto bh = test::random_vector<T>(a->size(), this->rng_);
+  const Array<T> b = this->make(bh);
+  Array<T> x0 = this->make(std::vector<T>(a->size(), T(0)));
+  Array<T> x1 = this->make(std::vector<T>(a->size(), std::numeric_limits<T>::quiet_NaN()));
+  GmresSolver<T> gmres(a, m, o);
+  const SolveReport r0 = gmres.solve(b.view(), x0.view());
+  const SolveReport r1 = gmres.solve_from_zero(b.view(), x1.view());
+  EXPECT_TRUE(r1.converged) << r1.summary();
+  EXPECT_GT(r1.iterations, o.restart);
+  EXPECT_EQ(r1.iterations, r0.iterations);
+  EXPECT_EQ(r1.initial_residual, r0.initial_residual);
+  EXPECT_EQ(r1.final_residual, r0.final_residual);
+  EXPECT_EQ(x1.to_host(), x0.to_host());
 }
 
 TYPED_TEST(KrylovTest, ZeroRightHandSideGivesZeroSolution) {

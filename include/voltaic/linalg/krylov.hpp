@@ -2,6 +2,7 @@
 /// @file krylov.hpp
 /// @brief CG, restarted GMRES(m) and mixed-precision GMRES-IR.
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -73,8 +74,13 @@ class GmresSolver final : public Solver<T> {
   GmresSolver(std::shared_ptr<const LinearOperator<T>> a, std::shared_ptr<const Preconditioner<T>> m,
               SolverOptions options);
   SolveReport solve(View<const T> b, View<T> x) override;
+  /// solve() from x = 0, whatever x holds: the first residual is b itself, so
+  /// the solve saves an apply of A, an update and a norm (the same iterates).
+  SolveReport solve_from_zero(View<const T> b, View<T> x);
 
  private:
+  SolveReport run(View<const T> b, View<T> x, bool from_zero);
+
   std::shared_ptr<const LinearOperator<T>> a_;
   std::shared_ptr<const Preconditioner<T>> m_;
   SolverOptions options_;
@@ -114,8 +120,16 @@ class GmresIrSolver final : public Solver<double> {
                 std::shared_ptr<const LinearOperator<float>> a32, std::shared_ptr<const Preconditioner<float>> m32,
                 SolverOptions options);
   SolveReport solve(View<const double> b, View<double> x) override;
+  /// solve() from x = 0, whatever x holds (GmresSolver::solve_from_zero).
+  SolveReport solve_from_zero(View<const double> b, View<double> x);
+  /// Called once in a solve, before its first FP64 correction: a caller whose
+  /// m64 is left unfactored until FP32 stops helping factors it here.
+  void set_fp64_preparation(std::function<void()> prepare) { prepare_fp64_ = std::move(prepare); }
 
  private:
+  SolveReport refine(View<const double> b, View<double> x, bool from_zero);
+
+  std::function<void()> prepare_fp64_;
   std::shared_ptr<const LinearOperator<double>> a64_;
   std::shared_ptr<const Preconditioner<double>> m64_;
   std::shared_ptr<const LinearOperator<float>> a32_;
