@@ -304,7 +304,7 @@ TEST(SimulationRestart, SolverOptionsAreFingerprintedAsBefore) {
   ASSERT_TRUE(observer.kept);
   const std::string setup = observer.kept->texts.at("setup");
   EXPECT_NE(setup.find("\nsteps 0.02 1e-06 300 1e-04 1e-06 1.5 7 1e-07 9\n"), std::string::npos) << setup;
-  EXPECT_NE(setup.find("\npotential 2e-09 30 0.2 1 1e-05 2000 40 0.01\n"), std::string::npos) << setup;
+  EXPECT_NE(setup.find("\npotential 2e-09 30 0.2 1 1e-04 2000 40 0.01\n"), std::string::npos) << setup;
 }
 
 /// The message load_checkpoint gives for `c`, "" when it accepts it.
