@@ -150,7 +150,9 @@ nlohmann::ordered_json work_json(const voltaic::WorkCounts& w) {
 
 /// The profiled run's time per sub-step: seconds, ms per accepted step and
 /// fraction of run(); with the device's copy bandwidth, each sub-step's byte
-/// floor (floor_bytes) and the fraction of it the sub-step reaches.
+/// floor (floor_bytes) and the fraction of it the sub-step reaches; each
+/// sub-step's launches and host waits (the rest of the timed runs' are step
+/// control's).
 nlohmann::ordered_json split_of(const Run& x, const StepBenchOptions& so, double copy_gbps) {
   const voltaic::SubstepTimes& t = x.substeps;
   const double other = x.run_s - t.concentration_s - t.potential_s - t.thermal_s;
@@ -167,10 +169,16 @@ nlohmann::ordered_json split_of(const Run& x, const StepBenchOptions& so, double
       {"concentration", t.concentration_s}, {"potential", t.potential_s}, {"thermal", t.thermal_s}, {"other", other}};
   const std::pair<const char*, double> floors[] = {
       {"concentration", floor.concentration}, {"potential", floor.potential}, {"thermal", floor.thermal}};
+  const std::pair<const char*, const voltaic::DeviceActivity*> asked[] = {{"concentration", &t.concentration_activity},
+                                                                          {"potential", &t.potential_activity},
+                                                                          {"thermal", &t.thermal_activity}};
   for (const auto& [name, s] : parts) {
     j[name] = {{"s", s},
                {"ms_per_accepted_step", x.accepted > 0 ? 1e3 * s / x.accepted : 0.0},
                {"fraction", x.run_s > 0.0 ? s / x.run_s : 0.0}};
+    for (const auto& [part, a] : asked) {
+      if (std::string(part) == name) j[name]["device_activity"] = activity_json(*a, x.accepted);
+    }
     for (const auto& [part, bytes] : floors) {
       if (std::string(part) != name || copy_gbps <= 0.0 || s <= 0.0) continue;
       j[name]["floor_bytes"] = bytes;

@@ -22,10 +22,13 @@ bool Simulation::Substep::timed(F&& f) {
   using Clock = std::chrono::steady_clock;
   const Executor& e = *sim_.layout_->executor();
   e.synchronize();
+  const DeviceActivity before = device_activity();
   const Clock::time_point start = Clock::now();
   const bool ok = f();
+  const DeviceActivity asked = device_activity() - before;
   e.synchronize();
   sim_.substep_times_.*timer_ += std::chrono::duration<double>(Clock::now() - start).count();
+  sim_.substep_times_.*activity_ += asked;
   return ok;
 }
 

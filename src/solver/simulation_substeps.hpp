@@ -22,7 +22,8 @@ struct Simulation::Pass {
 
 class Simulation::Substep {
  public:
-  Substep(Simulation& sim, double SubstepTimes::*timer) : sim_(sim), timer_(timer) {}
+  Substep(Simulation& sim, double SubstepTimes::*timer, DeviceActivity SubstepTimes::*activity)
+      : sim_(sim), timer_(timer), activity_(activity) {}
   virtual ~Substep() = default;
   Substep(const Substep&) = delete;
   Substep& operator=(const Substep&) = delete;
@@ -44,6 +45,7 @@ class Simulation::Substep {
 
  private:
   double SubstepTimes::*timer_;
+  DeviceActivity SubstepTimes::*activity_;
 };
 
 /// Particles and electrolyte by a backward-Euler step from the formula's
@@ -52,7 +54,8 @@ class Simulation::Substep {
 /// flux, which makes the particles implicit in the potential step.
 class Simulation::ConcentrationSubstep final : public Substep {
  public:
-  explicit ConcentrationSubstep(Simulation& sim) : Substep(sim, &SubstepTimes::concentration_s) {}
+  explicit ConcentrationSubstep(Simulation& sim)
+      : Substep(sim, &SubstepTimes::concentration_s, &SubstepTimes::concentration_activity) {}
   bool advance(const Pass& pass, std::string& why) override;
   /// A last pass with the electrolyte's own sink: exact lithium.
   void finish(const Pass& pass) override;
@@ -66,7 +69,8 @@ class Simulation::ConcentrationSubstep final : public Substep {
 /// and current, the reaction aj and the surface c_surf.
 class Simulation::PotentialSubstep final : public Substep {
  public:
-  explicit PotentialSubstep(Simulation& sim) : Substep(sim, &SubstepTimes::potential_s) {}
+  explicit PotentialSubstep(Simulation& sim)
+      : Substep(sim, &SubstepTimes::potential_s, &SubstepTimes::potential_activity) {}
   bool advance(const Pass& pass, std::string& why) override;
 
  private:
@@ -79,7 +83,7 @@ class Simulation::PotentialSubstep final : public Substep {
 class Simulation::ThermalSubstep : public Substep {
  public:
   static std::unique_ptr<ThermalSubstep> make(Simulation& sim, ThermalModel model);
-  explicit ThermalSubstep(Simulation& sim) : Substep(sim, &SubstepTimes::thermal_s) {}
+  explicit ThermalSubstep(Simulation& sim) : Substep(sim, &SubstepTimes::thermal_s, &SubstepTimes::thermal_activity) {}
   /// The heat [W] into the clock and q per cell, without a temperature
   /// update (a step's consistent start), timed as run() is.
   void start(const Pass& pass);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "test_support.hpp"
+#include "voltaic/core/device_activity.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/solver/simulation.hpp"
 
@@ -79,6 +80,42 @@ TEST(SimulationCudaVsCpu, SanitizerSized) {
   o.grid = {4, 3, 4, 4, 2, 2};
   o.thermal = ThermalModel::conduction;
   expect_same_curves(o, Experiment({"Discharge at 1C for 4 seconds"}));
+}
+
+// time_substeps splits the device's work by sub-step: on the GPU every
+// sub-step launches kernels and the potential step waits for the device
+// (its Newton and Krylov tests); the three together are within the run's
+// total. On the CPU nothing is counted.
+TEST(SimulationCudaVsCpu, SubstepsSplitTheDeviceActivity) {
+  SimulationOptions o;
+  o.grid = {4, 3, 4, 4, 2, 2};
+  o.thermal = ThermalModel::conduction;
+  o.time_substeps = true;
+  const Experiment experiment({"Discharge at 1C for 20 seconds"});
+  Simulation cpu_sim(parameter_sets::chen2020(), o, CpuExecutor::create());
+  ASSERT_TRUE(cpu_sim.run(experiment).completed);
+  for (const DeviceActivity* a :
+       {&cpu_sim.substep_times().concentration_activity, &cpu_sim.substep_times().potential_activity,
+        &cpu_sim.substep_times().thermal_activity}) {
+    EXPECT_EQ(a->kernel_launches + a->graph_launches + a->host_waits, 0u);
+  }
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: the GPU half skipped";
+  if (debug_sync()) GTEST_SKIP() << "debug_sync() waits after every launch";
+  Simulation gpu_sim(parameter_sets::chen2020(), o, gpu);
+  const DeviceActivity before = device_activity();
+  ASSERT_TRUE(gpu_sim.run(experiment).completed);
+  const DeviceActivity run = device_activity() - before;
+  const SubstepTimes& t = gpu_sim.substep_times();
+  EXPECT_GT(t.concentration_activity.kernel_launches + t.concentration_activity.graph_launches, 0u);
+  EXPECT_GT(t.potential_activity.kernel_launches, 0u);
+  EXPECT_GT(t.potential_activity.host_waits, 0u);
+  EXPECT_GT(t.thermal_activity.kernel_launches + t.thermal_activity.graph_launches, 0u);
+  DeviceActivity parts = t.concentration_activity;
+  parts += t.potential_activity;
+  parts += t.thermal_activity;
+  EXPECT_LE(parts.kernel_launches, run.kernel_launches);
+  EXPECT_LE(parts.host_waits, run.host_waits);
 }
 
 }  // namespace

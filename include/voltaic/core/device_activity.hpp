@@ -19,6 +19,12 @@ struct DeviceActivity {
     return {kernel_launches - earlier.kernel_launches, graph_launches - earlier.graph_launches,
             host_waits - earlier.host_waits};
   }
+  DeviceActivity& operator+=(const DeviceActivity& more) {
+    kernel_launches += more.kernel_launches;
+    graph_launches += more.graph_launches;
+    host_waits += more.host_waits;
+    return *this;
+  }
 };
 
 /// The counts so far in this process (every thread, every device).

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "voltaic/core/device_activity.hpp"
 #include "voltaic/linalg/solver.hpp"
 #include "voltaic/model/parameter_set.hpp"
 #include "voltaic/solver/cell_layout.hpp"
@@ -67,6 +68,10 @@ struct SubstepTimes {
   double concentration_s = 0.0;  ///< particles and electrolyte (and their inputs)
   double potential_s = 0.0;      ///< Newton with GMRES-IR, terminal voltage, current
   double thermal_s = 0.0;        ///< heat source and the thermal model (the heat is computed when isothermal too)
+  /// What each sub-step asked of the device (device_activity.hpp), the
+  /// timing's own synchronisations left out: where a run's launches and host
+  /// waits come from. All zero on the CPU.
+  DeviceActivity concentration_activity, potential_activity, thermal_activity;
 };
 
 /// The work a run did, summed over the same attempts and starts as
