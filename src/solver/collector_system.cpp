@@ -15,10 +15,10 @@ namespace voltaic {
 
 namespace {
 /// The Schur complement's V-cycle smooths three times each way: on the 130 x
-/// 130 pouch (H200) 14 % fewer Krylov iterations than with two, the
-/// potential sub-step 0.92 of its time (docs/performance.md, "Nineteenth
-/// session"). The heat step's column correction keeps two (three gained it
-/// nothing).
+/// 130 pouch (H200) 16 % fewer Krylov iterations than with two, the pouch
+/// 0.95 of its time (docs/performance.md, "Twentieth session"). The heat
+/// step's column correction keeps two (three cost it 3 %, "Nineteenth
+/// session").
 PlaneMultigridOptions schur_cycle() {
   PlaneMultigridOptions o;
   o.pre_smoothing = o.post_smoothing = 3;
