@@ -4,13 +4,14 @@
 Make the CSV on the GPU machine with one metric and unlocked clocks, e.g.
   ncu --clock-control none --metrics gpu__time_duration.sum --csv \
       --print-units base voltaic-bench step ... --duration 200 > k.csv
-then: tools/ncu_kernel_times.py k.csv [--skip N] [--top K]
+then: tools/ncu_kernel_times.py k.csv[.xz] [--skip N] [--top K]
 ncu flushes the caches before each kernel: small kernels read as slower
 than they run in the application.
 """
 import argparse
 import collections
 import csv
+import lzma
 
 
 def main():
@@ -19,7 +20,9 @@ def main():
     ap.add_argument("--skip", type=int, default=0, help="kernels to skip first (set-up)")
     ap.add_argument("--top", type=int, default=30)
     a = ap.parse_args()
-    rows = [r for r in csv.reader(open(a.csv)) if len(r) > 10]
+    opener = lzma.open if a.csv.endswith(".xz") else open
+    with opener(a.csv, "rt") as f:
+        rows = [r for r in csv.reader(f) if len(r) > 10]
     if not rows:
         raise SystemExit(f"{a.csv}: no ncu CSV rows")
     head, rows = rows[0], rows[1 + a.skip:]
