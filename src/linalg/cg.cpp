@@ -83,8 +83,8 @@ CgSolver<T>::CgSolver(std::shared_ptr<const LinearOperator<T>> a, std::shared_pt
   z_ = Array<T>(exec, n);
   p_ = Array<T>(exec, n);
   q_ = Array<T>(exec, n);
-  scalars_ = Array<T>(exec, 3);  // ||r||, r.z, p.Ap
-  host_scalars_ = Array<T>::pinned(exec, 3);
+  scalars_ = Array<T>(exec, 4);  // ||r||, r.z, p.Ap, ||b||
+  host_scalars_ = Array<T>::pinned(exec, 4);
 }
 
 template <class T>
@@ -97,6 +97,26 @@ bool CgSolver<T>::device_loop_ready() const {
 }
 
 template <class T>
+typename CgSolver<T>::Start CgSolver<T>::begin(View<const T> b, View<const T> x) {
+  const Executor& exec = *a_->executor();
+  const VectorSpace<T>& space = a_->space();
+  const View<T> r = r_.view(), s = scalars_.view();
+  // ||b|| into slot 3, ||r|| (and r.z) into slots 0 and 1: one read-back.
+  space.nrm2(exec, b, s.subview(3, 1));
+  a_->apply(x, r);
+  axpby(exec, T(1), b, T(-1), r);
+  if (prefetch_z_) {
+    m_->apply(View<const T>(r), z_.view());
+    space.norm_and_dot(exec, View<const T>(r), View<const T>(z_.view()), s.subview(0, 2));
+  } else {
+    space.nrm2(exec, View<const T>(r), s.subview(0, 1));
+  }
+  exec.copy(host_scalars_.data(), MemorySpace::host(), scalars_.data(), scalars_.space(), 4 * sizeof(T));
+  const T* h = host_scalars_.data();
+  return Start{h[3], h[0], prefetch_z_ ? static_cast<double>(h[1]) : 0.0, prefetch_z_};
+}
+
+template <class T>
 SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
   const std::string where = "CgSolver::solve";
   const Executor& exec = *a_->executor();
@@ -104,16 +124,18 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
   detail::require_vector(exec, b, n, where, "b");
   detail::require_vector(exec, x, n, where, "x");
   const VectorSpace<T>& space = a_->space();
-  const double b_norm = detail::rhs_norm(*a_, b, where);
+  const View<T> r = r_.view(), z = z_.view(), p = p_.view(), q = q_.view();
+  const Start start = begin(b, View<const T>(x));
+  const double b_norm = detail::checked_rhs_norm(start.b_norm, where);
   if (b_norm == 0) return detail::zero_solution(exec, x);
   const double tol = detail::tolerance(options_, b_norm);
 
-  const View<T> r = r_.view(), z = z_.view(), p = p_.view(), q = q_.view();
-  double r_norm = detail::residual(*a_, b, View<const T>(x), r);
+  double r_norm = start.r_norm;
   const double initial = r_norm;
-  bool fresh = true;          // r_norm is that of the true residual b - A x
-  bool restart = true;        // p starts again from z = M^{-1} r
-  double last_true = r_norm;  // the true residual when CG last (re)started
+  bool fresh = true;             // r_norm is that of the true residual b - A x
+  bool restart = true;           // p starts again from z = M^{-1} r
+  bool z_ready = start.z_ready;  // z = M^{-1} r and r.z are already at hand
+  double last_true = r_norm;     // the true residual when CG last (re)started
   double rho = 0, rho_next = 0;
   int it = 0;
   StopReason reason = StopReason::max_iterations;
@@ -136,6 +158,7 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
       // the precision's floor is above the tolerance.
       r_norm = detail::residual(*a_, b, View<const T>(x), r);
       fresh = restart = true;
+      z_ready = false;
       if (r_norm > tol && r_norm > 0.5 * last_true) {
         reason = StopReason::stagnation;
         break;
@@ -145,8 +168,13 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
     }
     if (it >= options_.max_iterations) break;
     if (restart) {
-      m_->apply(r, z);
-      rho = space.dot(exec, View<const T>(r), View<const T>(z));
+      if (z_ready) {
+        rho = start.rz;
+      } else {
+        m_->apply(r, z);
+        rho = space.dot(exec, View<const T>(r), View<const T>(z));
+      }
+      z_ready = false;
       copy(exec, View<const T>(z), p);
       restart = false;
     } else {
@@ -206,6 +234,7 @@ SolveReport CgSolver<T>::solve(View<const T> b, View<T> x) {
     }
   }
   if (!fresh) r_norm = detail::residual(*a_, b, View<const T>(x), r);
+  prefetch_z_ = it > 0;
   if (reason != StopReason::converged && detail::finite(r_norm) && r_norm <= tol) reason = StopReason::converged;
   SolveReport report;
   report.iterations = it;

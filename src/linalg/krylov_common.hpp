@@ -50,14 +50,17 @@ void check_parts(const std::shared_ptr<const LinearOperator<T>>& a, const std::s
 
 /// ||b|| in a's vector space, which must be finite: NaN or Inf in b is the
 /// caller's error, not a solver failure.
-template <class T>
-double rhs_norm(const LinearOperator<T>& a, View<const T> b, const std::string& where) {
-  const double norm = a.space().nrm2(*a.executor(), b);
+inline double checked_rhs_norm(double norm, const std::string& where) {
   if (!finite(norm)) {
     throw InvalidArgument("right-hand side b", where,
                           "||b|| = " + show(norm) + ": the right-hand side holds NaN or Inf values");
   }
   return norm;
+}
+
+template <class T>
+double rhs_norm(const LinearOperator<T>& a, View<const T> b, const std::string& where) {
+  return checked_rhs_norm(a.space().nrm2(*a.executor(), b), where);
 }
 
 /// The stopping threshold max(rtol ||b||, atol).

@@ -26,6 +26,8 @@ class GmresIrSolver;
 /// taken on the device). With SolverOptions::device_loop on a CUDA executor
 /// and stream-ordered A and M, the iterations after the first of each
 /// (re)start run as one device-decided CUDA graph: one wait per run of them.
+/// A solve starts with one wait: ||b||, ||b - A x|| and, where the last solve
+/// iterated, r . M^{-1} r come back together.
 /// Workspace: 4n values.
 template <class T>
 class CgSolver final : public Solver<T> {
@@ -42,15 +44,26 @@ class CgSolver final : public Solver<T> {
   struct DeviceLoop;  // cg.cpp: the device-decided iterations (SolverOptions::device_loop)
   /// Whether the iterations can run as a CUDA graph now (SolverOptions::device_loop).
   bool device_loop_ready() const;
+  /// What a solve starts from, read back in one wait.
+  struct Start {
+    double b_norm;  ///< ||b||
+    double r_norm;  ///< ||b - A x||
+    double rz;      ///< r . z, z = M^{-1} r in z_, where z_ready
+    bool z_ready;
+  };
+  /// r = b - A x, with ||b|| and ||r|| (and M^{-1} r with r.z where the last
+  /// solve iterated, so this one likely will) queued and read back together.
+  Start begin(View<const T> b, View<const T> x);
 
   std::shared_ptr<const LinearOperator<T>> a_;
   std::shared_ptr<const Preconditioner<T>> m_;
   SolverOptions options_;
   Array<T> r_, z_, p_, q_;
-  Array<T> scalars_;                         ///< ||r||, r.z and p.Ap, written on the device
+  Array<T> scalars_;                         ///< ||r||, r.z, p.Ap and ||b||, written on the device
   Array<T> host_scalars_;                    ///< their pinned host copy
   std::unique_ptr<DeviceLoop> device_loop_;  ///< null where the device cannot decide (CPU, a cut plane)
   int device_runs_ = 0;
+  bool prefetch_z_ = true;  ///< the last solve iterated: begin() applies M too
 };
 
 /// Right-preconditioned restarted GMRES(m): classical Gram-Schmidt with one
