@@ -3,6 +3,7 @@
 #include "voltaic/linalg/stencil_operator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -138,6 +139,8 @@ void StencilOperator<T>::update(View<const T> k, View<const T> d) {
   stencil::Coefficients<T> out{coefficients_.diag.data(), coefficients_.tx.data(), coefficients_.ty.data(),
                                coefficients_.tz.data(), keep_faces_ ? faces_.data() : nullptr};
   faces_current_ = keep_faces_;
+  faces_stamp_ = next_stamp();
+  converted_stamp_ = 0;
   if (detail::on_cpu(*exec_, "voltaic::StencilOperator"))
     return cpu::stencil_coefficients(l, k.data(), d.data(), out, boundary_rhs_.data());
   VOLTAIC_ON_CUDA(
@@ -354,6 +357,7 @@ StencilOperator<U> StencilOperator<T>::converted() const {
   StencilOperator<U> out(exec_, bc_, std::move(c), converted_array<U>(boundary_rhs_), converted_array<U>(dz_));
   out.mean_ = mean_;
   out.decomposition_ = decomposition_;
+  out.converted_stamp_ = faces_stamp_;
   return out;
 }
 
@@ -364,11 +368,19 @@ void StencilOperator<T>::assign_converted(const StencilOperator<U>& other) {
     throw SizeMismatch("StencilOperator", "StencilOperator::assign_converted", "the operators' grids differ");
   const StencilCoefficients<U>& c = other.coefficients();
   convert(*exec_, c.diag.view(), coefficients_.diag.view());
+  faces_current_ = false;  // not converted: a converted operator is never updated by diagonal alone
+  if (converted_stamp_ == other.faces_stamp_) return;  // only other's diagonal moved since
   convert(*exec_, c.tx.view(), coefficients_.tx.view());
   convert(*exec_, c.ty.view(), coefficients_.ty.view());
   convert(*exec_, c.tz.view(), coefficients_.tz.view());
   convert(*exec_, other.boundary_rhs_.view(), boundary_rhs_.view());
-  faces_current_ = false;  // not converted: a converted operator is never updated by diagonal alone
+  converted_stamp_ = other.faces_stamp_;
+}
+
+template <class T>
+std::uint64_t StencilOperator<T>::next_stamp() {
+  static std::atomic<std::uint64_t> last{0};
+  return ++last;
 }
 
 template <class T>

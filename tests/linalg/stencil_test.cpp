@@ -240,3 +240,51 @@ TYPED_TEST(StencilTest, DiagonalUpdateGivesTheFullUpdatesCoefficients) {
   const Array<T> short_d(this->exec_, n - 1);
   EXPECT_THROW(op.update_diagonal(short_d.view()), SizeMismatch);
 }
+
+// The FP32 copy of a Newton Jacobian is refreshed by assign_converted(),
+// which converts only the diagonal where the FP64 operator moved nothing
+// else since: the result is the full conversion to the bit, also after an
+// update() of either operator (which moves the faces).
+TYPED_TEST(StencilTest, AssignConvertedIsTheFullConversionAfterAnyUpdate) {
+  using T = typename TestFixture::T;
+  if constexpr (!std::is_same_v<T, double>) {
+    GTEST_SKIP() << "assign_converted() rounds double to float";
+  } else {
+    std::mt19937_64 rng(test::fresh_seed());
+    const std::size_t n = this->grid_->num_cells();
+    BoundaryConditions bc{};
+    bc[int(Face::z_lo)] = BoundaryCondition::dirichlet(0.5);
+    bc[int(Face::x_hi)] = BoundaryCondition::robin(25.0, 300.0);
+    auto random = [&](double lo, double hi) { return this->make(test::random_vector<double>(n, rng, lo, hi)); };
+    const Array<double> k1 = random(0.1, 10), k2 = random(0.1, 10), d1 = random(0, 1e3), d2 = random(-50, 1e3);
+    StencilOperator<double> op(this->grid_, this->exec_, k1.view(), d1.view(), bc);
+    op.keep_face_sums();
+    op.update(k1.view(), d1.view());
+    StencilOperator<float> f32 = op.template converted<float>();
+    auto expect_full_conversion = [&](const char* when) {
+      const StencilOperator<float> full = op.template converted<float>();
+      const auto &a = f32.coefficients(), &b = full.coefficients();
+      EXPECT_EQ(a.diag.to_host(), b.diag.to_host()) << when;
+      EXPECT_EQ(a.tx.to_host(), b.tx.to_host()) << when;
+      EXPECT_EQ(a.ty.to_host(), b.ty.to_host()) << when;
+      EXPECT_EQ(a.tz.to_host(), b.tz.to_host()) << when;
+      Array<float> ba = Array<float>::from_host(this->exec_, std::vector<float>(n, 0.0f));
+      Array<float> bb = Array<float>::from_host(this->exec_, std::vector<float>(n, 0.0f));
+      f32.add_boundary_terms(ba.view());
+      full.add_boundary_terms(bb.view());
+      EXPECT_EQ(ba.to_host(), bb.to_host()) << when;
+    };
+    op.update_diagonal(d2.view());
+    f32.assign_converted(op);
+    expect_full_conversion("after update_diagonal()");
+    op.update(k2.view(), d1.view());
+    f32.assign_converted(op);
+    expect_full_conversion("after update() of the FP64 operator");
+    const Array<float> kf = Array<float>::from_host(this->exec_, std::vector<float>(n, 3.0f));
+    const Array<float> df = Array<float>::from_host(this->exec_, std::vector<float>(n, 1.0f));
+    f32.update(kf.view(), df.view());
+    op.update_diagonal(d1.view());
+    f32.assign_converted(op);
+    expect_full_conversion("after update() of the FP32 copy");
+  }
+}

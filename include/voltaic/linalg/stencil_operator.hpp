@@ -2,6 +2,7 @@
 /// @file stencil_operator.hpp
 /// @brief The matrix-free 7-point finite-volume operator on a Grid3D.
 
+#include <cstdint>
 #include <memory>
 
 #include "voltaic/core/array.hpp"
@@ -144,7 +145,10 @@ class StencilOperator final : public LinearOperator<T> {
 
   /// Overwrites the coefficients with `other`'s rounded to T (same grid and
   /// boundary kinds; no allocation, no host wait): refreshes the FP32 copy of
-  /// an operator whose FP64 coefficients changed.
+  /// an operator whose FP64 coefficients changed. Where `other` has seen
+  /// update_diagonal() alone since this took its coefficients, only the
+  /// diagonal is converted: the rest is equal already (a Newton iteration's
+  /// FP32 Jacobian after the first).
   /// @throws SizeMismatch when the grids differ
   template <class U>
   void assign_converted(const StencilOperator<U>& other);
@@ -175,6 +179,12 @@ class StencilOperator final : public LinearOperator<T> {
   bool keep_faces_ = false;        ///< keep_face_sums() ran: update() fills faces_
   bool faces_current_ = false;     ///< faces_ belongs to the coefficients (update_diagonal() may run)
   mutable int chosen_tiled_ = -1;  ///< apply()'s kernel once the device's choice is known: 1 tiled, 0 plain
+  /// Names the faces and boundary terms of the last update() (or the
+  /// construction): unique over the process, so a converted copy can tell
+  /// whether they moved since it took them.
+  std::uint64_t faces_stamp_ = next_stamp();
+  std::uint64_t converted_stamp_ = 0;  ///< faces_stamp_ of the operator whose faces this holds rounded; 0: none
+  static std::uint64_t next_stamp();
   std::shared_ptr<const PlaneDecomposition> decomposition_;
 };
 
