@@ -43,14 +43,15 @@ __global__ void map1_kernel(std::size_t n, Op op, const A* a, Out* out) {
   for (std::size_t i = packs * V + t; i < n; i += stride) out[i] = op(a[i]);
 }
 
-/// out[i] = op(a[i], b[i]) over this thread's share; out may be b.
-template <int V, class T, class Op>
-__device__ void map2_range(std::size_t n, const Op& op, const T* a, const T* b, T* out) {
+/// out[i] = op(a[i], b[i]) over this thread's share; out may be b. a may be
+/// of another precision than b and out (a widening update).
+template <int V, class A, class T, class Op>
+__device__ void map2_range(std::size_t n, const Op& op, const A* a, const T* b, T* out) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   const std::size_t packs = n / V;
   const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   for (std::size_t p = t; p < packs; p += stride) {
-    const Pack<T, V> x = load_pack<V>(a, p);
+    const Pack<A, V> x = load_pack<V>(a, p);
     const Pack<T, V> y = load_pack<V>(b, p);
     Pack<T, V> o;
 #pragma unroll
@@ -60,8 +61,8 @@ __device__ void map2_range(std::size_t n, const Op& op, const T* a, const T* b, 
   for (std::size_t i = packs * V + t; i < n; i += stride) out[i] = op(a[i], b[i]);
 }
 
-template <int V, class T, class Op>
-__global__ void map2_kernel(std::size_t n, Op op, const T* a, const T* b, T* out) {
+template <int V, class A, class T, class Op>
+__global__ void map2_kernel(std::size_t n, Op op, const A* a, const T* b, T* out) {
   map2_range<V>(n, op, a, b, out);
 }
 
@@ -215,6 +216,16 @@ void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n) {
   // The wider type sets the width: 16-byte accesses on its side, 8 on the other.
   const bool vector_ok = aligned_to(16, x, y);
   VOLTAIC_LAUNCH_VECTORISED(2, map1_kernel, n, ops::Convert<To>{}, x, y);
+}
+
+void convert_scaled(const CudaExecutor& exec, double alpha, const double* x, float* y, std::size_t n) {
+  const bool vector_ok = aligned_to(16, x, y);  // convert()'s widths
+  VOLTAIC_LAUNCH_VECTORISED(2, map1_kernel, n, ops::ScaledConvert<float, double>{alpha}, x, y);
+}
+
+void axpy_widened(const CudaExecutor& exec, double alpha, const float* x, double* y, std::size_t n) {
+  const bool vector_ok = aligned_to(16, x, y);
+  VOLTAIC_LAUNCH_VECTORISED(2, map2_kernel, n, ops::WidenedAxpy<double>{alpha}, x, y, y);
 }
 
 #define VOLTAIC_INSTANTIATE(T)                                                                                         \

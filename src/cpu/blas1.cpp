@@ -48,6 +48,16 @@ void convert(const From* x, To* y, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) y[i] = op(x[i]);
 }
 
+void convert_scaled(double alpha, const double* x, float* y, std::size_t n) {
+  const ops::ScaledConvert<float, double> op{alpha};
+  for (std::size_t i = 0; i < n; ++i) y[i] = op(x[i]);
+}
+
+VOLTAIC_FMA_CLONES void axpy_widened(double alpha, const float* x, double* y, std::size_t n) {
+  const ops::WidenedAxpy<double> op{alpha};
+  for (std::size_t i = 0; i < n; ++i) y[i] = op(x[i], y[i]);
+}
+
 #define VOLTAIC_INSTANTIATE(T)                             \
   template void fill<T>(T*, std::size_t, T);               \
   template void copy<T>(const T*, T*, std::size_t);        \

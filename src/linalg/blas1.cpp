@@ -90,6 +90,22 @@ void convert_impl(const Executor& exec, View<const From> x, View<To> y) {
   VOLTAIC_ON_CUDA((cuda::convert<To, From>(detail::as_cuda(exec), x.data(), y.data(), x.size())));
 }
 
+void convert_scaled_impl(const Executor& exec, double alpha, View<const double> x, View<float> y) {
+  require_same_size(x, y, "convert_scaled", "x", "y");
+  require_space(exec, x, "convert_scaled", "x");
+  require_space(exec, y, "convert_scaled", "y");
+  if (detail::on_cpu(exec, "voltaic::blas1")) return cpu::convert_scaled(alpha, x.data(), y.data(), x.size());
+  VOLTAIC_ON_CUDA(cuda::convert_scaled(detail::as_cuda(exec), alpha, x.data(), y.data(), x.size()));
+}
+
+void axpy_widened_impl(const Executor& exec, double alpha, View<const float> x, View<double> y) {
+  require_same_size(x, y, "axpy", "x", "y");
+  require_space(exec, x, "axpy", "x");
+  require_space(exec, y, "axpy", "y");
+  if (detail::on_cpu(exec, "voltaic::blas1")) return cpu::axpy_widened(alpha, x.data(), y.data(), x.size());
+  VOLTAIC_ON_CUDA(cuda::axpy_widened(detail::as_cuda(exec), alpha, x.data(), y.data(), x.size()));
+}
+
 constexpr const char* name_of(Reduction r) {
   return r == Reduction::dot ? "dot" : r == Reduction::nrm2 ? "nrm2" : "max_abs";
 }
@@ -253,6 +269,10 @@ void multiply(const Executor& e, View<const double> x, View<const double> y, Vie
 }
 void convert(const Executor& e, View<const double> x, View<float> y) { convert_impl<float, double>(e, x, y); }
 void convert(const Executor& e, View<const float> x, View<double> y) { convert_impl<double, float>(e, x, y); }
+void convert_scaled(const Executor& e, double a, View<const double> x, View<float> y) {
+  convert_scaled_impl(e, a, x, y);
+}
+void axpy(const Executor& e, double a, View<const float> x, View<double> y) { axpy_widened_impl(e, a, x, y); }
 
 float dot(const Executor& e, View<const float> x, View<const float> y, LaunchConfig l) {
   return reduce_to_host_impl<Reduction::dot>(e, x, y, l);

@@ -29,6 +29,8 @@ template <class T>
 void multiply(const T* x, const T* y, T* z, std::size_t n);
 template <class To, class From>
 void convert(const From* x, To* y, std::size_t n);
+void convert_scaled(double alpha, const double* x, float* y, std::size_t n);
+void axpy_widened(double alpha, const float* x, double* y, std::size_t n);
 
 /// Reduction R of x (and y, for dot; ignored otherwise) in the canonical order.
 template <Reduction R, class T>
@@ -52,6 +54,8 @@ template <class T>
 void multiply(const CudaExecutor& exec, const T* x, const T* y, T* z, std::size_t n);
 template <class To, class From>
 void convert(const CudaExecutor& exec, const From* x, To* y, std::size_t n);
+void convert_scaled(const CudaExecutor& exec, double alpha, const double* x, float* y, std::size_t n);
+void axpy_widened(const CudaExecutor& exec, double alpha, const float* x, double* y, std::size_t n);
 
 /// result[i] = ys_i . x (i < count, ys_i at i * stride), as count dot() calls give them.
 template <class T>

@@ -101,13 +101,10 @@ SolveReport GmresIrSolver::refine(View<const double> b, View<double> x, bool fro
     SolveReport inner;
     if (!report.switched_to_fp64) {
       // The correction of the unit residual r / ||r||, in FP32, scaled back.
-      copy(exec, View<const double>(r), d);
-      scale(exec, 1.0 / r_norm, d);
-      convert(exec, View<const double>(d), r32_.view());
+      convert_scaled(exec, 1.0 / r_norm, View<const double>(r), r32_.view());
       inner32_->options_.max_iterations = budget;
       inner = inner32_->solve_from_zero(r32_.view(), d32_.view());
-      convert(exec, View<const float>(d32_.view()), d);
-      if (inner.reason != StopReason::non_finite) axpy(exec, r_norm, View<const double>(d), x);
+      if (inner.reason != StopReason::non_finite) axpy(exec, r_norm, View<const float>(d32_.view()), x);
     } else {
       if (prepare_fp64_ && !prepared) prepare_fp64_();
       prepared = true;

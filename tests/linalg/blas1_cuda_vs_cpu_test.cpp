@@ -132,6 +132,30 @@ TYPED_TEST(Blas1CudaVsCpu, ConversionMatchesBitwise) {
   }
 }
 
+TYPED_TEST(Blas1CudaVsCpu, FusedConversionsMatchBitwise) {
+  using T = TypeParam;
+  if constexpr (!std::is_same_v<T, double>) {
+    GTEST_SKIP() << "the fused conversions are FP64 <-> FP32 by definition";
+  } else {
+    for (std::size_t n : test::odd_sizes()) {
+      auto [rc, rg] = this->twin(n);
+      auto [xc, xg] = this->twin(n);
+      Array<float> fc(this->cpu_, n), fg(this->gpu_, n);
+      fill(*this->cpu_, fc.view(), test::poison<float>());
+      fill(*this->gpu_, fg.view(), test::poison<float>());
+      convert_scaled(*this->cpu_, 1.0 / 7.0, rc.const_view(), fc.view());
+      convert_scaled(*this->gpu_, 1.0 / 7.0, rg.const_view(), fg.view());
+      const auto c = fc.to_host(), g = fg.to_host();
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_TRUE(test::same_bits(c[i], g[i]))
+            << "convert_scaled n=" << n << " element " << i << "; seed " << this->seed_;
+      axpy(*this->cpu_, 0.3, fc.const_view(), xc.view());
+      axpy(*this->gpu_, 0.3, fg.const_view(), xg.view());
+      this->expect_same(xc, xg, "widening axpy", n);
+    }
+  }
+}
+
 TYPED_TEST(Blas1CudaVsCpu, ReductionsMatchBitwise) {
   for (std::size_t n : test::odd_sizes()) {
     auto [xc, xg] = this->twin(n);

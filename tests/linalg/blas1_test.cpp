@@ -45,6 +45,45 @@ TYPED_TEST(Blas1Test, PrecisionConversionRoundsToNearest) {
   EXPECT_EQ(back.to_host()[0], static_cast<double>(static_cast<float>(1.0 / 3.0)));
 }
 
+// GMRES-IR's two mixed-precision passes are the two operations each
+// replaces, to the bit, on data that rounds (1/3 scales, odd sizes).
+TYPED_TEST(Blas1Test, FusedConversionsAreTheirTwoSteps) {
+  using T = typename TestFixture::T;
+  if constexpr (!std::is_same_v<T, double>) {
+    GTEST_SKIP() << "the fused conversions are FP64 <-> FP32 by definition";
+  } else {
+    const auto& e = *this->exec_;
+    std::mt19937_64 rng(test::fresh_seed());
+    const std::size_t n = 10007;
+    const auto r = test::random_vector<double>(n, rng, -3e-7, 3e-7);
+    const auto f = test::random_vector<float>(n, rng, -2.0f, 2.0f);
+    const auto x = test::random_vector<double>(n, rng);
+    const double alpha = 1.0 / 3.0e-7, norm = 3.0e-7 / 7.0;
+    const Array<double> ra = Array<double>::from_host(this->exec_, r);
+    const Array<float> fa = Array<float>::from_host(this->exec_, f);
+    Array<float> fused(this->exec_, n), steps(this->exec_, n);
+    Array<double> scaled = Array<double>::from_host(this->exec_, r);
+    fill(e, fused.view(), test::poison<float>());
+    convert_scaled(e, alpha, ra.const_view(), fused.view());
+    scale(e, alpha, scaled.view());
+    convert(e, scaled.const_view(), steps.view());
+    Array<double> x1 = Array<double>::from_host(this->exec_, x), x2 = Array<double>::from_host(this->exec_, x);
+    Array<double> wide(this->exec_, n);
+    axpy(e, norm, fa.const_view(), x1.view());
+    convert(e, fa.const_view(), wide.view());
+    axpy(e, norm, wide.const_view(), x2.view());
+    const auto a = fused.to_host(), b = steps.to_host();
+    const auto c = x1.to_host(), d = x2.to_host();
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(test::same_bits(a[i], b[i])) << "convert_scaled, element " << i;
+      ASSERT_TRUE(test::same_bits(c[i], d[i])) << "widening axpy, element " << i;
+    }
+    Array<float> short_f(this->exec_, n - 1);
+    EXPECT_THROW(convert_scaled(e, alpha, ra.const_view(), short_f.view()), SizeMismatch);
+    EXPECT_THROW(axpy(e, norm, short_f.const_view(), x1.view()), SizeMismatch);
+  }
+}
+
 TYPED_TEST(Blas1Test, ReductionsOnSmallData) {
   using T = typename TestFixture::T;
   const auto& e = *this->exec_;

@@ -41,6 +41,13 @@ void multiply(const Executor& exec, View<const double> x, View<const double> y, 
 void convert(const Executor& exec, View<const double> x, View<float> y);
 void convert(const Executor& exec, View<const float> x, View<double> y);
 
+/// y[i] = alpha * x[i] rounded to float: scale() then convert() in one pass,
+/// the same bits (GMRES-IR's unit residual for its FP32 inner solve)
+void convert_scaled(const Executor& exec, double alpha, View<const double> x, View<float> y);
+/// y[i] = fma(alpha, x[i], y[i]) of a float x: convert() then axpy() in one
+/// pass, the same bits (GMRES-IR's FP32 correction added to x)
+void axpy(const Executor& exec, double alpha, View<const float> x, View<double> y);
+
 /// Launch shape of a CUDA reduction; 0 picks the default. The result does not
 /// depend on it (see reduction_order.hpp): it exists for tuning and to test that.
 struct LaunchConfig {

@@ -52,6 +52,24 @@ struct Convert {
   }
 };
 
+/// Scale then Convert, in one pass: static_cast<To>(alpha * x), the bits of the two.
+template <class To, class From>
+struct ScaledConvert {
+  From alpha;
+  VOLTAIC_HD To operator()(From x) const { return static_cast<To>(fp::mul(alpha, x)); }
+};
+
+/// Convert then Axpy: fma(alpha, x widened to T, y), the bits of the two
+/// (widening is exact).
+template <class T>
+struct WidenedAxpy {
+  T alpha;
+  template <class X>
+  VOLTAIC_HD T operator()(X x, T y) const {
+    return fp::fma(alpha, static_cast<T>(x), y);
+  }
+};
+
 template <class T>
 struct Constant {
   T value;

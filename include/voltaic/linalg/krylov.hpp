@@ -124,8 +124,8 @@ class GmresSolver final : public Solver<T> {
 /// overflows in FP32 however small the residual gets. Per outer step, beyond
 /// the inner solve (whose FP32 iterations move half the bytes of FP64 ones):
 /// the FP64 residual (one apply of A64, reads 3n writes n), the scaled FP32
-/// copy of r and the FP64 copy of d (reads 4n writes 4n values of mixed width)
-/// and x += d (reads 2n writes n).
+/// copy of r (reads n FP64, writes n FP32) and x += ||r|| d32 (reads n FP32
+/// and n FP64, writes n FP64), each one pass.
 /// Workspace: 2n FP64 + 2n FP32 values, plus both inner solvers' (FP32 and FP64).
 class GmresIrSolver final : public Solver<double> {
  public:
