@@ -2,8 +2,8 @@
 // CPU backend's result for every block and grid size, with no atomics.
 //
 // Memory traffic: pass 1 reads each input once (8n bytes per FP64 input) and
-// writes one partial per segment of 16384 elements; the later passes read
-// those partials (under 0.1% of pass 1). Block size only decides how many
+// writes one partial per segment of 4096 elements (FP64); the later passes
+// read those partials (under 0.1% of pass 1). Block size only decides how many
 // virtual lanes a thread runs; grid size only decides which block takes which
 // segment.
 #include <cstring>
@@ -112,7 +112,8 @@ __global__ void __launch_bounds__(kBlock)
   constexpr int V = reduction::kVec<T>;
   constexpr std::size_t kSegment = reduction::kSegment<T>;
   // Steps whose loads are issued before their sums: up to 16 loads in flight a thread.
-  constexpr int kChunk = 16 / (R * P::arity) > 0 ? 16 / (R * P::arity) : 1;
+  constexpr int kLoads = 16 / (R * P::arity) > 0 ? 16 / (R * P::arity) : 1;
+  constexpr int kChunk = kLoads < kSteps ? kLoads : kSteps;
   static_assert(kSteps % kChunk == 0, "chunks tile the steps");
   __shared__ alignas(Acc) unsigned char group_storage[sizeof(Acc) * kGroups];
   __shared__ bool last;

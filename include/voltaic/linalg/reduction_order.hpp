@@ -20,7 +20,11 @@ namespace voltaic::reduction {
 inline constexpr int kLanes = 256;
 inline constexpr int kGroupLanes = 32;
 inline constexpr int kGroups = kLanes / kGroupLanes;
-inline constexpr int kSteps = 32;
+/// Eight steps: a 1M-value vector has 248 segments, so pass 1's blocks fill
+/// every SM of a large GPU with all of a lane's loads in flight at once (32
+/// steps left 62 blocks to a 132-SM H200: 1.6x slower at 1M values, the same
+/// at 2^27; docs/performance.md, "Twenty-first session").
+inline constexpr int kSteps = 8;
 
 /// Elements per lane per step in pass 1: one 16-byte load.
 template <class T>
