@@ -36,50 +36,73 @@ struct BlockZLineInputs {
 /// Factors one column into `factors` (kBlockFactors * cells values). Returns
 /// the first cell whose diagonals are not finite and > 0 or whose pivot block
 /// is not invertible with positive diagonal and determinant, or -1.
+/// Cells whose inputs the factorisation loads before their arithmetic (the
+/// same operations in the same order: only the loads move; a GPU thread per
+/// column otherwise waits one load latency a cell).
+inline constexpr int kFactorStaged = 8;
+
 template <class T>
 VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in, T* factors, std::size_t col,
                                                    std::size_t columns, int nz) {
+  constexpr int K = kFactorStaged;
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
   T q00 = T(0), q01 = T(0), q10 = T(0), q11 = T(0), t0 = T(0), t1 = T(0);
-  for (int k = 0; k < nz; ++k) {
-    const std::size_t c = col + static_cast<std::size_t>(k) * columns;
-    const T d0 = in.diag0[c], d1 = in.diag1[c];
-    if (!positive_finite(d0) || !positive_finite(d1)) return static_cast<std::int64_t>(c);
-    // P = D - T Q T, entry (a, b) = D_ab - t_a Q_ab t_b.
-    const T p00 = fp::fma(-fp::mul(t0, q00), t0, d0);
-    const T p01 = fp::fma(-fp::mul(t0, q01), t1, in.c01[c]);
-    const T p10 = fp::fma(-fp::mul(t1, q10), t0, in.c10[c]);
-    const T p11 = fp::fma(-fp::mul(t1, q11), t1, d1);
-    const T det = fp::fma(p00, p11, -fp::mul(p01, p10));
-    T inverse_det;
-    if (!positive_finite(p00) || !positive_finite(p11) || !invert_diagonal(det, inverse_det)) {
-      return static_cast<std::int64_t>(c);
+  for (int k0 = 0; k0 < nz; k0 += K) {
+    T d0[K] = {}, d1[K] = {}, c01[K] = {}, c10[K] = {}, tz0[K] = {}, tz1[K] = {};  // zeroed for flow analysis
+    VOLTAIC_UNROLL
+    for (int q = 0; q < K; ++q) {
+      if (k0 + q >= nz) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
+      d0[q] = in.diag0[c];
+      d1[q] = in.diag1[c];
+      c01[q] = in.c01[c];
+      c10[q] = in.c10[c];
+      tz0[q] = in.tz0[c];
+      tz1[q] = in.tz1[c];
     }
-    q00 = fp::mul(p11, inverse_det);
-    q01 = fp::mul(-p01, inverse_det);
-    q10 = fp::mul(-p10, inverse_det);
-    q11 = fp::mul(p00, inverse_det);
-    t0 = in.tz0[c];
-    t1 = in.tz1[c];
-    factors[0 * cells + c] = q00;
-    factors[1 * cells + c] = q01;
-    factors[2 * cells + c] = q10;
-    factors[3 * cells + c] = q11;
-    factors[4 * cells + c] = t0;
-    factors[5 * cells + c] = t1;
+    VOLTAIC_UNROLL
+    for (int q = 0; q < K; ++q) {
+      if (k0 + q >= nz) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
+      if (!positive_finite(d0[q]) || !positive_finite(d1[q])) return static_cast<std::int64_t>(c);
+      // P = D - T Q T, entry (a, b) = D_ab - t_a Q_ab t_b.
+      const T p00 = fp::fma(-fp::mul(t0, q00), t0, d0[q]);
+      const T p01 = fp::fma(-fp::mul(t0, q01), t1, c01[q]);
+      const T p10 = fp::fma(-fp::mul(t1, q10), t0, c10[q]);
+      const T p11 = fp::fma(-fp::mul(t1, q11), t1, d1[q]);
+      const T det = fp::fma(p00, p11, -fp::mul(p01, p10));
+      T inverse_det;
+      if (!positive_finite(p00) || !positive_finite(p11) || !invert_diagonal(det, inverse_det)) {
+        return static_cast<std::int64_t>(c);
+      }
+      q00 = fp::mul(p11, inverse_det);
+      q01 = fp::mul(-p01, inverse_det);
+      q10 = fp::mul(-p10, inverse_det);
+      q11 = fp::mul(p00, inverse_det);
+      t0 = tz0[q];
+      t1 = tz1[q];
+      factors[0 * cells + c] = q00;
+      factors[1 * cells + c] = q01;
+      factors[2 * cells + c] = q10;
+      factors[3 * cells + c] = q11;
+      factors[4 * cells + c] = t0;
+      factors[5 * cells + c] = t1;
+    }
   }
   return -1;
 }
 
 /// z = M^{-1} r on one column (r and z field-major, 2 * cells values each,
 /// not overlapping). The loads of kBlockStaged cells go before their
-/// arithmetic (as solve_column's; the same operations in the same order).
-constexpr int kBlockStaged = 4;
+/// arithmetic (as solve_column's; the same operations in the same order):
+/// 16 in FP32, 8 in FP64, the most without spills (94 and 162 registers).
+template <class T>
+inline constexpr int kBlockStaged = sizeof(T) < 8 ? 16 : 8;
 
 template <class T>
 VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, std::size_t col, std::size_t columns,
                                           int nz) {
-  constexpr int K = kBlockStaged;
+  constexpr int K = kBlockStaged<T>;
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
   T g0 = T(0), g1 = T(0), t0 = T(0), t1 = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
