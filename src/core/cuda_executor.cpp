@@ -62,8 +62,10 @@ CudaExecutor::CudaExecutor(int device, int num_streams) {
     void* c = nullptr;
     VOLTAIC_CUDA_CHECK(cudaMalloc(&c, kCounters * sizeof(unsigned)));
     counters_ = static_cast<unsigned*>(c);
-    VOLTAIC_CUDA_CHECK(cudaMemset(counters_, 0, kCounters * sizeof(unsigned)));
-    VOLTAIC_CUDA_CHECK(cudaDeviceSynchronize());  // zero before any stream's first kernel
+    // Zeroed on stream 0, ahead of every kernel queued there (the reductions,
+    // which alone use them): no wait, and no device-wide synchronisation
+    // that would stall another executor's work on this GPU.
+    VOLTAIC_CUDA_CHECK(cudaMemsetAsync(counters_, 0, kCounters * sizeof(unsigned), streams_[0]));
   } catch (...) {
     if (counters_) cudaFree(counters_);
     for (cudaStream_t s : streams_) cudaStreamDestroy(s);

@@ -156,7 +156,8 @@ class CudaExecutor final : public Executor, public std::enable_shared_from_this<
   static constexpr std::size_t kCounters = 4096;
   /// kCounters device counters, zero between kernels: a kernel that counts on
   /// them leaves them zero. Allocated with the executor and never moved, so a
-  /// captured graph may keep the address.
+  /// captured graph may keep the address. Zeroed on stream 0 at construction:
+  /// a kernel on another stream must first wait for stream 0.
   unsigned* counters() const;
 
  private:
