@@ -97,6 +97,14 @@ __global__ void combination_kernel(std::size_t n, int count, std::size_t stride,
   }
 }
 
+/// y += a x, a = numerator / denominator read on the device (ops::ratio_of).
+template <int V, class T>
+__global__ void axpy_ratio_kernel(std::size_t n, const T* numerator, const T* denominator, const T* x, T* y) {
+  const ops::Ratio<T> a = ops::ratio_of(*numerator, *denominator);
+  if (!a.apply) return;
+  map2_range<V>(n, ops::Axpy<T>{a.value}, x, y, y);
+}
+
 /// The numerator of update_pair: a value, or a device loop's scalar.
 __device__ inline double numerator_of(double value) { return value; }
 __device__ inline double numerator_of(const double* value) { return *value; }
@@ -199,6 +207,12 @@ void update_pair(const CudaExecutor& exec, double numerator, const T* denominato
 }
 
 template <class T>
+void axpy_ratio(const CudaExecutor& exec, const T* numerator, const T* denominator, const T* x, T* y, std::size_t n) {
+  const bool vector_ok = aligned_to(16, x, y);
+  VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, axpy_ratio_kernel, n, numerator, denominator, x, y);
+}
+
+template <class T>
 void axpby(const CudaExecutor& exec, T alpha, const T* x, const double* beta, T* y, std::size_t n) {
   const bool vector_ok = aligned_to(16, x, y);
   VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, axpby_device_beta_kernel, n, alpha, beta, x, y);
@@ -236,6 +250,7 @@ void axpy_widened(const CudaExecutor& exec, double alpha, const float* x, double
   template void scale<T>(const CudaExecutor&, T, T*, std::size_t);                                                     \
   template void multiply<T>(const CudaExecutor&, const T*, const T*, T*, std::size_t);                                 \
   template void update_pair<T>(const CudaExecutor&, double, const T*, const T*, const T*, T*, T*, std::size_t);        \
+  template void axpy_ratio<T>(const CudaExecutor&, const T*, const T*, const T*, T*, std::size_t);                     \
   template void axpby<T>(const CudaExecutor&, T, const T*, const double*, T*, std::size_t);                            \
   template void update_pair<T>(const CudaExecutor&, const double*, const T*, const T*, const T*, T*, T*, std::size_t); \
   template void subtract_combination<T>(const CudaExecutor&, const T*, std::size_t, int, const T*, T*, std::size_t);

@@ -221,7 +221,35 @@ void update_pair_impl(const Executor& exec, double numerator, View<const T> deno
                                     y.data(), x.size()));
 }
 
+template <class T>
+void axpy_ratio_impl(const Executor& exec, View<const T> numerator, View<const T> denominator, View<const T> x,
+                     View<T> y) {
+  require_same_size(x, y, "axpy_ratio", "x", "y");
+  require_space(exec, numerator, "axpy_ratio", "numerator");
+  require_space(exec, denominator, "axpy_ratio", "denominator");
+  require_space(exec, x, "axpy_ratio", "x");
+  require_space(exec, y, "axpy_ratio", "y");
+  if (numerator.empty() || denominator.empty()) {
+    throw SizeMismatch("axpy_ratio", "voltaic::axpy_ratio", "'numerator' and 'denominator' need an element each");
+  }
+  if (detail::on_cpu(exec, "voltaic::blas1")) {
+    const ops::Ratio<T> a = ops::ratio_of(numerator[0], denominator[0]);
+    if (a.apply) cpu::axpy(a.value, x.data(), y.data(), y.size());
+    return;
+  }
+  VOLTAIC_ON_CUDA(
+      cuda::axpy_ratio(detail::as_cuda(exec), numerator.data(), denominator.data(), x.data(), y.data(), y.size()));
+}
+
 }  // namespace
+
+void axpy_ratio(const Executor& e, View<const float> num, View<const float> den, View<const float> x, View<float> y) {
+  axpy_ratio_impl(e, num, den, x, y);
+}
+void axpy_ratio(const Executor& e, View<const double> num, View<const double> den, View<const double> x,
+                View<double> y) {
+  axpy_ratio_impl(e, num, den, x, y);
+}
 
 void update_pair(const Executor& e, double num, View<const float> den, View<const float> u, View<const float> v,
                  View<float> x, View<float> y) {

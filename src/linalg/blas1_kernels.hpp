@@ -65,6 +65,9 @@ void block_dot(const CudaExecutor& exec, const T* ys, std::size_t stride, int co
 template <class T>
 void subtract_combination(const CudaExecutor& exec, const T* ys, std::size_t stride, int count, const T* c, T* y,
                           std::size_t n);
+/// y += (*numerator / *denominator) x where the denominator is > 0 and the numerator finite.
+template <class T>
+void axpy_ratio(const CudaExecutor& exec, const T* numerator, const T* denominator, const T* x, T* y, std::size_t n);
 /// x += a u, y -= a v, a = numerator / *denominator where that is finite and > 0.
 template <class T>
 void update_pair(const CudaExecutor& exec, double numerator, const T* denominator, const T* u, const T* v, T* x, T* y,

@@ -58,6 +58,7 @@ DiffusionStep<T>::DiffusionStep(std::shared_ptr<const Grid3D> grid, std::shared_
   if (balance == StepBalance::exact) {
     ones_ = Array<T>(exec_, n);
     fill(*exec_, ones_.view(), T(1));
+    balance_ = Array<T>(exec_, 2);
   }
 }
 
@@ -115,15 +116,17 @@ SolveReport DiffusionStep<T>::advance(View<T> u, View<const T> capacity, View<co
 // A is symmetric, so sum(A u) = (A 1) . u, and adding d to every cell adds
 // d sum(A 1) to sum(A u): d = sum(rhs - A u) / sum(A 1) zeroes the defect.
 // sum(A 1) is the sum of V C / dt and the boundary faces' conductances, > 0.
+// Both sums stay on the device and d is taken there (axpy_ratio): no wait.
 template <class T>
 void DiffusionStep<T>::restore_balance(View<T> u) {
   const VectorSpace<T>& space = op_->space();
+  const View<T> total = balance_.view().subview(0, 1), defect = balance_.view().subview(1, 1);
   op_->apply(ones_.const_view(), work_.view());
-  const double total = space.dot(*exec_, ones_.const_view(), work_.const_view());
+  space.dot(*exec_, ones_.const_view(), work_.const_view(), total);
   op_->apply(View<const T>(u), work_.view());
   axpby(*exec_, T(1), rhs_.const_view(), T(-1), work_.view());
-  const double defect = space.dot(*exec_, ones_.const_view(), work_.const_view());
-  if (total > 0 && std::isfinite(defect)) axpy(*exec_, static_cast<T>(defect / total), ones_.const_view(), u);
+  space.dot(*exec_, ones_.const_view(), work_.const_view(), defect);
+  axpy_ratio(*exec_, View<const T>(defect), View<const T>(total), ones_.const_view(), u);
 }
 
 template <class T>

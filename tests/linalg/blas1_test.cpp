@@ -206,6 +206,33 @@ TYPED_TEST(Blas1Test, UpdatePairIsTwoAxpysOrNothing) {
                SizeMismatch);
 }
 
+// The exact balance's correction: axpy(T(n / d), x, y) where d > 0 and n is
+// finite, nothing otherwise, n and d read where they lie.
+TYPED_TEST(Blas1Test, AxpyRatioIsAnAxpyOrNothing) {
+  using T = typename TestFixture::T;
+  const auto& e = *this->exec_;
+  std::mt19937_64 rng(test::fresh_seed());
+  const std::size_t n = 20003;
+  const auto x = test::random_vector<T>(n, rng), y = test::random_vector<T>(n, rng);
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const std::pair<T, T> cases[] = {{T(0.37), T(2.9)}, {T(-5e-3), T(7.1e4)}, {T(1), T(0)}, {T(1), T(-2)},
+                                   {T(1), nan},       {nan, T(3)},          {inf, T(3)},  {T(2), inf}};
+  for (const auto& [num, den] : cases) {
+    const Array<T> na = Array<T>::from_host(this->exec_, {num}), da = Array<T>::from_host(this->exec_, {den});
+    const Array<T> xa = Array<T>::from_host(this->exec_, x);
+    Array<T> y1 = Array<T>::from_host(this->exec_, y), y2 = Array<T>::from_host(this->exec_, y);
+    axpy_ratio(e, na.const_view(), da.const_view(), xa.const_view(), y1.view());
+    const double nd = static_cast<double>(num), dd = static_cast<double>(den);
+    if (dd > 0 && std::isfinite(nd)) axpy(e, static_cast<T>(nd / dd), xa.const_view(), y2.view());
+    const auto got = y1.to_host(), want = y2.to_host();
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_TRUE(test::same_bits(got[i], want[i])) << "n " << num << " d " << den << " element " << i;
+  }
+  Array<T> a(this->exec_, 4), b(this->exec_, 5), none(this->exec_, 0);
+  EXPECT_THROW(axpy_ratio(e, a.const_view(), a.const_view(), a.const_view(), b.view()), SizeMismatch);
+  EXPECT_THROW(axpy_ratio(e, none.const_view(), a.const_view(), a.const_view(), a.view()), SizeMismatch);
+}
+
 TYPED_TEST(Blas1Test, BadLaunchConfigIsRejectedOnCuda) {
   using T = typename TestFixture::T;
   if (this->exec_->backend() != Backend::cuda) GTEST_SKIP() << "launch shapes apply to CUDA only";

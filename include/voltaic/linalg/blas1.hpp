@@ -81,6 +81,15 @@ void subtract_combination(const Executor& exec, View<const float> ys, std::size_
 void subtract_combination(const Executor& exec, View<const double> ys, std::size_t stride, int count,
                           View<const double> c, View<double> y);
 
+/// y += a x with a = T(numerator[0] / denominator[0]) (the quotient in
+/// double) where denominator[0] > 0 and numerator[0] is finite, nothing
+/// otherwise; both read where they lie (exec's memory: no host round trip).
+/// The bits of axpy(a, x, y) (a step's exact balance: the defect's share).
+void axpy_ratio(const Executor& exec, View<const float> numerator, View<const float> denominator, View<const float> x,
+                View<float> y);
+void axpy_ratio(const Executor& exec, View<const double> numerator, View<const double> denominator,
+                View<const double> x, View<double> y);
+
 /// x += a u and y -= a v, a = T(numerator / denominator[0]) (the quotient in
 /// double), denominator[0] read where it lies (exec's memory: no host round
 /// trip): the bits of axpy(a, u, x) and axpy(-a, v, y). Nothing changes

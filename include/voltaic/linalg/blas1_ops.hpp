@@ -22,6 +22,20 @@ VOLTAIC_HD inline T quotient_or_zero(double numerator, T denominator) {
   return d > 0.0 && d - d == 0.0 ? static_cast<T>(numerator / d) : T(0);
 }
 
+/// axpy_ratio's coefficient: T(numerator / denominator) in double, where
+/// the denominator is > 0 and the numerator finite; else 0 and `apply` false.
+template <class T>
+struct Ratio {
+  T value;
+  bool apply;
+};
+template <class T>
+VOLTAIC_HD inline Ratio<T> ratio_of(T numerator, T denominator) {
+  const double n = static_cast<double>(numerator), d = static_cast<double>(denominator);
+  if (!(d > 0.0) || n - n != 0.0) return {T(0), false};
+  return {static_cast<T>(n / d), true};
+}
+
 template <class T>
 struct Axpby {
   T alpha, beta;

@@ -80,7 +80,8 @@ class DiffusionStep {
   std::shared_ptr<const Grid3D> grid_;
   std::shared_ptr<const Executor> exec_;
   Array<T> volume_, mass_, rhs_, work_;
-  Array<T> ones_;  ///< StepBalance::exact only
+  Array<T> ones_;     ///< StepBalance::exact only
+  Array<T> balance_;  ///< sum(A 1) and the defect, on the device (StepBalance::exact only)
   std::shared_ptr<StencilOperator<T>> op_;
   std::shared_ptr<ZLinePreconditioner<T>> m_;
   std::unique_ptr<CgSolver<T>> cg_;
