@@ -38,13 +38,13 @@ struct BlockZLineInputs {
 /// is not invertible with positive diagonal and determinant, or -1.
 /// Cells whose inputs the factorisation loads before their arithmetic (the
 /// same operations in the same order: only the loads move; a GPU thread per
-/// column otherwise waits one load latency a cell).
-inline constexpr int kFactorStaged = 8;
+/// column otherwise waits one load latency a cell). One on a CPU core.
+inline constexpr int kBlockFactorStaged = VOLTAIC_DEVICE_OR_HOST(8, 1);
 
 template <class T>
 VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in, T* factors, std::size_t col,
                                                    std::size_t columns, int nz) {
-  constexpr int K = kFactorStaged;
+  constexpr int K = kBlockFactorStaged;
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
   T q00 = T(0), q01 = T(0), q10 = T(0), q11 = T(0), t0 = T(0), t1 = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
@@ -95,9 +95,10 @@ VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in
 /// z = M^{-1} r on one column (r and z field-major, 2 * cells values each,
 /// not overlapping). The loads of kBlockStaged cells go before their
 /// arithmetic (as solve_column's; the same operations in the same order):
-/// 16 in FP32, 8 in FP64, the most without spills (94 and 162 registers).
+/// on a GPU 16 in FP32, 8 in FP64, the most without spills (94 and 162
+/// registers); 4 on a CPU core.
 template <class T>
-inline constexpr int kBlockStaged = sizeof(T) < 8 ? 16 : 8;
+inline constexpr int kBlockStaged = VOLTAIC_DEVICE_OR_HOST(sizeof(T) < 8 ? 16 : 8, 4);
 
 template <class T>
 VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, std::size_t col, std::size_t columns,

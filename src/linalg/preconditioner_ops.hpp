@@ -58,10 +58,13 @@ VOLTAIC_HD inline bool invert_diagonal(T d, T& inverse) {
 /// Cells whose loads a column solve issues before their arithmetic: one
 /// thread per column on the GPU (some 17,000 threads for a 130 x 130 plane)
 /// is otherwise bound by one load's latency per cell. The same operations in
-/// the same order as a cell-by-cell loop: only the loads move. Sixteen: a
-/// 60-layer column's sweeps take 4 + 4 load latencies (8 took 8 + 8), 114
-/// registers in FP64 and no spill.
-constexpr int kStagedCells = 16;
+/// the same order as a cell-by-cell loop: only the loads move. Sixteen on a
+/// GPU: a 60-layer column's sweeps take 4 + 4 load latencies (8 took 8 + 8),
+/// 114 registers in FP64 and no spill; eight on a CPU core.
+constexpr int kStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 8);
+/// The same for the factorisation (a conditional return between loads keeps
+/// the compiler from hoisting them itself): 16 on a GPU, unstaged on a CPU.
+constexpr int kFactorStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 1);
 
 /// Thomas factors of one column: lower_k = l_k (lower_0 = 0), inverse_pivot_k
 /// = 1 / p_k, upper_k = tz_k. Returns the first cell of the column whose
@@ -69,7 +72,7 @@ constexpr int kStagedCells = 16;
 template <class T>
 VOLTAIC_HD inline std::int64_t factor_column(const T* diag, const T* tz, T* lower, T* inverse_pivot, T* upper,
                                              std::size_t col, std::size_t columns, int nz) {
-  constexpr int K = kStagedCells;  // the loads of K cells before their arithmetic, as solve_column
+  constexpr int K = kFactorStagedCells;
   T prev_inverse = T(0), prev_tz = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
     T dd[K] = {}, tt[K] = {};  // zeroed for the compiler's flow analysis

@@ -17,6 +17,17 @@
 #define VOLTAIC_UNROLL
 #endif
 
+/// One value in device code and another in host code, within VOLTAIC_HD code
+/// (how many loads a column sweep stages: deep on a GPU thread, where each
+/// stage costs a memory latency; shallow on a CPU core, whose caches hide it
+/// and whose registers a deep stage would spill). Only for choices that
+/// leave the arithmetic, and so the bits, the same.
+#if defined(__CUDA_ARCH__)
+#define VOLTAIC_DEVICE_OR_HOST(device, host) (device)
+#else
+#define VOLTAIC_DEVICE_OR_HOST(device, host) (host)
+#endif
+
 /// A large function the CPU cell program calls rather than inlines. The
 /// program's entry points are flattened so that every fp::fma in them is an
 /// FMA instruction (src/solver/cell_program_cpu.cpp); inlining these at each
