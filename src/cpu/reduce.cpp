@@ -60,6 +60,23 @@ VOLTAIC_FMA_CLONES typename P::Acc reduce_segment(const T* x, const T* y, std::s
   const int steps = static_cast<int>(std::min<std::size_t>(kSteps, (count + per_step - 1) / per_step));
   const int active = active_lanes(std::min(count, per_step * kSteps), vec);
   std::fill(lanes.begin(), lanes.begin() + std::max(active, 1), P::identity());
+  if (count >= per_step * kSteps) {  // a whole segment: no element to skip, the loop without tests
+    const T* xs = x + begin;
+    const T* ys = y ? y + begin : nullptr;
+    for (int s = 0; s < kSteps; ++s) {
+      for (int l = 0; l < kLanes; ++l) {
+        for (int v = 0; v < vec; ++v) {
+          const std::size_t e = (static_cast<std::size_t>(s) * kLanes + l) * vec + v;
+          if constexpr (P::arity == 2) {
+            P::add(lanes[l], xs[e], ys[e]);
+          } else {
+            P::add(lanes[l], xs[e]);
+          }
+        }
+      }
+    }
+    return combine_lanes<P>(lanes, kLanes);
+  }
   for (int s = 0; s < steps; ++s) {
     for (int l = 0; l < active; ++l) {
       for (int v = 0; v < vec; ++v) {
