@@ -50,6 +50,30 @@ inline int active_lanes(std::size_t count, int per_lane) {
   return static_cast<int>(std::min<std::size_t>(kLanes, (count + per_lane - 1) / per_lane));
 }
 
+/// Lanes [0, active) take steps [0, steps) of the segment at `begin`. Whole:
+/// every element lies before n (all segments but the last), so the loop has
+/// no test, and the compiler vectorises it across lanes.
+template <class P, bool Whole, class T>
+__attribute__((always_inline)) inline void accumulate(typename P::Acc* lanes, const T* x, const T* y, std::size_t begin,
+                                                      std::size_t n, int steps, int active) {
+  constexpr int vec = reduction::kVec<T>;
+  for (int s = 0; s < steps; ++s) {
+    for (int l = 0; l < active; ++l) {
+      for (int v = 0; v < vec; ++v) {
+        const std::size_t e = begin + (static_cast<std::size_t>(s) * kLanes + l) * vec + v;
+        if constexpr (!Whole) {
+          if (e >= n) continue;
+        }
+        if constexpr (P::arity == 2) {
+          P::add(lanes[l], x[e], y[e]);
+        } else {
+          P::add(lanes[l], x[e]);
+        }
+      }
+    }
+  }
+}
+
 /// One pass-1 segment: elements [begin, begin + kSegment) clipped to n.
 template <class P, class T>
 VOLTAIC_FMA_CLONES typename P::Acc reduce_segment(const T* x, const T* y, std::size_t begin, std::size_t n) {
@@ -60,35 +84,10 @@ VOLTAIC_FMA_CLONES typename P::Acc reduce_segment(const T* x, const T* y, std::s
   const int steps = static_cast<int>(std::min<std::size_t>(kSteps, (count + per_step - 1) / per_step));
   const int active = active_lanes(std::min(count, per_step * kSteps), vec);
   std::fill(lanes.begin(), lanes.begin() + std::max(active, 1), P::identity());
-  if (count >= per_step * kSteps) {  // a whole segment: no element to skip, the loop without tests
-    const T* xs = x + begin;
-    const T* ys = y ? y + begin : nullptr;
-    for (int s = 0; s < kSteps; ++s) {
-      for (int l = 0; l < kLanes; ++l) {
-        for (int v = 0; v < vec; ++v) {
-          const std::size_t e = (static_cast<std::size_t>(s) * kLanes + l) * vec + v;
-          if constexpr (P::arity == 2) {
-            P::add(lanes[l], xs[e], ys[e]);
-          } else {
-            P::add(lanes[l], xs[e]);
-          }
-        }
-      }
-    }
-    return combine_lanes<P>(lanes, kLanes);
-  }
-  for (int s = 0; s < steps; ++s) {
-    for (int l = 0; l < active; ++l) {
-      for (int v = 0; v < vec; ++v) {
-        const std::size_t e = begin + (static_cast<std::size_t>(s) * kLanes + l) * vec + v;
-        if (e >= n) continue;
-        if constexpr (P::arity == 2) {
-          P::add(lanes[l], x[e], y[e]);
-        } else {
-          P::add(lanes[l], x[e]);
-        }
-      }
-    }
+  if (count >= per_step * kSteps) {
+    accumulate<P, true>(lanes.data(), x, y, begin, n, kSteps, kLanes);
+  } else {
+    accumulate<P, false>(lanes.data(), x, y, begin, n, steps, active);
   }
   return combine_lanes<P>(lanes, active);
 }
