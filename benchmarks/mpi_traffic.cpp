@@ -123,8 +123,10 @@ nlohmann::json latencies(const mpi::Communicator& world) {
 
 /// The same planes on a GPU rank: seconds per ghost exchange of a 25-layer
 /// field in device memory (begin, end, the device synchronised) and per
-/// canonical dot over its owned cells (tile partials, their copy, the
-/// all-reduce), the two operations the cost model prices, by `transport`.
+/// canonical dot over its owned cells (tile partials, the all-reduce, the
+/// sum back on the host), the two operations the cost model prices, by
+/// `transport`; with NCCL also a dot left in device memory (no host wait,
+/// timed over 50 queued in a row).
 nlohmann::json device_latencies(const mpi::Communicator& world, const std::shared_ptr<const Executor>& exec,
                                 mpi::GpuTransport transport) {
   nlohmann::json j;
@@ -135,13 +137,20 @@ nlohmann::json device_latencies(const mpi::Communicator& world, const std::share
         exec, std::vector<double>(static_cast<std::size_t>(g.gx()) * static_cast<std::size_t>(g.gy()) * 25, 1.0));
     double* f = field.data();
     const std::string side = "side of " + std::to_string(cut->block().nx()) + " x 25";
-    j["exchanges_from"] = cut->device_direct() ? "device memory" : "host memory";
+    j["transport"] = mpi::to_string(cut->transport());
     j["exchange_us"][side] = 1e6 * median_s(world, 50, [&] {
                                cut->begin(f, 25);
                                cut->end(f, 25);
                                exec->synchronize();
                              });
     j["dot_us"][side] = 1e6 * median_s(world, 50, [&] { (void)cut->dot(f, f, 25); });
+    if (cut->transport() != mpi::GpuTransport::nccl) continue;
+    Array<double> result(exec, 1);
+    const View<const double> v(f, field.size(), exec->memory_space());
+    j["queued_dot_us"][side] = 1e6 / 50 * median_s(world, 10, [&] {
+                                 for (int i = 0; i < 50; ++i) cut->space(25, 0.0).dot(*exec, v, v, result.view());
+                                 exec->synchronize();
+                               });
   }
   return j;
 }
@@ -162,6 +171,7 @@ void print_latencies(const mpi::Communicator& world, const Options& a) {
     j["device"] = exec->name();
     j["host_staged"] = device_latencies(world, exec, mpi::GpuTransport::host_staged);
     if (mpi::mpi_is_cuda_aware()) j["device_direct"] = device_latencies(world, exec, mpi::GpuTransport::device_direct);
+    if (mpi::nccl_is_built()) j["nccl"] = device_latencies(world, exec, mpi::GpuTransport::nccl);
   }
   if (world.rank() == 0) std::printf("%s\n", j.dump().c_str());
 }
@@ -176,6 +186,7 @@ void print_traffic(const mpi::Communicator& world, const mpi::Communicator& self
   const auto exec = executor_for(a.backend, world);
   const mpi::GpuTransport way = a.transport == "host"     ? mpi::GpuTransport::host_staged
                                 : a.transport == "device" ? mpi::GpuTransport::device_direct
+                                : a.transport == "nccl"   ? mpi::GpuTransport::nccl
                                                           : mpi::GpuTransport::automatic;
   const auto cut = mpi::BlockDecomposition::over(world, nx, ny, 16, exec, way);
   const Measured many = run(exec, cut, o, experiment);
@@ -192,7 +203,7 @@ void print_traffic(const mpi::Communicator& world, const mpi::Communicator& self
     j["largest_block"] = {largest[0], largest[1]};
     j["tiles"] = cut->partition().num_tiles();
     j["device"] = exec->name();
-    j["exchanges_from"] = cut->device_direct() ? "device memory" : "host memory";
+    j["transport"] = mpi::to_string(cut->transport());
     j["mpi_cuda_aware"] = mpi::mpi_is_cuda_aware();
     std::printf("%s\n", j.dump().c_str());
   }
@@ -204,6 +215,7 @@ void print_traffic(const mpi::Communicator& world, const mpi::Communicator& self
       j["benchmark"] = "mpi_traffic";
       j["ranks"] = 1;
       j["decomposed"] = d != nullptr;
+      if (d) j["transport"] = mpi::to_string(d->transport());
       j["plane"] = {nx, ny};
       j["device"] = exec->name();
       std::printf("%s\n", j.dump().c_str());
@@ -224,8 +236,9 @@ int main(int argc, char** argv) {
   app.add_option("--backend", a.backend, "where each rank runs its block")->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_flag("!--no-alone", a.alone, "skip the one-rank run beside it");
   app.add_option("--transport", a.transport,
-                 "a GPU's exchanges: auto (device memory where MPI is CUDA-aware), host, device")
-      ->check(CLI::IsMember({"auto", "host", "device"}));
+                 "a GPU's exchanges, sums and gathers: auto (NCCL where built, else device memory where MPI is "
+                 "CUDA-aware), host, device, nccl")
+      ->check(CLI::IsMember({"auto", "host", "device", "nccl"}));
   app.add_flag("--latency", a.latency, "time MPI_Allreduce and ghost exchanges instead");
   CLI11_PARSE(app, argc, argv);
   try {

@@ -1,6 +1,7 @@
 // CUDA kernels of the ghost-column work of a block of a cut plane. The tile
 // partials take tile_partial()'s steps (core/plane_partition.hpp) with
 // explicit rounding, so they have the CPU loops' bits.
+#include <algorithm>
 #include <cstring>
 #include <cub/block/block_reduce.cuh>
 
@@ -108,7 +109,8 @@ __host__ __device__ int tree_slots(int columns) {
 /// Tile (blockIdx.x, blockIdx.y), a thread a column: its layers in order,
 /// then the slots halved (tile_partial()'s steps, rounded as on the CPU).
 template <class T>
-__global__ void tile_partials_kernel(Shape s, int layers, int tile, const T* x, const T* y, double* partials) {
+__global__ void tile_partials_kernel(Shape s, int layers, int tile, const T* x, const T* y, double* partials,
+                                     std::size_t first, std::size_t row) {
   extern __shared__ double slot[];
   const int a = blockIdx.x, b = blockIdx.y, t = threadIdx.x;
   const int w = min(tile, s.bx - a * tile), h = min(tile, s.by - b * tile), n = w * h, p = tree_slots(n);
@@ -127,7 +129,46 @@ __global__ void tile_partials_kernel(Shape s, int layers, int tile, const T* x, 
     if (t < half) slot[t] = __dadd_rn(slot[t], slot[t + half]);
     __syncthreads();
   }
-  if (t == 0) partials[a + std::size_t(gridDim.x) * b] = slot[0];
+  if (t == 0) partials[first + a + row * b] = slot[0];
+}
+
+/// Sum blockIdx.x of sum_of_partials()' tree (core/plane_partition.cpp:
+/// [lo, hi) is [lo, mid) + [mid, hi), mid = lo + (hi - lo) / 2) over
+/// 2^depth >= count slots. Node (d, j) of the tree lives in slot j 2^(depth -
+/// d), the slot of its leftmost leaf; stop[k] is the depth of slot k's leaf.
+/// Level by level from the leaves, each internal node adds its right child
+/// to its left one: the CPU's additions, in parallel.
+template <class T>
+__global__ void sum_partials_kernel(const double* partials, std::size_t count, int depth, int roots, T* out) {
+  extern __shared__ double node[];
+  const int slots = 1 << depth;
+  auto* stop = reinterpret_cast<unsigned char*>(node + slots);
+  const double* x = partials + blockIdx.x * count;
+  for (int k = threadIdx.x; k < slots; k += blockDim.x) {
+    std::size_t lo = 0, hi = count;
+    int d = 0;
+    for (; d < depth && hi - lo > 1; ++d) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if ((k >> (depth - 1 - d)) & 1)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    const bool leftmost = (k & ((1 << (depth - d)) - 1)) == 0;  // slot k holds the leaf [lo, lo + 1)
+    stop[k] = static_cast<unsigned char>(d);
+    node[k] = leftmost ? x[lo] : 0.0;
+  }
+  __syncthreads();
+  for (int d = depth - 1; d >= 0; --d) {
+    const int step = 1 << (depth - d);
+    for (int k = threadIdx.x * step; k < slots; k += blockDim.x * step)
+      if (stop[k] > d) node[k] = __dadd_rn(node[k], node[k + step / 2]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    const double s = node[0];
+    out[blockIdx.x] = static_cast<T>(static_cast<int>(blockIdx.x) < roots ? __dsqrt_rn(s) : s);
+  }
 }
 
 /// The largest |x| as bits: non-negative doubles order as their bits, and a
@@ -231,13 +272,31 @@ void fill(const CudaExecutor& exec, const GhostedBlock& b, int layers, T* field,
 
 template <class T>
 void tile_partials(const CudaExecutor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
-                   double* partials) {
+                   double* partials, TileSlots slots) {
   exec.activate();
   cudaStream_t st = exec.stream(0);
   const dim3 grid((b.bx + tile - 1) / tile, (b.by + tile - 1) / tile);
   const int threads = tree_slots(tile * tile);
-  tile_partials_kernel<<<grid, threads, threads * sizeof(double), st>>>(shape_of(b), layers, tile, x, y, partials);
+  const std::size_t row = slots.row != 0 ? slots.row : grid.x;
+  tile_partials_kernel<<<grid, threads, threads * sizeof(double), st>>>(shape_of(b), layers, tile, x, y, partials,
+                                                                        slots.first, row);
   VOLTAIC_LAUNCH_CHECK(st, tile_partials_kernel);
+}
+
+template <class T>
+void sum_partials(const CudaExecutor& exec, const double* partials, std::size_t count, int sums, int roots, T* out,
+                  int stream) {
+  exec.activate();
+  cudaStream_t st = exec.stream(stream);
+  int depth = 0;
+  while ((std::size_t(1) << depth) < count) ++depth;
+  const std::size_t bytes = (std::size_t(1) << depth) * (sizeof(double) + 1);
+  // Up to kMostPartials (147 KB): above the default 48 KB the kernel must ask (once per device and type).
+  VOLTAIC_CUDA_CHECK(cudaFuncSetAttribute(sum_partials_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+  const int threads = std::min(kBlock, std::max(32, 1 << depth));
+  sum_partials_kernel<T><<<sums, threads, bytes, st>>>(partials, count, depth, roots, out);
+  VOLTAIC_LAUNCH_CHECK(st, sum_partials_kernel);
 }
 
 double max_abs(const CudaExecutor& exec, const GhostedBlock& b, int layers, const double* x) {
@@ -273,8 +332,10 @@ template void unpack<float>(const CudaExecutor&, const GhostedBlock&, int, const
 template void fill<double>(const CudaExecutor&, const GhostedBlock&, int, double*, double);
 template void fill<float>(const CudaExecutor&, const GhostedBlock&, int, float*, float);
 template void tile_partials<double>(const CudaExecutor&, const GhostedBlock&, int, int, const double*, const double*,
-                                    double*);
+                                    double*, TileSlots);
 template void tile_partials<float>(const CudaExecutor&, const GhostedBlock&, int, int, const float*, const float*,
-                                   double*);
+                                   double*, TileSlots);
+template void sum_partials<double>(const CudaExecutor&, const double*, std::size_t, int, int, double*, int);
+template void sum_partials<float>(const CudaExecutor&, const double*, std::size_t, int, int, float*, int);
 
 }  // namespace voltaic::cuda::ghost_columns

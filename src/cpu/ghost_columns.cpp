@@ -69,12 +69,14 @@ void fill(const GhostedBlock& b, int layers, T* field, T value) {
 }
 
 template <class T>
-void tile_partials(const GhostedBlock& b, int layers, int tile, const T* x, const T* y, double* partials) {
+void tile_partials(const GhostedBlock& b, int layers, int tile, const T* x, const T* y, double* partials,
+                   TileSlots slots) {
   const int ntx = (b.bx + tile - 1) / tile, nty = (b.by + tile - 1) / tile;
+  const std::size_t row = slots.row != 0 ? slots.row : std::size_t(ntx);
   for (int tb = 0; tb < nty; ++tb)
     for (int ta = 0; ta < ntx; ++ta) {
       const PlaneBlock t{ta * tile, std::min(ta * tile + tile, b.bx), tb * tile, std::min(tb * tile + tile, b.by)};
-      partials[ta + std::size_t(ntx) * tb] = tile_partial(t, layers, [&](int i, int j, int k) {
+      partials[slots.first + ta + row * tb] = tile_partial(t, layers, [&](int i, int j, int k) {
         const std::size_t c = b.index(i, j, k);
         return y ? static_cast<double>(x[c]) * static_cast<double>(y[c]) : static_cast<double>(x[c]);
       });
@@ -122,7 +124,17 @@ template void unpack<double>(const GhostedBlock&, int, const double*, double*);
 template void unpack<float>(const GhostedBlock&, int, const float*, float*);
 template void fill<double>(const GhostedBlock&, int, double*, double);
 template void fill<float>(const GhostedBlock&, int, float*, float);
-template void tile_partials<double>(const GhostedBlock&, int, int, const double*, const double*, double*);
-template void tile_partials<float>(const GhostedBlock&, int, int, const float*, const float*, double*);
+template <class T>
+void sum_partials(const double* partials, std::size_t count, int sums, int roots, T* out) {
+  for (int i = 0; i < sums; ++i) {
+    const double s = sum_of_partials(partials + static_cast<std::size_t>(i) * count, count);
+    out[i] = static_cast<T>(i < roots ? std::sqrt(s) : s);
+  }
+}
+
+template void tile_partials<double>(const GhostedBlock&, int, int, const double*, const double*, double*, TileSlots);
+template void tile_partials<float>(const GhostedBlock&, int, int, const float*, const float*, double*, TileSlots);
+template void sum_partials<double>(const double*, std::size_t, int, int, double*);
+template void sum_partials<float>(const double*, std::size_t, int, int, float*);
 
 }  // namespace voltaic::cpu::ghost_columns

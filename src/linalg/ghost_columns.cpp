@@ -57,14 +57,36 @@ void fill(const Executor& exec, const GhostedBlock& b, int layers, T* field, T v
 
 template <class T>
 void tile_partials(const Executor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
-                   double* partials) {
+                   double* partials, TileSlots slots) {
   require_block(b, layers);
   if (tile < 1) throw InvalidArgument("tile", kWhere, "tile = " + std::to_string(tile) + " must be >= 1");
-  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::tile_partials(b, layers, tile, x, y, partials);
+  if (slots.row != 0 && slots.row < static_cast<std::size_t>((b.bx + tile - 1) / tile))
+    throw InvalidArgument("slots.row", kWhere,
+                          std::to_string(slots.row) + " slots a row for a block " +
+                              std::to_string((b.bx + tile - 1) / tile) + " tiles across");
+  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::tile_partials(b, layers, tile, x, y, partials, slots);
   if (tile > 32)
     throw InvalidArgument("tile", kWhere,
                           "tile = " + std::to_string(tile) + ": a GPU block sums a tile, at most 32 x 32 columns");
-  VOLTAIC_ON_CUDA(cuda::ghost_columns::tile_partials(detail::as_cuda(exec), b, layers, tile, x, y, partials));
+  VOLTAIC_ON_CUDA(cuda::ghost_columns::tile_partials(detail::as_cuda(exec), b, layers, tile, x, y, partials, slots));
+}
+
+template <class T>
+void sum_partials(const Executor& exec, const double* partials, std::size_t count, int sums, int roots, T* out,
+                  int stream) {
+  if (count == 0) throw InvalidArgument("count", kWhere, "a canonical sum of no partials");
+  if (sums < 0 || roots < 0 || roots > sums)
+    throw InvalidArgument(
+        "sums, roots", kWhere,
+        std::to_string(sums) + " sums with " + std::to_string(roots) + " roots: need 0 <= roots <= sums");
+  if (sums == 0) return;
+  (void)stream;
+  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::sum_partials(partials, count, sums, roots, out);
+  if (count > kMostPartials)
+    throw InvalidArgument("count", kWhere,
+                          std::to_string(count) + " partials: a GPU sums at most " + std::to_string(kMostPartials) +
+                              " (cut the plane into larger tiles)");
+  VOLTAIC_ON_CUDA(cuda::ghost_columns::sum_partials(detail::as_cuda(exec), partials, count, sums, roots, out, stream));
 }
 
 double max_abs(const Executor& exec, const GhostedBlock& b, int layers, const double* x) {
@@ -115,8 +137,11 @@ template void unpack<float>(const Executor&, const GhostedBlock&, int, const flo
 template void fill<double>(const Executor&, const GhostedBlock&, int, double*, double);
 template void fill<float>(const Executor&, const GhostedBlock&, int, float*, float);
 template void tile_partials<double>(const Executor&, const GhostedBlock&, int, int, const double*, const double*,
-                                    double*);
-template void tile_partials<float>(const Executor&, const GhostedBlock&, int, int, const float*, const float*, double*);
+                                    double*, TileSlots);
+template void tile_partials<float>(const Executor&, const GhostedBlock&, int, int, const float*, const float*, double*,
+                                   TileSlots);
+template void sum_partials<double>(const Executor&, const double*, std::size_t, int, int, double*, int);
+template void sum_partials<float>(const Executor&, const double*, std::size_t, int, int, float*, int);
 
 }  // namespace ghost_columns
 

@@ -13,7 +13,10 @@ void unpack(const GhostedBlock& b, int layers, const T* edges, T* field);
 template <class T>
 void fill(const GhostedBlock& b, int layers, T* field, T value);
 template <class T>
-void tile_partials(const GhostedBlock& b, int layers, int tile, const T* x, const T* y, double* partials);
+void tile_partials(const GhostedBlock& b, int layers, int tile, const T* x, const T* y, double* partials,
+                   TileSlots slots);
+template <class T>
+void sum_partials(const double* partials, std::size_t count, int sums, int roots, T* out);
 double max_abs(const GhostedBlock& b, int layers, const double* x);
 void slice(const GhostedBlock& b, int layers, int plane_nx, int plane_ny, int first_i, int first_j, const double* whole,
            double* field);
@@ -33,7 +36,10 @@ template <class T>
 void fill(const CudaExecutor& exec, const GhostedBlock& b, int layers, T* field, T value);
 template <class T>
 void tile_partials(const CudaExecutor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
-                   double* partials);
+                   double* partials, TileSlots slots);
+template <class T>
+void sum_partials(const CudaExecutor& exec, const double* partials, std::size_t count, int sums, int roots, T* out,
+                  int stream);
 double max_abs(const CudaExecutor& exec, const GhostedBlock& b, int layers, const double* x);
 void slice(const CudaExecutor& exec, const GhostedBlock& b, int layers, int plane_nx, int plane_ny, int first_i,
            int first_j, const double* whole, double* field);

@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "mpi/nccl_link.hpp"
+
 #if defined(__has_include)
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>  // Open MPI's MPIX_CUDA_AWARE_SUPPORT and MPIX_Query_cuda_support()
@@ -26,7 +28,21 @@ bool mpi_is_cuda_aware() {
 #endif
 }
 
+bool nccl_is_built() { return NcclLink::available(); }
+
+const char* to_string(GpuTransport t) {
+  switch (t) {
+    case GpuTransport::automatic: return "automatic";
+    case GpuTransport::host_staged: return "host_staged";
+    case GpuTransport::device_direct: return "device_direct";
+    case GpuTransport::nccl: return "nccl";
+  }
+  return "?";
+}
+
 namespace {
+
+constexpr const char* kWhere = "BlockDecomposition";
 
 /// Memory freed by the executor that gave it.
 using Buffer = std::unique_ptr<void, std::function<void(void*)>>;
@@ -80,20 +96,40 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
       device_(exec_->memory_space() != MemorySpace::host()) {
   if (comm_.size() != partition_.ranks())
     throw InvalidArgument(
-        "partition", "BlockDecomposition",
+        "partition", kWhere,
         std::to_string(partition_.ranks()) + " blocks for " + std::to_string(comm_.size()) + " ranks");
   if (device_ && partition_.tile() > 32)
     throw InvalidArgument(
-        "partition", "BlockDecomposition",
+        "partition", kWhere,
         "tiles of " + std::to_string(partition_.tile()) + " columns: a GPU block sums a tile, at most 32 x 32 columns");
   if (device_ && transport == GpuTransport::device_direct && !mpi_is_cuda_aware())
-    throw InvalidArgument("transport", "BlockDecomposition",
+    throw InvalidArgument("transport", kWhere,
                           "device_direct needs a CUDA-aware MPI; this one is not (host_staged or automatic work)");
-  // Automatic: from device memory where MPI can, unless ranks share this GPU
-  // (then host staging measured faster: docs/performance.md).
-  direct_ = device_ && mpi_is_cuda_aware() &&
-            (transport == GpuTransport::device_direct ||
-             (transport == GpuTransport::automatic && !shares_gpu(comm_, *exec_)));
+  if (device_ && transport == GpuTransport::nccl && !NcclLink::available())
+    throw InvalidArgument("transport", kWhere,
+                          "nccl needs voltaic::mpi built with NCCL (VOLTAIC_NCCL); this one is not (host_staged or "
+                          "automatic work)");
+  // Every rank asks (the question is collective): the arguments are the same on every rank.
+  const bool shared =
+      device_ && (transport == GpuTransport::automatic || transport == GpuTransport::nccl) && shares_gpu(comm_, *exec_);
+  if (shared && transport == GpuTransport::nccl)
+    throw InvalidArgument("transport", kWhere,
+                          "nccl needs a GPU for each rank; ranks of this node share one (host_staged or automatic "
+                          "work)");
+  // Automatic: NCCL where built, else device memory where MPI can, unless
+  // ranks share this GPU (then host staging measured faster: docs/performance.md).
+  if (!device_)
+    route_ = GpuTransport::host_staged;
+  else if (transport != GpuTransport::automatic)
+    route_ = transport;
+  else if (shared)
+    route_ = GpuTransport::host_staged;
+  else
+    route_ = NcclLink::available() ? GpuTransport::nccl
+             : mpi_is_cuda_aware() ? GpuTransport::device_direct
+                                   : GpuTransport::host_staged;
+  if (route_ == GpuTransport::nccl)
+    nccl_ = std::make_unique<NcclLink>(comm_, dynamic_cast<const CudaExecutor&>(*exec_));
   block_ = partition_.block(comm_.rank());
   for (int r = 0; r < partition_.ranks(); ++r) blocks_.push_back(partition_.block(r));
   const std::vector<int> n = partition_.neighbours(comm_.rank());
@@ -111,7 +147,13 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
     stream_ = streams >= 3 ? 2 : streams - 1;
     device_partials_ = std::shared_ptr<double>(static_cast<double*>(exec_->allocate(mine_.size() * sizeof(double))),
                                                [e = exec_](double* p) { e->deallocate(p); });
+    partials_ready_ = exec_->create_event();
+    sums_ready_ = exec_->create_event();
   }
+}
+
+CUstream_st* BlockDecomposition::link_stream() const {
+  return dynamic_cast<const CudaExecutor&>(*exec_).stream(stream_);
 }
 
 BlockDecomposition::~BlockDecomposition() = default;
@@ -134,8 +176,10 @@ BlockDecomposition::Exchange& BlockDecomposition::exchange_of(int layers) const 
   }
   const std::size_t bytes = std::max<std::size_t>(x->values, 1) * sizeof(T);
   if (device_) {
-    x->send = pinned_buffer(exec_, bytes);
-    x->receive = pinned_buffer(exec_, bytes);
+    if (route_ == GpuTransport::host_staged) {
+      x->send = pinned_buffer(exec_, bytes);
+      x->receive = pinned_buffer(exec_, bytes);
+    }
     x->device_send = device_buffer(exec_, bytes);
     x->device_receive = device_buffer(exec_, bytes);
     x->ready = exec_->create_event();
@@ -153,11 +197,33 @@ void BlockDecomposition::start(const T* field, int layers) const {
   Exchange& x = exchange_of<T>(layers);
   ++traffic_.exchanges;
   if (x.values == 0) return;  // one block: no ghosts
+  for (int s = 0; s < 4; ++s)
+    if (shape_.ghost[s]) {
+      ++traffic_.messages;
+      traffic_.exchange_bytes += static_cast<long long>(shape_.side_length(s) * layers * sizeof(T));
+    }
+  if (route_ == GpuTransport::nccl) {
+    // All on the exchange stream, after stream 0's last write of the field: the host goes on at once.
+    x.ready->record(0);
+    x.ready->wait(stream_);
+    auto* send = static_cast<T*>(x.device_send.get());
+    auto* receive = static_cast<T*>(x.device_receive.get());
+    ghost_columns::pack(*exec_, shape_, layers, field, send, stream_);
+    NcclLink::Message messages[4];
+    int count = 0;
+    for (int s = 0; s < 4; ++s)
+      if (shape_.ghost[s])
+        messages[count++] = {neighbour_[s], send + x.offset[s], receive + x.offset[s],
+                             static_cast<std::size_t>(shape_.side_length(s)) * layers};
+    nccl_->exchange(messages, count, sizeof(T), link_stream());
+    return;
+  }
+  const bool direct = route_ == GpuTransport::device_direct;
   const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
   // A tag per layer count and precision: exchanges of several may be in flight.
   const int tag = 1000 + 2 * layers + (std::is_same_v<T, double> ? 1 : 0);
   // Device-direct: the neighbours' edges land in device memory.
-  auto* receive = static_cast<T*>(direct_ ? x.device_receive.get() : x.receive.get());
+  auto* receive = static_cast<T*>(direct ? x.device_receive.get() : x.receive.get());
   // The last exchange's edges may still be on their way up from `receive` (or being unpacked from it).
   if (device_) x.unpacked->synchronize();
   x.requests.clear();
@@ -166,15 +232,13 @@ void BlockDecomposition::start(const T* field, int layers) const {
     const int count = shape_.side_length(s) * layers;
     check(MPI_Irecv(receive + x.offset[s], count, type, neighbour_[s], tag, comm_.get(), &x.requests.emplace_back()),
           "MPI_Irecv");
-    ++traffic_.messages;
-    traffic_.exchange_bytes += static_cast<long long>(count * sizeof(T));
   }
   if (device_) {
     // After what stream 0 has queued (the field's last writer); the host goes on.
     x.ready->record(0);
     x.ready->wait(stream_);
     ghost_columns::pack(*exec_, shape_, layers, field, static_cast<T*>(x.device_send.get()), stream_);
-    if (!direct_)
+    if (!direct)
       exec_->copy_async(x.send.get(), MemorySpace::host(), x.device_send.get(), exec_->memory_space(),
                         x.values * sizeof(T), stream_);
     x.packed->record(stream_);
@@ -194,11 +258,18 @@ template <class T>
 void BlockDecomposition::finish(T* field, int layers) const {
   Exchange& x = exchange_of<T>(layers);
   if (x.values == 0) return;
+  const bool direct = route_ == GpuTransport::device_direct;
+  if (route_ == GpuTransport::nccl) {
+    ghost_columns::unpack(*exec_, shape_, layers, static_cast<const T*>(x.device_receive.get()), field, stream_);
+    x.unpacked->record(stream_);
+    x.unpacked->wait(0);
+    return;
+  }
   if (device_) {
     const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
     const int tag = 1000 + 2 * layers + (std::is_same_v<T, double> ? 1 : 0);
     x.packed->synchronize();
-    auto* send = static_cast<T*>(direct_ ? x.device_send.get() : x.send.get());
+    auto* send = static_cast<T*>(direct ? x.device_send.get() : x.send.get());
     for (int s = 0; s < 4; ++s) {
       if (!shape_.ghost[s]) continue;
       check(MPI_Isend(send + x.offset[s], shape_.side_length(s) * layers, type, neighbour_[s], tag, comm_.get(),
@@ -209,7 +280,7 @@ void BlockDecomposition::finish(T* field, int layers) const {
   check(MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   x.requests.clear();
   if (!device_) return ghost_columns::unpack(*exec_, shape_, layers, static_cast<const T*>(x.receive.get()), field);
-  if (!direct_)
+  if (!direct)
     exec_->copy_async(x.device_receive.get(), exec_->memory_space(), x.receive.get(), MemorySpace::host(),
                       x.values * sizeof(T), stream_);
   ghost_columns::unpack(*exec_, shape_, layers, static_cast<const T*>(x.device_receive.get()), field, stream_);
@@ -267,9 +338,65 @@ void BlockDecomposition::canonical(const T* const* ys, int count, const T* x, in
   for (std::size_t i = 0; i < n; ++i) out[i] = sum_of_partials(partials_.data() + i * all, all);
 }
 
+template <class T, class U>
+void BlockDecomposition::canonical_on_device(const T* const* ys, int count, const T* x, int layers, int roots,
+                                             U* out) const {
+  const std::size_t all = partition_.num_tiles(), n = static_cast<std::size_t>(count);
+  if (slot_sums_ < count) {
+    const auto e = exec_;
+    const auto slots = [&e, all, n] {
+      return std::shared_ptr<double>(static_cast<double*>(e->allocate(all * n * sizeof(double))),
+                                     [e](double* p) { e->deallocate(p); });
+    };
+    slots_mine_ = slots();
+    slots_all_ = slots();
+    // Zero but this rank's slots, which every sum overwrites: the all-reduce adds one value and zeros, exactly.
+    const std::vector<double> zeros(all * n, 0.0);
+    e->copy(slots_mine_.get(), e->memory_space(), zeros.data(), MemorySpace::host(), all * n * sizeof(double));
+    slot_sums_ = count;
+  }
+  ++traffic_.sums;
+  traffic_.sum_bytes += static_cast<long long>(all * n * sizeof(double));
+  const TileSlots mine{tiles_.front(), static_cast<std::size_t>(partition_.tiles_x())};
+  for (std::size_t i = 0; i < n; ++i)
+    ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), ys[i], x, slots_mine_.get() + i * all,
+                                 mine);
+  partials_ready_->record(0);
+  partials_ready_->wait(stream_);
+  nccl_->sum(slots_mine_.get(), slots_all_.get(), all * n, link_stream());
+  sums_ready_->record(stream_);
+  sums_ready_->wait(0);
+  ghost_columns::sum_partials(*exec_, slots_all_.get(), all, count, roots, out, 0);
+}
+
+template <class T, class U>
+void BlockDecomposition::reduce(const T* const* ys, int count, const T* x, int layers, int roots, U* out,
+                                MemorySpace space) const {
+  if (count < 1) return;
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(U);
+  if (route_ == GpuTransport::nccl) {
+    if (space != MemorySpace::host()) return canonical_on_device(ys, count, x, layers, roots, out);
+    if (!sum_out_ || sums_.size() < static_cast<std::size_t>(count)) {
+      sums_.resize(static_cast<std::size_t>(count));
+      const auto e = exec_;
+      sum_out_.reset(static_cast<double*>(e->allocate(sums_.size() * sizeof(double))),
+                     [e](double* p) { e->deallocate(p); });
+    }
+    auto* device = reinterpret_cast<U*>(sum_out_.get());
+    canonical_on_device(ys, count, x, layers, roots, device);
+    return exec_->copy(out, space, device, exec_->memory_space(), bytes);
+  }
+  sums_.resize(static_cast<std::size_t>(count));
+  canonical(ys, count, x, layers, sums_.data());
+  std::vector<U> values(sums_.begin(), sums_.begin() + count);
+  for (int i = 0; i < roots; ++i) values[i] = static_cast<U>(std::sqrt(sums_[i]));
+  if (space == MemorySpace::host()) return static_cast<void>(std::copy(values.begin(), values.end(), out));
+  exec_->copy(out, space, values.data(), MemorySpace::host(), bytes);
+}
+
 double BlockDecomposition::dot(const double* x, const double* y, int layers) const {
   double s = 0.0;
-  canonical(&x, 1, y, layers, &s);
+  reduce(&x, 1, y, layers, 0, &s, MemorySpace::host());
   return s;
 }
 
@@ -295,11 +422,21 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
     total += static_cast<std::size_t>(counts[r]);
   }
   const std::size_t mine = static_cast<std::size_t>(counts[comm_.rank()]);
-  reserve_gather(direct_ ? total : total + mine);  // staged: this rank's cells after every block
+  const bool staged = route_ == GpuTransport::host_staged;
+  reserve_gather(staged ? total + mine : total);  // staged: this rank's cells after every block
   ++traffic_.gathers;
   traffic_.gather_bytes += static_cast<long long>(total * sizeof(double));
   const double* blocks = nullptr;
-  if (direct_) {
+  if (route_ == GpuTransport::nccl) {
+    double* const all = gather_device_.get();  // every block; this rank's packed in its place, the others' shared
+    ghost_columns::owned(*exec_, shape_, layers, field, all + offsets[comm_.rank()]);
+    gather_ready_->record(0);
+    gather_ready_->wait(stream_);
+    nccl_->share(all, counts.data(), offsets.data(), link_stream());
+    gather_done_->record(stream_);
+    gather_done_->wait(0);
+    blocks = all;
+  } else if (!staged) {
     double* const all = gather_device_.get();  // every block; this rank's packed in its place
     ghost_columns::owned(*exec_, shape_, layers, field, all + offsets[comm_.rank()]);
     gather_ready_->record(0);
@@ -340,10 +477,11 @@ void BlockDecomposition::reserve_gather(std::size_t room) const {
   if (device_) {
     gather_device_.reset(static_cast<double*>(e->allocate(room * sizeof(double))),
                          [e](double* p) { e->deallocate(p); });
-    if (!direct_)
+    if (route_ == GpuTransport::host_staged)
       gather_host_.reset(static_cast<double*>(e->allocate_pinned(room * sizeof(double))),
                          [e](double* p) { e->deallocate_pinned(p); });
     if (!gather_ready_) gather_ready_ = e->create_event();
+    if (!gather_done_) gather_done_ = e->create_event();
   } else {
     gather_host_.reset(new double[room], std::default_delete<double[]>());
   }
@@ -367,32 +505,29 @@ class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
   double dot(const Executor&, View<const T> x, View<const T> y) const override {
     double s = 0.0;
     const T* xs = x.data();
-    d_.canonical(&xs, 1, y.data(), layers(x), &s);
+    d_.reduce(&xs, 1, y.data(), layers(x), 0, &s, MemorySpace::host());
     return s;
   }
-  void block_dot(const Executor& e, View<const T> ys, std::size_t stride, int count, View<const T> x,
+  void block_dot(const Executor&, View<const T> ys, std::size_t stride, int count, View<const T> x,
                  View<T> result) const override {
     if (count < 1) return;
     rows_.clear();
     for (int i = 0; i < count; ++i) rows_.push_back(ys.data() + static_cast<std::size_t>(i) * stride);
-    sums_.resize(static_cast<std::size_t>(count));
-    d_.canonical(rows_.data(), count, x.data(), layers(x), sums_.data());
-    put_all(e, result);
+    d_.reduce(rows_.data(), count, x.data(), layers(x), 0, result.data(), result.space());
   }
-  void norm_and_dot(const Executor& e, View<const T> x, View<const T> y, View<T> result) const override {
-    // x x and y x: the unfused nrm2's and dot's sums (the products commute exactly).
+  void norm_and_dot(const Executor&, View<const T> x, View<const T> y, View<T> result) const override {
+    // x x and y x: the unfused nrm2's and dot's sums (the products commute exactly); the first a root.
     rows_.assign({x.data(), y.data()});
-    sums_.resize(2);
-    d_.canonical(rows_.data(), 2, x.data(), layers(x), sums_.data());
-    sums_[0] = std::sqrt(sums_[0]);
-    put_all(e, result);
+    d_.reduce(rows_.data(), 2, x.data(), layers(x), 1, result.data(), result.space());
   }
-  void dot(const Executor& e, View<const T> x, View<const T> y, View<T> result) const override {
-    put(e, static_cast<T>(dot(e, x, y)), result);
+  void dot(const Executor&, View<const T> x, View<const T> y, View<T> result) const override {
+    const T* xs = x.data();
+    d_.reduce(&xs, 1, y.data(), layers(x), 0, result.data(), result.space());
   }
   double nrm2(const Executor& e, View<const T> x) const override { return std::sqrt(dot(e, x, x)); }
-  void nrm2(const Executor& e, View<const T> x, View<T> result) const override {
-    put(e, static_cast<T>(nrm2(e, x)), result);
+  void nrm2(const Executor&, View<const T> x, View<T> result) const override {
+    const T* xs = x.data();
+    d_.reduce(&xs, 1, xs, layers(x), 1, result.data(), result.space());
   }
 
  private:
@@ -403,19 +538,9 @@ class BlockDecomposition::CountedSpace final : public VectorSpace<T> {
                              " layers of " + std::to_string(d_.shape_.layer()));
     return layers_;
   }
-  void put(const Executor& e, T value, View<T> result) const {
-    e.copy(result.data(), result.space(), &value, MemorySpace::host(), sizeof(T));
-  }
-  /// sums_ rounded to T into result, one copy.
-  void put_all(const Executor& e, View<T> result) const {
-    values_.assign(sums_.begin(), sums_.end());
-    e.copy(result.data(), result.space(), values_.data(), MemorySpace::host(), values_.size() * sizeof(T));
-  }
   const BlockDecomposition& d_;
   int layers_;
   mutable std::vector<const T*> rows_;
-  mutable std::vector<double> sums_;
-  mutable std::vector<T> values_;
 };
 
 template <class T>

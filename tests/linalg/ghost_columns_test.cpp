@@ -6,12 +6,21 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+
 #include "test_support.hpp"
 #include "voltaic/core/plane_partition.hpp"
 
 using namespace voltaic;
 
 namespace {
+
+/// Bit for bit.
+template <class T>
+bool same_values(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
 
 /// A block of a whole plane: its owned columns start at (i0, j0), a tile
 /// boundary, and it has a ghost on each side the plane extends past.
@@ -132,6 +141,54 @@ TEST(GhostColumns, TilePartialsAreTheWholePlanesTilesCanonicalPartials) {
         ASSERT_TRUE(test::same_bits(partials[ta + std::size_t(ntx) * tb], expected)) << "tile " << t;
       }
   }
+}
+
+// A rank's partials written at its slots of the whole plane's partials
+// (TileSlots): the same values as alone, and nothing else touched.
+TEST(GhostColumns, TilePartialsGoToTheirSlotsOfTheWholePlane) {
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto cpu = CpuExecutor::create();
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    const auto x = test::random_vector<double>(b.layer() * p.layers, rng);
+    const int ntx = (b.bx + p.tile - 1) / p.tile, nty = (b.by + p.tile - 1) / p.tile;
+    std::vector<double> alone(std::size_t(ntx) * nty);
+    ghost_columns::tile_partials(*cpu, b, p.layers, p.tile, x.data(), x.data(), alone.data());
+    const std::size_t row = std::size_t(ntx) + 3, first = 5;
+    std::vector<double> slots(first + row * nty, -7.0);
+    ghost_columns::tile_partials(*cpu, b, p.layers, p.tile, x.data(), x.data(), slots.data(), {first, row});
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      const std::size_t t = s - first, ta = t % row, tb = t / row;
+      const bool mine = s >= first && ta < std::size_t(ntx);
+      EXPECT_TRUE(test::same_bits(slots[s], mine ? alone[ta + ntx * tb] : -7.0)) << "slot " << s;
+    }
+  }
+  const Placed p = blocks()[0];  // 2 tiles across: a row of 1 slot would overlap them
+  std::vector<double> x(p.block.layer(), 1.0), out(8);
+  EXPECT_THROW(ghost_columns::tile_partials(*cpu, p.block, 1, p.tile, x.data(), x.data(), out.data(), {0, 1}),
+               InvalidArgument);
+}
+
+// sum_partials() is sum_of_partials() of each run of partials, a root where
+// asked, rounded to T; it refuses no partials and roots beyond the sums.
+TEST(GhostColumns, SumPartialsIsTheCanonicalTreeOfEachRun) {
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto cpu = CpuExecutor::create();
+  for (std::size_t count : {1u, 2u, 3u, 5u, 11u, 64u, 289u, 1000u}) {
+    const auto partials = test::random_vector<double>(3 * count, rng, 0.0, 1e3);
+    std::vector<double> out(3, test::poison<double>());
+    std::vector<float> out32(3, test::poison<float>());
+    ghost_columns::sum_partials(*cpu, partials.data(), count, 3, 1, out.data());
+    ghost_columns::sum_partials(*cpu, partials.data(), count, 3, 1, out32.data());
+    for (int i = 0; i < 3; ++i) {
+      const double s = sum_of_partials(partials.data() + i * count, count), expected = i < 1 ? std::sqrt(s) : s;
+      EXPECT_TRUE(test::same_bits(out[i], expected)) << count << " partials, sum " << i;
+      EXPECT_TRUE(test::same_bits(out32[i], static_cast<float>(expected))) << count << " partials, sum " << i;
+    }
+  }
+  double out = 0.0, one = 1.0;
+  EXPECT_THROW(ghost_columns::sum_partials(*cpu, &one, 0, 1, 0, &out), InvalidArgument);
+  EXPECT_THROW(ghost_columns::sum_partials(*cpu, &one, 1, 1, 2, &out), InvalidArgument);
 }
 
 TEST(GhostColumns, OwnedCellsPlacedBackGiveTheWholePlanesBlock) {
@@ -261,6 +318,44 @@ TYPED_TEST(GhostColumnsCudaVsCpu, EveryOperationGivesTheCpuBits) {
           product ? "tile partials of x y" : "tile partials of x");
     }
   }
+}
+
+// The device's canonical tree gives the CPU's bits for every shape of tree
+// (counts that are and are not powers of two, up to kMostPartials), several
+// sums a launch, roots, both precisions; outputs poisoned first.
+TEST(GhostColumnsCuda, SumPartialsGivesTheCpuBits) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  const auto cpu = CpuExecutor::create();
+  std::mt19937_64 rng(test::fresh_seed());
+  std::vector<std::size_t> counts;
+  for (std::size_t c = 1; c <= 70; ++c) counts.push_back(c);
+  for (std::size_t c : {255u, 256u, 257u, 289u, 1000u, 4097u, 12345u, 16384u}) counts.push_back(c);
+  for (std::size_t count : counts) {
+    const int sums = count < 100 ? 5 : 2;
+    const auto partials = test::random_vector<double>(sums * count, rng, -1e3, 1e3);
+    const Array<double> on_gpu = Array<double>::from_host(gpu, partials);
+    std::vector<double> expected(sums);
+    std::vector<float> expected32(sums);
+    // Roots of |sums| would need non-negative sums: roots are checked on sums of squares below.
+    ghost_columns::sum_partials(*cpu, partials.data(), count, sums, 0, expected.data());
+    ghost_columns::sum_partials(*cpu, partials.data(), count, sums, 0, expected32.data());
+    Array<double> out = Array<double>::from_host(gpu, std::vector<double>(sums, test::poison<double>()));
+    Array<float> out32 = Array<float>::from_host(gpu, std::vector<float>(sums, test::poison<float>()));
+    ghost_columns::sum_partials(*gpu, on_gpu.data(), count, sums, 0, out.data());
+    ghost_columns::sum_partials(*gpu, on_gpu.data(), count, sums, 0, out32.data());
+    EXPECT_TRUE(same_values(out.to_host(), expected)) << count << " partials";
+    EXPECT_TRUE(same_values(out32.to_host(), expected32)) << count << " partials";
+  }
+  const auto squares = test::random_vector<double>(2 * 300, rng, 0.0, 1e3);
+  const Array<double> on_gpu = Array<double>::from_host(gpu, squares);
+  std::vector<double> expected(2);
+  ghost_columns::sum_partials(*cpu, squares.data(), 300, 2, 1, expected.data());
+  Array<double> out = Array<double>::from_host(gpu, std::vector<double>(2, test::poison<double>()));
+  ghost_columns::sum_partials(*gpu, on_gpu.data(), 300, 2, 1, out.data());
+  EXPECT_TRUE(same_values(out.to_host(), expected)) << "a root and a sum";
+  EXPECT_THROW(ghost_columns::sum_partials(*gpu, on_gpu.data(), ghost_columns::kMostPartials + 1, 1, 0, out.data()),
+               InvalidArgument);
 }
 
 TEST(GhostColumnsCuda, MaxAbsSliceOwnedAndPlaceGiveTheCpuResults) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -117,6 +118,46 @@ TEST_F(BlockDecompositionOnGpu, SumsMaximaAndGhostFillsGiveTheHostsBits) {
   EXPECT_TRUE(std::isnan(device_->max_abs(on_gpu(x).data(), 2)));
 }
 
+// The VectorSpace's results written to device memory (where the NCCL
+// transport never brings them to the host): block dots, norm and dot, nrm2,
+// in both precisions, the same bits as the host decomposition's; outputs
+// poisoned first.
+template <class T>
+void expect_device_results_of_the_host(const BlockDecomposition& host, const BlockDecomposition& device,
+                                       const std::shared_ptr<const Executor>& gpu, std::vector<T> ys,
+                                       const std::vector<T>& x, int layers, int rank) {
+  const std::size_t n = x.size();
+  const int count = static_cast<int>(ys.size() / n);
+  const auto cpu = CpuExecutor::create();
+  const auto on_host = [](const std::vector<T>& v) { return View<const T>(v.data(), v.size(), MemorySpace::host()); };
+  std::vector<T> expected(count + 3);
+  const VectorSpace<T>& hs = host.space(layers, T(0));
+  hs.block_dot(*cpu, on_host(ys), n, count, on_host(x), View<T>(expected.data(), count, MemorySpace::host()));
+  hs.norm_and_dot(*cpu, on_host(x), on_host(ys), View<T>(expected.data() + count, 2, MemorySpace::host()));
+  hs.nrm2(*cpu, on_host(x), View<T>(expected.data() + count + 2, 1, MemorySpace::host()));
+  const Array<T> dys = Array<T>::from_host(gpu, ys), dx = Array<T>::from_host(gpu, x);
+  Array<T> out = Array<T>::from_host(gpu, std::vector<T>(count + 3, std::numeric_limits<T>::quiet_NaN()));
+  const VectorSpace<T>& ds = device.space(layers, T(0));
+  ds.block_dot(*gpu, dys.view(), n, count, dx.view(), View<T>(out.data(), count, out.view().space()));
+  ds.norm_and_dot(*gpu, dx.view(), View<const T>(dys.data(), n, dys.view().space()),
+                  View<T>(out.data() + count, 2, out.view().space()));
+  ds.nrm2(*gpu, dx.view(), View<T>(out.data() + count + 2, 1, out.view().space()));
+  EXPECT_TRUE(same_bits(out.to_host(), expected)) << "rank " << rank;
+}
+
+TEST_F(BlockDecompositionOnGpu, SpaceResultsInDeviceMemoryGiveTheHostsBits) {
+  for (int layers : {1, 25}) {
+    std::vector<double> ys;
+    for (int i = 0; i < 5; ++i) {
+      const std::vector<double> y = random<double>(layers);
+      ys.insert(ys.end(), y.begin(), y.end());
+    }
+    expect_device_results_of_the_host(*host_, *device_, gpu_, ys, random<double>(layers), layers, world_.rank());
+    const std::vector<float> ys32(ys.begin(), ys.end());
+    expect_device_results_of_the_host(*host_, *device_, gpu_, ys32, random<float>(layers), layers, world_.rank());
+  }
+}
+
 TEST_F(BlockDecompositionOnGpu, GathersAndSlicesGiveTheHostsBits) {
   const std::size_t whole_values = std::size_t(kNx) * kNy * 2;
   std::vector<double> field = random<double>(2), whole(whole_values), sliced(field.size(), std::nan(""));
@@ -131,17 +172,32 @@ TEST_F(BlockDecompositionOnGpu, GathersAndSlicesGiveTheHostsBits) {
   EXPECT_TRUE(same_bits(dsliced.to_host(), sliced));
 }
 
-// Both transports of a GPU's exchanges and gathers give the host's bits:
-// staged through pinned host memory, and (with a CUDA-aware MPI) sent from
-// device memory. An MPI that is not CUDA-aware refuses device_direct by name; the
-// automatic choice stages through the host where ranks share the GPU.
+// Every transport of a GPU's exchanges, sums and gathers gives the host's
+// bits: staged through pinned host memory, (with a CUDA-aware MPI) sent
+// from device memory, and (where built, one rank a GPU) NCCL on the
+// streams. An MPI that is not CUDA-aware refuses device_direct by name, and
+// ranks sharing a GPU refuse nccl; the automatic choice stages through the
+// host where ranks share the GPU.
 TEST_F(BlockDecompositionOnGpu, EveryTransportGivesTheHostsBits) {
   const PlanePartition p = PlanePartition::for_ranks(kNx, kNy, world_.size(), kTile);
   const BlockDecomposition staged(world_, p, gpu_, GpuTransport::host_staged);
-  EXPECT_FALSE(staged.device_direct());
-  // Automatic: device memory with a CUDA-aware MPI, unless ranks share the GPU (device 0 of each rank: the
-  // same GPU, or each its own where CUDA_VISIBLE_DEVICES orders them so, as tools/gpu_link_check.sh does).
-  EXPECT_EQ(device_->device_direct(), mpi_is_cuda_aware() && !ranks_share_a_gpu());
+  EXPECT_EQ(staged.transport(), GpuTransport::host_staged);
+  // Automatic: NCCL where built, else device memory with a CUDA-aware MPI, unless ranks share the GPU (device 0
+  // of each rank: the same GPU, or each its own where CUDA_VISIBLE_DEVICES orders them so, as
+  // tools/gpu_link_check.sh does).
+  const bool shared = ranks_share_a_gpu();
+  const GpuTransport chosen = shared                ? GpuTransport::host_staged
+                              : nccl_is_built()     ? GpuTransport::nccl
+                              : mpi_is_cuda_aware() ? GpuTransport::device_direct
+                                                    : GpuTransport::host_staged;
+  EXPECT_EQ(device_->transport(), chosen);
+  std::unique_ptr<BlockDecomposition> nccl;
+  try {
+    nccl = std::make_unique<BlockDecomposition>(world_, p, gpu_, GpuTransport::nccl);
+    EXPECT_TRUE(nccl_is_built() && !shared);
+  } catch (const InvalidArgument& e) {
+    EXPECT_FALSE(nccl_is_built() && !shared) << e.what();
+  }
   std::unique_ptr<BlockDecomposition> direct;
   try {
     direct = std::make_unique<BlockDecomposition>(world_, p, gpu_, GpuTransport::device_direct);
@@ -151,13 +207,14 @@ TEST_F(BlockDecompositionOnGpu, EveryTransportGivesTheHostsBits) {
     EXPECT_FALSE(mpi_is_cuda_aware());
     EXPECT_NE(std::string(e.what()).find("CUDA-aware"), std::string::npos) << e.what();
   }
-  const std::vector<double> a = random<double>(7);
+  const std::vector<double> a = random<double>(7), b = random<double>(7);
   std::vector<double> expected = a, whole(std::size_t(kNx) * kNy * 7);
   host_->exchange(expected.data(), 7);
   host_->gather(a.data(), 7, whole.data());
-  for (const BlockDecomposition* d : {&staged, static_cast<const BlockDecomposition*>(direct.get())}) {
+  for (const BlockDecomposition* d : {&staged, static_cast<const BlockDecomposition*>(direct.get()),
+                                      static_cast<const BlockDecomposition*>(nccl.get())}) {
     if (!d) continue;
-    const char* way = d == &staged ? "host_staged" : "device_direct";
+    const char* way = d == &staged ? "host_staged" : d == direct.get() ? "device_direct" : "nccl";
     Array<double> da = on_gpu(a);
     d->exchange(da.data(), 7);
     d->exchange(da.data(), 7);  // again: the previous edges have left the buffers
@@ -167,9 +224,11 @@ TEST_F(BlockDecompositionOnGpu, EveryTransportGivesTheHostsBits) {
     Array<double> dwhole = on_gpu(std::vector<double>(whole.size(), std::nan("")));
     for (int twice = 0; twice < 2; ++twice) d->gather(dfield.data(), 7, dwhole.data());
     EXPECT_TRUE(same_bits(dwhole.to_host(), whole)) << way << " gather";
+    const Array<double> db = on_gpu(b);
+    EXPECT_TRUE(same_bits(d->dot(da.data(), db.data(), 7), host_->dot(expected.data(), b.data(), 7))) << way;
   }
-  std::printf("[ transport ] rank %d: MPI CUDA-aware %s; automatic sends %s\n", world_.rank(),
-              mpi_is_cuda_aware() ? "yes" : "no", device_->device_direct() ? "device memory" : "pinned host memory");
+  std::printf("[ transport ] rank %d: MPI CUDA-aware %s, NCCL built %s; automatic chose %s\n", world_.rank(),
+              mpi_is_cuda_aware() ? "yes" : "no", nccl_is_built() ? "yes" : "no", to_string(device_->transport()));
 }
 
 TEST_F(BlockDecompositionOnGpu, RefusesTilesWiderThanAGpuBlockSums) {

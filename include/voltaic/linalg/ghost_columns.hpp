@@ -37,6 +37,15 @@ struct GhostedBlock {
   std::size_t edge_values(int layers) const;
 };
 
+/// Where ghost_columns::tile_partials() writes the partial of the block's tile (a, b):
+/// partials[first + a + row b]. row 0 numbers the block's tiles alone (a +
+/// tiles_x b from 0); a rank's slots in the whole plane's partials are first
+/// = its first tile's global number and row = the plane's tiles across.
+struct TileSlots {
+  std::size_t first = 0;
+  std::size_t row = 0;
+};
+
 namespace ghost_columns {
 
 /// Writes the owned columns beside each side that has a ghost into `edges`,
@@ -56,14 +65,28 @@ template <class T>
 void fill(const Executor& exec, const GhostedBlock& b, int layers, T* field, T value);
 
 /// tile_partial() (core/plane_partition.hpp) of x y (y null: of x) over the
-/// owned cells of each tile x tile tile of the block, the tiles numbered a +
-/// tiles_x b from the block's first column (the block's first column is a
-/// tile boundary; the last tiles may be narrower), into partials (executor
-/// memory; the products in double). The same bits on both backends.
+/// owned cells of each tile x tile tile of the block (the block's first
+/// column is a tile boundary; the last tiles may be narrower), into
+/// partials at `slots` (executor memory; the products in double). Other
+/// values of partials are left as they are. The same bits on both backends.
 /// @throws InvalidArgument on a CUDA executor when tile > 32
 template <class T>
 void tile_partials(const Executor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
-                   double* partials);
+                   double* partials, TileSlots slots = {});
+
+/// Largest `count` that sum_partials() takes on a GPU.
+constexpr std::size_t kMostPartials = 16384;
+
+/// out[i] = sum_of_partials() (core/plane_partition.hpp) of the `count`
+/// partials at partials + i count, for i < sums, rounded to T; the first
+/// `roots` of them are square roots (taken in double). Executor memory,
+/// queued on `stream` (the CPU works at once). The same bits on both
+/// backends: the canonical tree on the device, so that a distributed sum
+/// need not come back to the host.
+/// @throws InvalidArgument when count is 0, or on a GPU over kMostPartials
+template <class T>
+void sum_partials(const Executor& exec, const double* partials, std::size_t count, int sums, int roots, T* out,
+                  int stream = 0);
 
 /// The largest |x| over the owned cells (NaN if one is NaN); exact.
 double max_abs(const Executor& exec, const GhostedBlock& b, int layers, const double* x);

@@ -28,17 +28,27 @@ struct BlockTraffic {
   long long gather_bytes = 0;    ///< bytes this rank received in them
 };
 
-/// How a GPU decomposition's exchanges reach the neighbours.
+/// How a GPU decomposition's exchanges, sums and gathers reach the other ranks.
 enum class GpuTransport {
-  automatic,     ///< device_direct where MPI is CUDA-aware and no other rank of the node shares the GPU
-  host_staged,   ///< packed edges copied to pinned host memory, sent from there
-  device_direct  ///< packed edges sent from device memory (a CUDA-aware MPI: IPC between ranks on one GPU, GPUDirect
-                 ///< between GPUs)
+  automatic,      ///< where no other rank of the node shares the GPU: nccl where built, else device_direct where MPI
+                  ///< is CUDA-aware; host_staged otherwise
+  host_staged,    ///< packed edges copied to pinned host memory, sent from there
+  device_direct,  ///< packed edges sent from device memory (a CUDA-aware MPI: IPC between ranks on one GPU,
+                  ///< GPUDirect between GPUs)
+  nccl            ///< NCCL on the streams: no host wait in an exchange, a sum or a gather (one rank a GPU)
 };
 
 /// True when the MPI library this runs on takes device pointers (Open MPI's
 /// MPIX_Query_cuda_support(); false where the library cannot say).
 bool mpi_is_cuda_aware();
+
+/// True when voltaic::mpi was built with NCCL (GpuTransport::nccl).
+bool nccl_is_built();
+
+/// The transport's name as the enumerator spells it ("host_staged", ...).
+const char* to_string(GpuTransport t);
+
+class NcclLink;
 
 /// comm's ranks own the blocks of `partition` (rank r block r). An exchange
 /// packs the owned edge columns (ghost_columns::pack) and sends each side's
@@ -60,6 +70,11 @@ bool mpi_is_cuda_aware();
 /// way and the whole plane the other cross to the host. With a CUDA-aware
 /// MPI (GpuTransport::device_direct) the edges and the gathers go from
 /// device memory to device memory instead: no host copy, the same bits.
+/// With NCCL (GpuTransport::nccl) nothing waits on the host: exchanges and
+/// gathers are NCCL groups on the exchange stream, and a sum's tile
+/// partials, written into their slots of the whole plane's, are
+/// all-reduced there and summed by the canonical tree on the device, so a
+/// VectorSpace result in device memory never comes back (the same bits).
 /// Not copyable: the exchanges refer to it.
 class BlockDecomposition final : public PlaneDecomposition {
  public:
@@ -67,7 +82,8 @@ class BlockDecomposition final : public PlaneDecomposition {
   /// @param transport how a GPU's exchanges travel (ignored on the host)
   /// @throws InvalidArgument when comm's size is not the partition's ranks,
   ///         on a GPU when the partition's tiles are wider than 32 columns,
-  ///         or when device_direct is asked of an MPI that is not CUDA-aware
+  ///         when device_direct is asked of an MPI that is not CUDA-aware,
+  ///         or nccl of a build without NCCL or of ranks sharing a GPU
   BlockDecomposition(const Communicator& comm, const PlanePartition& partition,
                      std::shared_ptr<const Executor> exec = nullptr, GpuTransport transport = GpuTransport::automatic);
   /// The nx x ny plane over comm's ranks (PlanePartition::for_ranks()).
@@ -79,8 +95,10 @@ class BlockDecomposition final : public PlaneDecomposition {
   BlockDecomposition& operator=(const BlockDecomposition&) = delete;
 
   const PlaneBlock& block() const { return block_; }
-  /// True when the exchanges send device memory (a GPU with a CUDA-aware MPI).
-  bool device_direct() const { return direct_; }
+  /// True when the exchanges send device memory through MPI (a GPU with a CUDA-aware MPI).
+  bool device_direct() const { return route_ == GpuTransport::device_direct; }
+  /// The transport chosen (never automatic; host_staged for host arrays).
+  GpuTransport transport() const { return route_; }
   /// The ghosted block's layout.
   const GhostedBlock& shape() const { return shape_; }
   /// Sums since construction (or the last reset_traffic()).
@@ -125,9 +143,18 @@ class BlockDecomposition final : public PlaneDecomposition {
   template <class T>
   void finish(T* field, int layers) const;
   /// out[i] = the canonical sum of ys[i] x (x null: of ys[i]) over the
-  /// owned cells of every rank, in one all-reduce.
+  /// owned cells of every rank, in one all-reduce; the first `roots` of
+  /// them square roots; rounded to U, into `out` in memory `space`.
+  template <class T, class U>
+  void reduce(const T* const* ys, int count, const T* x, int layers, int roots, U* out, MemorySpace space) const;
+  /// reduce() through host memory and MPI: out[i] the sums in double, on the host.
   template <class T>
   void canonical(const T* const* ys, int count, const T* x, int layers, double* out) const;
+  /// reduce() on the device through NCCL: out in device memory.
+  template <class T, class U>
+  void canonical_on_device(const T* const* ys, int count, const T* x, int layers, int roots, U* out) const;
+  /// The NCCL stream of the exchanges, sums and gathers.
+  CUstream_st* link_stream() const;
   /// Grows the gather buffers to `room` values (they never shrink).
   void reserve_gather(std::size_t room) const;
   template <class T>
@@ -138,9 +165,10 @@ class BlockDecomposition final : public PlaneDecomposition {
   Communicator comm_;
   PlanePartition partition_;
   std::shared_ptr<const Executor> exec_;
-  bool device_ = false;  ///< the arrays are not in host memory
-  bool direct_ = false;  ///< exchanges send and receive device memory
-  int stream_ = 0;       ///< the exchanges' stream on a GPU
+  bool device_ = false;                             ///< the arrays are not in host memory
+  GpuTransport route_ = GpuTransport::host_staged;  ///< the transport chosen
+  std::unique_ptr<NcclLink> nccl_;                  ///< route_ nccl: the NCCL communicator
+  int stream_ = 0;                                  ///< the exchanges' stream on a GPU
   PlaneBlock block_;
   std::vector<PlaneBlock> blocks_;  ///< every rank's
   GhostedBlock shape_;
@@ -150,9 +178,15 @@ class BlockDecomposition final : public PlaneDecomposition {
   mutable std::vector<double> partials_, mine_;                  ///< every tile's partial of each sum; the owned ones
   mutable std::shared_ptr<double> device_partials_;              ///< the owned tiles' partials on a GPU
   mutable int partial_sums_ = 0;                                 ///< sums the partial buffers hold
+  mutable std::shared_ptr<double> slots_mine_, slots_all_;       ///< nccl: every tile's slot of each sum, before and
+                                                                 ///< after the all-reduce (mine zero but my tiles')
+  mutable int slot_sums_ = 0;                                    ///< nccl: sums the slot buffers hold
+  mutable std::shared_ptr<double> sum_out_;                      ///< nccl: device results bound for the host
+  mutable std::vector<double> sums_;                             ///< host results
+  mutable std::unique_ptr<Event> partials_ready_, sums_ready_;   ///< nccl: the streams' order around the all-reduce
   mutable std::shared_ptr<double> gather_host_, gather_device_;  ///< a gather's blocks (pinned on a GPU); grow only
   mutable std::size_t gather_room_ = 0;                          ///< values each of them holds
-  mutable std::unique_ptr<Event> gather_ready_;                  ///< a device_direct gather's packed cells
+  mutable std::unique_ptr<Event> gather_ready_, gather_done_;    ///< a device gather's packed cells; nccl: shared
   mutable std::map<int, std::unique_ptr<VectorSpace<double>>> spaces64_;
   mutable std::map<int, std::unique_ptr<VectorSpace<float>>> spaces32_;
   mutable BlockTraffic traffic_;

@@ -12,7 +12,7 @@
 
 namespace voltaic::mpi {
 
-/// An MPI call failed; what() names the call and MPI's message.
+/// An MPI (or NCCL) call failed; what() names the call and the library's message.
 class MpiError : public Error {
   using Error::Error;
 };
