@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "voltaic/core/array.hpp"
+#include "voltaic/core/device_activity.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
 #include "voltaic/solver/simulation.hpp"
@@ -28,6 +29,9 @@ struct Measured {
   double wall_s = 0.0;
   int steps = 0;  ///< accepted and rejected
   mpi::BlockTraffic traffic;
+  WorkCounts work;
+  SubstepTimes substeps;    ///< with SimulationOptions::time_substeps only
+  DeviceActivity activity;  ///< of the whole run
 };
 
 /// The run on `cut` (null: the plain Simulation, no decomposition, one process).
@@ -39,6 +43,7 @@ Measured run(const std::shared_ptr<const Executor>& exec, const std::shared_ptr<
     cut->reset_traffic();
     cut->communicator().barrier();
   }
+  const DeviceActivity before = device_activity();
   const auto start = std::chrono::steady_clock::now();
   const Solution s = sim.run(experiment);
   exec->synchronize();
@@ -47,6 +52,9 @@ Measured run(const std::shared_ptr<const Executor>& exec, const std::shared_ptr<
   m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   m.steps = s.steps_taken + s.steps_rejected;
   if (cut) m.traffic = cut->traffic();
+  m.work = sim.work();
+  m.substeps = sim.substep_times();
+  m.activity = device_activity() - before;
   return m;
 }
 
@@ -74,16 +82,28 @@ mpi::BlockTraffic busiest(const mpi::Communicator& comm, const mpi::BlockTraffic
 
 nlohmann::json per_step(const Measured& m, const mpi::BlockTraffic& t) {
   const double n = std::max(m.steps, 1);
-  return {{"steps", m.steps},
-          {"ms_per_step", 1e3 * m.wall_s / n},
-          {"exchanges_per_step", t.exchanges / n},
-          {"messages_per_step", t.messages / n},
-          {"exchange_bytes_per_step", t.exchange_bytes / n},
-          {"sums_per_step", t.sums / n},
-          {"sum_bytes_per_step", t.sum_bytes / n},
-          {"maxima_per_step", t.maxima / n},
-          {"gathers_per_step", t.gathers / n},
-          {"gather_bytes_per_step", t.gather_bytes / n}};
+  nlohmann::json j = {{"steps", m.steps},
+                      {"ms_per_step", 1e3 * m.wall_s / n},
+                      {"exchanges_per_step", t.exchanges / n},
+                      {"messages_per_step", t.messages / n},
+                      {"exchange_bytes_per_step", t.exchange_bytes / n},
+                      {"sums_per_step", t.sums / n},
+                      {"sum_bytes_per_step", t.sum_bytes / n},
+                      {"maxima_per_step", t.maxima / n},
+                      {"gathers_per_step", t.gathers / n},
+                      {"gather_bytes_per_step", t.gather_bytes / n},
+                      {"newton_per_step", m.work.newton_iterations / n},
+                      {"krylov_per_step", m.work.linear_iterations / n},
+                      {"heat_cg_per_step", m.work.heat_iterations / n},
+                      {"electrolyte_cg_per_step", m.work.electrolyte_iterations / n},
+                      {"launches_per_step", m.activity.kernel_launches / n},
+                      {"host_waits_per_step", m.activity.host_waits / n}};
+  const SubstepTimes& x = m.substeps;
+  if (x.potential_s + x.thermal_s + x.concentration_s > 0.0)
+    j["substep_ms_per_step"] = {{"concentration", 1e3 * x.concentration_s / n},
+                                {"potential", 1e3 * x.potential_s / n},
+                                {"thermal", 1e3 * x.thermal_s / n}};
+  return j;
 }
 
 /// The median seconds of `repeats` calls of `call`, each started together on every rank.
@@ -159,7 +179,7 @@ nlohmann::json device_latencies(const mpi::Communicator& world, const std::share
 struct Options {
   int nx = 64, ny = 64;
   double minutes = 10.0;
-  bool alone = true, latency = false;
+  bool alone = true, latency = false, split = false;
   std::string backend = "cpu", transport = "auto";
 };
 
@@ -182,6 +202,7 @@ void print_traffic(const mpi::Communicator& world, const mpi::Communicator& self
   SimulationOptions o;
   o.grid = {10, 5, 10, 10, nx, ny, CurrentCollectorModel::potential_pair};
   o.thermal = ThermalModel::conduction;
+  o.time_substeps = a.split;
   const Experiment experiment({"Discharge at 1C for " + std::to_string(a.minutes) + " minutes"});
   const auto exec = executor_for(a.backend, world);
   const mpi::GpuTransport way = a.transport == "host"     ? mpi::GpuTransport::host_staged
@@ -239,6 +260,7 @@ int main(int argc, char** argv) {
                  "a GPU's exchanges, sums and gathers: auto (NCCL where built, else device memory where MPI is "
                  "CUDA-aware), host, device, nccl")
       ->check(CLI::IsMember({"auto", "host", "device", "nccl"}));
+  app.add_flag("--split", a.split, "time the sub-steps (the device synchronised around each: for profiling)");
   app.add_flag("--latency", a.latency, "time MPI_Allreduce and ghost exchanges instead");
   CLI11_PARSE(app, argc, argv);
   try {

@@ -291,9 +291,10 @@ void sum_partials(const CudaExecutor& exec, const double* partials, std::size_t 
   int depth = 0;
   while ((std::size_t(1) << depth) < count) ++depth;
   const std::size_t bytes = (std::size_t(1) << depth) * (sizeof(double) + 1);
-  // Up to kMostPartials (147 KB): above the default 48 KB the kernel must ask (once per device and type).
-  VOLTAIC_CUDA_CHECK(cudaFuncSetAttribute(sum_partials_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(bytes)));
+  // Up to kMostPartials (147 KB): above the default 48 KB the kernel must ask.
+  if (bytes > 48 * 1024)
+    VOLTAIC_CUDA_CHECK(cudaFuncSetAttribute(sum_partials_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(bytes)));
   const int threads = std::min(kBlock, std::max(32, 1 << depth));
   sum_partials_kernel<T><<<sums, threads, bytes, st>>>(partials, count, depth, roots, out);
   VOLTAIC_LAUNCH_CHECK(st, sum_partials_kernel);

@@ -152,6 +152,10 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
   }
 }
 
+void BlockDecomposition::retire(const std::shared_ptr<double>& buffer) const {
+  if (buffer && route_ == GpuTransport::nccl) retired_.push_back(buffer);
+}
+
 CUstream_st* BlockDecomposition::link_stream() const {
   return dynamic_cast<const CudaExecutor&>(*exec_).stream(stream_);
 }
@@ -343,6 +347,9 @@ void BlockDecomposition::canonical_on_device(const T* const* ys, int count, cons
                                              U* out) const {
   const std::size_t all = partition_.num_tiles(), n = static_cast<std::size_t>(count);
   if (slot_sums_ < count) {
+    // Grown, the old buffers stay allocated: a captured graph may still read them.
+    retire(slots_mine_);
+    retire(slots_all_);
     const auto e = exec_;
     const auto slots = [&e, all, n] {
       return std::shared_ptr<double>(static_cast<double*>(e->allocate(all * n * sizeof(double))),
@@ -475,6 +482,7 @@ void BlockDecomposition::reserve_gather(std::size_t room) const {
   if (gather_room_ >= room) return;
   const auto e = exec_;
   if (device_) {
+    retire(gather_device_);  // a captured graph may still read it
     gather_device_.reset(static_cast<double*>(e->allocate(room * sizeof(double))),
                          [e](double* p) { e->deallocate(p); });
     if (route_ == GpuTransport::host_staged)

@@ -1,6 +1,7 @@
 // NCCL between the GPUs of an MPI communicator (nccl_link.hpp).
 #include "mpi/nccl_link.hpp"
 
+#include <cstdlib>
 #include <exception>
 #include <string>
 
@@ -44,6 +45,12 @@ NcclLink::NcclLink(const Communicator& comm, const CudaExecutor& exec) : ranks_(
   if (comm.rank() == 0) root.ok = ncclGetUniqueId(&root.id) == ncclSuccess ? 1 : 0;
   check(MPI_Bcast(&root, sizeof root, MPI_BYTE, 0, comm.get()), "MPI_Bcast");
   if (!root.ok) throw MpiError("ncclGetUniqueId", "voltaic::mpi (NCCL)", "rank 0 could not make a unique id");
+  // NCCL's operations then take no event nodes in a captured graph, which a
+  // conditional node's body (the solvers' device loops) cannot hold. Safe
+  // here: every NCCL operation of a decomposition joins stream 0 before the
+  // next is queued, so captured and uncaptured ones never run at once. A
+  // value the user set is kept.
+  setenv("NCCL_GRAPH_MIXING_SUPPORT", "0", 0);
   exec.activate();
   ncclComm_t c = nullptr;
   check_nccl(ncclCommInitRank(&c, comm.size(), root.id, comm.rank()), "ncclCommInitRank");

@@ -45,8 +45,8 @@ class ColumnCorrection final : public Preconditioner<double> {
   std::size_t size() const override { return n_; }
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const double> r, View<double> z) const override;
-  /// On the whole plane; a cut plane gathers its coarse residual through the host.
-  bool stream_ordered() const override { return !op_->decomposition(); }
+  /// On the whole plane, or a cut plane whose gathers are stream-ordered.
+  bool stream_ordered() const override { return op_->stream_ordered(); }
 
  private:
   std::shared_ptr<const StencilOperator<double>> op_;

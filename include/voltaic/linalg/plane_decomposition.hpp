@@ -93,6 +93,12 @@ class PlaneDecomposition {
           field[i + gx * (j + gy * k)] = whole[(first_i() + i) + nx * (first_j() + j) + plane * k];
   }
 
+  /// Whether begin(), end(), gather(), slice() and space()'s reductions into
+  /// device memory only queue work on the executor's streams, the host never
+  /// waiting (LinearOperator::stream_ordered()'s terms): a solver may then
+  /// capture them. False unless the decomposition says so.
+  virtual bool stream_ordered() const { return false; }
+
   /// The inner products of ghosted vectors of `layers` layers (dot()'s order).
   virtual const VectorSpace<double>& space(int layers, double) const = 0;
   virtual const VectorSpace<float>& space(int layers, float) const = 0;

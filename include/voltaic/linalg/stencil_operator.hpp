@@ -113,8 +113,8 @@ class StencilOperator final : public LinearOperator<T> {
   void decompose(std::shared_ptr<const PlaneDecomposition> decomposition);
   const std::shared_ptr<const PlaneDecomposition>& decomposition() const { return decomposition_; }
   const VectorSpace<T>& space() const override;
-  /// The whole plane's operator (not a cut block, whose exchanges wait on the host).
-  bool stream_ordered() const override { return !decomposition_; }
+  /// The whole plane's operator, or a cut block whose exchanges and sums are stream-ordered.
+  bool stream_ordered() const override { return !decomposition_ || decomposition_->stream_ordered(); }
 
   std::size_t size() const override { return coefficients_.grid->num_cells(); }
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }

@@ -126,6 +126,8 @@ class BlockDecomposition final : public PlaneDecomposition {
   void begin(const float* field, int layers) const override;
   void end(float* field, int layers) const override;
   stencil::ColumnFrame frame() const override;
+  /// True on the NCCL transport (exchanges, gathers and device-memory sums never wait on the host).
+  bool stream_ordered() const override { return route_ == GpuTransport::nccl; }
   void set_ghosts(double* field, int layers, double value) const override;
   void set_ghosts(float* field, int layers, float value) const override;
   double dot(const double* x, const double* y, int layers) const override;
@@ -157,6 +159,10 @@ class BlockDecomposition final : public PlaneDecomposition {
   CUstream_st* link_stream() const;
   /// Grows the gather buffers to `room` values (they never shrink).
   void reserve_gather(std::size_t room) const;
+  /// On the NCCL route, keeps a device buffer being replaced until the
+  /// decomposition goes: a graph captured over it (a solver's device loop)
+  /// may replay it. Buffers grow a few times a run at most.
+  void retire(const std::shared_ptr<double>& buffer) const;
   template <class T>
   class CountedSpace;
   template <class T>
@@ -183,6 +189,7 @@ class BlockDecomposition final : public PlaneDecomposition {
   mutable int slot_sums_ = 0;                                    ///< nccl: sums the slot buffers hold
   mutable std::shared_ptr<double> sum_out_;                      ///< nccl: device results bound for the host
   mutable std::vector<double> sums_;                             ///< host results
+  mutable std::vector<std::shared_ptr<double>> retired_;         ///< nccl: replaced device buffers (see retire())
   mutable std::unique_ptr<Event> partials_ready_, sums_ready_;   ///< nccl: the streams' order around the all-reduce
   mutable std::shared_ptr<double> gather_host_, gather_device_;  ///< a gather's blocks (pinned on a GPU); grow only
   mutable std::size_t gather_room_ = 0;                          ///< values each of them holds
