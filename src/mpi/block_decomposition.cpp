@@ -368,12 +368,17 @@ void BlockDecomposition::canonical_on_device(const T* const* ys, int count, cons
   for (std::size_t i = 0; i < n; ++i)
     ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), ys[i], x, slots_mine_.get() + i * all,
                                  mine);
-  partials_ready_->record(0);
-  partials_ready_->wait(stream_);
-  nccl_->sum(slots_mine_.get(), slots_all_.get(), all * n, link_stream());
-  sums_ready_->record(stream_);
-  sums_ready_->wait(0);
-  ghost_columns::sum_partials(*exec_, slots_all_.get(), all, count, roots, out, 0);
+  // One rank holds every slot already: no all-reduce.
+  const double* slots = slots_mine_.get();
+  if (comm_.size() > 1) {
+    partials_ready_->record(0);
+    partials_ready_->wait(stream_);
+    nccl_->sum(slots_mine_.get(), slots_all_.get(), all * n, link_stream());
+    sums_ready_->record(stream_);
+    sums_ready_->wait(0);
+    slots = slots_all_.get();
+  }
+  ghost_columns::sum_partials(*exec_, slots, all, count, roots, out, 0);
 }
 
 template <class T, class U>
@@ -437,11 +442,13 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
   if (route_ == GpuTransport::nccl) {
     double* const all = gather_device_.get();  // every block; this rank's packed in its place, the others' shared
     ghost_columns::owned(*exec_, shape_, layers, field, all + offsets[comm_.rank()]);
-    gather_ready_->record(0);
-    gather_ready_->wait(stream_);
-    nccl_->share(all, counts.data(), offsets.data(), link_stream());
-    gather_done_->record(stream_);
-    gather_done_->wait(0);
+    if (comm_.size() > 1) {
+      gather_ready_->record(0);
+      gather_ready_->wait(stream_);
+      nccl_->share(all, counts.data(), offsets.data(), link_stream());
+      gather_done_->record(stream_);
+      gather_done_->wait(0);
+    }
     blocks = all;
   } else if (!staged) {
     double* const all = gather_device_.get();  // every block; this rank's packed in its place
