@@ -147,8 +147,6 @@ BlockDecomposition::BlockDecomposition(const Communicator& comm, const PlanePart
     stream_ = streams >= 3 ? 2 : streams - 1;
     device_partials_ = std::shared_ptr<double>(static_cast<double*>(exec_->allocate(mine_.size() * sizeof(double))),
                                                [e = exec_](double* p) { e->deallocate(p); });
-    partials_ready_ = exec_->create_event();
-    sums_ready_ = exec_->create_event();
   }
 }
 
@@ -156,8 +154,8 @@ void BlockDecomposition::retire(const std::shared_ptr<double>& buffer) const {
   if (buffer && route_ == GpuTransport::nccl) retired_.push_back(buffer);
 }
 
-CUstream_st* BlockDecomposition::link_stream() const {
-  return dynamic_cast<const CudaExecutor&>(*exec_).stream(stream_);
+CUstream_st* BlockDecomposition::cuda_stream(int i) const {
+  return dynamic_cast<const CudaExecutor&>(*exec_).stream(i);
 }
 
 BlockDecomposition::~BlockDecomposition() = default;
@@ -219,7 +217,7 @@ void BlockDecomposition::start(const T* field, int layers) const {
       if (shape_.ghost[s])
         messages[count++] = {neighbour_[s], send + x.offset[s], receive + x.offset[s],
                              static_cast<std::size_t>(shape_.side_length(s)) * layers};
-    nccl_->exchange(messages, count, sizeof(T), link_stream());
+    nccl_->exchange(messages, count, sizeof(T), cuda_stream(stream_));
     return;
   }
   const bool direct = route_ == GpuTransport::device_direct;
@@ -368,14 +366,13 @@ void BlockDecomposition::canonical_on_device(const T* const* ys, int count, cons
   for (std::size_t i = 0; i < n; ++i)
     ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), ys[i], x, slots_mine_.get() + i * all,
                                  mine);
-  // One rank holds every slot already: no all-reduce.
+  // On stream 0, between the partials and the tree: no event between streams
+  // (the exchanges' NCCL groups on their stream have all joined stream 0 by
+  // now, so the communicator's operations stay in one order). One rank holds
+  // every slot already: no all-reduce.
   const double* slots = slots_mine_.get();
   if (comm_.size() > 1) {
-    partials_ready_->record(0);
-    partials_ready_->wait(stream_);
-    nccl_->sum(slots_mine_.get(), slots_all_.get(), all * n, link_stream());
-    sums_ready_->record(stream_);
-    sums_ready_->wait(0);
+    nccl_->sum(slots_mine_.get(), slots_all_.get(), all * n, cuda_stream(0));
     slots = slots_all_.get();
   }
   ghost_columns::sum_partials(*exec_, slots, all, count, roots, out, 0);
@@ -442,13 +439,7 @@ void BlockDecomposition::gather(const double* field, int layers, double* whole) 
   if (route_ == GpuTransport::nccl) {
     double* const all = gather_device_.get();  // every block; this rank's packed in its place, the others' shared
     ghost_columns::owned(*exec_, shape_, layers, field, all + offsets[comm_.rank()]);
-    if (comm_.size() > 1) {
-      gather_ready_->record(0);
-      gather_ready_->wait(stream_);
-      nccl_->share(all, counts.data(), offsets.data(), link_stream());
-      gather_done_->record(stream_);
-      gather_done_->wait(0);
-    }
+    if (comm_.size() > 1) nccl_->share(all, counts.data(), offsets.data(), cuda_stream(0));  // as a sum's
     blocks = all;
   } else if (!staged) {
     double* const all = gather_device_.get();  // every block; this rank's packed in its place
@@ -496,7 +487,6 @@ void BlockDecomposition::reserve_gather(std::size_t room) const {
       gather_host_.reset(static_cast<double*>(e->allocate_pinned(room * sizeof(double))),
                          [e](double* p) { e->deallocate_pinned(p); });
     if (!gather_ready_) gather_ready_ = e->create_event();
-    if (!gather_done_) gather_done_ = e->create_event();
   } else {
     gather_host_.reset(new double[room], std::default_delete<double[]>());
   }

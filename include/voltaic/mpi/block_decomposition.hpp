@@ -70,11 +70,13 @@ class NcclLink;
 /// way and the whole plane the other cross to the host. With a CUDA-aware
 /// MPI (GpuTransport::device_direct) the edges and the gathers go from
 /// device memory to device memory instead: no host copy, the same bits.
-/// With NCCL (GpuTransport::nccl) nothing waits on the host: exchanges and
-/// gathers are NCCL groups on the exchange stream, and a sum's tile
-/// partials, written into their slots of the whole plane's, are
-/// all-reduced there and summed by the canonical tree on the device, so a
-/// VectorSpace result in device memory never comes back (the same bits).
+/// With NCCL (GpuTransport::nccl) nothing waits on the host: an exchange
+/// is an NCCL group on the exchange stream; a gather is one on stream 0;
+/// a sum's tile partials, written into their slots of the whole plane's,
+/// are all-reduced on stream 0 and summed by the canonical tree on the
+/// device, so a VectorSpace result in device memory never comes back (the
+/// same bits). The communicator's operations keep one order on every rank:
+/// stream 0 joins each exchange at end(), before any other is queued.
 /// Not copyable: the exchanges refer to it.
 class BlockDecomposition final : public PlaneDecomposition {
  public:
@@ -155,8 +157,8 @@ class BlockDecomposition final : public PlaneDecomposition {
   /// reduce() on the device through NCCL: out in device memory.
   template <class T, class U>
   void canonical_on_device(const T* const* ys, int count, const T* x, int layers, int roots, U* out) const;
-  /// The NCCL stream of the exchanges, sums and gathers.
-  CUstream_st* link_stream() const;
+  /// The executor's CUDA stream i.
+  CUstream_st* cuda_stream(int i) const;
   /// Grows the gather buffers to `room` values (they never shrink).
   void reserve_gather(std::size_t room) const;
   /// On the NCCL route, keeps a device buffer being replaced until the
@@ -190,10 +192,9 @@ class BlockDecomposition final : public PlaneDecomposition {
   mutable std::shared_ptr<double> sum_out_;                      ///< nccl: device results bound for the host
   mutable std::vector<double> sums_;                             ///< host results
   mutable std::vector<std::shared_ptr<double>> retired_;         ///< nccl: replaced device buffers (see retire())
-  mutable std::unique_ptr<Event> partials_ready_, sums_ready_;   ///< nccl: the streams' order around the all-reduce
   mutable std::shared_ptr<double> gather_host_, gather_device_;  ///< a gather's blocks (pinned on a GPU); grow only
   mutable std::size_t gather_room_ = 0;                          ///< values each of them holds
-  mutable std::unique_ptr<Event> gather_ready_, gather_done_;    ///< a device gather's packed cells; nccl: shared
+  mutable std::unique_ptr<Event> gather_ready_;                  ///< a device_direct gather's packed cells
   mutable std::map<int, std::unique_ptr<VectorSpace<double>>> spaces64_;
   mutable std::map<int, std::unique_ptr<VectorSpace<float>>> spaces32_;
   mutable BlockTraffic traffic_;
