@@ -2,8 +2,8 @@
 # On a node of 2 (or 4) GPUs, with the packs of tools/pack_nccl_check.sh in
 # .carry/nccl: the device tree of the canonical sums against the CPU
 # (memcheck, racecheck), the MPI tests with each rank on its own GPU (the
-# NCCL transport chosen automatically), memcheck of the GPU decomposition
-# tests on the ranks, the latencies of each transport, and the cut pouch's
+# NCCL transport chosen automatically), memcheck and racecheck of the GPU
+# decomposition tests on the ranks, the latencies of each transport, and the cut pouch's
 # step on 1 GPU and on all of them with NCCL and staged through the host
 # (weak scaling, N x N columns a GPU). No build. Logs and JSON go to $OUT.
 # At most 8 files come back from the device: the logs share files.
@@ -85,5 +85,10 @@ if [ $sanitize = 1 ]; then
   "${mpirun[@]}" -n "$gpus" "${own[@]}" "${cs[@]}" --tool memcheck --report-api-errors no "$bin/voltaic_mpi_tests" \
     --gtest_filter='BlockDecompositionOnGpu*:*RanksSharingAGpu*' >>"$checks" 2>&1
   record "memcheck BlockDecompositionOnGpu and the cut Simulation, $gpus ranks" $?
+  "${mpirun[@]}" -n "$gpus" "${own[@]}" "${cs[@]}" --tool racecheck "$bin/voltaic_mpi_tests" \
+    --gtest_filter='BlockDecompositionOnGpu.Sums*:BlockDecompositionOnGpu.Space*:BlockDecompositionOnGpu.Exchanges*:BlockDecompositionOnGpu.Gathers*' \
+    >>"$checks" 2>&1
+  record "racecheck BlockDecompositionOnGpu, $gpus ranks" $?
+  grep "RACECHECK SUMMARY" "$checks" >>"$summary"
   grep "ERROR SUMMARY" "$checks" >>"$summary"
 fi
