@@ -2,9 +2,9 @@
 // LinearOperator / Preconditioner interfaces and BLAS-1. Gram-Schmidt is
 // classical with one re-orthogonalisation pass (CGS2): each pass is one
 // batch of dot products (block_dot) and one update of the new vector by the
-// coefficients where they lie (subtract_combination), so the device is
-// waited for once per iteration whatever j is, after both passes and the new
-// norm. The small Hessenberg least-squares problem stays on the host, in
+// coefficients where they lie (subtract_combination), the second batch also
+// giving the new norm (by Pythagoras), so an iteration takes two reductions
+// and the device is waited for once per iteration whatever j is. The small Hessenberg least-squares problem stays on the host, in
 // double.
 #include <cmath>
 #include <limits>
@@ -118,24 +118,30 @@ SolveReport GmresSolver<T>::run(View<const T> b, View<T> x, bool from_zero) {
       a_->apply(View<const T>(z), v_next);
       // CGS2: pass 1 with w . w in the same batch (w is the block's vector
       // j + 1; ||w|| is the scale of the breakdown test), pass 2 (what
-      // rounding left of the basis directions), the new norm; each pass's
-      // coefficients applied where they lie, one read of all.
+      // rounding left of the basis directions) with w1 . w1 of the once
+      // orthogonalised w1 in its batch; each pass's coefficients applied
+      // where they lie, one read of all. Two reductions an iteration: the
+      // new norm is Pythagoras's, ||w1 - V c||^2 = w1 . w1 - c . c, which
+      // cancels nothing, pass 2's c being rounding-sized beside w1.
       const View<const T> basis_block = View<const T>(basis_.view());
       const std::size_t second = static_cast<std::size_t>(m) + 2;
       const View<T> pass1 = scalars_.view().subview(0, j + 2), pass2 = scalars_.view().subview(second, j + 2);
       space.block_dot(exec, basis_block, stride_, j + 2, View<const T>(v_next), pass1);
       subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass1), v_next);
-      space.block_dot(exec, basis_block, stride_, j + 1, View<const T>(v_next), pass2);
+      space.block_dot(exec, basis_block, stride_, j + 2, View<const T>(v_next), pass2);
       subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass2), v_next);
-      space.nrm2(exec, View<const T>(v_next), pass2.subview(j + 1, 1));
       read_scalars(static_cast<int>(second) + j + 2);
       // Infinite where w . w overflows T: the invariant-subspace test below then does not fire.
       const double w_norm = std::sqrt(static_cast<double>(s[j + 1]));
+      double c_squared = 0.0;
       for (int i = 0; i <= j; ++i) {
         h(i, j) = s[i];
         h(i, j) += s[second + i];
+        c_squared += static_cast<double>(s[second + i]) * static_cast<double>(s[second + i]);
       }
-      const double h_next = s[second + j + 1];
+      // Zero where rounding leaves nothing of w1 (then the invariant-subspace test fires); NaN stays NaN.
+      const double left = static_cast<double>(s[second + j + 1]) - c_squared;
+      const double h_next = left > 0.0 ? std::sqrt(left) : (left <= 0.0 ? 0.0 : left);
       ++it;
       bool finite = detail::finite(h_next);
       for (int i = 0; i <= j; ++i) finite = finite && detail::finite(h(i, j));
