@@ -109,10 +109,17 @@ __host__ __device__ int tree_slots(int columns) {
 /// Tile (blockIdx.x, blockIdx.y), a thread a column: its layers in order,
 /// then the slots halved (tile_partial()'s steps, rounded as on the CPU).
 template <class T>
-__global__ void tile_partials_kernel(Shape s, int layers, int tile, const T* x, const T* y, double* partials,
-                                     std::size_t first, std::size_t row) {
+struct Rows {
+  const T* x[::voltaic::ghost_columns::kRowsPerLaunch];
+};
+
+/// Row blockIdx.z's partials at partials + z stride.
+template <class T>
+__global__ void tile_partials_kernel(Shape s, int layers, int tile, Rows<T> rows, const T* y, double* partials,
+                                     std::size_t stride, std::size_t first, std::size_t row) {
   extern __shared__ double slot[];
   const int a = blockIdx.x, b = blockIdx.y, t = threadIdx.x;
+  const T* x = rows.x[blockIdx.z];
   const int w = min(tile, s.bx - a * tile), h = min(tile, s.by - b * tile), n = w * h, p = tree_slots(n);
   double acc = 0.0;
   if (t < n) {
@@ -129,7 +136,7 @@ __global__ void tile_partials_kernel(Shape s, int layers, int tile, const T* x, 
     if (t < half) slot[t] = __dadd_rn(slot[t], slot[t + half]);
     __syncthreads();
   }
-  if (t == 0) partials[first + a + row * b] = slot[0];
+  if (t == 0) partials[blockIdx.z * stride + first + a + row * b] = slot[0];
 }
 
 /// Sum blockIdx.x of sum_of_partials()' tree (core/plane_partition.cpp:
@@ -271,16 +278,21 @@ void fill(const CudaExecutor& exec, const GhostedBlock& b, int layers, T* field,
 }
 
 template <class T>
-void tile_partials(const CudaExecutor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
-                   double* partials, TileSlots slots) {
+void tile_partials(const CudaExecutor& exec, const GhostedBlock& b, int layers, int tile, const T* const* xs, int count,
+                   const T* y, double* partials, std::size_t stride, TileSlots slots) {
   exec.activate();
   cudaStream_t st = exec.stream(0);
-  const dim3 grid((b.bx + tile - 1) / tile, (b.by + tile - 1) / tile);
   const int threads = tree_slots(tile * tile);
-  const std::size_t row = slots.row != 0 ? slots.row : grid.x;
-  tile_partials_kernel<<<grid, threads, threads * sizeof(double), st>>>(shape_of(b), layers, tile, x, y, partials,
-                                                                        slots.first, row);
-  VOLTAIC_LAUNCH_CHECK(st, tile_partials_kernel);
+  const unsigned tx = (b.bx + tile - 1) / tile, ty = (b.by + tile - 1) / tile;
+  const std::size_t row = slots.row != 0 ? slots.row : tx;
+  for (int first = 0; first < count; first += ::voltaic::ghost_columns::kRowsPerLaunch) {
+    const int rows = std::min(::voltaic::ghost_columns::kRowsPerLaunch, count - first);
+    Rows<T> r{};
+    for (int i = 0; i < rows; ++i) r.x[i] = xs[first + i];
+    tile_partials_kernel<<<dim3(tx, ty, rows), threads, threads * sizeof(double), st>>>(
+        shape_of(b), layers, tile, r, y, partials + first * stride, stride, slots.first, row);
+    VOLTAIC_LAUNCH_CHECK(st, tile_partials_kernel);
+  }
 }
 
 template <class T>
@@ -332,10 +344,10 @@ template void unpack<double>(const CudaExecutor&, const GhostedBlock&, int, cons
 template void unpack<float>(const CudaExecutor&, const GhostedBlock&, int, const float*, float*, int);
 template void fill<double>(const CudaExecutor&, const GhostedBlock&, int, double*, double);
 template void fill<float>(const CudaExecutor&, const GhostedBlock&, int, float*, float);
-template void tile_partials<double>(const CudaExecutor&, const GhostedBlock&, int, int, const double*, const double*,
-                                    double*, TileSlots);
-template void tile_partials<float>(const CudaExecutor&, const GhostedBlock&, int, int, const float*, const float*,
-                                   double*, TileSlots);
+template void tile_partials<double>(const CudaExecutor&, const GhostedBlock&, int, int, const double* const*, int,
+                                    const double*, double*, std::size_t, TileSlots);
+template void tile_partials<float>(const CudaExecutor&, const GhostedBlock&, int, int, const float* const*, int,
+                                   const float*, double*, std::size_t, TileSlots);
 template void sum_partials<double>(const CudaExecutor&, const double*, std::size_t, int, int, double*, int);
 template void sum_partials<float>(const CudaExecutor&, const double*, std::size_t, int, int, float*, int);
 

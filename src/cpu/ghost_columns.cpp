@@ -69,18 +69,20 @@ void fill(const GhostedBlock& b, int layers, T* field, T value) {
 }
 
 template <class T>
-void tile_partials(const GhostedBlock& b, int layers, int tile, const T* x, const T* y, double* partials,
-                   TileSlots slots) {
+void tile_partials(const GhostedBlock& b, int layers, int tile, const T* const* xs, int count, const T* y,
+                   double* partials, std::size_t stride, TileSlots slots) {
   const int ntx = (b.bx + tile - 1) / tile, nty = (b.by + tile - 1) / tile;
   const std::size_t row = slots.row != 0 ? slots.row : std::size_t(ntx);
-  for (int tb = 0; tb < nty; ++tb)
-    for (int ta = 0; ta < ntx; ++ta) {
-      const PlaneBlock t{ta * tile, std::min(ta * tile + tile, b.bx), tb * tile, std::min(tb * tile + tile, b.by)};
-      partials[slots.first + ta + row * tb] = tile_partial(t, layers, [&](int i, int j, int k) {
-        const std::size_t c = b.index(i, j, k);
-        return y ? static_cast<double>(x[c]) * static_cast<double>(y[c]) : static_cast<double>(x[c]);
-      });
-    }
+  for (int r = 0; r < count; ++r)
+    for (int tb = 0; tb < nty; ++tb)
+      for (int ta = 0; ta < ntx; ++ta) {
+        const T* x = xs[r];
+        const PlaneBlock t{ta * tile, std::min(ta * tile + tile, b.bx), tb * tile, std::min(tb * tile + tile, b.by)};
+        partials[r * stride + slots.first + ta + row * tb] = tile_partial(t, layers, [&](int i, int j, int k) {
+          const std::size_t c = b.index(i, j, k);
+          return y ? static_cast<double>(x[c]) * static_cast<double>(y[c]) : static_cast<double>(x[c]);
+        });
+      }
 }
 
 double max_abs(const GhostedBlock& b, int layers, const double* x) {
@@ -132,8 +134,10 @@ void sum_partials(const double* partials, std::size_t count, int sums, int roots
   }
 }
 
-template void tile_partials<double>(const GhostedBlock&, int, int, const double*, const double*, double*, TileSlots);
-template void tile_partials<float>(const GhostedBlock&, int, int, const float*, const float*, double*, TileSlots);
+template void tile_partials<double>(const GhostedBlock&, int, int, const double* const*, int, const double*, double*,
+                                    std::size_t, TileSlots);
+template void tile_partials<float>(const GhostedBlock&, int, int, const float* const*, int, const float*, double*,
+                                   std::size_t, TileSlots);
 template void sum_partials<double>(const double*, std::size_t, int, int, double*);
 template void sum_partials<float>(const double*, std::size_t, int, int, float*);
 

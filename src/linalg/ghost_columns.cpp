@@ -58,17 +58,27 @@ void fill(const Executor& exec, const GhostedBlock& b, int layers, T* field, T v
 template <class T>
 void tile_partials(const Executor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
                    double* partials, TileSlots slots) {
+  tile_partials_of_rows(exec, b, layers, tile, &x, 1, y, partials, 0, slots);
+}
+
+template <class T>
+void tile_partials_of_rows(const Executor& exec, const GhostedBlock& b, int layers, int tile, const T* const* xs,
+                           int count, const T* y, double* partials, std::size_t stride, TileSlots slots) {
   require_block(b, layers);
+  if (count < 0) throw InvalidArgument("count", kWhere, std::to_string(count) + " rows");
+  if (count == 0) return;
   if (tile < 1) throw InvalidArgument("tile", kWhere, "tile = " + std::to_string(tile) + " must be >= 1");
   if (slots.row != 0 && slots.row < static_cast<std::size_t>((b.bx + tile - 1) / tile))
     throw InvalidArgument("slots.row", kWhere,
                           std::to_string(slots.row) + " slots a row for a block " +
                               std::to_string((b.bx + tile - 1) / tile) + " tiles across");
-  if (detail::on_cpu(exec, kWhere)) return cpu::ghost_columns::tile_partials(b, layers, tile, x, y, partials, slots);
+  if (detail::on_cpu(exec, kWhere))
+    return cpu::ghost_columns::tile_partials(b, layers, tile, xs, count, y, partials, stride, slots);
   if (tile > 32)
     throw InvalidArgument("tile", kWhere,
                           "tile = " + std::to_string(tile) + ": a GPU block sums a tile, at most 32 x 32 columns");
-  VOLTAIC_ON_CUDA(cuda::ghost_columns::tile_partials(detail::as_cuda(exec), b, layers, tile, x, y, partials, slots));
+  VOLTAIC_ON_CUDA(cuda::ghost_columns::tile_partials(detail::as_cuda(exec), b, layers, tile, xs, count, y, partials,
+                                                     stride, slots));
 }
 
 template <class T>
@@ -140,6 +150,10 @@ template void tile_partials<double>(const Executor&, const GhostedBlock&, int, i
                                     double*, TileSlots);
 template void tile_partials<float>(const Executor&, const GhostedBlock&, int, int, const float*, const float*, double*,
                                    TileSlots);
+template void tile_partials_of_rows<double>(const Executor&, const GhostedBlock&, int, int, const double* const*, int,
+                                            const double*, double*, std::size_t, TileSlots);
+template void tile_partials_of_rows<float>(const Executor&, const GhostedBlock&, int, int, const float* const*, int,
+                                           const float*, double*, std::size_t, TileSlots);
 template void sum_partials<double>(const Executor&, const double*, std::size_t, int, int, double*, int);
 template void sum_partials<float>(const Executor&, const double*, std::size_t, int, int, float*, int);
 

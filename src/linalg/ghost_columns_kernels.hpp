@@ -13,8 +13,8 @@ void unpack(const GhostedBlock& b, int layers, const T* edges, T* field);
 template <class T>
 void fill(const GhostedBlock& b, int layers, T* field, T value);
 template <class T>
-void tile_partials(const GhostedBlock& b, int layers, int tile, const T* x, const T* y, double* partials,
-                   TileSlots slots);
+void tile_partials(const GhostedBlock& b, int layers, int tile, const T* const* xs, int count, const T* y,
+                   double* partials, std::size_t stride, TileSlots slots);
 template <class T>
 void sum_partials(const double* partials, std::size_t count, int sums, int roots, T* out);
 double max_abs(const GhostedBlock& b, int layers, const double* x);
@@ -35,8 +35,8 @@ void unpack(const CudaExecutor& exec, const GhostedBlock& b, int layers, const T
 template <class T>
 void fill(const CudaExecutor& exec, const GhostedBlock& b, int layers, T* field, T value);
 template <class T>
-void tile_partials(const CudaExecutor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
-                   double* partials, TileSlots slots);
+void tile_partials(const CudaExecutor& exec, const GhostedBlock& b, int layers, int tile, const T* const* xs, int count,
+                   const T* y, double* partials, std::size_t stride, TileSlots slots);
 template <class T>
 void sum_partials(const CudaExecutor& exec, const double* partials, std::size_t count, int sums, int roots, T* out,
                   int stream);

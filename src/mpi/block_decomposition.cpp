@@ -328,8 +328,7 @@ void BlockDecomposition::canonical(const T* const* ys, int count, const T* x, in
   ++traffic_.sums;
   traffic_.sum_bytes += static_cast<long long>(all * n * sizeof(double));
   double* local = device_ ? device_partials_.get() : mine_.data();
-  for (std::size_t i = 0; i < n; ++i)
-    ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), ys[i], x, local + i * owned);
+  ghost_columns::tile_partials_of_rows(*exec_, shape_, layers, partition_.tile(), ys, count, x, local, owned);
   if (device_) exec_->copy(mine_.data(), MemorySpace::host(), local, exec_->memory_space(), owned * n * sizeof(double));
   std::fill(partials_.begin(), partials_.begin() + all * n, 0.0);
   for (std::size_t i = 0; i < n; ++i)
@@ -363,9 +362,8 @@ void BlockDecomposition::canonical_on_device(const T* const* ys, int count, cons
   ++traffic_.sums;
   traffic_.sum_bytes += static_cast<long long>(all * n * sizeof(double));
   const TileSlots mine{tiles_.front(), static_cast<std::size_t>(partition_.tiles_x())};
-  for (std::size_t i = 0; i < n; ++i)
-    ghost_columns::tile_partials(*exec_, shape_, layers, partition_.tile(), ys[i], x, slots_mine_.get() + i * all,
-                                 mine);
+  ghost_columns::tile_partials_of_rows(*exec_, shape_, layers, partition_.tile(), ys, count, x, slots_mine_.get(), all,
+                                       mine);
   // On stream 0, between the partials and the tree: no event between streams
   // (the exchanges' NCCL groups on their stream have all joined stream 0 by
   // now, so the communicator's operations stay in one order). One rank holds

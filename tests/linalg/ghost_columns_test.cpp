@@ -169,6 +169,43 @@ TEST(GhostColumns, TilePartialsGoToTheirSlotsOfTheWholePlane) {
                InvalidArgument);
 }
 
+/// Rows of one ghosted field's size, and their pointers.
+template <class T>
+struct RowSet {
+  std::vector<T> values;
+  std::vector<const T*> rows;
+};
+
+/// `count` random rows of a field of b (values in host memory).
+template <class T>
+RowSet<T> random_rows(const GhostedBlock& b, int layers, int count, std::mt19937_64& rng) {
+  RowSet<T> set;
+  const std::size_t n = b.layer() * layers;
+  set.values = test::random_vector<T>(n * count, rng);
+  for (int i = 0; i < count; ++i) set.rows.push_back(set.values.data() + i * n);
+  return set;
+}
+
+// The rows at once give the loop's bits, each row's at its stride and slots.
+TEST(GhostColumns, TilePartialsOfRowsAreTheLoopsOverTheRows) {
+  std::mt19937_64 rng(test::fresh_seed());
+  const auto cpu = CpuExecutor::create();
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    const auto set = random_rows<double>(b, p.layers, 5, rng);
+    const auto y = test::random_vector<double>(b.layer() * p.layers, rng);
+    const std::size_t tiles = std::size_t((b.bx + p.tile - 1) / p.tile) * ((b.by + p.tile - 1) / p.tile);
+    const std::size_t stride = tiles + 7;
+    const TileSlots slots{3, 0};
+    std::vector<double> at_once(5 * stride, -7.0), looped(5 * stride, -7.0);
+    ghost_columns::tile_partials_of_rows(*cpu, b, p.layers, p.tile, set.rows.data(), 5, y.data(), at_once.data(),
+                                         stride, slots);
+    for (int i = 0; i < 5; ++i)
+      ghost_columns::tile_partials(*cpu, b, p.layers, p.tile, set.rows[i], y.data(), looped.data() + i * stride, slots);
+    EXPECT_TRUE(same_values(at_once, looped));
+  }
+}
+
 // sum_partials() is sum_of_partials() of each run of partials, a root where
 // asked, rounded to T; it refuses no partials and roots beyond the sums.
 TEST(GhostColumns, SumPartialsIsTheCanonicalTreeOfEachRun) {
@@ -356,6 +393,43 @@ TEST(GhostColumnsCuda, SumPartialsGivesTheCpuBits) {
   EXPECT_TRUE(same_values(out.to_host(), expected)) << "a root and a sum";
   EXPECT_THROW(ghost_columns::sum_partials(*gpu, on_gpu.data(), ghost_columns::kMostPartials + 1, 1, 0, out.data()),
                InvalidArgument);
+}
+
+// The rows at once on the GPU (more than one launch's worth, both
+// precisions, with and without the second factor) give the CPU's bits;
+// outputs poisoned first.
+TEST(GhostColumnsCuda, TilePartialsOfRowsGiveTheCpuBits) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  const auto cpu = CpuExecutor::create();
+  std::mt19937_64 rng(test::fresh_seed());
+  const int count = ghost_columns::kRowsPerLaunch + 9;
+  for (const Placed& p : blocks()) {
+    const GhostedBlock& b = p.block;
+    const std::size_t n = b.layer() * p.layers;
+    const std::size_t tiles = std::size_t((b.bx + p.tile - 1) / p.tile) * ((b.by + p.tile - 1) / p.tile);
+    const std::size_t row = std::size_t((b.bx + p.tile - 1) / p.tile) + 2, stride = row * (tiles + 1) + 4;
+    const TileSlots slots{1, row};
+    const auto run = [&](auto zero) {
+      using T = decltype(zero);
+      const auto set = random_rows<T>(b, p.layers, count, rng);
+      const auto y = test::random_vector<T>(n, rng);
+      for (bool product : {true, false}) {
+        std::vector<double> expected(count * stride, test::poison<double>());
+        ghost_columns::tile_partials_of_rows(*cpu, b, p.layers, p.tile, set.rows.data(), count,
+                                             product ? y.data() : nullptr, expected.data(), stride, slots);
+        const Array<T> rows = Array<T>::from_host(gpu, set.values), dy = Array<T>::from_host(gpu, y);
+        std::vector<const T*> on_gpu;
+        for (int i = 0; i < count; ++i) on_gpu.push_back(rows.data() + i * n);
+        Array<double> out = Array<double>::from_host(gpu, std::vector<double>(count * stride, test::poison<double>()));
+        ghost_columns::tile_partials_of_rows(*gpu, b, p.layers, p.tile, on_gpu.data(), count,
+                                             product ? dy.data() : nullptr, out.data(), stride, slots);
+        EXPECT_TRUE(same_values(out.to_host(), expected)) << (product ? "x y" : "x") << ", " << sizeof(T) << " bytes";
+      }
+    };
+    run(0.0);
+    run(0.0f);
+  }
 }
 
 TEST(GhostColumnsCuda, MaxAbsSliceOwnedAndPlaceGiveTheCpuResults) {

@@ -74,6 +74,18 @@ template <class T>
 void tile_partials(const Executor& exec, const GhostedBlock& b, int layers, int tile, const T* x, const T* y,
                    double* partials, TileSlots slots = {});
 
+/// tile_partials() of `count` rows at once: of xs[i] y (y null: of xs[i])
+/// into partials + i stride, at `slots` (the row pointers in host memory,
+/// the rows in executor memory). One launch on a GPU (one per
+/// kRowsPerLaunch rows), where a loop of tile_partials() takes `count`: a
+/// distributed block dot's rows. The same bits as the loop.
+template <class T>
+void tile_partials_of_rows(const Executor& exec, const GhostedBlock& b, int layers, int tile, const T* const* xs,
+                           int count, const T* y, double* partials, std::size_t stride, TileSlots slots = {});
+
+/// Rows tile_partials_of_rows() takes in one launch on a GPU.
+constexpr int kRowsPerLaunch = 64;
+
 /// Largest `count` that sum_partials() takes on a GPU.
 constexpr std::size_t kMostPartials = 16384;
 
