@@ -4,8 +4,8 @@
 // batch of dot products (block_dot) and one update of the new vector by the
 // coefficients where they lie (subtract_combination), the second batch also
 // giving the new norm (by Pythagoras), so an iteration takes two reductions
-// and the device is waited for once per iteration whatever j is. The small Hessenberg least-squares problem stays on the host, in
-// double.
+// and the device is waited for once per iteration whatever j is. The small
+// Hessenberg least-squares problem stays on the host, in double.
 #include <cmath>
 #include <limits>
 
