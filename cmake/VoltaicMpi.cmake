@@ -29,16 +29,19 @@ endif()
 
 # NCCL (with the CUDA toolkit, or where NCCL_ROOT points): voltaic::mpi's
 # stream-ordered GPU transport (GpuTransport::nccl). Sets VOLTAIC_HAS_NCCL.
-# VOLTAIC_NCCL=OFF leaves it out; AUTO (the default) uses it where found.
+# VOLTAIC_NCCL=OFF leaves it out; AUTO (the default) uses it where found;
+# ON requires it (and CUDA and MPI).
 set(VOLTAIC_HAS_NCCL 0)
-set(VOLTAIC_NCCL AUTO CACHE STRING "NCCL for the GPU transport of voltaic::mpi: AUTO, ON or OFF")
-if(VOLTAIC_HAS_MPI AND VOLTAIC_HAS_CUDA AND NOT VOLTAIC_NCCL STREQUAL "OFF")
+if(_voltaic_nccl STREQUAL "ON" AND NOT (VOLTAIC_HAS_MPI AND VOLTAIC_HAS_CUDA))
+  message(FATAL_ERROR "VOLTAIC_NCCL=ON needs the CUDA backend and voltaic::mpi (VOLTAIC_CUDA, VOLTAIC_MPI)")
+endif()
+if(VOLTAIC_HAS_MPI AND VOLTAIC_HAS_CUDA AND NOT _voltaic_nccl STREQUAL "OFF")
   find_path(VOLTAIC_NCCL_INCLUDE_DIR nccl.h HINTS ${NCCL_ROOT}/include ${CUDAToolkit_INCLUDE_DIRS})
   find_library(VOLTAIC_NCCL_LIBRARY nccl HINTS ${NCCL_ROOT}/lib ${CUDAToolkit_LIBRARY_DIR})
   if(VOLTAIC_NCCL_INCLUDE_DIR AND VOLTAIC_NCCL_LIBRARY)
     set(VOLTAIC_HAS_NCCL 1)
     message(STATUS "voltaic: NCCL transport ON (${VOLTAIC_NCCL_LIBRARY})")
-  elseif(VOLTAIC_NCCL STREQUAL "ON")
+  elseif(_voltaic_nccl STREQUAL "ON")
     message(FATAL_ERROR "VOLTAIC_NCCL=ON but nccl.h or libnccl was not found (set NCCL_ROOT)")
   else()
     message(STATUS "voltaic: NCCL not found, GpuTransport::nccl not built")

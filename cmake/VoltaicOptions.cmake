@@ -15,6 +15,8 @@ endfunction()
 voltaic_auto_option(VOLTAIC_CUDA "Build the CUDA backend: AUTO (when nvcc is found), ON, or OFF" _voltaic_cuda)
 voltaic_auto_option(VOLTAIC_MPI
   "Build voltaic::mpi (x-y domain decomposition over MPI ranks): AUTO (when MPI is found), ON, or OFF" _voltaic_mpi)
+voltaic_auto_option(VOLTAIC_NCCL
+  "NCCL for voltaic::mpi's GPU transport: AUTO (when found with CUDA and MPI), ON, or OFF" _voltaic_nccl)
 
 option(VOLTAIC_BUILD_TESTS "Build the GoogleTest suite" ON)
 option(VOLTAIC_BUILD_BENCHMARKS "Build voltaic-bench" ON)
