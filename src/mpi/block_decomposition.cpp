@@ -395,9 +395,9 @@ void BlockDecomposition::reduce(const T* const* ys, int count, const T* x, int l
   }
   sums_.resize(static_cast<std::size_t>(count));
   canonical(ys, count, x, layers, sums_.data());
-  std::vector<U> values(sums_.begin(), sums_.begin() + count);
-  for (int i = 0; i < roots; ++i) values[i] = static_cast<U>(std::sqrt(sums_[i]));
-  if (space == MemorySpace::host()) return static_cast<void>(std::copy(values.begin(), values.end(), out));
+  for (int i = 0; i < roots; ++i) sums_[i] = std::sqrt(sums_[i]);
+  if (space == MemorySpace::host()) return static_cast<void>(std::copy(sums_.begin(), sums_.begin() + count, out));
+  const std::vector<U> values(sums_.begin(), sums_.begin() + count);  // rounded to U, for one copy
   exec_->copy(out, space, values.data(), MemorySpace::host(), bytes);
 }
 
