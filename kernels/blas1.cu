@@ -76,7 +76,9 @@ __global__ void axpby_device_beta_kernel(std::size_t n, T alpha, const double* b
 /// y -= sum_i c[i] ys_i, i in order, in packs of V: the bits of count axpy
 /// calls with alpha = -c[i], y read and written once.
 template <int V, class T>
-__global__ void combination_kernel(std::size_t n, int count, std::size_t stride, const T* ys, const T* c, T* y) {
+__global__ void combination_kernel(std::size_t n, int count, std::size_t stride, const T* ys, const T* c, T* y,
+                                   const int* last_row) {
+  if (last_row) count = *last_row + 1;  // rows 0 .. *last_row, read when the kernel runs
   const std::size_t grid_stride = std::size_t(gridDim.x) * blockDim.x;
   const std::size_t packs = n / V;
   const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -196,7 +198,14 @@ void subtract_combination(const CudaExecutor& exec, const T* ys, std::size_t str
                           std::size_t n) {
   if (count == 0) return;
   const bool vector_ok = aligned_to(16, ys, y) && (stride * sizeof(T)) % 16 == 0;
-  VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, combination_kernel, n, count, stride, ys, c, y);
+  VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, combination_kernel, n, count, stride, ys, c, y, nullptr);
+}
+
+template <class T>
+void subtract_combination_counted(const CudaExecutor& exec, const T* ys, std::size_t stride, const int* last,
+                                  const T* c, T* y, std::size_t n) {
+  const bool vector_ok = aligned_to(16, ys, y) && (stride * sizeof(T)) % 16 == 0;
+  VOLTAIC_LAUNCH_VECTORISED(kVecOf<T>, combination_kernel, n, 0, stride, ys, c, y, last);
 }
 
 template <class T>
@@ -253,7 +262,9 @@ void axpy_widened(const CudaExecutor& exec, double alpha, const float* x, double
   template void axpy_ratio<T>(const CudaExecutor&, const T*, const T*, const T*, T*, std::size_t);                     \
   template void axpby<T>(const CudaExecutor&, T, const T*, const double*, T*, std::size_t);                            \
   template void update_pair<T>(const CudaExecutor&, const double*, const T*, const T*, const T*, T*, T*, std::size_t); \
-  template void subtract_combination<T>(const CudaExecutor&, const T*, std::size_t, int, const T*, T*, std::size_t);
+  template void subtract_combination<T>(const CudaExecutor&, const T*, std::size_t, int, const T*, T*, std::size_t);   \
+  template void subtract_combination_counted<T>(const CudaExecutor&, const T*, std::size_t, const int*, const T*, T*,  \
+                                                std::size_t);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)
 #undef VOLTAIC_INSTANTIATE

@@ -104,8 +104,14 @@ template <class P, class T, int kBlock>
 __global__ void __launch_bounds__(kBlock)
     reduce_values_kernel(const T* __restrict__ x, const T* __restrict__ y, std::size_t n, std::size_t segments,
                          bool vector_ok, typename P::Acc* __restrict__ partials, std::size_t x_stride,
-                         std::size_t partial_stride, unsigned* counters, T* result) {
-  x += blockIdx.y * x_stride;
+                         std::size_t partial_stride, unsigned* counters, T* result, const int* last_row) {
+  if (last_row) {  // rows 0 .. *last_row of x, then y itself; the batch's later rows idle
+    const unsigned last = static_cast<unsigned>(*last_row);
+    if (blockIdx.y > last + 1) return;
+    x = blockIdx.y > last ? y : x + blockIdx.y * x_stride;
+  } else {
+    x += blockIdx.y * x_stride;
+  }
   partials += blockIdx.y * partial_stride;
   using Acc = typename P::Acc;
   constexpr int R = kLanes / kBlock;
@@ -194,7 +200,9 @@ __global__ void __launch_bounds__(kBlock)
 template <class P, class T, int kBlock>
 __global__ void __launch_bounds__(kBlock)
     reduce_partials_kernel(const typename P::Acc* __restrict__ in, std::size_t count, std::size_t segments,
-                           typename P::Acc* __restrict__ out, T* __restrict__ result, std::size_t partial_stride) {
+                           typename P::Acc* __restrict__ out, T* __restrict__ result, std::size_t partial_stride,
+                           const int* last_row) {
+  if (last_row && blockIdx.y > static_cast<unsigned>(*last_row) + 1) return;
   in += blockIdx.y * partial_stride;
   out += blockIdx.y * partial_stride;
   result += blockIdx.y;
@@ -245,7 +253,8 @@ unsigned balanced_grid(const CudaExecutor& exec, Kernel kernel, int block, std::
 /// passes, so that tests compare the two.
 template <class P, class T, int kBlock>
 void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, T* result, unsigned grid,
-                typename P::Acc* partials, int batch = 1, std::size_t x_stride = 0, std::size_t partial_count = 0) {
+                typename P::Acc* partials, int batch = 1, std::size_t x_stride = 0, std::size_t partial_count = 0,
+                const int* last_row = nullptr) {
   cudaStream_t s = exec.stream(0);
   const std::size_t segments = reduction::num_segments(n, reduction::kSegment<T>);
   auto* values_kernel = reduce_values_kernel<P, T, kBlock>;
@@ -255,7 +264,7 @@ void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n,
   const bool fused =
       grid == 0 && segments <= reduction::kPartialSegment && static_cast<std::size_t>(batch) <= CudaExecutor::kCounters;
   values_kernel<<<dim3(g1, b), kBlock, 0, s>>>(x, y, n, segments, vector_ok, partials, x_stride, partial_count,
-                                               fused ? exec.counters() : nullptr, result);
+                                               fused ? exec.counters() : nullptr, result, last_row);
   VOLTAIC_LAUNCH_CHECK(s, reduce_values_kernel);
   if (fused) return;
 
@@ -264,8 +273,8 @@ void run_passes(const CudaExecutor& exec, const T* x, const T* y, std::size_t n,
   do {
     const std::size_t next = reduction::num_segments(count, reduction::kPartialSegment);
     const std::size_t g = grid > 0 ? grid : next;
-    reduce_partials_kernel<P, T, kBlock>
-        <<<dim3(static_cast<unsigned>(g), b), kBlock, 0, s>>>(in, count, next, in + count, result, partial_count);
+    reduce_partials_kernel<P, T, kBlock><<<dim3(static_cast<unsigned>(g), b), kBlock, 0, s>>>(
+        in, count, next, in + count, result, partial_count, last_row);
     VOLTAIC_LAUNCH_CHECK(s, reduce_partials_kernel);
     in += count;
     count = next;
@@ -337,6 +346,21 @@ void block_dot(const CudaExecutor& exec, const T* ys, std::size_t stride, int co
   run_passes<P, T, 256>(exec, ys, x, n, result, 0, partials, count, stride, per / sizeof(typename P::Acc));
 }
 
+template <class T>
+std::size_t block_dot_scratch(std::size_t n, int rows) {
+  return partial_bytes<reduction::DotPolicy<T>, T>(n) * static_cast<std::size_t>(rows);
+}
+
+template <class T>
+void block_dot_counted(const CudaExecutor& exec, const T* ys, std::size_t stride, int max_last, const int* last,
+                       const T* x, std::size_t n, T* result) {
+  using P = reduction::DotPolicy<T>;
+  const std::size_t per = partial_bytes<P, T>(n);
+  auto* partials = static_cast<typename P::Acc*>(exec.scratch(block_dot_scratch<T>(n, max_last + 2)));
+  exec.activate();
+  run_passes<P, T, 256>(exec, ys, x, n, result, 0, partials, max_last + 2, stride, per / sizeof(typename P::Acc), last);
+}
+
 template <Reduction R, class T>
 T reduce_to_host(const CudaExecutor& exec, const T* x, const T* y, std::size_t n, LaunchConfig launch) {
   using P = typename PolicyFor<R, T>::type;
@@ -362,6 +386,12 @@ VOLTAIC_INSTANTIATE(Reduction::max_abs, float)
 VOLTAIC_INSTANTIATE(Reduction::max_abs, double)
 #undef VOLTAIC_INSTANTIATE
 template void block_dot<float>(const CudaExecutor&, const float*, std::size_t, int, const float*, std::size_t, float*);
+template std::size_t block_dot_scratch<float>(std::size_t, int);
+template std::size_t block_dot_scratch<double>(std::size_t, int);
+template void block_dot_counted<float>(const CudaExecutor&, const float*, std::size_t, int, const int*, const float*,
+                                       std::size_t, float*);
+template void block_dot_counted<double>(const CudaExecutor&, const double*, std::size_t, int, const int*, const double*,
+                                        std::size_t, double*);
 template void block_dot<double>(const CudaExecutor&, const double*, std::size_t, int, const double*, std::size_t,
                                 double*);
 

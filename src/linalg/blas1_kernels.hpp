@@ -65,6 +65,20 @@ void block_dot(const CudaExecutor& exec, const T* ys, std::size_t stride, int co
 template <class T>
 void subtract_combination(const CudaExecutor& exec, const T* ys, std::size_t stride, int count, const T* c, T* y,
                           std::size_t n);
+/// The forms a device-decided GMRES cycle captures once (gmres.cpp): the
+/// basis's last row read from device memory when the work runs.
+/// result[i] = ys_i . x for i <= *last, and result[*last + 1] = x . x: each
+/// block_dot()'s value; the batch has max_last + 2 rows.
+template <class T>
+void block_dot_counted(const CudaExecutor& exec, const T* ys, std::size_t stride, int max_last, const int* last,
+                       const T* x, std::size_t n, T* result);
+/// Bytes of executor scratch block_dot_counted() takes for `rows` rows of n.
+template <class T>
+std::size_t block_dot_scratch(std::size_t n, int rows);
+/// subtract_combination() over rows 0 .. *last.
+template <class T>
+void subtract_combination_counted(const CudaExecutor& exec, const T* ys, std::size_t stride, const int* last,
+                                  const T* c, T* y, std::size_t n);
 /// y += (*numerator / *denominator) x where the denominator is > 0 and the numerator finite.
 template <class T>
 void axpy_ratio(const CudaExecutor& exec, const T* numerator, const T* denominator, const T* x, T* y, std::size_t n);

@@ -3,20 +3,116 @@
 // classical with one re-orthogonalisation pass (CGS2): each pass is one
 // batch of dot products (block_dot) and one update of the new vector by the
 // coefficients where they lie (subtract_combination), the second batch also
-// giving the new norm (by Pythagoras), so an iteration takes two reductions
-// and the device is waited for once per iteration whatever j is. The small
-// Hessenberg least-squares problem stays on the host, in double.
+// giving the new norm (by Pythagoras), so an iteration takes two reductions.
+// The Hessenberg column, its rotations and the cycle's tests are
+// gmres::column() (gmres_loop.hpp). The host loop waits for the device once
+// per iteration; on a CUDA executor with stream-ordered parts and the local
+// reductions, a restart cycle's iterations run instead as one CUDA graph
+// whose WHILE node the device decides with the same column(): the same
+// kernels in the same order, so the same iterations and bits, and one wait
+// per cycle.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "core/backend_dispatch.hpp"
+#include "gmres_loop.hpp"
 #include "krylov_common.hpp"
 #include "voltaic/linalg/krylov.hpp"
+#if VOLTAIC_HAS_CUDA
+#include "blas1_kernels.hpp"
+#include "core/graph_cache.hpp"
+#include "gmres_loop_kernels.hpp"
+#endif
 
 namespace voltaic {
 
 namespace {
 constexpr std::size_t kAlignBytes = 256;
+/// Doubles of the cycle's device block before its arrays (the Cycle, rounded up).
+constexpr std::size_t kCycleDoubles = (sizeof(gmres::Cycle) + sizeof(double) - 1) / sizeof(double);
 }  // namespace
+
+/// A restart cycle's iterations as one device-decided CUDA graph. The cycle's
+/// block in device memory: the Cycle, then g (m + 1), H ((m + 1) m), the
+/// cosines and sines (m each); its pinned host copy. The graph's body is the
+/// host loop's iteration with fixed pointers: M and A take the new vector in
+/// w_ (not basis(j + 1)), the Gram-Schmidt kernels read the basis's last row
+/// from the Cycle, and the new vector is scaled in w_ and stored in the basis.
+template <class T>
+struct GmresSolver<T>::DeviceLoop {
+  DeviceLoop(const std::shared_ptr<const Executor>& exec, int m)
+      : block(exec, size(m)), host(Array<double>::pinned(exec, size(m))) {}
+  static std::size_t size(int m) {
+    const auto k = static_cast<std::size_t>(m);
+    return kCycleDoubles + (k + 1) + (k + 1) * k + 2 * k;
+  }
+  static gmres::Columns columns(double* block, int m) {
+    const auto k = static_cast<std::size_t>(m);
+    double* g = block + kCycleDoubles;
+    double* h = g + k + 1;
+    double* cosines = h + (k + 1) * k;
+    return {h, cosines, cosines + k, g};
+  }
+  Array<double> block, host;
+#if VOLTAIC_HAS_CUDA
+  /// The cycle's graph, by the executor's scratch (which the reductions
+  /// capture, and which moves when it grows).
+  cuda::GraphCache graphs{4};
+#endif
+
+  /// From `c` at the cycle's start (j = 0, v_0 in basis(0), g = (beta, 0, ...)
+  /// in g_): the cycle's iterations on the device; `c`, g_ and H's columns
+  /// come back as the host loop would leave them. False, with nothing run,
+  /// where no graph can run now (debug_sync() on, inside another capture).
+  bool run(GmresSolver& solver, gmres::Cycle& c);
+};
+
+template <class T>
+bool GmresSolver<T>::DeviceLoop::run([[maybe_unused]] GmresSolver& solver, [[maybe_unused]] gmres::Cycle& c) {
+#if VOLTAIC_HAS_CUDA
+  const CudaExecutor& exec = detail::as_cuda(*solver.a_->executor());
+  if (!cuda::can_capture(exec)) return false;
+  const int m = c.m;
+  const auto k = static_cast<std::size_t>(m);
+  const std::size_t n = solver.a_->size(), second = k + 2;
+  // The Cycle and g up (one copy), v_0 into w.
+  *reinterpret_cast<gmres::Cycle*>(host.data()) = c;
+  double* host_g = host.data() + kCycleDoubles;
+  for (std::size_t i = 0; i <= k; ++i) host_g[i] = solver.g_[i];
+  exec.copy_async(block.data(), exec.memory_space(), host.data(), MemorySpace::host(),
+                  (kCycleDoubles + k + 1) * sizeof(double), 0);
+  copy(exec, View<const T>(solver.basis(0)), solver.w_.view());
+  // The reductions' scratch at its largest before the capture (a capture may not allocate).
+  exec.scratch(cuda::block_dot_scratch<T>(n, m + 1));
+  auto* cycle = reinterpret_cast<gmres::Cycle*>(block.data());
+  const gmres::Columns on_device = columns(block.data(), m);
+  T *w = solver.w_.data(), *z = solver.z_.data(), *basis = solver.basis_.data();
+  T *pass1 = solver.scalars_.data(), *pass2 = pass1 + second;
+  const std::size_t stride = solver.stride_;
+  const bool ran = graphs.run_while(exec, {basis, exec.scratch(0)}, [&](unsigned long long handle) {
+    solver.m_->apply(View<const T>(w, n, exec.memory_space()), View<T>(z, n, exec.memory_space()));
+    solver.a_->apply(View<const T>(z, n, exec.memory_space()), View<T>(w, n, exec.memory_space()));
+    cuda::block_dot_counted(exec, basis, stride, m - 1, &cycle->j, w, n, pass1);
+    cuda::subtract_combination_counted(exec, basis, stride, &cycle->j, pass1, w, n);
+    cuda::block_dot_counted(exec, basis, stride, m - 1, &cycle->j, w, n, pass2);
+    cuda::subtract_combination_counted(exec, basis, stride, &cycle->j, pass2, w, n);
+    cuda::gmres_decide(exec, cycle, on_device, pass1, pass2, handle);
+    cuda::gmres_scale_store(exec, cycle, w, basis, stride, n);
+  });
+  if (!ran) return false;
+  // The Cycle, g and H back (one wait).
+  exec.copy(host.data(), MemorySpace::host(), block.data(), exec.memory_space(),
+            (kCycleDoubles + (k + 1) + (k + 1) * k) * sizeof(double));
+  c = *reinterpret_cast<const gmres::Cycle*>(host.data());
+  const gmres::Columns back = columns(host.data(), m);
+  for (std::size_t i = 0; i <= k; ++i) solver.g_[i] = back.g[i];
+  std::copy(back.h, back.h + (k + 1) * k, solver.hessenberg_.begin());
+  return true;
+#else
+  return false;
+#endif
+}
 
 template <class T>
 GmresSolver<T>::GmresSolver(std::shared_ptr<const LinearOperator<T>> a, std::shared_ptr<const Preconditioner<T>> m,
@@ -44,6 +140,16 @@ GmresSolver<T>::GmresSolver(std::shared_ptr<const LinearOperator<T>> a, std::sha
   sines_.assign(m_len, 0.0);
   g_.assign(m_len + 1, 0.0);
   y_.assign(m_len, 0.0);
+}
+
+template <class T>
+GmresSolver<T>::~GmresSolver() = default;
+
+template <class T>
+bool GmresSolver<T>::device_loop_ready() const {
+  if (!options_.device_loop || a_->executor()->backend() != Backend::cuda) return false;
+  // The device's Gram-Schmidt is the executor's own block dot: a distributed space keeps the host loop.
+  return VOLTAIC_HAS_CUDA && &a_->space() == &VectorSpace<T>::local() && a_->stream_ordered() && m_->stream_ordered();
 }
 
 template <class T>
@@ -78,6 +184,10 @@ SolveReport GmresSolver<T>::run(View<const T> b, View<T> x, bool from_zero) {
   auto h = [&](int i, int j) -> double& { return hessenberg_[static_cast<std::size_t>(j) * ld + i]; };
   const T* s = host_scalars_.data();
   const View<T> w = w_.view(), z = z_.view();
+  const std::size_t second = static_cast<std::size_t>(m) + 2;
+  const bool on_device = device_loop_ready();
+  device_runs_ = 0;
+  if (on_device && !device_loop_) device_loop_ = std::make_unique<DeviceLoop>(a_->executor(), m);
 
   double beta = b_norm;  // b - A 0, the same bits as residual() gives for finite A
   if (from_zero) {
@@ -110,72 +220,55 @@ SolveReport GmresSolver<T>::run(View<const T> b, View<T> x, bool from_zero) {
     scale(exec, static_cast<T>(1.0 / beta), basis(0));
     std::fill(g_.begin(), g_.end(), 0.0);
     g_[0] = beta;
-    int k = 0;  // columns of H in the least-squares problem
+    gmres::Cycle c{0,
+                   0,
+                   m,
+                   it,
+                   options_.max_iterations,
+                   gmres::kGoOn,
+                   0,
+                   0,
+                   tol,
+                   0.0,
+                   static_cast<double>(std::numeric_limits<T>::epsilon())};
+    const gmres::Columns columns{hessenberg_.data(), cosines_.data(), sines_.data(), g_.data()};
+    int ended = gmres::kGoOn;
+    if (on_device && it < options_.max_iterations && device_loop_->run(*this, c)) {
+      ++device_runs_;
+      ended = c.stop;
+    } else {
+      for (; c.j < m && c.iterations < options_.max_iterations; ++c.j) {
+        const int j = c.j;
+        const View<T> v_next = basis(j + 1);
+        m_->apply(View<const T>(basis(j)), z);
+        a_->apply(View<const T>(z), v_next);
+        // CGS2: pass 1 with w . w in the same batch (w is the block's vector
+        // j + 1; ||w|| is the scale of the breakdown test), pass 2 (what
+        // rounding left of the basis directions) with w1 . w1 of the once
+        // orthogonalised w1 in its batch; each pass's coefficients applied
+        // where they lie, one read of all. Two reductions an iteration: the
+        // new norm is Pythagoras's (gmres::column).
+        const View<const T> basis_block = View<const T>(basis_.view());
+        const View<T> pass1 = scalars_.view().subview(0, j + 2), pass2 = scalars_.view().subview(second, j + 2);
+        space.block_dot(exec, basis_block, stride_, j + 2, View<const T>(v_next), pass1);
+        subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass1), v_next);
+        space.block_dot(exec, basis_block, stride_, j + 2, View<const T>(v_next), pass2);
+        subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass2), v_next);
+        read_scalars(static_cast<int>(second) + j + 2);
+        ended = gmres::column(c, columns, s, s + second);
+        if (ended != gmres::kGoOn) break;
+        scale(exec, static_cast<T>(c.inverse), v_next);
+      }
+    }
+    it = c.iterations;
+    const int k = c.k;  // columns of H in the least-squares problem
     bool stop = false;
-    for (int j = 0; j < m && it < options_.max_iterations; ++j) {
-      const View<T> v_next = basis(j + 1);
-      m_->apply(View<const T>(basis(j)), z);
-      a_->apply(View<const T>(z), v_next);
-      // CGS2: pass 1 with w . w in the same batch (w is the block's vector
-      // j + 1; ||w|| is the scale of the breakdown test), pass 2 (what
-      // rounding left of the basis directions) with w1 . w1 of the once
-      // orthogonalised w1 in its batch; each pass's coefficients applied
-      // where they lie, one read of all. Two reductions an iteration: the
-      // new norm is Pythagoras's, ||w1 - V c||^2 = w1 . w1 - c . c, which
-      // cancels nothing, pass 2's c being rounding-sized beside w1.
-      const View<const T> basis_block = View<const T>(basis_.view());
-      const std::size_t second = static_cast<std::size_t>(m) + 2;
-      const View<T> pass1 = scalars_.view().subview(0, j + 2), pass2 = scalars_.view().subview(second, j + 2);
-      space.block_dot(exec, basis_block, stride_, j + 2, View<const T>(v_next), pass1);
-      subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass1), v_next);
-      space.block_dot(exec, basis_block, stride_, j + 2, View<const T>(v_next), pass2);
-      subtract_combination(exec, basis_block, stride_, j + 1, View<const T>(pass2), v_next);
-      read_scalars(static_cast<int>(second) + j + 2);
-      // Infinite where w . w overflows T: the invariant-subspace test below then does not fire.
-      const double w_norm = std::sqrt(static_cast<double>(s[j + 1]));
-      double c_squared = 0.0;
-      for (int i = 0; i <= j; ++i) {
-        h(i, j) = s[i];
-        h(i, j) += s[second + i];
-        c_squared += static_cast<double>(s[second + i]) * static_cast<double>(s[second + i]);
-      }
-      // Zero where rounding leaves nothing of w1 (then the invariant-subspace test fires); NaN stays NaN.
-      const double left = static_cast<double>(s[second + j + 1]) - c_squared;
-      const double h_next = left > 0.0 ? std::sqrt(left) : (left <= 0.0 ? 0.0 : left);
-      ++it;
-      bool finite = detail::finite(h_next);
-      for (int i = 0; i <= j; ++i) finite = finite && detail::finite(h(i, j));
-      if (!finite) {
-        reason = StopReason::non_finite;
-        stop = true;
-        break;
-      }
-      // Earlier rotations, then the one that zeroes h(j+1, j).
-      for (int i = 0; i < j; ++i) {
-        const double t = cosines_[i] * h(i, j) + sines_[i] * h(i + 1, j);
-        h(i + 1, j) = -sines_[i] * h(i, j) + cosines_[i] * h(i + 1, j);
-        h(i, j) = t;
-      }
-      const double rho = std::hypot(h(j, j), h_next);
-      if (rho == 0) {  // singular least-squares problem: A M^{-1} is singular on the Krylov space
-        reason = StopReason::breakdown;
-        stop = true;
-        break;
-      }
-      cosines_[j] = h(j, j) / rho;
-      sines_[j] = h_next / rho;
-      h(j, j) = rho;
-      h(j + 1, j) = 0.0;
-      g_[j + 1] = -sines_[j] * g_[j];
-      g_[j] = cosines_[j] * g_[j];
-      k = j + 1;
-      // Converged estimate, or an invariant subspace (the next direction is
-      // rounding noise): either way this cycle is done.
-      if (std::fabs(g_[j + 1]) <= tol ||
-          (detail::finite(w_norm) && h_next <= std::numeric_limits<T>::epsilon() * w_norm)) {
-        break;
-      }
-      scale(exec, static_cast<T>(1.0 / h_next), v_next);
+    if (ended == gmres::kNonFinite) {
+      reason = StopReason::non_finite;
+      stop = true;
+    } else if (ended == gmres::kBreakdown) {  // singular least-squares problem
+      reason = StopReason::breakdown;
+      stop = true;
     }
 
     // x += M^{-1} V y, with y solving the k x k triangular system H y = g.

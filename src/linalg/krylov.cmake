@@ -10,5 +10,6 @@ target_sources(voltaic PRIVATE
   cpu/preconditioner.cpp
 )
 if(VOLTAIC_HAS_CUDA)
-  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/preconditioner.cu ${PROJECT_SOURCE_DIR}/kernels/cg_loop.cu)
+  target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/preconditioner.cu ${PROJECT_SOURCE_DIR}/kernels/cg_loop.cu
+    ${PROJECT_SOURCE_DIR}/kernels/gmres_loop.cu)
 endif()

@@ -218,6 +218,11 @@ void PlaneOperator<T>::apply(View<const T> x, View<T> y) const {
 }
 
 template <class T>
+bool PlaneOperator<T>::stream_ordered() const {
+  return !decomposition_ || decomposition_->stream_ordered();
+}
+
+template <class T>
 void PlaneOperator<T>::decompose(std::shared_ptr<const PlaneDecomposition> decomposition) {
   const PlaneGrid& g = grid();
   if (decomposition && (decomposition->ghosted_nx() != g.nx() || decomposition->ghosted_ny() != g.ny()))

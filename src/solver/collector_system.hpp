@@ -35,6 +35,7 @@ class CollectorJacobian final : public LinearOperator<T> {
   std::size_t size() const override { return cells_->size() + foils_->size(); }
   const std::shared_ptr<const Executor>& executor() const override { return cells_->executor(); }
   void apply(View<const T> x, View<T> y) const override;
+  bool stream_ordered() const override { return cells_->stream_ordered() && foils_->stream_ordered(); }
   /// On a cut plane, [cells; foils] is one ghosted field of 2 nz + 2 layers.
   const VectorSpace<T>& space() const override;
 
@@ -63,6 +64,9 @@ class CollectorPreconditioner final : public Preconditioner<T> {
   std::size_t size() const override { return cells_->size() + t_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return cells_->executor(); }
   void apply(View<const T> r, View<T> z) const override;
+  bool stream_ordered() const override {
+    return cells_->stream_ordered() && schur_->stream_ordered() && (!cut_ || cut_->stream_ordered());
+  }
   /// Z^{-1} of the unit vectors at the face cells (2 n values each).
   View<T> zb() { return zb_.view(); }
   View<T> zt() { return zt_.view(); }

@@ -9,6 +9,7 @@
 
 #include <limits>
 
+#include "device_loop_operators.hpp"
 #include "krylov_reference.hpp"
 #include "linalg/cg_loop.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -59,48 +60,6 @@ TEST(CgDecide, HandsBackWhereTheHostLoopActs) {
     EXPECT_EQ(s.rho, 4.0) << "rho moves on only with the next direction";
   }
 }
-
-/// A - sigma I: indefinite for sigma inside A's spectrum.
-template <class T>
-class Shifted final : public LinearOperator<T> {
- public:
-  Shifted(std::shared_ptr<const StencilOperator<T>> a, T sigma) : a_(std::move(a)), sigma_(sigma) {}
-  std::size_t size() const override { return a_->size(); }
-  const std::shared_ptr<const Executor>& executor() const override { return a_->executor(); }
-  void apply(View<const T> x, View<T> y) const override {
-    a_->apply(x, y);
-    axpy(*executor(), -sigma_, x, y);
-  }
-  bool stream_ordered() const override { return true; }
-
- private:
-  std::shared_ptr<const StencilOperator<T>> a_;
-  T sigma_;
-};
-
-/// A, until its `fuse`-th apply writes NaN: a vector scaled by `growth` at
-/// every apply overflows then, and 0 times it is added to y (fma(0, w, y) is
-/// y while w is finite). The count lives in device memory, so a captured
-/// graph counts too.
-template <class T>
-class Fused final : public LinearOperator<T> {
- public:
-  Fused(std::shared_ptr<const StencilOperator<T>> a, T growth)
-      : a_(std::move(a)), w_(Array<T>::from_host(a_->executor(), std::vector<T>(a_->size(), T(1)))), growth_(growth) {}
-  std::size_t size() const override { return a_->size(); }
-  const std::shared_ptr<const Executor>& executor() const override { return a_->executor(); }
-  void apply(View<const T> x, View<T> y) const override {
-    a_->apply(x, y);
-    scale(*executor(), growth_, w_.view());
-    axpy(*executor(), T(0), w_.const_view(), y);
-  }
-  bool stream_ordered() const override { return true; }
-
- private:
-  std::shared_ptr<const StencilOperator<T>> a_;
-  mutable Array<T> w_;
-  T growth_;
-};
 
 template <class C>
 class CgDeviceLoop : public test::ExecutorTest<C> {
@@ -216,7 +175,7 @@ TYPED_TEST(CgDeviceLoop, ANanInsideTheDevicesRunStopsItAsTheHostLoop) {
   // w = growth^k overflows at the 4th apply: the residual's, iteration 1's, 2's, then 3's.
   const T growth = std::is_same_v<T, float> ? T(1e10) : T(1e100);
   const auto fused = [growth](std::shared_ptr<const StencilOperator<T>> s) -> std::shared_ptr<const LinearOperator<T>> {
-    return std::make_shared<Fused<T>>(std::move(s), growth);
+    return std::make_shared<test::Fused<T>>(std::move(s), growth);
   };
   const auto out = this->both(fused, o, seed, "NaN, seed " + std::to_string(seed));
   EXPECT_EQ(out.report.reason, StopReason::non_finite);
@@ -232,7 +191,7 @@ TYPED_TEST(CgDeviceLoop, ABreakdownInsideTheDevicesRunStopsItAsTheHostLoop) {
   for (double sigma : {1e-4, 3e-4, 1e-3, 3e-3, 1e-2}) {
     const auto shifted =
         [sigma](std::shared_ptr<const StencilOperator<T>> s) -> std::shared_ptr<const LinearOperator<T>> {
-      return std::make_shared<Shifted<T>>(std::move(s), static_cast<T>(sigma));
+      return std::make_shared<test::Shifted<T>>(std::move(s), static_cast<T>(sigma));
     };
     const auto out = this->both(shifted, o, 7, "sigma " + std::to_string(sigma));
     late += out.report.reason == StopReason::breakdown && out.report.iterations >= 1;

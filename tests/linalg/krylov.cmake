@@ -7,6 +7,7 @@ target_sources(voltaic_tests PRIVATE
   linalg/gmres_ir_test.cpp
   linalg/krylov_bad_operator_test.cpp
   linalg/cg_device_loop_test.cpp
+  linalg/gmres_device_loop_test.cpp
 )
 # Their references are Eigen sparse LU solves, which take seconds at -O0:
 # optimise these files even in Debug builds (the library keeps its flags).

@@ -73,10 +73,14 @@ class CgSolver final : public Solver<T> {
 /// exit, and a restart cycle that does not reduce it stops the solve
 /// (StopReason::stagnation: the precision's floor).
 ///
-/// Per iteration j (j = 0 .. m-1): one apply of A and of M; 2(j+1) dot
-/// products written on the device and read back once per Gram-Schmidt pass;
-/// 2(j+1) axpy updates; 2 norms and 1 scale: reads (8(j+1) + 3)n and writes
-/// (2(j+1) + 1)n values beyond A and M, and waits for the device 3 times.
+/// Per iteration j (j = 0 .. m-1): one apply of A and of M; two Gram-Schmidt
+/// passes of j + 2 dot products (block_dot) and j + 1 axpy updates each
+/// (the new norm by Pythagoras), 1 scale; the host loop reads the products
+/// back once an iteration. With SolverOptions::device_loop on a CUDA executor,
+/// stream-ordered A and M and the executor's own reductions (one GPU), a
+/// restart cycle's iterations run as one device-decided CUDA graph instead
+/// (the same kernels, the Hessenberg column and its tests in a one-thread
+/// kernel: the same iterations and bits) and the host waits once a cycle.
 /// Per restart cycle of k iterations: k axpy (the update V y), one apply of M
 /// and of A, the true residual: reads about (2k + 6)n, writes (k + 4)n.
 /// Workspace: (m + 3)n values (basis vectors padded to 256 bytes).
@@ -86,13 +90,19 @@ class GmresSolver final : public Solver<T> {
   /// @throws InvalidArgument when options.restart < 1
   GmresSolver(std::shared_ptr<const LinearOperator<T>> a, std::shared_ptr<const Preconditioner<T>> m,
               SolverOptions options);
+  ~GmresSolver() override;
   SolveReport solve(View<const T> b, View<T> x) override;
   /// solve() from x = 0, whatever x holds: the first residual is b itself, so
   /// the solve saves an apply of A, an update and a norm (the same iterates).
   SolveReport solve_from_zero(View<const T> b, View<T> x);
+  /// Restart cycles of the last solve whose iterations the device decided.
+  int device_runs() const { return device_runs_; }
 
  private:
   SolveReport run(View<const T> b, View<T> x, bool from_zero);
+  struct DeviceLoop;  // gmres.cpp: a restart cycle's iterations decided on the device (SolverOptions::device_loop)
+  /// Whether a cycle's iterations can run as a CUDA graph now (SolverOptions::device_loop).
+  bool device_loop_ready() const;
 
   std::shared_ptr<const LinearOperator<T>> a_;
   std::shared_ptr<const Preconditioner<T>> m_;
@@ -110,6 +120,8 @@ class GmresSolver final : public Solver<T> {
   Array<T> host_scalars_;           ///< their pinned host copy
   std::vector<double> hessenberg_;  ///< (m + 1) x m, column-major, rotated in place
   std::vector<double> cosines_, sines_, g_, y_;
+  std::unique_ptr<DeviceLoop> device_loop_;  ///< null where the device cannot decide (CPU, a cut plane)
+  int device_runs_ = 0;
 };
 
 /// GMRES with iterative refinement in mixed precision: x and r = b - A x in

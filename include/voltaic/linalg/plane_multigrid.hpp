@@ -140,6 +140,8 @@ class PlaneMultigrid final : public Preconditioner<T> {
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   /// One V-cycle: z = M^{-1} r (r and z must not overlap).
   void apply(View<const T> r, View<T> z) const override;
+  /// Kernels only (the whole plane's V-cycle, no host wait).
+  bool stream_ordered() const override { return true; }
   /// V-cycles held as CUDA graphs (PlaneMultigridOptions::cuda_graphs; 0 on the CPU).
   std::size_t cuda_graphs() const;
 

@@ -152,6 +152,8 @@ class PlaneOperator final : public LinearOperator<T> {
   std::size_t size() const override { return 2 * system_.grid().num_cells(); }
   const std::shared_ptr<const Executor>& executor() const override { return system_.executor(); }
   void apply(View<const T> x, View<T> y) const override;
+  /// Whole, or cut with a stream-ordered exchange (PlaneDecomposition::stream_ordered()).
+  bool stream_ordered() const override;
 
   /// New 2x2 blocks, nx ny values each (checked: sizes, memory space, finite). No allocation.
   void update_blocks(View<const T> b00, View<const T> b01, View<const T> b10, View<const T> b11);

@@ -204,6 +204,7 @@ class TwoFieldStencilOperator final : public LinearOperator<T> {
   std::size_t size() const override { return 2 * field0_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return field0_.executor(); }
   void apply(View<const T> x, View<T> y) const override;
+  bool stream_ordered() const override { return field0_.stream_ordered() && field1_.stream_ordered(); }
   /// Over both fields' owned cells when the fields are decomposed (StencilOperator::decompose()).
   const VectorSpace<T>& space() const override;
 
