@@ -147,7 +147,7 @@ GmresSolver<T>::~GmresSolver() = default;
 
 template <class T>
 bool GmresSolver<T>::device_loop_ready() const {
-  if (!options_.device_loop || a_->executor()->backend() != Backend::cuda) return false;
+  if (!options_.device_loop || !options_.gmres_device_loop || a_->executor()->backend() != Backend::cuda) return false;
   // The device's Gram-Schmidt is the executor's own block dot: a distributed space keeps the host loop.
   return VOLTAIC_HAS_CUDA && &a_->space() == &VectorSpace<T>::local() && a_->stream_ordered() && m_->stream_ordered();
 }

@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"
+#include "voltaic/config.hpp"
 #include "voltaic/linalg/reduction_order.hpp"
+#if VOLTAIC_HAS_CUDA
+#include "linalg/blas1_kernels.hpp"
+#endif
 
 using namespace voltaic;
 
@@ -172,4 +176,45 @@ TYPED_TEST(Blas1CudaVsCpu, LongVectorsTakeTheLaterPasses) {
   const std::size_t n = reduction::kSegment<T> * reduction::kPartialSegment + 3;
   auto [xc, xg] = this->twin(n);
   this->expect_same_reductions(xc, xg, xc, xg, n);
+}
+
+// GMRES's device-decided Gram-Schmidt (gmres.cpp): the block dot and the
+// combination whose basis's last row the device reads when they run give the
+// CPU's block_dot over rows 0 .. last and x itself, and its combination over
+// rows 0 .. last, bit for bit; result slots past last + 1 stay untouched.
+TYPED_TEST(Blas1CudaVsCpu, BlockDotsCountedOnTheDeviceMatchBitwise) {
+#if VOLTAIC_HAS_CUDA
+  using T = TypeParam;
+  const auto& gpu = dynamic_cast<const CudaExecutor&>(*this->gpu_);
+  const int max_last = 6;
+  for (std::size_t n : test::odd_sizes()) {
+    for (const std::size_t stride : {(n + 63) / 64 * 64, n + 3}) {  // aligned as GMRES's basis, and not
+      const std::size_t rows = static_cast<std::size_t>(max_last) + 1;
+      auto [ysc, ysg] = this->twin(stride * rows);
+      auto [xc, xg] = this->twin(n);
+      for (int last : {0, 3, max_last}) {
+        SCOPED_TRACE("n " + std::to_string(n) + " stride " + std::to_string(stride) + " last " + std::to_string(last));
+        // The CPU's rows 0 .. last, then x as row last + 1.
+        Array<T> block(this->cpu_, stride * static_cast<std::size_t>(last + 2));
+        copy(*this->cpu_, ysc.const_view().subview(0, stride * static_cast<std::size_t>(last + 1)),
+             block.view().subview(0, stride * static_cast<std::size_t>(last + 1)));
+        copy(*this->cpu_, xc.const_view(), block.view().subview(stride * static_cast<std::size_t>(last + 1), n));
+        auto [want, got] = this->poisoned(rows + 1);
+        block_dot(*this->cpu_, block.const_view(), stride, last + 2, xc.const_view(), want.view());
+        const Array<int> last_d = Array<int>::from_host(this->gpu_, {last});
+        cuda::block_dot_counted(gpu, ysg.data(), stride, max_last, last_d.data(), xg.data(), n, got.data());
+        const auto w = want.to_host(), g = got.to_host();
+        for (std::size_t i = 0; i < w.size(); ++i) ASSERT_TRUE(test::same_bits(w[i], g[i])) << "slot " << i;
+        Array<T> yc = Array<T>::from_host(this->cpu_, xc.to_host()), yg = Array<T>::from_host(this->gpu_, xc.to_host());
+        subtract_combination(*this->cpu_, ysc.const_view(), stride, last + 1, want.const_view(), yc.view());
+        const Array<T> cg = Array<T>::from_host(this->gpu_, w);
+        cuda::subtract_combination_counted(gpu, ysg.data(), stride, last_d.data(), cg.data(), yg.data(), n);
+        const auto a = yc.to_host(), b = yg.to_host();
+        for (std::size_t k = 0; k < n; ++k) ASSERT_TRUE(test::same_bits(a[k], b[k])) << "element " << k;
+      }
+    }
+  }
+#else
+  GTEST_SKIP() << "built without CUDA";
+#endif
 }

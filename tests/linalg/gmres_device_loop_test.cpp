@@ -124,7 +124,7 @@ class GmresDeviceLoop : public test::ExecutorTest<C> {
   Outcome solve(const std::shared_ptr<const Executor>& exec, const Wrap& wrap, SolverOptions o, bool device_loop,
                 std::uint64_t seed) const {
     const auto s = stencil(exec, seed);
-    o.device_loop = device_loop;
+    o.device_loop = o.gmres_device_loop = device_loop;
     o.throw_on_failure = false;
     std::mt19937_64 rng(seed + 1);
     const Array<T> b = Array<T>::from_host(exec, test::random_vector<T>(s->size(), rng));

@@ -76,7 +76,7 @@ class CgSolver final : public Solver<T> {
 /// Per iteration j (j = 0 .. m-1): one apply of A and of M; two Gram-Schmidt
 /// passes of j + 2 dot products (block_dot) and j + 1 axpy updates each
 /// (the new norm by Pythagoras), 1 scale; the host loop reads the products
-/// back once an iteration. With SolverOptions::device_loop on a CUDA executor,
+/// back once an iteration. With SolverOptions::gmres_device_loop on a CUDA executor,
 /// stream-ordered A and M and the executor's own reductions (one GPU), a
 /// restart cycle's iterations run as one device-decided CUDA graph instead
 /// (the same kernels, the Hessenberg column and its tests in a one-thread

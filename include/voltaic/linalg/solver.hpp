@@ -26,6 +26,13 @@ struct SolverOptions {
   /// tests (a CUDA graph with a WHILE node; one host wait per run of them
   /// instead of one per iteration), with the host loop's iterations and bits.
   bool device_loop = true;
+  /// GMRES likewise, with device_loop: each restart cycle's iterations as one
+  /// device-decided CUDA graph (one host wait a cycle, not one an iteration;
+  /// the same iterations and bits), on the executor's own reductions (one
+  /// GPU). Off by default: on one H200 it took 1-2 % longer than the host
+  /// loop (docs/performance.md, "Twenty-third session"), whose waits cost
+  /// little there.
+  bool gmres_device_loop = false;
 };
 
 enum class StopReason { converged, max_iterations, stagnation, breakdown, non_finite };
