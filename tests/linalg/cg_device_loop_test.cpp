@@ -71,18 +71,10 @@ class CgDeviceLoop : public test::ExecutorTest<C> {
     int device_runs = 0;
   };
 
-  /// The same random operator (seed) on `exec`: anisotropic layers, as the heat step's.
+  /// The same random operator (seed) on `exec`.
   std::shared_ptr<const StencilOperator<T>> stencil(const std::shared_ptr<const Executor>& exec,
                                                     std::uint64_t seed) const {
-    std::mt19937_64 rng(seed);
-    auto g = std::make_shared<Grid3D>(37, 19, 1e-3, 2e-3,
-                                      std::vector<ZRegionSpec>{{"a", 5, 5e-5}, {"b", 3, 1e-5}, {"c", 6, 7e-5}});
-    const auto k = test::random_vector<T>(g->num_cells(), rng, T(0.1), T(2));
-    const auto d = test::random_vector<T>(g->num_cells(), rng, T(1e8), T(1e9));
-    BoundaryConditions bc{};
-    bc[int(Face::z_lo)] = BoundaryCondition::dirichlet(1.0);
-    return std::make_shared<StencilOperator<T>>(g, exec, Array<T>::from_host(exec, k).view(),
-                                                Array<T>::from_host(exec, d).view(), bc);
+    return test::layered_stencil<T>(exec, seed);
   }
 
   Outcome solve(std::shared_ptr<const LinearOperator<T>> a, const std::shared_ptr<const StencilOperator<T>>& s,

@@ -107,23 +107,9 @@ class GmresDeviceLoop : public test::ExecutorTest<C> {
     int device_runs = 0;
   };
 
-  /// A random anisotropic layered operator (seed) on `exec`, as the potential step's fields.
-  std::shared_ptr<const StencilOperator<T>> stencil(const std::shared_ptr<const Executor>& exec,
-                                                    std::uint64_t seed) const {
-    std::mt19937_64 rng(seed);
-    auto g = std::make_shared<Grid3D>(29, 23, 1e-3, 2e-3,
-                                      std::vector<ZRegionSpec>{{"a", 4, 5e-5}, {"b", 3, 1e-5}, {"c", 5, 7e-5}});
-    const auto k = test::random_vector<T>(g->num_cells(), rng, T(0.1), T(2));
-    const auto d = test::random_vector<T>(g->num_cells(), rng, T(1e7), T(1e8));
-    BoundaryConditions bc{};
-    bc[int(Face::z_lo)] = BoundaryCondition::dirichlet(1.0);
-    return std::make_shared<StencilOperator<T>>(g, exec, Array<T>::from_host(exec, k).view(),
-                                                Array<T>::from_host(exec, d).view(), bc);
-  }
-
   Outcome solve(const std::shared_ptr<const Executor>& exec, const Wrap& wrap, SolverOptions o, bool device_loop,
                 std::uint64_t seed) const {
-    const auto s = stencil(exec, seed);
+    const auto s = test::layered_stencil<T>(exec, seed);
     o.device_loop = o.gmres_device_loop = device_loop;
     o.throw_on_failure = false;
     std::mt19937_64 rng(seed + 1);
@@ -168,11 +154,11 @@ TYPED_TEST(GmresDeviceLoop, ConvergesOverSeveralCyclesWithTheHostLoopsBits) {
   using T = typename TestFixture::T;
   const std::uint64_t seed = test::fresh_seed();
   SolverOptions o;
-  o.restart = 2;  // the z-line preconditioner converges in a few iterations: several cycles of 2
+  o.restart = 1;  // the z-line preconditioner converges in a few iterations: a cycle each
   o.relative_tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-10;
   const auto out = this->both(TestFixture::plain, o, seed, 2, "converged, seed " + std::to_string(seed));
   EXPECT_EQ(out.report.reason, StopReason::converged) << "seed " << seed;
-  EXPECT_GT(out.report.iterations, 2) << "seed " << seed;
+  EXPECT_GE(out.report.iterations, 2) << "seed " << seed;
 }
 
 TYPED_TEST(GmresDeviceLoop, StopsAtTheIterationCountInsideACycle) {
