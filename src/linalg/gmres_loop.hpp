@@ -48,30 +48,14 @@ struct Columns {
 
 VOLTAIC_HD inline bool finite(double x) { return fp::sub(x, x) == 0.0; }
 
-VOLTAIC_HD inline double divide(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
-
-VOLTAIC_HD inline double root(double x) {
-#if defined(__CUDA_ARCH__)
-  return __dsqrt_rn(x);
-#else
-  return std::sqrt(x);
-#endif
-}
-
 /// sqrt(a^2 + b^2) for finite a, b without overflow, in correctly rounded
 /// steps (a library hypot rounds differently on a CPU and a GPU).
 VOLTAIC_HD inline double rotation_norm(double a, double b) {
   const double x = a < 0.0 ? -a : a, y = b < 0.0 ? -b : b;
   const double big = x > y ? x : y, small = x > y ? y : x;
   if (big == 0.0) return 0.0;
-  const double r = divide(small, big);
-  return fp::mul(big, root(fp::add(1.0, fp::mul(r, r))));
+  const double r = fp::div(small, big);
+  return fp::mul(big, fp::sqrt(fp::add(1.0, fp::mul(r, r))));
 }
 
 /// Column j of the cycle from the iteration's Gram-Schmidt scalars: pass1
@@ -85,7 +69,7 @@ VOLTAIC_HD inline int column(Cycle& c, Columns a, const T* pass1, const T* pass2
   const int j = c.j, ld = c.m + 1;
   double* h = a.h + j * ld;
   // Infinite where w . w overflows T: the invariant-subspace test below then does not fire.
-  const double w_norm = root(static_cast<double>(pass1[j + 1]));
+  const double w_norm = fp::sqrt(static_cast<double>(pass1[j + 1]));
   double c_squared = 0.0;
   for (int i = 0; i <= j; ++i) {
     h[i] = fp::add(static_cast<double>(pass1[i]), static_cast<double>(pass2[i]));
@@ -94,7 +78,7 @@ VOLTAIC_HD inline int column(Cycle& c, Columns a, const T* pass1, const T* pass2
   // The new norm by Pythagoras, ||w1 - V c||^2 = w1 . w1 - c . c; zero where
   // rounding leaves nothing of w1 (then the invariant-subspace test fires); NaN stays NaN.
   const double left = fp::sub(static_cast<double>(pass2[j + 1]), c_squared);
-  const double h_next = left > 0.0 ? root(left) : (left <= 0.0 ? 0.0 : left);
+  const double h_next = left > 0.0 ? fp::sqrt(left) : (left <= 0.0 ? 0.0 : left);
   ++c.iterations;
   bool all_finite = finite(h_next);
   for (int i = 0; i <= j; ++i) all_finite = all_finite && finite(h[i]);
@@ -107,8 +91,8 @@ VOLTAIC_HD inline int column(Cycle& c, Columns a, const T* pass1, const T* pass2
   }
   const double rho = rotation_norm(h[j], h_next);
   if (rho == 0.0) return kBreakdown;  // A M^{-1} is singular on the Krylov space
-  a.cosines[j] = divide(h[j], rho);
-  a.sines[j] = divide(h_next, rho);
+  a.cosines[j] = fp::div(h[j], rho);
+  a.sines[j] = fp::div(h_next, rho);
   h[j] = rho;
   h[j + 1] = 0.0;
   a.g[j + 1] = fp::mul(-a.sines[j], a.g[j]);
@@ -117,7 +101,7 @@ VOLTAIC_HD inline int column(Cycle& c, Columns a, const T* pass1, const T* pass2
   // Converged estimate, or an invariant subspace (the next direction is rounding noise).
   const double estimate = a.g[j + 1] < 0.0 ? -a.g[j + 1] : a.g[j + 1];
   if (estimate <= c.tol || (finite(w_norm) && h_next <= fp::mul(c.epsilon, w_norm))) return kSmall;
-  c.inverse = divide(1.0, h_next);
+  c.inverse = fp::div(1.0, h_next);
   return kGoOn;
 }
 

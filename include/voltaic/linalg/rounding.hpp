@@ -80,4 +80,28 @@ VOLTAIC_HD inline double max(double a, double b) { return a > b ? a : (b == b ? 
 /// fmin(a, b) likewise (minsd).
 VOLTAIC_HD inline double min(double a, double b) { return a < b ? a : (b == b ? b : a); }
 
+/// a / b correctly rounded on both backends, whatever the device's division flags.
+VOLTAIC_HD inline double div(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __ddiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
+VOLTAIC_HD inline float div(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fdiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
+/// sqrt(x) correctly rounded on both backends, whatever the device's flags.
+VOLTAIC_HD inline double sqrt(double x) {
+#if defined(__CUDA_ARCH__)
+  return __dsqrt_rn(x);
+#else
+  return std::sqrt(x);
+#endif
+}
+
 }  // namespace voltaic::fp

@@ -40,21 +40,7 @@ enum class SurfaceMethod {
 
 namespace voltaic::particle {
 
-/// a / b correctly rounded on both backends, whatever the device's division flags.
-VOLTAIC_HD inline double div(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
-VOLTAIC_HD inline float div(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fdiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
+using fp::div;  // a / b correctly rounded on both backends
 
 /// x finite (false for NaN and infinities): x - x is 0 exactly then.
 template <class T>
