@@ -33,7 +33,7 @@ struct StepBenchOptions {
   bool split = false;                   ///< one more discharge, with sub-step timing (synchronises between them)
   double linear_rtol = 0.0;             ///< > 0: the potential step's GMRES-IR relative tolerance
   double inner_rtol = 0.0;              ///< > 0: GMRES-IR's inner (FP32) relative tolerance
-  bool gmres_device_loop = false;       ///< the potential step's GMRES cycles as device-decided graphs
+  bool gmres_host_loop = false;         ///< the potential step's GMRES cycles decided on the host
   double diffusion_rtol = 0.0;          ///< > 0: the electrolyte step's CG relative tolerance
   double heat_rtol = 0.0;               ///< > 0: the 3D heat step's CG relative tolerance
   bool json_stdout = false;             ///< --json without a file: JSON on stdout instead of the table

@@ -101,9 +101,9 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--inner-rtol", s.inner_rtol,
                  "relative tolerance of each FP32 inner solve of GMRES-IR (0: PotentialOptions' default)")
       ->check(CLI::Range(0.0, 0.5));
-  cmd.add_flag("--gmres-device-loop", s.gmres_device_loop,
-               "the potential step's GMRES restart cycles as device-decided CUDA graphs "
-               "(SolverOptions::gmres_device_loop; off: the host loop)");
+  cmd.add_flag("--gmres-host-loop", s.gmres_host_loop,
+               "the potential step's GMRES iterations decided on the host, one wait each "
+               "(SolverOptions::gmres_device_loop off; default: a device-decided CUDA graph per restart cycle)");
   cmd.add_option("--diffusion-rtol", s.diffusion_rtol,
                  "relative tolerance of the electrolyte step's CG (0: SimulationOptions' default)")
       ->check(CLI::Range(0.0, 0.1));

@@ -75,7 +75,7 @@ Run discharge(const StepBenchOptions& so, const std::string& protocol, const Exe
   options.time_substeps = time_substeps;
   if (so.linear_rtol > 0.0) options.potential.linear.relative_tolerance = so.linear_rtol;
   if (so.inner_rtol > 0.0) options.potential.linear.inner_tolerance = so.inner_rtol;
-  options.potential.linear.gmres_device_loop = so.gmres_device_loop;
+  options.potential.linear.gmres_device_loop = !so.gmres_host_loop;
   if (so.diffusion_rtol > 0.0) options.diffusion.relative_tolerance = so.diffusion_rtol;
   if (so.heat_rtol > 0.0) options.heat.relative_tolerance = so.heat_rtol;
   const voltaic::Experiment experiment({protocol});
@@ -250,7 +250,7 @@ void run_step(BenchReport& r, const BenchOptions& o, const ExecPtr& exec) {
   r.extra["thermal"] = so.thermal;
   r.extra["potential_linear_rtol"] =
       so.linear_rtol > 0.0 ? so.linear_rtol : voltaic::PotentialOptions{}.linear.relative_tolerance;
-  r.extra["gmres_device_loop"] = so.gmres_device_loop;
+  r.extra["gmres_device_loop"] = !so.gmres_host_loop;
   r.extra["potential_inner_rtol"] =
       so.inner_rtol > 0.0 ? so.inner_rtol : voltaic::PotentialOptions{}.linear.inner_tolerance;
   r.extra["diffusion_rtol"] =
