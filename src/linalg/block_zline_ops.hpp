@@ -40,11 +40,14 @@ struct BlockZLineInputs {
 /// same operations in the same order: only the loads move; a GPU thread per
 /// column otherwise waits one load latency a cell). One on a CPU core.
 inline constexpr int kBlockFactorStaged = VOLTAIC_DEVICE_OR_HOST(8, 1);
+/// One lane of a larger kernel (the cell program's Newton) keeps the CPU's
+/// widths on both, as kLaneStagedCells says why.
+inline constexpr int kLaneBlockFactorStaged = 1;
+inline constexpr int kLaneBlockStaged = 4;
 
-template <class T>
+template <class T, int K = kBlockFactorStaged>
 VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in, T* factors, std::size_t col,
                                                    std::size_t columns, int nz) {
-  constexpr int K = kBlockFactorStaged;
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
   T q00 = T(0), q01 = T(0), q10 = T(0), q11 = T(0), t0 = T(0), t1 = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
@@ -100,10 +103,9 @@ VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in
 template <class T>
 inline constexpr int kBlockStaged = VOLTAIC_DEVICE_OR_HOST(sizeof(T) < 8 ? 16 : 8, 4);
 
-template <class T>
+template <class T, int K = kBlockStaged<T>>
 VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, std::size_t col, std::size_t columns,
                                           int nz) {
-  constexpr int K = kBlockStaged<T>;
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
   T g0 = T(0), g1 = T(0), t0 = T(0), t1 = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {

@@ -65,14 +65,19 @@ constexpr int kStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 8);
 /// The same for the factorisation (a conditional return between loads keeps
 /// the compiler from hoisting them itself): 16 on a GPU, unstaged on a CPU.
 constexpr int kFactorStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 1);
+/// The widths for a column that one lane of a larger kernel walks (the cell
+/// program's electrolyte): the CPU's, on both. There the deep stages cost
+/// registers and stack of the whole kernel, not one load latency a cell of a
+/// kernel that does nothing else.
+constexpr int kLaneStagedCells = 8;
+constexpr int kLaneFactorStagedCells = 1;
 
 /// Thomas factors of one column: lower_k = l_k (lower_0 = 0), inverse_pivot_k
 /// = 1 / p_k, upper_k = tz_k. Returns the first cell of the column whose
 /// diagonal or pivot is not finite and > 0 (stopping there), or -1.
-template <class T>
+template <class T, int K = kFactorStagedCells>
 VOLTAIC_HD inline std::int64_t factor_column(const T* diag, const T* tz, T* lower, T* inverse_pivot, T* upper,
                                              std::size_t col, std::size_t columns, int nz) {
-  constexpr int K = kFactorStagedCells;
   T prev_inverse = T(0), prev_tz = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
     T dd[K] = {}, tt[K] = {};  // zeroed for the compiler's flow analysis
@@ -103,10 +108,9 @@ VOLTAIC_HD inline std::int64_t factor_column(const T* diag, const T* tz, T* lowe
 
 /// z = M^{-1} r on one column; the forward sweep leaves y in z, the backward
 /// sweep overwrites it (r and z must not overlap).
-template <class T>
+template <class T, int K = kStagedCells>
 VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, const T* upper, const T* r, T* z,
                                     std::size_t col, std::size_t columns, int nz) {
-  constexpr int K = kStagedCells;
   T y = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
     T lo[K] = {}, rr[K] = {};  // set before use; zeroed for the compiler's flow analysis

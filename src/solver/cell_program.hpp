@@ -744,8 +744,12 @@ VOLTAIC_HD bool CellRunT<Ageing>::concentration(const Pass& p, bool linearised_s
   // the GPU and 1.4x slower on the CPU, whose Thomas it cannot equal).
   bool solved = true;
   if (lane() == 0) {
-    solved = precond::factor_column(diag, tz, at(o.el_lower), at(o.el_inverse), at(o.el_upper), 0, 1, s_.n) < 0;
-    if (solved) precond::solve_column(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs, c_e, 0, 1, s_.n);
+    solved = precond::factor_column<double, precond::kLaneFactorStagedCells>(diag, tz, at(o.el_lower), at(o.el_inverse),
+                                                                             at(o.el_upper), 0, 1, s_.n) < 0;
+    if (solved) {
+      precond::solve_column<double, precond::kLaneStagedCells>(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs,
+                                                               c_e, 0, 1, s_.n);
+    }
   }
   if (!from_lane0(solved)) {
     fail(Failure::linear);
@@ -911,8 +915,10 @@ VOLTAIC_HD bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
     const precond::BlockZLineInputs<double> in{j0, j1, sig_tz, kap_tz, at(o.c01), at(o.c10)};
     bool solved = true;
     if (lane() == 0) {  // block Thomas on the column: serial, as the electrolyte's
-      solved = precond::factor_block_column(in, at(o.factors), 0, 1, s_.n) < 0;
-      if (solved) precond::solve_block_column(at(o.factors), residual, update, 0, 1, s_.n);
+      solved = precond::factor_block_column<double, precond::kLaneBlockFactorStaged>(in, at(o.factors), 0, 1, s_.n) < 0;
+      if (solved) {
+        precond::solve_block_column<double, precond::kLaneBlockStaged>(at(o.factors), residual, update, 0, 1, s_.n);
+      }
     }
     if (!from_lane0(solved)) {
       fail(Failure::linear);
