@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "io/nearest_name.hpp"
 #include "voltaic/model/constants.hpp"
 #include "voltaic/model/function_definition.hpp"
 #include "voltaic/model/parameter_table.hpp"
@@ -158,6 +160,34 @@ void read_lumped_thermal(const BpxNode& cell, const std::optional<BpxNode>& user
   }
 }
 
+/// "User-defined" beyond the thermal conductivity: parameters by PyBaMM's
+/// names, as PyBaMM's reader adds them to its ParameterValues (after the BPX
+/// sections, so a name BPX also sets takes this value): the degradation
+/// parameters of SEI, plating and loss of active material above all. A name
+/// voltaic has no parameter for, or a value outside its range, is an error
+/// naming it: nothing in the file is ignored.
+void read_user_defined(const BpxNode& user, ParameterSet& p) {
+  std::vector<std::string> known;
+  for (const ParameterInfo& info : parameter_table()) known.push_back(info.name);
+  for (const std::string& key : user.keys()) {
+    if (key == "Thermal conductivity [W.m-1.K-1]") continue;  // read_lumped_thermal's
+    const ParameterInfo* info = find_parameter(key);
+    if (info == nullptr) {
+      const std::optional<std::string> near = nearest_name(key, known);
+      user.fail(key,
+                "is not a parameter voltaic has (User-defined takes numeric parameters by PyBaMM's names, "
+                "as docs/config.md's parameter table lists them" +
+                    (near ? "; did you mean '" + *near + "'?)" : std::string(")")));
+    }
+    const double v = user.number(key, BpxRange::any);
+    if (!info->allowed.contains(v)) {
+      user.fail(key, "is " + format_parameter_value(v) + "; allowed: " + info->allowed.to_string() +
+                         (info->unit.empty() ? "" : " " + info->unit));
+    }
+    info->set(p, v);
+  }
+}
+
 void read_electrolyte(const BpxNode& n, const Context& c, ParameterSet& p) {
   n.allow_only({"Cation transference number", "Diffusivity [m2.s-1]", "Diffusivity activation energy [J.mol-1]",
                 "Conductivity [S.m-1]", "Conductivity activation energy [J.mol-1]"},
@@ -291,7 +321,9 @@ ParameterSet bpx_parameter_set(const BpxNode& parameterisation, const std::optio
   read_electrode(n.section("Negative electrode"), true, c, p);
   read_electrode(n.section("Positive electrode"), false, c, p);
   read_separator(n.section("Separator"), p);
-  read_lumped_thermal(cell, n.optional_section("User-defined"), p);
+  const std::optional<BpxNode> user = n.optional_section("User-defined");
+  read_lumped_thermal(cell, user, p);
+  if (user) read_user_defined(*user, p);
   return p;
 }
 

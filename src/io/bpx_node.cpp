@@ -114,6 +114,12 @@ double BpxNode::checked(const std::string& key, const nlohmann::json& v, BpxRang
   return d;
 }
 
+std::vector<std::string> BpxNode::keys() const {
+  std::vector<std::string> k;
+  for (const auto& item : value_.items()) k.push_back(item.key());
+  return k;
+}
+
 double BpxNode::number(const std::string& key, BpxRange range) const {
   const nlohmann::json* v = find(key);
   if (v == nullptr) fail(key, "is missing (required)");

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "voltaic/io/bpx.hpp"
 #include "voltaic/model/function_definition.hpp"
@@ -41,6 +42,8 @@ class BpxNode {
   /// The field, or nullptr when it is absent.
   const nlohmann::json* find(const std::string& key) const;
   bool has(const std::string& key) const { return find(key) != nullptr; }
+  /// The object's field names, in the file's order as the JSON library keeps it.
+  std::vector<std::string> keys() const;
 
   /// A required object field.
   BpxNode section(const std::string& key) const;

@@ -327,6 +327,59 @@ std::map<std::string, std::string> expected_errors() {
   return m;
 }
 
+// ---- User-defined: parameters by PyBaMM's names -----------------------------
+
+// Degradation parameters under "User-defined", as PyBaMM's reader takes them
+// into its ParameterValues: the same set as the BPX file's with the same
+// overrides made by name (a config's [cell.overrides], Python's dict).
+TEST(BpxUserDefined, DegradationParametersAreReadByTheirPybammNames) {
+  const std::map<std::string, double> ageing = {
+      {"SEI kinetic rate constant [m.s-1]", 1e-12},
+      {"SEI solvent diffusivity [m2.s-1]", 2.5e-22},
+      {"Initial SEI thickness [m]", 5e-9},
+      {"Lithium plating kinetic rate constant [m.s-1]", 1e-9},
+      {"Dead lithium decay constant [s-1]", 1e-6},
+      {"Negative electrode LAM constant proportional term [s-1]", 2.8e-9},
+      {"Positive electrode critical stress [Pa]", 375e6},
+  };
+  nlohmann::json doc = read_json(data("bpx/chen2020.json"));
+  for (const auto& [name, value] : ageing) doc["Parameterisation"]["User-defined"][name] = value;
+  const ParameterSet read = io::parse_bpx(doc.dump(), "ageing.json");
+  ParameterSet expected = io::load_bpx(data("bpx/chen2020.json"));
+  for (const auto& [name, value] : ageing) {
+    EXPECT_EQ(parameter_value(read, name), value) << name;
+    set_parameter(expected, name, value);
+  }
+  for (const ParameterInfo& info : parameter_table()) {
+    const double a = info.get(read), b = info.get(expected);
+    if (std::isnan(b))
+      EXPECT_TRUE(std::isnan(a)) << info.name;
+    else
+      EXPECT_EQ(a, b) << info.name;
+  }
+  EXPECT_EQ(read.negative_electrode.thermal_conductivity, expected.negative_electrode.thermal_conductivity);
+}
+
+// Nothing under "User-defined" is ignored: a name voltaic has no parameter
+// for (with the nearest one when it is a likely typo), a value out of the
+// parameter's range or not a number, each named.
+TEST(BpxUserDefined, AnUnknownNameOrABadValueIsNamed) {
+  const auto with = [](const std::string& key, const nlohmann::json& value) {
+    nlohmann::json doc = read_json(data("bpx/chen2020.json"));
+    doc["Parameterisation"]["User-defined"][key] = value;
+    return error_of(doc);
+  };
+  std::string e = with("SEI kinetic rate constant [m.s]", 1e-12);
+  EXPECT_NE(e.find("User-defined/SEI kinetic rate constant [m.s]"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'SEI kinetic rate constant [m.s-1]'"), std::string::npos) << e;
+  e = with("Cracking rate", 1.0);
+  EXPECT_NE(e.find("is not a parameter voltaic has"), std::string::npos) << e;
+  e = with("SEI kinetic rate constant [m.s-1]", -1e-12);
+  EXPECT_NE(e.find("allowed: > 0"), std::string::npos) << e;
+  e = with("Dead lithium decay constant [s-1]", "1e-6");
+  EXPECT_NE(e.find("expected a number"), std::string::npos) << e;
+}
+
 TEST(BpxMalformed, EveryFileFailsWithItsOneLineMessage) {
   const std::map<std::string, std::string> expected = expected_errors();
   EXPECT_GE(expected.size(), 10u);
