@@ -117,8 +117,11 @@ BatchSimulation::BatchSimulation(const ParameterSet& base, CellParameters cells,
   if (exec_->backend() != Backend::cpu && batch_.engine == BatchEngine::simulation)
     throw BackendUnavailable("backend " + exec_->name(), kWhere,
                              "the simulation engine runs on the CPU; allowed on CUDA: the cell program");
-  options_.field_times.clear();  // a batch keeps curves, not fields
-  options_.field_period = 0.0;
+  if (!options_.field_times.empty() || options_.field_period > 0.0) {
+    throw InvalidArgument("SimulationOptions::field_times, field_period", kWhere,
+                          "ask for fields; allowed: none (a batch keeps each cell's curves and cycle summaries, not "
+                          "fields: run the cell alone with Simulation for its fields)");
+  }
   if (engine() == BatchEngine::simulation) require_batch_memory(num_cells(), worker_threads(), options_, *exec_, 1);
 }
 

@@ -230,6 +230,18 @@ TEST(BatchSimulation, RefusesWhatItCannotRun) {
   SimulationOptions three_d = coarse();
   three_d.grid.nx = 2;
   EXPECT_THROW(make(three_cells(), three_d), InvalidArgument);
+  // Fields: refused by name, not dropped without a word.
+  SimulationOptions fields = coarse();
+  fields.field_period = 60.0;
+  try {
+    make(three_cells(), fields);
+    FAIL() << "a batch with field output was accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("field_period"), std::string::npos) << e.what();
+  }
+  fields = coarse();
+  fields.field_times = {10.0};
+  EXPECT_THROW(make(three_cells(), fields), InvalidArgument);
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/model/parameter_sets.hpp"
+#include "voltaic/model/parameter_table.hpp"
+#include "voltaic/solver/batch_simulation.hpp"
 #include "voltaic/solver/cycling.hpp"
 #include "voltaic/solver/field_catalog.hpp"
 #include "voltaic/solver/simulation.hpp"
@@ -537,6 +539,85 @@ TEST(SimulationCuda, RestartAndStreamedFieldsOnTheGpu) {
         else
           EXPECT_NEAR(x, y, 1e-6 * std::max(1.0, std::fabs(y))) << "frame " << f << " field " << k << " cell " << c;
       }
+}
+
+/// NaN where `expected` is NaN (the separator's particle fields), else the same bits.
+void expect_same_frame(const std::vector<double>& got, const std::vector<double>& expected, const std::string& what) {
+  ASSERT_EQ(got.size(), expected.size()) << what;
+  for (std::size_t c = 0; c < expected.size(); ++c) {
+    if (std::isnan(expected[c]))
+      EXPECT_TRUE(std::isnan(got[c])) << what << ", cell " << c;
+    else
+      EXPECT_EQ(got[c], expected[c]) << what << ", cell " << c;  // exact
+  }
+}
+
+// A 1D cell on the GPU runs on the cell engine's device program: its rows,
+// stored and streamed fields are the CPU's bit for bit, a restart from its
+// checkpoint continues bit for bit, and `voltaic sweep`'s batch of the same
+// cell (the program on a warp) gives the same rows as `voltaic run`'s
+// Simulation: one engine, one answer.
+TEST(SimulationCuda, A1dCellRestartsStreamsAndEqualsItsBatchOnTheGpu) {
+  VOLTAIC_SKIP_WITHOUT_GPU();
+  const std::shared_ptr<const Executor> gpu = CudaExecutor::create(0, 3);
+  SimulationOptions o = small_cell();
+  o.field_period = 200.0;
+  o.field_times = {700.0};
+  o.steps.event_tolerance = 1e-10;
+  const Experiment e({"Discharge at 1C for 15 minutes", "Rest for 2 minutes", "Discharge at 5 W for 2 minutes"});
+  const ParameterSet p = parameter_sets::chen2020();
+
+  // Streamed frames and a checkpoint (an observer that streams takes the
+  // frames; the stored snapshots come from runs without one, below).
+  Simulation whole(p, o, gpu);
+  struct Both : FieldCollector {
+    bool checkpoint_due(double time) override { return !kept && time >= 500.0; }
+    void on_checkpoint(const Checkpoint& c) override { kept = std::make_unique<Checkpoint>(c); }
+    std::unique_ptr<Checkpoint> kept;
+  } observer;
+  observer.cells = whole.layout().num_cells();
+  const Solution a = whole.run(e, &observer);
+  ASSERT_TRUE(a.completed) << a.termination;
+  ASSERT_TRUE(observer.kept);
+
+  Simulation resumed(p, o, gpu);
+  resumed.load_checkpoint(*observer.kept);
+  expect_bitwise_equal(a, resumed.run(e));
+
+  Simulation cpu(p, o, CpuExecutor::create());
+  FieldCollector reference;
+  reference.cells = cpu.layout().num_cells();
+  expect_bitwise_equal(a, cpu.run(e, &reference));
+  EXPECT_EQ(whole.lithium_inventory(), cpu.lithium_inventory());
+  ASSERT_EQ(observer.times, reference.times);
+  ASSERT_FALSE(reference.times.empty());
+  for (std::size_t f = 0; f < reference.frames.size(); ++f)
+    for (std::size_t k = 0; k < reference.frames[f].size(); ++k)
+      expect_same_frame(observer.frames[f][k], reference.frames[f][k],
+                        "frame " + std::to_string(f) + ", field " + std::to_string(k));
+
+  const Solution stored_gpu = Simulation(p, o, gpu).run(e), stored_cpu = Simulation(p, o, CpuExecutor::create()).run(e);
+  expect_bitwise_equal(stored_gpu, a);
+  ASSERT_EQ(stored_gpu.fields.size(), 1u);
+  ASSERT_EQ(stored_cpu.fields.size(), 1u);
+  for (const auto& [name, values] : stored_cpu.fields[0].fields)
+    expect_same_frame(stored_gpu.fields[0].fields.at(name), values, name);
+
+  const char* const thickness = "Negative electrode thickness [m]";
+  BatchOptions batch;
+  batch.engine = BatchEngine::cell_program;
+  const CellParameters one{{thickness}, {parameter_value(p, thickness)}};
+  SimulationOptions curves_only = o;  // a batch keeps no fields
+  curves_only.field_times.clear();
+  curves_only.field_period = 0.0;
+  const std::vector<BatchCellResult> swept = BatchSimulation(p, one, curves_only, gpu, batch).run(e);
+  ASSERT_EQ(swept.size(), 1u);
+  EXPECT_EQ(swept[0].steps_taken, a.steps_taken);
+  EXPECT_EQ(swept[0].steps_rejected, a.steps_rejected);
+  EXPECT_EQ(swept[0].time, a["Time [s]"]);
+  EXPECT_EQ(swept[0].voltage, a["Voltage [V]"]);
+  EXPECT_EQ(swept[0].current, a["Current [A]"]);
+  EXPECT_EQ(swept[0].temperature, a["Volume-averaged cell temperature [K]"]);
 }
 
 }  // namespace

@@ -121,7 +121,9 @@ class BatchSimulation {
  public:
   /// @throws InvalidArgument for a name that is not a parameter (naming the
   ///         nearest), no cells, a value count that is not a whole number of
-  ///         cells, a grid that is not 1D (nx = ny = 1), or a thread count < 0
+  ///         cells, a grid that is not 1D (nx = ny = 1), a thread count < 0,
+  ///         or field output asked for (options.field_times, field_period: a
+  ///         batch keeps curves and cycle summaries, not fields)
   /// @throws BackendUnavailable for an executor the batch cannot use (the
   ///         simulation engine on CUDA)
   /// @throws InsufficientMemory when one result per cell and one Simulation
