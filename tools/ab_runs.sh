@@ -12,7 +12,11 @@
 # bench's JSON. tools/ab_table.py prints it as a table (time, steps, work,
 # capacity, waits, sub-steps). TESTS (a gtest filter) runs SIDE $TEST_SIDE's
 # voltaic_tests after the timing, into $OUT/tests.log.
-# Without a GPU (a smoke test): BACKEND=cpu GRID="--nx 4 --ny 4 --cells 4 --shells 4".
+# WORKLOADS (default "stack pouch sweep_100k") picks them: the sweep is the
+# cell program, which shares the z-line and kinetics functions with the 3D
+# kernels (a change timed on the 3D step alone once slowed it 1.25x unseen).
+# Without a GPU (a smoke test): BACKEND=cpu GRID="--nx 4 --ny 4 --cells 4 --shells 4"
+# WORKLOADS="stack pouch" SWEEP_CELLS=8.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out}"
@@ -32,14 +36,16 @@ backend="${BACKEND:-cuda}"
 grid="${GRID:---nx 130 --ny 130 --cells 20 --shells 10}"
 common="step --backend $backend $grid --repeat 1 --warmup 1 --split --json"
 pouch="$common --parameters marquis2019 --collectors potential-pair --thermal conduction"
+sweep="sweep --backend $backend --cells ${SWEEP_CELLS:-100000} --baseline-cells 0 --json"
 json="$out/timings.jsonl"
 : >"$json"
 for ((round = 1; round <= rounds; ++round)); do
   order=$sides
   ((round % 2 == 0)) && order=$(echo "$sides" | tr ' ' '\n' | tac | tr '\n' ' ')
-  for workload in stack pouch; do
+  for workload in ${WORKLOADS:-stack pouch sweep_100k}; do
     args=$common
     [ "$workload" = pouch ] && args=$pouch
+    [ "$workload" = sweep_100k ] && args=$sweep
     for side in $order; do
       # shellcheck disable=SC2086
       result=$(timeout 300 ".compare/bin/$side/voltaic-bench" $args 2>>"$out/bench.err" | tr -d '\n')

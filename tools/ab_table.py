@@ -2,7 +2,8 @@
 """The table of a tools/ab_runs.sh timings.jsonl: one row per run (round,
 workload, side) with the total time, steps, work counts, capacity, final
 voltage, host waits and launches an accepted step and the sub-steps' seconds,
-then each side's median total per workload and its ratio to the first side."""
+then each side's median total per workload and its ratio to the first side.
+A sweep's row: its wall time, steps and Newton iterations a cell, cells completed."""
 import json
 import statistics
 import sys
@@ -20,6 +21,12 @@ def main(path):
         x = r.get("result")
         if not x:
             print(r["round"], r["workload"], r["side"], "FAILED")
+            continue
+        if "gpu" in x:  # a sweep: its wall time and work a cell
+            g = x["gpu"]
+            print(r["round"], r["workload"], r["side"], "%.3f" % g["wall_s"], "%.2f" % g["mean_accepted_steps"],
+                  "%.2f" % g["work"]["mean_newton_iterations"], "completed %d" % g["completed"])
+            totals.setdefault(r["workload"], {}).setdefault(r["side"], []).append(g["wall_s"])
             continue
         w, per = x["work"], x["device_activity"]["per_accepted_step"]
         sub = x.get("substeps") or {}
