@@ -39,6 +39,7 @@ const Interval kDensity{1e-12, 1e6, true, true};              // [kg/m^3]; tiny:
 const Interval kSpecificHeat{1e-12, 1e6, true, true};         // [J/(kg K)]; likewise
 const Interval kThermalConductivity{1e-4, 1e30, true, true};  // [W/(m K)]
 const Interval kCellVolume{1e-12, 1e3, true, true};           // [m^3]
+const Interval kRateFactor{0.0, 100.0, false, true};          // a protocol's C-rates scaled per cell
 const Interval kCoolingArea{1e-10, 1e4, true, true};          // [m^2]
 const Interval kCapacity{1e-9, 1e6, true, true};              // [A.h]
 
@@ -237,6 +238,14 @@ std::vector<ParameterInfo> build_parameter_table() {
                kPositive, &field<&P::electrical, &V::ocv_at_0_soc>});
   t.push_back({"Open-circuit voltage at 100% SOC [V]", "V", "Open-circuit voltage that defines 100% state of charge",
                kPositive, &field<&P::electrical, &V::ocv_at_100_soc>});
+  t.push_back({"Discharge C-rate factor", "",
+               "voltaic's: the experiment's C-rate discharge steps run at this times their rate (a sweep's "
+               "per-cell protocol; 1: as written)",
+               kRateFactor, &field<&P::electrical, &V::discharge_rate_factor>});
+  t.push_back({"Charge C-rate factor", "",
+               "voltaic's: the experiment's C-rate charge steps run at this times their rate (a sweep's "
+               "per-cell protocol; 1: as written)",
+               kRateFactor, &field<&P::electrical, &V::charge_rate_factor>});
   t.push_back(
       {"Contact resistance [Ohm]", "Ohm",
        "Not used: PyBaMM's DFN leaves it out unless its \"contact resistance\" option is on (read so its files load)",

@@ -160,7 +160,9 @@ class CellRunT {
   /// else [A] (as Simulation's StepDrive::at).
   VOLTAIC_HD double drive_at(const ProgramStep& step, double t) const {
     if (step.table_rows > 0) return table(step).value_at(t);
-    return step.voltage_control || !step.c_rate ? step.value : step.value * c_.nominal_capacity;
+    if (step.voltage_control || !step.c_rate) return step.value;
+    // ElectricalParameters::c_rate_amperes, in its order.
+    return step.value * c_.nominal_capacity * (step.value > 0.0 ? c_.discharge_rate_factor : c_.charge_rate_factor);
   }
   VOLTAIC_HD stepping::DriveTable table(const ProgramStep& step) const {
     return {s_.tables + step.table, s_.tables + step.table + step.table_rows, step.table_rows};

@@ -191,7 +191,7 @@ void finish(CellRecord& r, const ProgramClock& k, const ProgramSettings& s, cons
     const ExperimentStep& step = step_of(k.step);
     std::ostringstream m;
     if (k.ending == Ending::infeasible_voltage) {
-      const bool discharge = step_drive(step, parameters.electrical.nominal_capacity).at(0.0).value > 0.0;
+      const bool discharge = step_drive(step, parameters.electrical).at(0.0).value > 0.0;
       m << describe_step(step, std::size_t(k.step)) << " is infeasible: it " << (discharge ? "discharges" : "charges")
         << " until " << *step.until_voltage_of_cell() << " V, but the voltage at its start is already " << k.voltage
         << " V";

@@ -130,6 +130,7 @@ struct CellConstants {
   DfnConstants k;  ///< map.volume points into the cell's slab
   double dx = 0, dy = 0, area = 0;
   double nominal_capacity = 0, lower_cutoff = 0, upper_cutoff = 0;
+  double discharge_rate_factor = 1, charge_rate_factor = 1;     ///< ElectricalParameters' (C-rate steps)
   double lumped_capacity = 0, lumped_cooling = 0, ambient = 0;  ///< [J/K], hA [W/K], [K]
   double foils = 0;                                             ///< sum of L / sigma of the collector foils
   double ce0 = 0, T0 = 0, cs0_negative = 0, cs0_positive = 0, ds0 = 0, c_max = 0;

@@ -162,6 +162,8 @@ CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& 
   c.dy = layout.grid()->dy();
   c.area = layout.electrode_area();
   c.nominal_capacity = p.electrical.nominal_capacity;
+  c.discharge_rate_factor = p.electrical.discharge_rate_factor;
+  c.charge_rate_factor = p.electrical.charge_rate_factor;
   c.lower_cutoff = p.electrical.lower_voltage_cutoff;
   c.upper_cutoff = p.electrical.upper_voltage_cutoff;
   c.lumped_capacity = lumped_heat_capacity(p);

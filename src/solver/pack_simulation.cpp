@@ -157,6 +157,11 @@ PackSimulation::Impl::Impl(const ParameterSet& base, const CellParameters& cells
     } catch (const Error& e) {
       throw InvalidArgument(name(k), kWhere, one_line(e.what_failed() + ": " + e.why()));
     }
+    if (p.electrical.discharge_rate_factor != 1.0 || p.electrical.charge_rate_factor != 1.0) {
+      throw InvalidArgument(name(k), kWhere,
+                            "sets \"Discharge C-rate factor\" or \"Charge C-rate factor\"; allowed: 1 (a pack's "
+                            "C-rates are of the pack's capacity, the same for every cell)");
+    }
     parameters_.push_back(std::move(p));
   }
   circuit_ = pack::make_circuit(layout);

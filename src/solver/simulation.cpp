@@ -377,9 +377,11 @@ bool Simulation::consistent_start(const StepDrive& step_drive, std::string& why)
   return true;
 }
 
-StepDrive step_drive(const ExperimentStep& step, double capacity) {
+StepDrive step_drive(const ExperimentStep& step, const ElectricalParameters& e) {
+  const CurrentValue& i = step.current;
   switch (step.mode) {
-    case StepMode::current: return {StepDrive::Mode::current, step.current.amperes(capacity), step.drive_cycle};
+    case StepMode::current:
+      return {StepDrive::Mode::current, i.c_rate ? e.c_rate_amperes(i.value) : i.value, step.drive_cycle};
     case StepMode::rest: return {StepDrive::Mode::current, 0.0, nullptr};
     case StepMode::voltage: return {StepDrive::Mode::voltage, step.voltage_v, nullptr};
     case StepMode::power: return {StepDrive::Mode::power, step.power_w, step.drive_cycle};
@@ -388,7 +390,7 @@ StepDrive step_drive(const ExperimentStep& step, double capacity) {
 }
 
 StepDrive Simulation::drive_of(const ExperimentStep& step) const {
-  return step_drive(step, layout_->parameters().electrical.nominal_capacity);
+  return step_drive(step, layout_->parameters().electrical);
 }
 
 std::string Simulation::infeasibility(const ExperimentStep& step, const StepDrive& step_drive) const {

@@ -90,7 +90,7 @@ TEST(ParameterTable, NamesAreUniqueAndCarryTheirUnits) {
   }
   EXPECT_EQ(both, (std::set<std::string>{"Negative particle diffusivity [m2.s-1]",
                                          "Positive particle diffusivity [m2.s-1]"}));
-  EXPECT_EQ(parameter_table().size(), 123u);
+  EXPECT_EQ(parameter_table().size(), 125u);
   EXPECT_EQ(function_table().size(), 10u);
 }
 

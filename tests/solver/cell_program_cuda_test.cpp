@@ -152,6 +152,15 @@ void expect_gpu_matches_cpu(const std::shared_ptr<const Executor>& gpu, const Ex
   }
 }
 
+// An isothermal batch (the others here are lumped): the CPU program's bits.
+TEST(CellProgramCuda, IsothermalCellsMatchTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  SimulationOptions o = options();
+  o.thermal = ThermalModel::isothermal;
+  expect_gpu_matches_cpu(gpu, cycle(), o);
+}
+
 // Power steps on the GPU: the CPU program's bits.
 TEST(CellProgramCuda, PowerStepsMatchTheCpu) {
   const auto gpu = test::cuda_executor();
@@ -185,7 +194,8 @@ TEST(CellProgramCuda, DefaultAndOddGridsMatchTheCpu) {
 TEST(CellProgramCuda, SeiGrowthMatchesTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
-  for (SeiModel m : {SeiModel::reaction_limited, SeiModel::ec_reaction_limited, SeiModel::solvent_diffusion_limited}) {
+  for (SeiModel m : {SeiModel::reaction_limited, SeiModel::ec_reaction_limited, SeiModel::solvent_diffusion_limited,
+                     SeiModel::interstitial_diffusion_limited}) {
     SCOPED_TRACE(to_string(m));
     SimulationOptions o = options();
     o.degradation.sei = m;
@@ -286,6 +296,22 @@ TEST(CellProgramCuda, AgeingCellsEndTheirCyclingAsTheCpu) {
 
 // Drive cycles on the GPU (the tables in device memory, read at each
 // attempt's time, steps landing on their rows): the CPU program's bits.
+// Per-cell protocol rates (the C-rate factors) on the device: the CPU's bits.
+TEST(CellProgramCuda, RateFactorsMatchTheCpu) {
+  const auto gpu = test::cuda_executor();
+  if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
+  const CellParameters c{{"Discharge C-rate factor", "Charge C-rate factor"}, {1.0, 1.0, 0.5, 2.0, 1.5, 0.25}};
+  const auto a = run(c, CpuExecutor::create()), b = run(c, gpu);
+  ASSERT_EQ(a.size(), 3u);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE("cell " + std::to_string(i));
+    ASSERT_EQ(a[i].status, Status::completed) << a[i].termination;
+    EXPECT_EQ(b[i].termination, a[i].termination);
+    expect_same_bits(b[i], a[i]);
+  }
+  EXPECT_NE(a[0].time, a[1].time);  // the factors changed the run
+}
+
 TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";

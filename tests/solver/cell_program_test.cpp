@@ -227,6 +227,40 @@ TEST(CellProgram, EqualsSimulationForPowerSteps) {
   });
 }
 
+// A protocol's rates per cell: "Discharge C-rate factor" and "Charge C-rate
+// factor" scale the C-rate steps (not the ones in amperes). Both engines alike, and a factor the same bits as the rate
+// written out (2C x 0.5 = 1C exactly; 0.5C x 2 likewise).
+TEST(CellProgram, RateFactorsScaleTheProtocolsCRateStepsPerCell) {
+  const char* const discharge = "Discharge C-rate factor";
+  const char* const charge = "Charge C-rate factor";
+  const CellParameters cells{{discharge, charge}, {1.0, 1.0, 0.5, 2.0}};
+  const Experiment e({"Discharge at 2C for 20 minutes", "Rest for 2 minutes", "Charge at 0.5C for 5 minutes",
+                      "Discharge at 1 A for 1 minute"});
+  const double capacity = parameter_sets::chen2020().electrical.nominal_capacity;
+  expect_program_equals_simulation(cells, e, [&](const BatchCellResult&) {});
+  for (BatchEngine engine : {BatchEngine::cell_program, BatchEngine::simulation}) {
+    const auto r = run(cells, options(ThermalModel::lumped), e, engine);
+    for (std::size_t cell = 0; cell < 2; ++cell) {
+      ASSERT_EQ(r[cell].status, Status::completed) << r[cell].termination;
+      ASSERT_GT(r[cell].time.size(), 20u);
+      const double d = cell == 0 ? 2.0 : 1.0, c = cell == 0 ? 0.5 : 1.0;
+      for (std::size_t row = 1; row < r[cell].time.size(); ++row) {
+        const double t = r[cell].time[row], i = r[cell].current[row];
+        if (t < 1200.0 - 1e-6) EXPECT_EQ(i, d * capacity) << "cell " << cell << ", row " << row;
+        if (t > 1320.0 + 1e-6 && t < 1620.0 - 1e-6) EXPECT_EQ(i, -c * capacity) << "cell " << cell << ", row " << row;
+      }
+      EXPECT_EQ(r[cell].current.back(), 1.0);  // amperes are amperes
+    }
+    // The factored cell is the cell whose experiment says 1C: the same bits.
+    const Experiment written({"Discharge at 1C for 20 minutes", "Rest for 2 minutes", "Charge at 1C for 5 minutes",
+                              "Discharge at 1 A for 1 minute"});
+    const auto plain = run(CellParameters{{discharge}, {1.0}}, options(ThermalModel::lumped), written, engine);
+    EXPECT_EQ(plain[0].time, r[1].time);
+    EXPECT_EQ(plain[0].voltage, r[1].voltage);
+    EXPECT_EQ(plain[0].steps_taken, r[1].steps_taken);
+  }
+}
+
 /// Current and power tables with ramps, pulses of both signs and rests.
 DriveCycles drive_tables() {
   DriveCycles t;

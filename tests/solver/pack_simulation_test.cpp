@@ -221,6 +221,8 @@ TEST(PackSimulation, BadDescriptionsAreRefusedByName) {
   }
   CellParameters bad{{"Negative electrode thickness [m]"}, {85e-6, -1.0}};
   expect_refused(l, bad, "cell 1 (series 0, parallel 1)");
+  // A lone cell's protocol factor has no meaning in a pack (its C-rates are the pack's).
+  expect_refused(l, CellParameters{{"Charge C-rate factor"}, {1.0, 2.0}}, "allowed: 1 (a pack's C-rates");
 }
 
 /// A 2p2s pack of unlike cells with no convection of their own, so that

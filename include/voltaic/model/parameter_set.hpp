@@ -152,6 +152,16 @@ struct ElectricalParameters {
   double ocv_at_0_soc = kUnsetParameter;          ///< open-circuit voltage defining 0% SOC [V]
   double ocv_at_100_soc = kUnsetParameter;        ///< open-circuit voltage defining 100% SOC [V]
   double contact_resistance = kUnsetParameter;    ///< [Ohm]
+  /// The experiment's C-rate steps drive value x nominal capacity x this
+  /// factor (discharging, and charging): a protocol's rates per cell of a
+  /// sweep. 1 leaves the experiment as written.
+  double discharge_rate_factor = 1.0;
+  double charge_rate_factor = 1.0;
+
+  /// [A] of a C-rate `c` (> 0 discharges) on this cell: c x nominal capacity x its direction's factor.
+  double c_rate_amperes(double c) const {
+    return c * nominal_capacity * (c > 0.0 ? discharge_rate_factor : charge_rate_factor);
+  }
 };
 
 /// The solid-electrolyte interphase on the negative particles (PyBaMM's SEI

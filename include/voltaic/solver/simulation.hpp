@@ -58,10 +58,10 @@ struct StepDrive {
   StepDrive at(double elapsed) const { return table ? StepDrive{mode, table->value_at(elapsed), nullptr} : *this; }
 };
 
-/// What `step` holds fixed for a cell of `nominal_capacity` [A h] (a C-rate
-/// resolved to amperes, a rest as 0 A).
+/// What `step` holds fixed for a cell rated `e` (a C-rate resolved to amperes
+/// by ElectricalParameters::c_rate_amperes, a rest as 0 A).
 /// @throws InvalidArgument for a step of no known control mode
-StepDrive step_drive(const ExperimentStep& step, double nominal_capacity);
+StepDrive step_drive(const ExperimentStep& step, const ElectricalParameters& e);
 
 /// One cell on one executor. The state (particle, electrolyte, potentials,
 /// temperature) stays in the executor's memory; per time step the host reads
