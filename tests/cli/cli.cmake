@@ -163,6 +163,14 @@ add_test(NAME cli.restart_is_bitwise
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.toml
                  -DWORK=${_work}/restart -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart_bitwise.cmake)
 
+# A cycling run's progress (stdout not a terminal: a line a step) counts its
+# cycles and shows the capacity against the first cycle's.
+add_test(NAME cli.ageing_run_counts_cycles_and_shows_the_capacity
+         COMMAND ${_voltaic} run ${CMAKE_CURRENT_SOURCE_DIR}/cli/ageing_run.toml --output ${_work}/ageing_run
+                 --backend cpu)
+set_tests_properties(cli.ageing_run_counts_cycles_and_shows_the_capacity
+                     PROPERTIES PASS_REGULAR_EXPRESSION "cycle 2/3, capacity [0-9]+\\.[0-9]+ A\\.h \\(([0-9]+\\.[0-9])%\\)")
+
 # A BPX file through the whole program.
 add_test(NAME cli.runs_a_bpx_cell
          COMMAND ${_voltaic} run ${_data}/configs/bpx_nmc_pouch.toml --output ${_work}/bpx --backend cpu)
