@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
@@ -497,6 +498,31 @@ TEST(SimulationFields, UnknownStreamedFieldIsNamed) {
   EXPECT_THROW(sim.run(Experiment({"Rest for 1 minute"}), &observer), InvalidArgument);
 }
 
+/// Streams every frame and keeps the first checkpoint offered at or after 500 s.
+struct FramesAndCheckpoint : FieldCollector {
+  bool checkpoint_due(double time) override { return !kept && time >= 500.0; }
+  void on_checkpoint(const Checkpoint& c) override { kept = std::make_unique<Checkpoint>(c); }
+  std::unique_ptr<Checkpoint> kept;
+};
+
+/// A GPU run of `e` streaming its frames into `observer`, and the run resumed
+/// from its checkpoint: the continuation bitwise the whole run. Returns the
+/// whole run and its lithium inventory.
+std::pair<Solution, double> run_and_resume(const ParameterSet& p, const SimulationOptions& o, const Experiment& e,
+                                           const std::shared_ptr<const Executor>& gpu, FramesAndCheckpoint& observer) {
+  Simulation whole(p, o, gpu);
+  observer.cells = whole.layout().num_cells();
+  Solution a = whole.run(e, &observer);
+  EXPECT_TRUE(a.completed) << a.termination;
+  EXPECT_TRUE(observer.kept);
+  if (!observer.kept) return {a, whole.lithium_inventory()};
+  Simulation resumed(p, o, gpu);
+  resumed.load_checkpoint(*observer.kept);
+  expect_bitwise_equal(a, resumed.run(e));
+  EXPECT_EQ(whole.lithium_inventory(), resumed.lithium_inventory());
+  return {a, whole.lithium_inventory()};
+}
+
 // On a GPU: a restart is bitwise too, and the frames streamed through pinned
 // buffers on the output stream are those of the CPU backend (to rounding).
 TEST(SimulationCuda, RestartAndStreamedFieldsOnTheGpu) {
@@ -507,22 +533,8 @@ TEST(SimulationCuda, RestartAndStreamedFieldsOnTheGpu) {
   o.grid.ny = 2;
   o.field_period = 200.0;
   const Experiment discharge({"Discharge at 1C for 15 minutes", "Rest for 2 minutes"});
-
-  Simulation whole(parameter_sets::chen2020(), o, gpu);
-  struct Both : FieldCollector {
-    bool checkpoint_due(double time) override { return !kept && time >= 500.0; }
-    void on_checkpoint(const Checkpoint& c) override { kept = std::make_unique<Checkpoint>(c); }
-    std::unique_ptr<Checkpoint> kept;
-  } observer;
-  observer.cells = whole.layout().num_cells();
-  const Solution a = whole.run(discharge, &observer);
-  ASSERT_TRUE(a.completed) << a.termination;
-  ASSERT_TRUE(observer.kept);
-
-  Simulation resumed(parameter_sets::chen2020(), o, gpu);
-  resumed.load_checkpoint(*observer.kept);
-  expect_bitwise_equal(a, resumed.run(discharge));
-  EXPECT_EQ(whole.lithium_inventory(), resumed.lithium_inventory());
+  FramesAndCheckpoint observer;
+  run_and_resume(parameter_sets::chen2020(), o, discharge, gpu, observer);
 
   Simulation cpu(parameter_sets::chen2020(), o, CpuExecutor::create());
   FieldCollector reference;
@@ -567,28 +579,17 @@ TEST(SimulationCuda, A1dCellRestartsStreamsAndEqualsItsBatchOnTheGpu) {
   const Experiment e({"Discharge at 1C for 15 minutes", "Rest for 2 minutes", "Discharge at 5 W for 2 minutes"});
   const ParameterSet p = parameter_sets::chen2020();
 
-  // Streamed frames and a checkpoint (an observer that streams takes the
+  // Streamed frames and a restart (an observer that streams takes the
   // frames; the stored snapshots come from runs without one, below).
-  Simulation whole(p, o, gpu);
-  struct Both : FieldCollector {
-    bool checkpoint_due(double time) override { return !kept && time >= 500.0; }
-    void on_checkpoint(const Checkpoint& c) override { kept = std::make_unique<Checkpoint>(c); }
-    std::unique_ptr<Checkpoint> kept;
-  } observer;
-  observer.cells = whole.layout().num_cells();
-  const Solution a = whole.run(e, &observer);
-  ASSERT_TRUE(a.completed) << a.termination;
-  ASSERT_TRUE(observer.kept);
-
-  Simulation resumed(p, o, gpu);
-  resumed.load_checkpoint(*observer.kept);
-  expect_bitwise_equal(a, resumed.run(e));
+  FramesAndCheckpoint observer;
+  const auto [a, inventory] = run_and_resume(p, o, e, gpu, observer);
+  ASSERT_TRUE(a.completed);
 
   Simulation cpu(p, o, CpuExecutor::create());
   FieldCollector reference;
   reference.cells = cpu.layout().num_cells();
   expect_bitwise_equal(a, cpu.run(e, &reference));
-  EXPECT_EQ(whole.lithium_inventory(), cpu.lithium_inventory());
+  EXPECT_EQ(inventory, cpu.lithium_inventory());
   ASSERT_EQ(observer.times, reference.times);
   ASSERT_FALSE(reference.times.empty());
   for (std::size_t f = 0; f < reference.frames.size(); ++f)
