@@ -6,6 +6,7 @@
 // checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -70,9 +71,11 @@ TEST_P(PlatingVersusPybamm, CapacityLithiumAndVoltageOverTheCycles) {
   const std::vector<double>& capacity = summary["Discharge step capacity [A.h]"];
   const std::vector<double>& plated = summary["Loss of lithium to negative lithium plating [mol]"];
   const std::vector<double>& sei = summary["Loss of lithium to negative SEI [mol]"];
+  double worst_capacity = 0.0;
   for (int i = 0; i < cycles; ++i) {
     const CycleSummary& ours = s.cycles[static_cast<std::size_t>(i)];
     EXPECT_NEAR(ours.discharge_capacity, capacity[i], 0.005 * capacity[i]) << "cycle " << i + 1;
+    worst_capacity = std::max(worst_capacity, std::fabs(ours.discharge_capacity / capacity[i] - 1.0));
   }
   const CycleSummary& last = s.cycles.back();
   EXPECT_NEAR(last.plating_lithium_lost, plated.back(), 0.03 * plated.back());
@@ -92,6 +95,9 @@ TEST_P(PlatingVersusPybamm, CapacityLithiumAndVoltageOverTheCycles) {
 
   test::expect_first_and_last_cycles(s, stem, cycles, static_cast<int>(kCycle.size()));
   RecordProperty("plating_lithium_relative_error", std::to_string(last.plating_lithium_lost / plated.back() - 1.0));
+  if (c.sei != SeiModel::none)
+    RecordProperty("sei_lithium_relative_error", std::to_string(last.sei_lithium_lost / sei.back() - 1.0));
+  RecordProperty("worst_discharge_capacity_relative_error", std::to_string(worst_capacity));
 }
 
 INSTANTIATE_TEST_SUITE_P(
