@@ -118,9 +118,14 @@ std::string RunRecorder::setup_fingerprint() const {
   for (const ParameterInfo& info : parameter_table()) {
     const auto* at = reinterpret_cast<const char*>(&info.field(const_cast<ParameterSet&>(ps)));
     const bool lam = inside(at, ps.negative_lam) || inside(at, ps.positive_lam);
+    // The protocol's C-rate factors at 1 leave the experiment as written: a
+    // checkpoint of before they existed still continues.
+    const bool factor = at == reinterpret_cast<const char*>(&ps.electrical.discharge_rate_factor) ||
+                        at == reinterpret_cast<const char*>(&ps.electrical.charge_rate_factor);
     const bool shown = inside(at, ps.sei)       ? d.any()
                        : inside(at, ps.plating) ? d.lithium_plating != PlatingModel::none
                        : lam                    ? d.lam() || d.any_stress_diffusion()
+                       : factor                 ? info.get(ps) != 1.0
                                                 : true;
     if (shown) f << info.name << " = " << g17(info.get(ps)) << "\n";
   }

@@ -310,6 +310,29 @@ TEST(SimulationRestart, SolverOptionsAreFingerprintedAsBefore) {
   EXPECT_NE(setup.find("\npotential 2e-09 30 0.2 1 1e-04 2000 40 0.01\n"), std::string::npos) << setup;
 }
 
+// The protocol's C-rate factors enter the fingerprint only when they scale
+// (a checkpoint of before they existed still continues); a scaled run's
+// checkpoint is refused by a run that does not scale, naming the factor.
+TEST(SimulationRestart, RateFactorsAreFingerprintedOnlyWhenTheyScale) {
+  const Experiment e({"Discharge at 0.5C for 1 minute"});
+  CheckpointAt plain(0.0), scaled(0.0);
+  Simulation(parameter_sets::chen2020(), small_cell(), CpuExecutor::create()).run(e, &plain);
+  ParameterSet p = parameter_sets::chen2020();
+  p.electrical.discharge_rate_factor = 2.0;
+  Simulation(p, small_cell(), CpuExecutor::create()).run(e, &scaled);
+  ASSERT_TRUE(plain.kept);
+  ASSERT_TRUE(scaled.kept);
+  EXPECT_EQ(plain.kept->texts.at("setup").find("C-rate factor"), std::string::npos);
+  EXPECT_NE(scaled.kept->texts.at("setup").find("\nDischarge C-rate factor = 2\n"), std::string::npos);
+  Simulation other(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
+  try {
+    other.load_checkpoint(*scaled.kept);
+    FAIL() << "a scaled run's checkpoint was accepted";
+  } catch (const InvalidArgument& err) {
+    EXPECT_NE(std::string(err.what()).find("Discharge C-rate factor"), std::string::npos) << err.what();
+  }
+}
+
 /// The message load_checkpoint gives for `c`, "" when it accepts it.
 std::string refusal(const Checkpoint& c, const Experiment& experiment) {
   Simulation sim(parameter_sets::chen2020(), small_cell(), CpuExecutor::create());
