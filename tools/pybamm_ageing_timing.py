@@ -13,15 +13,17 @@ the last cycle's discharge capacity and lithium lost to SEI and plating.
 
     taskset -c 1 python3 tools/pybamm_ageing_timing.py --cycles 100
 
-With --minutes M it runs chunks of --save-every cycles, each continuing the
-last (Simulation.solve's starting_solution, the model built once), until M
-minutes have passed or --cycles are done: issue 30's "as many cycles as it
-finishes in 10 minutes". The time is the solves' only.
+With --progress it also prints a JSON line at the end of every cycle (its
+number, the seconds since the solve began, the process's peak memory), from
+a PyBaMM callback: a run stopped by a time limit (`timeout 600`: issue 30's
+"as many cycles as it finishes in 10 minutes") or by the machine's memory
+still leaves its figures.
 """
 
 import argparse
 import json
 import os
+import resource
 import time
 
 for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -38,27 +40,37 @@ CYCLE = (
 )
 
 
+def max_rss_mb():
+    """This process's peak resident memory [MB] (Linux reports KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--save-every", type=int, default=100)
-    parser.add_argument("--minutes", type=float, default=0.0, help="stop after the chunk that passes this")
+    parser.add_argument("--progress", action="store_true", help="a JSON line at the end of every cycle")
     args = parser.parse_args()
     pybamm, _ = import_pybamm("pybamm_ageing_timing.py")
     options = {"SEI": "solvent-diffusion limited", "lithium plating": "partially reversible"}
     model = pybamm.lithium_ion.DFN(options)
-    chunk = min(args.save_every, args.cycles) if args.minutes > 0 else args.cycles
     sim = pybamm.Simulation(
         model,
         parameter_values=pybamm.ParameterValues("OKane2022"),
-        experiment=pybamm.Experiment([CYCLE] * chunk),
+        experiment=pybamm.Experiment([CYCLE] * args.cycles),
     )
     start = time.perf_counter()
-    sol = sim.solve(save_at_cycles=args.save_every)
-    while args.minutes > 0 and time.perf_counter() - start < 60.0 * args.minutes:
-        if len(sol.summary_variables["Cycle number"]) >= args.cycles:
-            break
-        sol = sim.solve(starting_solution=sol, save_at_cycles=args.save_every)
+
+    class Progress(pybamm.callbacks.Callback):
+        def __init__(self):
+            self.cycles = 0
+
+        def on_cycle_end(self, logs):
+            self.cycles += 1
+            line = {"cycle": self.cycles, "wall_s": time.perf_counter() - start, "max_rss_mb": max_rss_mb()}
+            print(json.dumps(line), flush=True)
+
+    sol = sim.solve(save_at_cycles=args.save_every, callbacks=[Progress()] if args.progress else None)
     wall = time.perf_counter() - start
     last = sol.summary_variables
     print(
@@ -71,6 +83,7 @@ def main():
                 "cycles": len(last["Cycle number"]),
                 "wall_s": wall,
                 "s_per_cycle": wall / len(last["Cycle number"]),
+                "max_rss_mb": max_rss_mb(),
                 "last_discharge_capacity_ah": float(last["Capacity [A.h]"][-1]),
                 "last_sei_lithium_mol": float(last["Loss of lithium to negative SEI [mol]"][-1]),
                 "last_plating_lithium_mol": float(last["Loss of lithium to negative lithium plating [mol]"][-1]),
