@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Ageing cases the test suite does not hold, against PyBaMM: each case is a
+voltaic config in docs/data/ageing/unseen/ and the same cell built here in
+PyBaMM (its DFN, default mesh and solver). Runs both and prints, per cycle,
+the discharge capacity and the lithium lost to SEI and to plating, with the
+relative differences, as one JSON line per case.
+
+    python3 tools/pybamm_ageing_unseen.py build/cuda-release/apps/voltaic [CASE ...]
+"""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from pybamm_common import import_pybamm, package_version
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIGS = os.path.join(HERE, "..", "docs", "data", "ageing", "unseen")
+
+
+def sei_ec_lumped_313K_2C(pybamm):
+    """Chen2020, "ec reaction limited" SEI (its kinetic rate x 100, a 37 kJ/mol
+    activation energy), lumped thermal at 313.15 K, 2C discharge, 1C CC-CV."""
+    pv = pybamm.ParameterValues("Chen2020")
+    pv.update({"Ambient temperature [K]": 313.15, "Initial temperature [K]": 313.15,
+               "SEI growth activation energy [J.mol-1]": 37000.0})
+    pv["SEI kinetic rate constant [m.s-1]"] = pv["SEI kinetic rate constant [m.s-1]"] * 100
+    model = pybamm.lithium_ion.DFN({"SEI": "ec reaction limited", "thermal": "lumped"})
+    cycle = ("Discharge at 2C until 2.5 V", "Rest for 5 minutes", "Charge at 1C until 4.2 V",
+             "Hold at 4.2 V until C/50", "Rest for 5 minutes")
+    return model, pv, cycle
+
+
+def plating_irreversible_278K_1_5C(pybamm):
+    """OKane2022, "reaction limited" SEI and "irreversible" plating,
+    isothermal at 278.15 K, C/2 discharge, 1.5C CC-CV charge."""
+    pv = pybamm.ParameterValues("OKane2022")
+    pv.update({"Ambient temperature [K]": 278.15, "Initial temperature [K]": 278.15})
+    model = pybamm.lithium_ion.DFN({"SEI": "reaction limited", "lithium plating": "irreversible"})
+    cycle = ("Discharge at 0.5C until 2.5 V", "Rest for 10 minutes", "Charge at 1.5C until 4.2 V",
+             "Hold at 4.2 V until C/20", "Rest for 10 minutes")
+    return model, pv, cycle
+
+
+CASES = {
+    "sei_ec_lumped_313K_2C": sei_ec_lumped_313K_2C,
+    "plating_irreversible_278K_1.5C": plating_irreversible_278K_1_5C,
+}
+CYCLES = 10  # as the configs say
+
+
+def pybamm_cycles(pybamm, build):
+    model, pv, cycle = build(pybamm)
+    sol = pybamm.Simulation(model, parameter_values=pv, experiment=pybamm.Experiment([cycle] * CYCLES)).solve()
+    plating = "lithium plating" in model.options and model.options["lithium plating"] != "none"
+    out = []
+    for c in sol.cycles:
+        q = c.steps[0]["Discharge capacity [A.h]"].entries
+        out.append({"capacity": float(q[-1] - q[0]),
+                    "sei": float(c["Loss of lithium to negative SEI [mol]"].entries[-1]),
+                    "plating": float(c["Loss of lithium to negative lithium plating [mol]"].entries[-1])
+                    if plating else 0.0})
+    return out
+
+
+def voltaic_cycles(voltaic, config):
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([voltaic, "run", config, "--output", out, "--backend", "cpu"], check=True,
+                       stdout=subprocess.DEVNULL)
+        rows = list(csv.DictReader(open(os.path.join(out, "cycles.csv"))))
+    return [{"capacity": float(r["Discharge capacity [A.h]"]),
+             "sei": float(r["Loss of lithium to negative SEI [mol]"]),
+             "plating": float(r["Loss of lithium to negative lithium plating [mol]"])} for r in rows]
+
+
+def relative(a, b):
+    return a / b - 1.0 if b != 0.0 else (0.0 if a == 0.0 else float("inf"))
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    voltaic, names = sys.argv[1], sys.argv[2:] or list(CASES)
+    pybamm, _ = import_pybamm("pybamm_ageing_unseen.py")
+    for name in names:
+        ref = pybamm_cycles(pybamm, CASES[name])
+        ours = voltaic_cycles(voltaic, os.path.join(CONFIGS, name + ".toml"))
+        worst = {k: max(abs(relative(o[k], r[k])) for o, r in zip(ours, ref)) for k in ("capacity", "sei", "plating")}
+        print(json.dumps({"case": name, "pybamm": package_version("pybamm"), "cycles": len(ours),
+                          "worst_relative": worst, "voltaic": ours, "reference": ref}))
+
+
+if __name__ == "__main__":
+    main()
