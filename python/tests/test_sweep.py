@@ -42,6 +42,27 @@ def test_a_swept_cell_is_the_simulation_bit_for_bit():
     assert np.array_equal(out["curves"][0]["Voltage [V]"], sol["Voltage [V]"])
 
 
+def test_a_c_rate_factor_gives_each_cell_its_protocol():
+    # The experiment written at 1C, each cell its own rate; a factored cell is
+    # the cell whose experiment spells the rate out, bit for bit.
+    out = voltaic.sweep(
+        parameters={"Discharge C-rate factor": [1.0, 2.0]},
+        experiment=["Discharge at 1C for 10 minutes"],
+        thermal="lumped",
+        backend="cpu",
+    )
+    assert list(out["status"]) == ["completed", "completed"]
+    cap = out["Discharge capacity [A.h]"]
+    assert cap[1] == pytest.approx(2.0 * cap[0], rel=1e-9)
+    written = voltaic.Simulation(
+        {"Discharge C-rate factor": 1.0},
+        experiment=["Discharge at 2C for 10 minutes"],
+        thermal="lumped",
+        backend="cpu",
+    ).solve()
+    assert np.array_equal(out["curves"][1]["Voltage [V]"], written["Voltage [V]"])
+
+
 def test_arrays_of_different_lengths_are_refused():
     import pytest
 
