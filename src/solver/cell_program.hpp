@@ -161,8 +161,7 @@ class CellRunT {
   VOLTAIC_HD double drive_at(const ProgramStep& step, double t) const {
     if (step.table_rows > 0) return table(step).value_at(t);
     if (step.voltage_control || !step.c_rate) return step.value;
-    // ElectricalParameters::c_rate_amperes, in its order.
-    return step.value * c_.nominal_capacity * (step.value > 0.0 ? c_.discharge_rate_factor : c_.charge_rate_factor);
+    return c_rate_amperes(step.value, c_.nominal_capacity, c_.discharge_rate_factor, c_.charge_rate_factor);
   }
   VOLTAIC_HD stepping::DriveTable table(const ProgramStep& step) const {
     return {s_.tables + step.table, s_.tables + step.table + step.table_rows, step.table_rows};

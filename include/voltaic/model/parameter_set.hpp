@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "voltaic/core/macros.hpp"
 #include "voltaic/model/material_function.hpp"
 
 namespace voltaic {
@@ -143,6 +144,13 @@ struct ThermalParameters {
   double edge_heat_transfer_coefficient = kUnsetParameter;                ///< the four edges of the stack
 };
 
+/// [A] of a C-rate `c` (> 0 discharges) on a cell of `capacity` [A h] with
+/// a protocol's rate factors: c x capacity x its direction's factor. One
+/// formula for Simulation's steps and the cell program's (both backends).
+VOLTAIC_HD inline double c_rate_amperes(double c, double capacity, double discharge_factor, double charge_factor) {
+  return c * capacity * (c > 0.0 ? discharge_factor : charge_factor);
+}
+
 /// Ratings, limits and the default drive.
 struct ElectricalParameters {
   double nominal_capacity = kUnsetParameter;      ///< defines 1C [A h]
@@ -160,7 +168,7 @@ struct ElectricalParameters {
 
   /// [A] of a C-rate `c` (> 0 discharges) on this cell: c x nominal capacity x its direction's factor.
   double c_rate_amperes(double c) const {
-    return c * nominal_capacity * (c > 0.0 ? discharge_rate_factor : charge_rate_factor);
+    return voltaic::c_rate_amperes(c, nominal_capacity, discharge_rate_factor, charge_rate_factor);
   }
 };
 
