@@ -167,12 +167,12 @@ void read_lumped_thermal(const BpxNode& cell, const std::optional<BpxNode>& user
 /// voltaic has no parameter for, or a value outside its range, is an error
 /// naming it: nothing in the file is ignored.
 void read_user_defined(const BpxNode& user, ParameterSet& p) {
-  std::vector<std::string> known;
-  for (const ParameterInfo& info : parameter_table()) known.push_back(info.name);
   for (const std::string& key : user.keys()) {
     if (key == "Thermal conductivity [W.m-1.K-1]") continue;  // read_lumped_thermal's
     const ParameterInfo* info = find_parameter(key);
     if (info == nullptr) {
+      std::vector<std::string> known;
+      for (const ParameterInfo& i : parameter_table()) known.push_back(i.name);
       const std::optional<std::string> near = nearest_name(key, known);
       user.fail(key,
                 "is not a parameter voltaic has (User-defined takes numeric parameters by PyBaMM's names, "
