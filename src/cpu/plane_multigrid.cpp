@@ -39,17 +39,18 @@ long long plane_first_bad_block(const T* b00, const T* b01, const T* b10, const 
 
 template <class T>
 void plane_sum_blocks(const plane::Level<T>& fine, const plane::Transfer<T>& t, int coarse_nx, int coarse_ny,
-                      T* coarse_blocks) {
+                      T* coarse_blocks, const plane::CellRange& coarse) {
   const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
-  for (int cj = 0; cj < coarse_ny; ++cj) {
-    for (int ci = 0; ci < coarse_nx; ++ci) plane::sum_blocks(fine, t, ci, cj, coarse_nx, cells, coarse_blocks);
+  for (int cj = coarse.j0; cj < coarse.j1; ++cj) {
+    for (int ci = coarse.i0; ci < coarse.i1; ++ci) plane::sum_blocks(fine, t, ci, cj, coarse_nx, cells, coarse_blocks);
   }
 }
 
 template <class T>
-VOLTAIC_FMA_CLONES void plane_invert_blocks(const plane::Level<T>& l, T* inverse, unsigned long long* first_bad) {
-  for (int j = 0; j < l.ny; ++j) {
-    for (int i = 0; i < l.nx; ++i) {
+VOLTAIC_FMA_CLONES void plane_invert_blocks(const plane::Level<T>& l, T* inverse, unsigned long long* first_bad,
+                                            const plane::CellRange& cells) {
+  for (int j = cells.j0; j < cells.j1; ++j) {
+    for (int i = cells.i0; i < cells.i1; ++i) {
       if (!plane::invert_block(l, i, j, inverse)) {
         keep_first(first_bad, static_cast<std::size_t>(i) + static_cast<std::size_t>(l.nx) * j);
         return;
@@ -71,12 +72,12 @@ VOLTAIC_FMA_CLONES void plane_dense_solve(const T* lu, const int* pivot, int m, 
 
 template <class T>
 VOLTAIC_FMA_CLONES void plane_smooth(const plane::Level<T>& l, const T* inverse, const T* r, T* z, int colour,
-                                     bool from_zero) {
+                                     bool from_zero, const plane::CellRange& cells) {
   const std::size_t n = l.cells();
-  for (int j = 0; j < l.ny; ++j) {
+  for (int j = cells.j0; j < cells.j1; ++j) {
     if (from_zero) {
-      for (int i = 0; i < l.nx; ++i) {
-        if (((i + j) & 1) == colour) {
+      for (int i = cells.i0; i < cells.i1; ++i) {
+        if (((i + j + cells.parity) & 1) == colour) {
           plane::smooth_cell(l, inverse, r, z, i, j, true);
         } else {
           const std::size_t c = static_cast<std::size_t>(i) + static_cast<std::size_t>(l.nx) * j;
@@ -85,33 +86,39 @@ VOLTAIC_FMA_CLONES void plane_smooth(const plane::Level<T>& l, const T* inverse,
         }
       }
     } else {
-      for (int i = (j + colour) & 1; i < l.nx; i += 2) plane::smooth_cell(l, inverse, r, z, i, j, false);
+      const int first = cells.i0 + ((cells.i0 + j + cells.parity + colour) & 1);
+      for (int i = first; i < cells.i1; i += 2) plane::smooth_cell(l, inverse, r, z, i, j, false);
     }
   }
 }
 
 template <class T>
 VOLTAIC_FMA_CLONES void plane_restrict_residual(const plane::Level<T>& fine, const plane::Transfer<T>& t, const T* r,
-                                                const T* z, int coarse_nx, int coarse_ny, T* r_coarse) {
+                                                const T* z, int coarse_nx, int coarse_ny, T* r_coarse,
+                                                const plane::CellRange& coarse) {
   const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
-  for (int cj = 0; cj < coarse_ny; ++cj) {
-    for (int ci = 0; ci < coarse_nx; ++ci) plane::restrict_residual(fine, t, r, z, ci, cj, coarse_nx, cells, r_coarse);
+  for (int cj = coarse.j0; cj < coarse.j1; ++cj) {
+    for (int ci = coarse.i0; ci < coarse.i1; ++ci) {
+      plane::restrict_residual(fine, t, r, z, ci, cj, coarse_nx, cells, r_coarse);
+    }
   }
 }
 
 template <class T>
-VOLTAIC_FMA_CLONES void plane_residual(const plane::Level<T>& l, const T* r, const T* z, T* res) {
-  for (int j = 0; j < l.ny; ++j) {
-    for (int i = 0; i < l.nx; ++i) plane::residual_cell(l, i, j, r, z, res);
+VOLTAIC_FMA_CLONES void plane_residual(const plane::Level<T>& l, const T* r, const T* z, T* res,
+                                       const plane::CellRange& cells) {
+  for (int j = cells.j0; j < cells.j1; ++j) {
+    for (int i = cells.i0; i < cells.i1; ++i) plane::residual_cell(l, i, j, r, z, res);
   }
 }
 
 template <class T>
 VOLTAIC_FMA_CLONES void plane_restrict_transpose(const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* res,
-                                                 int coarse_nx, int coarse_ny, T* r_coarse) {
+                                                 int coarse_nx, int coarse_ny, T* r_coarse,
+                                                 const plane::CellRange& coarse) {
   const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
-  for (int cj = 0; cj < coarse_ny; ++cj) {
-    for (int ci = 0; ci < coarse_nx; ++ci) {
+  for (int cj = coarse.j0; cj < coarse.j1; ++cj) {
+    for (int ci = coarse.i0; ci < coarse.i1; ++ci) {
       plane::restrict_transpose(t, fine_nx, fine_ny, res, ci, cj, coarse_nx, cells, r_coarse);
     }
   }
@@ -119,13 +126,55 @@ VOLTAIC_FMA_CLONES void plane_restrict_transpose(const plane::Transfer<T>& t, in
 
 template <class T>
 VOLTAIC_FMA_CLONES void plane_prolong_add(const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e,
-                                          int coarse_nx, int coarse_ny, T* z) {
+                                          int coarse_nx, int coarse_ny, T* z, const plane::CellRange& fine) {
   const std::size_t fine_cells = static_cast<std::size_t>(fine_nx) * static_cast<std::size_t>(fine_ny);
   const std::size_t coarse_cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
-  for (int j = 0; j < fine_ny; ++j) {
-    for (int i = 0; i < fine_nx; ++i)
+  for (int j = fine.j0; j < fine.j1; ++j) {
+    for (int i = fine.i0; i < fine.i1; ++i)
       plane::prolong_add(t, i, j, fine_nx, fine_ny, fine_cells, e, coarse_nx, coarse_cells, z);
   }
+}
+
+// The whole level: the ranged loops over every cell.
+
+template <class T>
+void plane_sum_blocks(const plane::Level<T>& fine, const plane::Transfer<T>& t, int coarse_nx, int coarse_ny,
+                      T* coarse_blocks) {
+  plane_sum_blocks(fine, t, coarse_nx, coarse_ny, coarse_blocks, plane::whole_level(coarse_nx, coarse_ny));
+}
+
+template <class T>
+void plane_invert_blocks(const plane::Level<T>& l, T* inverse, unsigned long long* first_bad) {
+  plane_invert_blocks(l, inverse, first_bad, plane::whole_level(l.nx, l.ny));
+}
+
+template <class T>
+void plane_smooth(const plane::Level<T>& l, const T* inverse, const T* r, T* z, int colour, bool from_zero) {
+  plane_smooth(l, inverse, r, z, colour, from_zero, plane::whole_level(l.nx, l.ny));
+}
+
+template <class T>
+void plane_restrict_residual(const plane::Level<T>& fine, const plane::Transfer<T>& t, const T* r, const T* z,
+                             int coarse_nx, int coarse_ny, T* r_coarse) {
+  plane_restrict_residual(fine, t, r, z, coarse_nx, coarse_ny, r_coarse, plane::whole_level(coarse_nx, coarse_ny));
+}
+
+template <class T>
+void plane_residual(const plane::Level<T>& l, const T* r, const T* z, T* res) {
+  plane_residual(l, r, z, res, plane::whole_level(l.nx, l.ny));
+}
+
+template <class T>
+void plane_restrict_transpose(const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* res, int coarse_nx,
+                              int coarse_ny, T* r_coarse) {
+  plane_restrict_transpose(t, fine_nx, fine_ny, res, coarse_nx, coarse_ny, r_coarse,
+                           plane::whole_level(coarse_nx, coarse_ny));
+}
+
+template <class T>
+void plane_prolong_add(const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e, int coarse_nx, int coarse_ny,
+                       T* z) {
+  plane_prolong_add(t, fine_nx, fine_ny, e, coarse_nx, coarse_ny, z, plane::whole_level(fine_nx, fine_ny));
 }
 
 #define VOLTAIC_INSTANTIATE(T)                                                                                         \
@@ -140,7 +189,18 @@ VOLTAIC_FMA_CLONES void plane_prolong_add(const plane::Transfer<T>& t, int fine_
                                            int, T*);                                                                   \
   template void plane_residual<T>(const plane::Level<T>&, const T*, const T*, T*);                                     \
   template void plane_restrict_transpose<T>(const plane::Transfer<T>&, int, int, const T*, int, int, T*);              \
-  template void plane_prolong_add<T>(const plane::Transfer<T>&, int, int, const T*, int, int, T*);
+  template void plane_prolong_add<T>(const plane::Transfer<T>&, int, int, const T*, int, int, T*);                 \
+  template void plane_sum_blocks<T>(const plane::Level<T>&, const plane::Transfer<T>&, int, int, T*,                   \
+                                    const plane::CellRange&);                                                          \
+  template void plane_invert_blocks<T>(const plane::Level<T>&, T*, unsigned long long*, const plane::CellRange&);      \
+  template void plane_smooth<T>(const plane::Level<T>&, const T*, const T*, T*, int, bool, const plane::CellRange&);   \
+  template void plane_restrict_residual<T>(const plane::Level<T>&, const plane::Transfer<T>&, const T*, const T*, int, \
+                                           int, T*, const plane::CellRange&);                                          \
+  template void plane_residual<T>(const plane::Level<T>&, const T*, const T*, T*, const plane::CellRange&);            \
+  template void plane_restrict_transpose<T>(const plane::Transfer<T>&, int, int, const T*, int, int, T*,               \
+                                            const plane::CellRange&);                                                  \
+  template void plane_prolong_add<T>(const plane::Transfer<T>&, int, int, const T*, int, int, T*,                      \
+                                     const plane::CellRange&);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)
 #undef VOLTAIC_INSTANTIATE

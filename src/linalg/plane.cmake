@@ -4,6 +4,7 @@ target_sources(voltaic PRIVATE
   linalg/plane_support.cpp
   linalg/plane_system.cpp
   linalg/plane_multigrid.cpp
+  linalg/cut_plane_multigrid.cpp
   cpu/plane_multigrid.cpp
 )
 if(VOLTAIC_HAS_CUDA)

@@ -48,6 +48,18 @@ struct FusedCycle {
   int m = 0;  ///< unknowns of the coarsest level
 };
 
+/// The cells [i0, i1) x [j0, j1) of a level that a CPU loop visits (a
+/// window of a cut level visits the cells its rank owns). `parity` is the
+/// window's (first global column + first global row) & 1: red and black
+/// then follow the whole level's (i + j), wherever the window starts.
+struct CellRange {
+  int i0 = 0, i1 = 0, j0 = 0, j1 = 0;
+  int parity = 0;
+};
+
+/// Every cell of an nx x ny level.
+inline CellRange whole_level(int nx, int ny) { return {0, nx, 0, ny, 0}; }
+
 }  // namespace voltaic::plane
 
 namespace voltaic::cpu {
@@ -90,6 +102,31 @@ void plane_restrict_transpose(const plane::Transfer<T>& t, int fine_nx, int fine
 template <class T>
 void plane_prolong_add(const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e, int coarse_nx, int coarse_ny,
                        T* z);
+
+// The same on the cells of a range only (CutPlaneMultigrid's windows: the
+// level passed is the window, the range its owned cells; a coarse range for
+// the steps that write the coarse level). The calls above are these over
+// the whole level.
+template <class T>
+void plane_sum_blocks(const plane::Level<T>& fine, const plane::Transfer<T>& t, int coarse_nx, int coarse_ny,
+                      T* coarse_blocks, const plane::CellRange& coarse);
+template <class T>
+void plane_invert_blocks(const plane::Level<T>& l, T* inverse, unsigned long long* first_bad,
+                         const plane::CellRange& cells);
+template <class T>
+void plane_smooth(const plane::Level<T>& l, const T* inverse, const T* r, T* z, int colour, bool from_zero,
+                  const plane::CellRange& cells);
+template <class T>
+void plane_restrict_residual(const plane::Level<T>& fine, const plane::Transfer<T>& t, const T* r, const T* z,
+                             int coarse_nx, int coarse_ny, T* r_coarse, const plane::CellRange& coarse);
+template <class T>
+void plane_residual(const plane::Level<T>& l, const T* r, const T* z, T* res, const plane::CellRange& cells);
+template <class T>
+void plane_restrict_transpose(const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* res, int coarse_nx,
+                              int coarse_ny, T* r_coarse, const plane::CellRange& coarse);
+template <class T>
+void plane_prolong_add(const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e, int coarse_nx, int coarse_ny,
+                       T* z, const plane::CellRange& fine);
 
 }  // namespace voltaic::cpu
 

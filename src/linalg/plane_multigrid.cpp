@@ -22,23 +22,6 @@ namespace {
 
 constexpr std::size_t kMaxLevels = 64;  ///< the size of refresh()'s host buffer
 
-/// The view's values on the host (construction only).
-template <class T>
-std::vector<double> host_values(const Executor& exec, View<const T> v) {
-  std::vector<T> out(v.size());
-  if (!out.empty()) exec.copy(out.data(), MemorySpace::host(), v.data(), v.space(), v.size() * sizeof(T));
-  return std::vector<double>(out.begin(), out.end());
-}
-
-template <class T>
-plane::BoundaryFaces faces_of(const PlaneSystem<T>& s, int field, const plane::Axis& x, const plane::Axis& y) {
-  const Executor& e = *s.executor();
-  return plane::boundary_faces(x, y, s.k(field), host_values(e, s.coverage(field, PlaneEdge::x_lo)),
-                               host_values(e, s.coverage(field, PlaneEdge::x_hi)),
-                               host_values(e, s.coverage(field, PlaneEdge::y_lo)),
-                               host_values(e, s.coverage(field, PlaneEdge::y_hi)));
-}
-
 void check_options(const PlaneMultigridOptions& o, const std::string& where) {
   if (o.pre_smoothing < 0) {
     throw InvalidArgument("options.pre_smoothing", where,
@@ -87,49 +70,46 @@ PlaneMultigrid<T>::PlaneMultigrid(const PlaneSystem<T>& system, PlaneMultigridOp
 }
 
 template <class T>
+PlaneMultigrid<T>::PlaneMultigrid(std::shared_ptr<const Executor> exec, std::array<double, 2> k,
+                                  std::vector<plane::HostLevel<T>> levels, PlaneMultigridOptions options)
+    : grid_(levels.front().nx, levels.front().ny, 1.0, 1.0), exec_(std::move(exec)), options_(options), k_(k) {
+  check_options(options_, "PlaneMultigrid::PlaneMultigrid");
+  load(std::move(levels));
+}
+
+template <class T>
 void PlaneMultigrid<T>::build(const PlaneSystem<T>& system) {
-  plane::Axis x = plane::uniform_axis(grid_.nx(), grid_.dx(), grid_.first_i()),
-              y = plane::uniform_axis(grid_.ny(), grid_.dy(), grid_.first_j());
-  std::array<plane::BoundaryFaces, 2> faces = {faces_of(system, 0, x, y), faces_of(system, 1, x, y)};
-  bool coarsen_x = false, coarsen_y = false;
-  Array<int> transfer_index;  // from the previous level to the one built next
-  Array<T> transfer_weight;
-  while (true) {
+  const plane::Axis x = plane::uniform_axis(grid_.nx(), grid_.dx(), grid_.first_i()),
+                    y = plane::uniform_axis(grid_.ny(), grid_.dy(), grid_.first_j());
+  load(plane::hierarchy<T>(x, y, {plane::faces_of(system, 0, x, y), plane::faces_of(system, 1, x, y)}, k_));
+}
+
+template <class T>
+void PlaneMultigrid<T>::load(std::vector<plane::HostLevel<T>> hierarchy) {
+  if (hierarchy.size() > kMaxLevels) {  // PlaneGrid allows 1e9 cells: at most about 30 levels
+    throw InvalidArgument("grid", "PlaneMultigrid::PlaneMultigrid", "more than 64 levels");
+  }
+  for (std::size_t i = 0; i < hierarchy.size(); ++i) {
+    plane::HostLevel<T>& h = hierarchy[i];
     Level l;
-    l.nx = x.cells();
-    l.ny = y.cells();
-    l.coarsen_x = coarsen_x;
-    l.coarsen_y = coarsen_y;
+    l.nx = h.nx;
+    l.ny = h.ny;
+    l.coarsen_x = h.coarsen_x;
+    l.coarsen_y = h.coarsen_y;
     const std::size_t n = l.cells();
-    l.geometry = Array<T>::from_host(exec_, plane::geometry_values<T>(x, y));
-    l.dirichlet = Array<T>::from_host(exec_, plane::dirichlet_values<T>(x, y, faces));
+    l.geometry = Array<T>::from_host(exec_, h.geometry);
+    l.dirichlet = Array<T>::from_host(exec_, h.dirichlet);
     l.blocks = Array<T>(exec_, 4 * n);
-    if (!levels_.empty()) {
+    if (i > 0) {
       l.r = Array<T>(exec_, 2 * n);
       l.z = Array<T>(exec_, 2 * n);
-      l.transfer_index = std::move(transfer_index);
-      l.transfer_weight = std::move(transfer_weight);
+      l.transfer_index = Array<int>::from_host(exec_, h.transfer_index);
+      l.transfer_weight = Array<T>::from_host(exec_, h.transfer_weight);
     }
-    const bool last = l.nx <= kPlaneCoarsest && l.ny <= kPlaneCoarsest;
+    const bool last = i + 1 == hierarchy.size();
     if (!last) l.inverse = Array<T>(exec_, 4 * n);
     if (!last && options_.restriction == PlaneRestriction::bilinear_transpose) l.residual = Array<T>(exec_, 2 * n);
     levels_.push_back(std::move(l));
-    if (last) break;
-
-    coarsen_x = x.cells() > kPlaneCoarsest;
-    coarsen_y = y.cells() > kPlaneCoarsest;
-    const plane::Axis cx = coarsen_x ? plane::coarsened(x) : x, cy = coarsen_y ? plane::coarsened(y) : y;
-    std::vector<int> index;
-    std::vector<double> weight;
-    plane::transfer_values(x, y, cx, cy, coarsen_x, coarsen_y, index, weight);
-    transfer_index = Array<int>::from_host(exec_, index);
-    transfer_weight = Array<T>::from_host(exec_, std::vector<T>(weight.begin(), weight.end()));
-    for (int f = 0; f < 2; ++f) faces[f] = plane::coarsened(faces[f], x, y, cx, cy, coarsen_x, coarsen_y, k_[f]);
-    x = cx;
-    y = cy;
-  }
-  if (levels_.size() > kMaxLevels) {  // PlaneGrid allows 1e9 cells: at most about 30 levels
-    throw InvalidArgument("grid", "PlaneMultigrid::PlaneMultigrid", "more than 64 levels");
   }
   fused_from_ = fused_tail();
 #if VOLTAIC_HAS_CUDA

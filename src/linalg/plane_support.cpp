@@ -6,6 +6,7 @@
 
 #include "core/backend_dispatch.hpp"
 #include "solver_support.hpp"
+#include "voltaic/linalg/plane_multigrid.hpp"
 
 namespace voltaic::plane {
 
@@ -39,6 +40,27 @@ BoundaryFaces boundary_faces(const Axis& x, const Axis& y, double k, const std::
     b.y_hi[i] = 2 * k * y_hi[i] * x.width(i) / y.width(ny - 1);
   }
   return b;
+}
+
+namespace {
+
+/// The view's values on the host (construction only).
+template <class T>
+std::vector<double> host_values(const Executor& exec, View<const T> v) {
+  std::vector<T> out(v.size());
+  if (!out.empty()) exec.copy(out.data(), MemorySpace::host(), v.data(), v.space(), v.size() * sizeof(T));
+  return std::vector<double>(out.begin(), out.end());
+}
+
+}  // namespace
+
+template <class T>
+BoundaryFaces faces_of(const PlaneSystem<T>& s, int field, const Axis& x, const Axis& y) {
+  const Executor& e = *s.executor();
+  return boundary_faces(x, y, s.k(field), host_values(e, s.coverage(field, PlaneEdge::x_lo)),
+                        host_values(e, s.coverage(field, PlaneEdge::x_hi)),
+                        host_values(e, s.coverage(field, PlaneEdge::y_lo)),
+                        host_values(e, s.coverage(field, PlaneEdge::y_hi)));
 }
 
 namespace {
@@ -136,6 +158,36 @@ void transfer_values(const Axis& fine_x, const Axis& fine_y, const Axis& coarse_
 }
 
 template <class T>
+std::vector<HostLevel<T>> hierarchy(Axis x, Axis y, std::array<BoundaryFaces, 2> faces, std::array<double, 2> k) {
+  std::vector<HostLevel<T>> levels;
+  bool coarsen_x = false, coarsen_y = false;
+  std::vector<int> index;  // from the previous level to the one built next
+  std::vector<double> weight;
+  while (true) {
+    HostLevel<T> l;
+    l.nx = x.cells();
+    l.ny = y.cells();
+    l.coarsen_x = coarsen_x;
+    l.coarsen_y = coarsen_y;
+    l.geometry = geometry_values<T>(x, y);
+    l.dirichlet = dirichlet_values<T>(x, y, faces);
+    l.transfer_index = std::move(index);
+    l.transfer_weight.assign(weight.begin(), weight.end());
+    levels.push_back(std::move(l));
+    if (x.cells() <= kPlaneCoarsest && y.cells() <= kPlaneCoarsest) return levels;
+    coarsen_x = x.cells() > kPlaneCoarsest;
+    coarsen_y = y.cells() > kPlaneCoarsest;
+    const Axis cx = coarsen_x ? coarsened(x) : x, cy = coarsen_y ? coarsened(y) : y;
+    index.clear();
+    weight.clear();
+    transfer_values(x, y, cx, cy, coarsen_x, coarsen_y, index, weight);
+    for (int f = 0; f < 2; ++f) faces[f] = coarsened(faces[f], x, y, cx, cy, coarsen_x, coarsen_y, k[f]);
+    x = cx;
+    y = cy;
+  }
+}
+
+template <class T>
 void check_blocks(const Executor& exec, const PlaneGrid& grid, View<const T> b00, View<const T> b01, View<const T> b10,
                   View<const T> b11, const std::string& where) {
   const std::size_t n = grid.num_cells();
@@ -176,7 +228,9 @@ Level<T> level_of(const PlaneSystem<T>& s) {
   template std::vector<T> dirichlet_values<T>(const Axis&, const Axis&, const std::array<BoundaryFaces, 2>&);   \
   template void check_blocks<T>(const Executor&, const PlaneGrid&, View<const T>, View<const T>, View<const T>, \
                                 View<const T>, const std::string&);                                             \
-  template Level<T> level_of<T>(const PlaneSystem<T>&);
+  template Level<T> level_of<T>(const PlaneSystem<T>&);                                                        \
+  template BoundaryFaces faces_of<T>(const PlaneSystem<T>&, int, const Axis&, const Axis&);                    \
+  template std::vector<HostLevel<T>> hierarchy<T>(Axis, Axis, std::array<BoundaryFaces, 2>, std::array<double, 2>);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)
 #undef VOLTAIC_INSTANTIATE

@@ -41,6 +41,9 @@ struct BoundaryFaces {
 BoundaryFaces boundary_faces(const Axis& x, const Axis& y, double k, const std::vector<double>& x_lo,
                              const std::vector<double>& x_hi, const std::vector<double>& y_lo,
                              const std::vector<double>& y_hi);
+/// A system's faces of one field on level 0 (its coverage read to the host).
+template <class T>
+BoundaryFaces faces_of(const PlaneSystem<T>& s, int field, const Axis& x, const Axis& y);
 /// The coarse level's faces. A coarse face gathers the fine faces it covers
 /// (in parallel: their D summed, S), and where the direction normal to it was
 /// coarsened, the coarse cell's centre lies further from the wall than the
@@ -58,6 +61,24 @@ std::vector<T> dirichlet_values(const Axis& x, const Axis& y, const std::array<B
 /// The interpolation of one transfer (Transfer::index and Transfer::weight).
 void transfer_values(const Axis& fine_x, const Axis& fine_y, const Axis& coarse_x, const Axis& coarse_y, bool coarsen_x,
                      bool coarsen_y, std::vector<int>& index, std::vector<double>& weight);
+
+/// One level of a multigrid hierarchy on the host, as PlaneMultigrid and
+/// CutPlaneMultigrid load it (the whole level's values; a cut one slices them).
+template <class T>
+struct HostLevel {
+  int nx = 0, ny = 0;
+  bool coarsen_x = false, coarsen_y = false;  ///< how this level was made from the finer one
+  std::vector<T> geometry, dirichlet;         ///< geometry_values, dirichlet_values
+  std::vector<int> transfer_index;            ///< from the finer level (empty on level 0)
+  std::vector<T> transfer_weight;
+  std::size_t cells() const { return static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny); }
+};
+
+/// The levels of PlaneMultigrid's hierarchy from level 0's axes and faces:
+/// each next level halves every direction of more than kPlaneCoarsest cells,
+/// until both have at most kPlaneCoarsest.
+template <class T>
+std::vector<HostLevel<T>> hierarchy(Axis x, Axis y, std::array<BoundaryFaces, 2> faces, std::array<double, 2> k);
 
 /// Checks that the four block views hold n values each in exec's memory and
 /// are finite (one device pass, one word read back); throws naming the first

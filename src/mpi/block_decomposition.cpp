@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "mpi/level_link.hpp"
 #include "mpi/nccl_link.hpp"
 
 #if defined(__has_include)
@@ -405,6 +406,14 @@ double BlockDecomposition::dot(const double* x, const double* y, int layers) con
   double s = 0.0;
   reduce(&x, 1, y, layers, 0, &s, MemorySpace::host());
   return s;
+}
+
+std::unique_ptr<PlaneLevelLink> BlockDecomposition::level_link(const PlaneLevelLayout& layout) const {
+  if (device_) {
+    throw InvalidArgument("layout", "BlockDecomposition::level_link",
+                          "a cut plane hierarchy runs on host memory; this decomposition's arrays are on a GPU");
+  }
+  return std::make_unique<LevelLink>(comm_, layout);
 }
 
 double BlockDecomposition::max_abs(const double* x, int layers) const {

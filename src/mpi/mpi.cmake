@@ -6,6 +6,7 @@ add_library(voltaic_mpi
   mpi/distributed_batch.cpp
   mpi/spread_stop.cpp
   mpi/block_decomposition.cpp
+  mpi/level_link.cpp
   mpi/nccl_link.cpp
 )
 add_library(voltaic::mpi ALIAS voltaic_mpi)

@@ -3,7 +3,7 @@
 add_executable(voltaic_mpi_tests mpi/mpi_main.cpp mpi/block_decomposition_test.cpp mpi/distributed_batch_test.cpp
   mpi/decomposed_solve_test.cpp mpi/decomposed_diffusion_step_test.cpp
   mpi/decomposed_two_field_solve_test.cpp mpi/block_simulation_test.cpp
-  mpi/decomposed_operators_test.cpp mpi/block_decomposition_gpu_test.cpp)
+  mpi/decomposed_operators_test.cpp mpi/block_decomposition_gpu_test.cpp mpi/cut_plane_multigrid_test.cpp)
 target_link_libraries(voltaic_mpi_tests PRIVATE voltaic::mpi voltaic::io GTest::gtest)
 target_compile_options(voltaic_mpi_tests PRIVATE -Wall -Wextra $<$<BOOL:${VOLTAIC_WERROR}>:-Werror>)
 foreach(ranks 1 2 4)

@@ -7,10 +7,12 @@
 /// block unchanged.
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "voltaic/core/memory_space.hpp"
 #include "voltaic/core/plane_partition.hpp"
+#include "voltaic/linalg/plane_level_link.hpp"
 #include "voltaic/linalg/stencil_point.hpp"
 #include "voltaic/linalg/vector_space.hpp"
 
@@ -92,6 +94,13 @@ class PlaneDecomposition {
         for (std::size_t i = 0; i < gx; ++i)
           field[i + gx * (j + gy * k)] = whole[(first_i() + i) + nx * (first_j() + j) + plane * k];
   }
+
+  /// The exchanges of one level of a plane hierarchy cut over the same
+  /// ranks (CutPlaneMultigrid); layout.owned holds a rectangle per rank.
+  /// @throws InvalidArgument when this decomposition cannot link such a
+  ///         level (its arrays are in device memory, or the layout does not
+  ///         tile the level)
+  virtual std::unique_ptr<PlaneLevelLink> level_link(const PlaneLevelLayout& layout) const = 0;
 
   /// Whether begin(), end(), gather(), slice() and space()'s reductions into
   /// device memory only queue work on the executor's streams, the host never

@@ -26,7 +26,12 @@ template <class T>
 struct Transfer;
 template <class T>
 struct FusedCycle;
+template <class T>
+struct HostLevel;
 }  // namespace plane
+
+template <class T>
+class CutPlaneMultigrid;
 
 /// How a level's residual goes to the next coarser level. Both keep the
 /// total (integrated) residual.
@@ -164,7 +169,15 @@ class PlaneMultigrid final : public Preconditioner<T> {
     std::size_t cells() const { return static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny); }
   };
 
+  template <class U>
+  friend class CutPlaneMultigrid;
+  /// The levels given (a cut hierarchy's replicated tail, CutPlaneMultigrid);
+  /// the first level's blocks come with update(b00, b01, b10, b11).
+  PlaneMultigrid(std::shared_ptr<const Executor> exec, std::array<double, 2> k,
+                 std::vector<plane::HostLevel<T>> levels, PlaneMultigridOptions options);
   void build(const PlaneSystem<T>& system);
+  /// Allocates the levels on the executor from their host values.
+  void load(std::vector<plane::HostLevel<T>> hierarchy);
   /// apply()'s V-cycle, every kernel launched (or run on the CPU).
   void cycle(View<const T> r, View<T> z) const;
   /// Sums the blocks down the levels, inverts the diagonal blocks, factors

@@ -130,6 +130,8 @@ class BlockDecomposition final : public PlaneDecomposition {
   stencil::ColumnFrame frame() const override;
   /// True on the NCCL transport (exchanges, gathers and device-memory sums never wait on the host).
   bool stream_ordered() const override { return route_ == GpuTransport::nccl; }
+  /// Host memory only (MPI messages between the ranks whose cells meet).
+  std::unique_ptr<PlaneLevelLink> level_link(const PlaneLevelLayout& layout) const override;
   void set_ghosts(double* field, int layers, double value) const override;
   void set_ghosts(float* field, int layers, float value) const override;
   double dot(const double* x, const double* y, int layers) const override;

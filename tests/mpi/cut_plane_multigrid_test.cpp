@@ -1,0 +1,170 @@
+// The plane V-cycle cut over ranks (CutPlaneMultigrid; ctest runs this on 1,
+// 2 and 4 ranks): on fresh random planes, tab coverage and blocks, every
+// rank's cells and ghosts get the whole plane's PlaneMultigrid bits, for
+// both restrictions, several smoothing counts, blocks that are not aligned
+// to even columns, and planes whose cut levels are none, one or several;
+// rejected blocks are reported on every rank.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "voltaic/core/executor.hpp"
+#include "voltaic/linalg/cut_plane_multigrid.hpp"
+#include "voltaic/mpi/block_decomposition.hpp"
+
+namespace voltaic::mpi {
+namespace {
+
+/// A whole plane's coverage and blocks, the same on every rank.
+struct Plane {
+  int nx = 0, ny = 0;
+  std::array<std::vector<double>, 2> coverage;  ///< per field: x_lo (ny), x_hi (ny), y_lo (nx), y_hi (nx)
+  std::array<std::vector<double>, 4> blocks;
+  std::vector<double> r;  ///< two fields
+};
+
+std::mt19937_64 shared_rng(const Communicator& world) {
+  std::uint64_t seed = std::random_device{}();
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, world.get());
+  return std::mt19937_64(seed);
+}
+
+Plane random_plane(int nx, int ny, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Plane p;
+  p.nx = nx;
+  p.ny = ny;
+  for (int f = 0; f < 2; ++f) {  // a partly covered tab on one edge of each field
+    p.coverage[f].assign(2 * static_cast<std::size_t>(nx + ny), 0.0);
+    const std::size_t first = f == 0 ? 0 : 2 * static_cast<std::size_t>(ny);
+    const std::size_t length = f == 0 ? ny : nx;
+    for (std::size_t c = 0; c < length; ++c)
+      if (u(rng) < 0.4) p.coverage[f][first + c] = u(rng);
+  }
+  const std::size_t n = static_cast<std::size_t>(nx) * ny;
+  for (std::size_t c = 0; c < n; ++c) {  // g [[1, -1], [-1, 1]] plus a little of each diagonal
+    const double g = 0.5 + u(rng), e0 = 1e-3 * u(rng), e1 = 1e-3 * u(rng);
+    p.blocks[0].push_back(g + e0);
+    p.blocks[1].push_back(-g);
+    p.blocks[2].push_back(-g);
+    p.blocks[3].push_back(g + e1);
+  }
+  for (std::size_t c = 0; c < 2 * n; ++c) p.r.push_back(2 * u(rng) - 1);
+  return p;
+}
+
+View<const double> view(const std::vector<double>& v, std::size_t first = 0, std::size_t n = 0) {
+  return View<const double>(v.data() + first, n ? n : v.size() - first, MemorySpace::host());
+}
+
+PlaneSystem<double> system_of(const Plane& p, const std::shared_ptr<const Executor>& cpu) {
+  const std::size_t x = p.ny, y = p.nx;
+  auto edges = [&](int f) {
+    const std::vector<double>& c = p.coverage[f];
+    return PlaneEdges<double>{view(c, 0, x), view(c, x, x), view(c, 2 * x, y), view(c, 2 * x + y, y)};
+  };
+  return PlaneSystem<double>(PlaneGrid(p.nx, p.ny, 1e-3, 1.5e-3), cpu, {40.0, 25.0}, edges(0), edges(1),
+                             {view(p.blocks[0]), view(p.blocks[1]), view(p.blocks[2]), view(p.blocks[3])});
+}
+
+/// The rank's ghosted block of a whole field of `layers` layers.
+std::vector<double> ghosted(const BlockDecomposition& cut, const std::vector<double>& whole, int layers) {
+  std::vector<double> v(static_cast<std::size_t>(cut.ghosted_nx()) * cut.ghosted_ny() * layers);
+  cut.slice_host(whole.data(), layers, v.data());
+  return v;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+struct Case {
+  int nx, ny, tile;
+  PlaneMultigridOptions options;
+};
+
+PlaneMultigridOptions options(int nu1, int nu2, PlaneRestriction restriction) {
+  PlaneMultigridOptions o;
+  o.pre_smoothing = nu1;
+  o.post_smoothing = nu2;
+  o.restriction = restriction;
+  return o;
+}
+
+TEST(CutPlaneMultigrid, EveryRanksCellsGetTheWholePlanesBits) {
+  const Communicator world;
+  std::mt19937_64 rng = shared_rng(world);
+  const auto cpu = CpuExecutor::create();
+  const auto bilinear = PlaneRestriction::bilinear_transpose, sums = PlaneRestriction::cell_sum;
+  int cut_levels_seen = 0;
+  for (const Case& c : {Case{77, 53, 7, options(2, 2, bilinear)}, Case{150, 97, 8, options(3, 3, bilinear)},
+                        Case{150, 97, 7, options(2, 2, sums)}, Case{40, 20, 8, options(2, 2, bilinear)},
+                        Case{300, 9, 7, options(1, 0, bilinear)}, Case{61, 83, 5, options(0, 2, sums)}}) {
+    const Plane p = random_plane(c.nx, c.ny, rng);
+    const PlaneSystem<double> whole_system = system_of(p, cpu);
+    const PlaneMultigrid<double> whole(whole_system, c.options);
+    std::vector<double> z_whole(p.r.size(), std::numeric_limits<double>::quiet_NaN());
+    whole.apply(view(p.r), View<double>(z_whole.data(), z_whole.size(), MemorySpace::host()));
+
+    const auto cut = BlockDecomposition::over(world, c.nx, c.ny, c.tile);
+    CutPlaneMultigrid<double> m(whole_system, cut, c.options);
+    ASSERT_EQ(m.num_levels(), whole.num_levels());
+    cut_levels_seen = std::max(cut_levels_seen, m.cut_levels());
+    std::array<std::vector<double>, 4> b;
+    for (int k = 0; k < 4; ++k) b[k] = ghosted(*cut, p.blocks[k], 1);
+    m.update(view(b[0]), view(b[1]), view(b[2]), view(b[3]));
+    const std::vector<double> r = ghosted(*cut, p.r, 2);
+    for (int round = 0; round < 2; ++round) {  // a second apply finds the windows as the first left them
+      std::vector<double> z(r.size(), std::numeric_limits<double>::quiet_NaN());
+      m.apply(view(r), View<double>(z.data(), z.size(), MemorySpace::host()));
+      EXPECT_TRUE(same_bits(z, ghosted(*cut, z_whole, 2)))
+          << c.nx << " x " << c.ny << ", tile " << c.tile << ", " << m.cut_levels() << " cut levels, round " << round
+          << ", rank " << world.rank() << " of " << world.size();
+    }
+  }
+  EXPECT_GE(cut_levels_seen, 2);  // the cases reach a hierarchy cut on several levels
+}
+
+TEST(CutPlaneMultigrid, RejectedBlocksAreReportedOnEveryRank) {
+  const Communicator world;
+  std::mt19937_64 rng = shared_rng(world);
+  const auto cpu = CpuExecutor::create();
+  const Plane p = random_plane(90, 70, rng);
+  const PlaneSystem<double> whole_system = system_of(p, cpu);
+  const auto cut = BlockDecomposition::over(world, p.nx, p.ny, 8);
+  CutPlaneMultigrid<double> m(whole_system, cut);
+  // A cell on the last rank's block: every rank must throw, naming it.
+  const PlaneBlock& last = cut->blocks().back();
+  const int i = last.i_end - 1, j = last.j_end - 1;
+  const std::size_t c = static_cast<std::size_t>(i) + static_cast<std::size_t>(p.nx) * j;
+  const std::string cell = "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(), -1e6}) {
+    Plane q = p;
+    q.blocks[0][c] = bad;
+    std::array<std::vector<double>, 4> b;
+    for (int k = 0; k < 4; ++k) b[k] = ghosted(*cut, q.blocks[k], 1);
+    try {
+      m.update(view(b[0]), view(b[1]), view(b[2]), view(b[3]));
+      ADD_FAILURE() << "block " << bad << " at " << cell << " was accepted on rank " << world.rank();
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(cell), std::string::npos) << e.what();
+    }
+  }
+  std::vector<double> r(10), z(10);
+  EXPECT_THROW(m.apply(view(r), View<double>(z.data(), z.size(), MemorySpace::host())), SizeMismatch);
+}
+
+TEST(CutPlaneMultigrid, RefusesAnotherPlane) {
+  const Communicator world;
+  std::mt19937_64 rng = shared_rng(world);
+  const auto cpu = CpuExecutor::create();
+  const Plane p = random_plane(40, 30, rng);
+  const auto cut = BlockDecomposition::over(world, 41, 30, 8);
+  EXPECT_THROW(CutPlaneMultigrid<double>(system_of(p, cpu), cut), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace voltaic::mpi
