@@ -189,7 +189,7 @@ void plane_prolong_add(const plane::Transfer<T>& t, int fine_nx, int fine_ny, co
                                            int, T*);                                                                   \
   template void plane_residual<T>(const plane::Level<T>&, const T*, const T*, T*);                                     \
   template void plane_restrict_transpose<T>(const plane::Transfer<T>&, int, int, const T*, int, int, T*);              \
-  template void plane_prolong_add<T>(const plane::Transfer<T>&, int, int, const T*, int, int, T*);                 \
+  template void plane_prolong_add<T>(const plane::Transfer<T>&, int, int, const T*, int, int, T*);                     \
   template void plane_sum_blocks<T>(const plane::Level<T>&, const plane::Transfer<T>&, int, int, T*,                   \
                                     const plane::CellRange&);                                                          \
   template void plane_invert_blocks<T>(const plane::Level<T>&, T*, unsigned long long*, const plane::CellRange&);      \

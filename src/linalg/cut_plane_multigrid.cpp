@@ -59,8 +59,9 @@ struct CutPlaneMultigrid<T>::Level {
     v.blocks = blocks.data();
     return v;
   }
-  plane::Transfer<T> transfer() const { return {coarsen_x ? 1 : 0, coarsen_y ? 1 : 0, transfer_index.data(),
-                                                transfer_weight.data()}; }
+  plane::Transfer<T> transfer() const {
+    return {coarsen_x ? 1 : 0, coarsen_y ? 1 : 0, transfer_index.data(), transfer_weight.data()};
+  }
 };
 
 namespace {
@@ -118,8 +119,8 @@ CutPlaneMultigrid<T>::CutPlaneMultigrid(const PlaneSystem<T>& system, std::share
   if (g.nx() != cut_->plane_nx() || g.ny() != cut_->plane_ny() || g.first_i() != 0 || g.first_j() != 0) {
     throw InvalidArgument("system.grid", where,
                           "the system's plane (" + std::to_string(g.nx()) + " x " + std::to_string(g.ny()) +
-                              ") is not the decomposition's whole plane (" + std::to_string(cut_->plane_nx()) +
-                              " x " + std::to_string(cut_->plane_ny()) + ")");
+                              ") is not the decomposition's whole plane (" + std::to_string(cut_->plane_nx()) + " x " +
+                              std::to_string(cut_->plane_ny()) + ")");
   }
   if (options_.pre_smoothing < 0 || options_.post_smoothing < 0) {
     throw InvalidArgument("options", where, "pre_smoothing and post_smoothing must be >= 0");
@@ -226,9 +227,10 @@ void CutPlaneMultigrid<T>::copy_out(const std::vector<T>& window, int layers, T*
 template <class T>
 void CutPlaneMultigrid<T>::agree(std::size_t l, long long bad, const char* what) const {
   const Level& v = *levels_[l];
-  const long long global = bad < 0 ? kNone
-                                   : static_cast<long long>(v.window().i_begin + bad % v.window().nx()) +
-                                         static_cast<long long>(v.layout.nx) * (v.window().j_begin + bad / v.window().nx());
+  const long long global = bad < 0
+                               ? kNone
+                               : static_cast<long long>(v.window().i_begin + bad % v.window().nx()) +
+                                     static_cast<long long>(v.layout.nx) * (v.window().j_begin + bad / v.window().nx());
   const long long first = v.link->min(global);
   if (first == kNone) return;
   throw InvalidArgument(
@@ -245,6 +247,7 @@ void CutPlaneMultigrid<T>::update(View<const T> b00, View<const T> b01, View<con
   const std::string where = "CutPlaneMultigrid::update";
   const View<const T> b[4] = {b00, b01, b10, b11};
   const char* names[4] = {"b00", "b01", "b10", "b11"};
+  ready_ = false;
   Level& top = *levels_[0];
   const std::size_t wn = top.cells();
   long long bad = -1;
@@ -280,9 +283,11 @@ void CutPlaneMultigrid<T>::update(View<const T> b00, View<const T> b01, View<con
   try {
     tail_->update(part(0), part(1), part(2), part(3));
   } catch (const InvalidArgument& e) {
-    throw InvalidArgument("blocks", where,
-                          "the levels from level " + std::to_string(tail) + " on (run whole on every rank): " + e.what());
+    throw InvalidArgument(
+        "blocks", where,
+        "the levels from level " + std::to_string(tail) + " on (run whole on every rank): " + e.what());
   }
+  ready_ = true;
 }
 
 template <class T>
@@ -304,8 +309,8 @@ void CutPlaneMultigrid<T>::restrict_to(std::size_t l) const {
   const Level& c = *levels_[l];
   const plane::Level<T> v = f.kernel(k_);
   if (options_.restriction == PlaneRestriction::cell_sum) {
-    cpu::plane_restrict_residual(v, c.transfer(), f.r.data(), f.z.data(), c.window().nx(), c.window().ny(),
-                                 c.r.data(), c.own);
+    cpu::plane_restrict_residual(v, c.transfer(), f.r.data(), f.z.data(), c.window().nx(), c.window().ny(), c.r.data(),
+                                 c.own);
     c.link->exchange(c.r.data(), 2);  // the next restriction reads r at the cells beside its own
   } else {
     cpu::plane_residual(v, f.r.data(), f.z.data(), f.residual.data(), f.own);
@@ -319,8 +324,8 @@ template <class T>
 void CutPlaneMultigrid<T>::prolong_from(std::size_t l) const {
   const Level& f = *levels_[l - 1];
   const Level& c = *levels_[l];
-  cpu::plane_prolong_add(c.transfer(), f.window().nx(), f.window().ny(), c.z.data(), c.window().nx(),
-                         c.window().ny(), f.z.data(), f.own);
+  cpu::plane_prolong_add(c.transfer(), f.window().nx(), f.window().ny(), c.z.data(), c.window().nx(), c.window().ny(),
+                         f.z.data(), f.own);
   f.link->exchange(f.z.data(), 2);
 }
 
@@ -330,7 +335,11 @@ void CutPlaneMultigrid<T>::apply(View<const T> r, View<T> z) const {
   detail::require_vector(*tail_->executor(), r, 2 * ghosted_cells(), where, "r");
   detail::require_vector(*tail_->executor(), z, 2 * ghosted_cells(), where, "z");
   if (r.data() == z.data()) {
-    throw InvalidArgument(where, where, "r and z are the same array; the preconditioner needs separate input and output");
+    throw InvalidArgument(where, where,
+                          "r and z are the same array; the preconditioner needs separate input and output");
+  }
+  if (!ready_) {
+    throw InvalidArgument(where, where, "no blocks: apply() needs a successful update() first");
   }
   const std::size_t tail = levels_.size() - 1;
   const Level& top = *levels_[0];

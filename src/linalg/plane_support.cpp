@@ -228,8 +228,8 @@ Level<T> level_of(const PlaneSystem<T>& s) {
   template std::vector<T> dirichlet_values<T>(const Axis&, const Axis&, const std::array<BoundaryFaces, 2>&);   \
   template void check_blocks<T>(const Executor&, const PlaneGrid&, View<const T>, View<const T>, View<const T>, \
                                 View<const T>, const std::string&);                                             \
-  template Level<T> level_of<T>(const PlaneSystem<T>&);                                                        \
-  template BoundaryFaces faces_of<T>(const PlaneSystem<T>&, int, const Axis&, const Axis&);                    \
+  template Level<T> level_of<T>(const PlaneSystem<T>&);                                                         \
+  template BoundaryFaces faces_of<T>(const PlaneSystem<T>&, int, const Axis&, const Axis&);                     \
   template std::vector<HostLevel<T>> hierarchy<T>(Axis, Axis, std::array<BoundaryFaces, 2>, std::array<double, 2>);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)

@@ -32,8 +32,8 @@ bool contains(const PlaneBlock& outer, const PlaneBlock& inner) {
 }
 
 std::string show(const PlaneBlock& b) {
-  return "[" + std::to_string(b.i_begin) + ", " + std::to_string(b.i_end) + ") x [" + std::to_string(b.j_begin) +
-         ", " + std::to_string(b.j_end) + ")";
+  return "[" + std::to_string(b.i_begin) + ", " + std::to_string(b.i_end) + ") x [" + std::to_string(b.j_begin) + ", " +
+         std::to_string(b.j_end) + ")";
 }
 
 /// Copies the cells of `part` between a window's layers and a packed buffer.
@@ -59,9 +59,9 @@ void move(const PlaneBlock& w, const PlaneBlock& part, int layers, T* window, T*
 LevelLink::LevelLink(const Communicator& comm, PlaneLevelLayout layout) : comm_(comm), layout_(std::move(layout)) {
   const PlaneLevelLayout& l = layout_;
   if (static_cast<int>(l.owned.size()) != comm_.size()) {
-    throw InvalidArgument("layout.owned", kWhere,
-                          std::to_string(l.owned.size()) + " owned rectangles for " + std::to_string(comm_.size()) +
-                              " ranks");
+    throw InvalidArgument(
+        "layout.owned", kWhere,
+        std::to_string(l.owned.size()) + " owned rectangles for " + std::to_string(comm_.size()) + " ranks");
   }
   std::size_t cells = 0;
   const PlaneBlock level{0, l.nx, 0, l.ny};
@@ -86,9 +86,9 @@ LevelLink::LevelLink(const Communicator& comm, PlaneLevelLayout layout) : comm_(
   const int me = comm_.rank();
   const PlaneBlock mine = band_of(l.owned[me], l.band, l.nx, l.ny);
   if (!contains(l.window, mine) || !contains(level, l.window)) {
-    throw InvalidArgument("layout.window", kWhere,
-                          "the window " + show(l.window) + " does not hold the band " + show(mine) +
-                              " or leaves the level");
+    throw InvalidArgument(
+        "layout.window", kWhere,
+        "the window " + show(l.window) + " does not hold the band " + show(mine) + " or leaves the level");
   }
   for (int r = 0; r < comm_.size(); ++r) {
     if (r == me) continue;
@@ -147,9 +147,9 @@ void LevelLink::gather_as(const T* window, int layers, T* whole) const {
     move<T, true>(layout_.window, own, layers, const_cast<T*>(window), all.data() + offsets[comm_.rank()]);
   }
   const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
-  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), offsets.data(), type,
-                       comm_.get()),
-        "MPI_Allgatherv");
+  check(
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), offsets.data(), type, comm_.get()),
+      "MPI_Allgatherv");
   const PlaneBlock level{0, layout_.nx, 0, layout_.ny};
   for (int r = 0; r < ranks; ++r) {
     if (layout_.owned[r].columns() != 0) {

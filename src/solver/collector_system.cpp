@@ -57,22 +57,15 @@ void CollectorJacobian<T>::apply(View<const T> x, View<T> y) const {
 
 template <class T>
 CollectorPreconditioner<T>::CollectorPreconditioner(std::shared_ptr<const BlockZLinePreconditioner<T>> cells,
-                                                    std::shared_ptr<PlaneMultigrid<T>> schur, double g_negative,
-                                                    double g_positive, std::shared_ptr<const PlaneDecomposition> cut,
-                                                    std::size_t foil_values)
+                                                    std::shared_ptr<const PlaneCycle> schur, double g_negative,
+                                                    double g_positive, std::size_t foil_values)
     : cells_(std::move(cells)),
       schur_(std::move(schur)),
       g_negative_(static_cast<T>(g_negative)),
       g_positive_(static_cast<T>(g_positive)),
-      cut_(std::move(cut)),
       zb_(cells_->executor(), cells_->size()),
       zt_(cells_->executor(), cells_->size()),
-      t_(cells_->executor(), cut_ ? foil_values : schur_->size()) {
-  if (cut_) {
-    t_whole_ = Array<T>(cells_->executor(), schur_->size());
-    z_whole_ = Array<T>(cells_->executor(), schur_->size());
-  }
-}
+      t_(cells_->executor(), foil_values) {}
 
 template <class T>
 void CollectorPreconditioner<T>::apply(View<const T> r, View<T> z) const {
@@ -83,13 +76,7 @@ void CollectorPreconditioner<T>::apply(View<const T> r, View<T> z) const {
   dfn::for_each_index(
       exec, 0, layer,
       collector::SchurForward<T>{n2 / 2, layer, g_negative_, g_positive_, r.data(), z.data(), t_.data()});
-  if (cut_) {  // the whole plane's V-cycle on every rank, then this block's part
-    cut_->gather(t_.data(), 2, t_whole_.data());
-    schur_->apply(t_whole_.view(), z_whole_.view());
-    cut_->slice(z_whole_.data(), 2, z_foils.data());
-  } else {
-    schur_->apply(t_.view(), z_foils);
-  }
+  schur_->apply(t_.view(), z_foils);
   dfn::for_each_index(exec, 0, n2,
                       collector::SchurBack<T>{n2 / 2, layer, g_negative_, g_positive_, z_foils.data(), zb_.data(),
                                               zt_.data(), z.data()});
@@ -217,19 +204,19 @@ CollectorSystem::CollectorSystem(const CellLayout& layout, CellDrive::Mode mode,
         grid, exec, std::array<double, 2>{k_n, k_p}, edges_of(cover_n, grid.nx(), grid.ny()),
         edges_of(cover_p, grid.nx(), grid.ny()), PlaneBlocks<double>{b00.view(), zero.view(), zero.view(), b11.view()});
   };
-  // The Schur complement's V-cycle is the whole plane's (on a cut plane every rank runs it).
-  schur_ = foil_plane(PlaneGrid(nx, ny, g.dx(), g.dy()), negative, positive_held, plane);
+  // The Schur complement's V-cycle is the whole plane's (PlaneCycle: cut over the ranks or gathered).
+  const std::shared_ptr<PlaneOperator<double>> whole =
+      foil_plane(PlaneGrid(nx, ny, g.dx(), g.dy()), negative, positive_held, plane);
   if (cut) {
     foils_ = foil_plane(PlaneGrid(g.nx(), g.ny(), g.dx(), g.dy(), cut->first_i(), cut->first_j()),
                         block_coverage(negative, *cut), block_coverage(positive_held, *cut), layer_);
     foils_->decompose(cut);
-    blocks_whole_ = Array<double>(exec, 4 * plane);
   } else {
-    foils_ = std::make_shared<PlaneOperator<double>>(schur_->converted<double>());
+    foils_ = std::make_shared<PlaneOperator<double>>(whole->converted<double>());
   }
-  multigrid_ = std::make_shared<PlaneMultigrid<double>>(*schur_, schur_cycle());
+  schur_ = std::make_shared<PlaneCycle>(whole->system(), cut, schur_cycle());
   preconditioner_ =
-      std::make_shared<CollectorPreconditioner<double>>(zline_, multigrid_, g_negative_, g_positive_, cut, 2 * layer_);
+      std::make_shared<CollectorPreconditioner<double>>(zline_, schur_, g_negative_, g_positive_, 2 * layer_);
   SolverOptions options = linear;
   options.throw_on_failure = false;
   solver_ = std::make_unique<GmresSolver<double>>(
@@ -269,15 +256,7 @@ void CollectorSystem::update() {
   dfn::for_each_index(exec, 0, layer_,
                       collector::SchurBlocks{n_, layer_, g_negative_, g_positive_, zb.data(), zt.data(), part(0).data(),
                                              part(1).data(), part(2).data(), part(3).data()});
-  if (const auto& cut = layout_.decomposition()) {  // the whole plane's blocks, on every rank
-    cut->gather(blocks_.data(), 4, blocks_whole_.data());
-    const std::size_t plane = schur_->size() / 2;
-    auto whole = [&](int i) { return blocks_whole_.const_view().subview(i * plane, plane); };
-    schur_->update_blocks(whole(0), whole(1), whole(2), whole(3));
-  } else {
-    schur_->update_blocks(part(0), part(1), part(2), part(3));
-  }
-  multigrid_->update(*schur_);
+  schur_->update(blocks_.const_view());
 }
 
 SolveReport CollectorSystem::solve(View<const double> b, View<double> x) {

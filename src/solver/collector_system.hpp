@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "solver/collector_tabs.hpp"
+#include "solver/plane_cycle.hpp"
 #include "voltaic/linalg/krylov.hpp"
 #include "voltaic/linalg/plane_multigrid.hpp"
 #include "voltaic/linalg/plane_system.hpp"
@@ -49,23 +50,21 @@ class CollectorJacobian final : public LinearOperator<T> {
 ///   y = Z^{-1} r_cells;  S w = r_foils - C y;  z_cells = y - Z^{-1} B w
 /// with S = D - C Z^{-1} B the foils' Schur complement (per column a 2x2
 /// block, exact for the z-line matrix; the cells' in-plane couplings, 1e-12
-/// of the rest, are left out), solved by one multigrid V-cycle. On a cut
-/// plane the V-cycle is the whole plane's, run by every rank on the gathered
-/// right-hand side (the plane is small beside the cells): the same bits for
-/// every cut.
+/// of the rest, are left out), solved by one multigrid V-cycle (PlaneCycle:
+/// on a cut plane cut over the ranks in host memory, gathered and run whole
+/// on a GPU; the same bits for every cut).
 template <class T>
 class CollectorPreconditioner final : public Preconditioner<T> {
  public:
-  /// @param cut the plane's decomposition (null: whole); `schur` is then the
-  ///        whole plane's and the block has `foil_values` foil unknowns
+  /// @param foil_values the block's foil unknowns (two fields of its columns)
   CollectorPreconditioner(std::shared_ptr<const BlockZLinePreconditioner<T>> cells,
-                          std::shared_ptr<PlaneMultigrid<T>> schur, double g_negative, double g_positive,
-                          std::shared_ptr<const PlaneDecomposition> cut = nullptr, std::size_t foil_values = 0);
+                          std::shared_ptr<const PlaneCycle> schur, double g_negative, double g_positive,
+                          std::size_t foil_values);
   std::size_t size() const override { return cells_->size() + t_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return cells_->executor(); }
   void apply(View<const T> r, View<T> z) const override;
   bool stream_ordered() const override {
-    return cells_->stream_ordered() && schur_->stream_ordered() && (!cut_ || cut_->stream_ordered());
+    return cells_->stream_ordered() && schur_->stream_ordered();
   }
   /// Z^{-1} of the unit vectors at the face cells (2 n values each).
   View<T> zb() { return zb_.view(); }
@@ -73,12 +72,10 @@ class CollectorPreconditioner final : public Preconditioner<T> {
 
  private:
   std::shared_ptr<const BlockZLinePreconditioner<T>> cells_;
-  std::shared_ptr<PlaneMultigrid<T>> schur_;
+  std::shared_ptr<const PlaneCycle> schur_;
   T g_negative_, g_positive_;
-  std::shared_ptr<const PlaneDecomposition> cut_;
   Array<T> zb_, zt_;
-  mutable Array<T> t_;                  // the foils' right-hand side (the block's on a cut plane)
-  mutable Array<T> t_whole_, z_whole_;  // the whole plane's, on a cut plane
+  mutable Array<T> t_;  // the foils' right-hand side (the block's on a cut plane)
 };
 
 /// Everything of the collectors for one drive mode of the potential step.
@@ -117,14 +114,13 @@ class CollectorSystem {
   double tab_drop_;  ///< sum over the positive tab of q^2 / d: V = q . phi_p - I tab_drop_
   std::shared_ptr<TwoFieldStencilOperator<double>> cells_;
   std::shared_ptr<BlockZLinePreconditioner<double>> zline_;
-  std::shared_ptr<PlaneOperator<double>> foils_, schur_;  ///< the block's foils, the whole plane's Schur complement
-  std::shared_ptr<PlaneMultigrid<double>> multigrid_;
+  std::shared_ptr<PlaneOperator<double>> foils_;  ///< the block's foils
+  std::shared_ptr<PlaneCycle> schur_;             ///< the V-cycle of the foils' Schur complement
   std::shared_ptr<CollectorPreconditioner<double>> preconditioner_;
   std::unique_ptr<GmresSolver<double>> solver_;
   Array<double> tab_share_, tab_dirichlet_, negative_dirichlet_;  ///< per column
   Array<double> face_bottom_, face_top_;                          ///< unit vectors at the face cells' phi_s
   Array<double> blocks_;                                          ///< the Schur blocks, 4 layer values
-  Array<double> blocks_whole_;   ///< the same gathered over the whole plane (a cut plane's)
   mutable Array<double> plane_;  ///< A_foil phi_foil
   mutable Array<double> heat_;   ///< per foil and column [W]
   Array<double> ones_;           ///< sums heat_ on the device: no copy to the host per step

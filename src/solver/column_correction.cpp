@@ -19,29 +19,23 @@ ColumnCorrection::ColumnCorrection(std::shared_ptr<const StencilOperator<double>
   layer_ = g.cells_per_layer();
   nz_ = g.nz();
   ones_ = Array<double>::from_host(exec_, std::vector<double>(n_, 1.0));
-  zeros_ = Array<double>::from_host(exec_, std::vector<double>(layer_, 0.0));
   diagonal_ = Array<double>::from_host(exec_, std::vector<double>(layer_, 1.0));  // until update()
   for (Array<double>* a : {&t_, &u_}) *a = Array<double>(exec_, n_);
   for (Array<double>* a : {&c_, &rc_}) *a = Array<double>(exec_, 2 * layer_);
-  // The coarse plane: the whole plane's on a cut plane.
+  // The coarse plane: the whole plane's (PlaneCycle: cut over the ranks, or gathered, on a cut plane).
   const auto& cut = op_->decomposition();
   const int nx = cut ? cut->plane_nx() : g.nx(), ny = cut ? cut->plane_ny() : g.ny();
   const std::size_t columns = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
-  if (cut) {
-    whole_diagonal_ = Array<double>::from_host(exec_, std::vector<double>(columns, 1.0));
-    whole_zeros_ = Array<double>::from_host(exec_, std::vector<double>(columns, 0.0));
-    whole_rc_ = Array<double>(exec_, 2 * columns);
-    whole_c_ = Array<double>(exec_, 2 * columns);
-  }
-  const Array<double>& zeros = cut ? whole_zeros_ : zeros_;
+  const Array<double> ones = Array<double>::from_host(exec_, std::vector<double>(columns, 1.0));
+  const Array<double> zeros = Array<double>::from_host(exec_, std::vector<double>(columns, 0.0));
   // No tabs: the column operator's outer faces are in its diagonal.
   const View<const double> x_edge = zeros.const_view().subview(0, static_cast<std::size_t>(ny));
   const View<const double> y_edge = zeros.const_view().subview(0, static_cast<std::size_t>(nx));
   const PlaneEdges<double> none{x_edge, x_edge, y_edge, y_edge};
-  const View<const double> d = (cut ? whole_diagonal_ : diagonal_).const_view(), zero = zeros.const_view();
+  const View<const double> d = ones.const_view(), zero = zeros.const_view();
   const PlaneSystem<double> system(PlaneGrid(nx, ny, g.dx(), g.dy()), exec_, {sheet_conductance, sheet_conductance},
                                    none, none, {d, zero, zero, d});
-  coarse_ = std::make_unique<PlaneMultigrid<double>>(system);
+  coarse_ = std::make_unique<PlaneCycle>(system, cut);
 }
 
 void ColumnCorrection::update() {
@@ -49,14 +43,7 @@ void ColumnCorrection::update() {
   // between cells cancel in A 1; the mass and the outer faces stay).
   op_->apply(ones_.const_view(), t_.view());
   dfn::for_each_index(*exec_, 0, layer_, column::Sum{layer_, nz_, t_.data(), diagonal_.data()});
-  if (const auto& cut = op_->decomposition()) {
-    cut->gather(diagonal_.data(), 1, whole_diagonal_.data());
-    const View<const double> d = whole_diagonal_.const_view(), zero = whole_zeros_.const_view();
-    coarse_->update(d, zero, zero, d);
-    return;
-  }
-  const View<const double> d = diagonal_.const_view(), zero = zeros_.const_view();
-  coarse_->update(d, zero, zero, d);
+  coarse_->update_diagonal(diagonal_.const_view());
 }
 
 void ColumnCorrection::apply(View<const double> r, View<double> z) const {
@@ -69,13 +56,7 @@ void ColumnCorrection::apply(View<const double> r, View<double> z) const {
   residual();
   dfn::for_each_index(e, 0, layer_, column::Sum{layer_, nz_, t_.data(), rc_.data()});
   fill(e, rc_.view().subview(layer_, layer_), 0.0);
-  if (const auto& cut = op_->decomposition()) {  // the whole plane's V-cycle on every rank
-    cut->gather(rc_.data(), 2, whole_rc_.data());
-    coarse_->apply(whole_rc_.const_view(), whole_c_.view());
-    cut->slice(whole_c_.data(), 2, c_.data());
-  } else {
-    coarse_->apply(rc_.const_view(), c_.view());
-  }
+  coarse_->apply(rc_.const_view(), c_.view());
   dfn::for_each_index(e, 0, n_, column::Add{layer_, c_.data(), z.data()});
   residual();
   zline_->apply(t_.const_view(), u_.view());

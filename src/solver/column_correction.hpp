@@ -10,6 +10,7 @@
 
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/grid.hpp"
+#include "solver/plane_cycle.hpp"
 #include "voltaic/linalg/plane_multigrid.hpp"
 #include "voltaic/linalg/preconditioner.hpp"
 #include "voltaic/linalg/stencil_operator.hpp"
@@ -30,8 +31,8 @@ namespace voltaic {
 /// sums, about 30 values per cell, plus the V-cycle on nx ny columns.
 ///
 /// On a cut plane (op decomposed) the coarse problem is the whole plane's,
-/// solved by every rank from the gathered column residuals (a plane is
-/// small beside the stack): the same bits for every cut.
+/// by PlaneCycle: cut over the ranks in host memory, gathered and run whole
+/// on a GPU; the same bits for every cut.
 class ColumnCorrection final : public Preconditioner<double> {
  public:
   /// @param sheet_conductance sum over the layers of k dz [W/K for heat]: the
@@ -46,7 +47,7 @@ class ColumnCorrection final : public Preconditioner<double> {
   const std::shared_ptr<const Executor>& executor() const override { return exec_; }
   void apply(View<const double> r, View<double> z) const override;
   /// On the whole plane, or a cut plane whose gathers are stream-ordered.
-  bool stream_ordered() const override { return op_->stream_ordered(); }
+  bool stream_ordered() const override { return op_->stream_ordered() && coarse_->stream_ordered(); }
 
  private:
   std::shared_ptr<const StencilOperator<double>> op_;
@@ -54,13 +55,10 @@ class ColumnCorrection final : public Preconditioner<double> {
   std::shared_ptr<const Executor> exec_;
   std::size_t n_, layer_;
   int nz_;
-  std::unique_ptr<PlaneMultigrid<double>> coarse_;
-  Array<double> ones_, zeros_, diagonal_;  ///< n, layer, layer
-  mutable Array<double> t_, u_, c_;        ///< n, n, 2 layer (the coarse residual, then its correction)
-  mutable Array<double> rc_;               ///< 2 layer
-  /// On a cut plane: the whole plane's diagonal (and zeros), residual and correction.
-  Array<double> whole_diagonal_, whole_zeros_;
-  mutable Array<double> whole_rc_, whole_c_;
+  std::unique_ptr<PlaneCycle> coarse_;
+  Array<double> ones_, diagonal_;    ///< n, layer
+  mutable Array<double> t_, u_, c_;  ///< n, n, 2 layer (the coarse residual, then its correction)
+  mutable Array<double> rc_;         ///< 2 layer
 };
 
 }  // namespace voltaic

@@ -3,6 +3,7 @@ target_sources(voltaic PRIVATE
   solver/diffusion_step.cpp
   solver/stack_heat.cpp
   solver/column_correction.cpp
+  solver/plane_cycle.cpp
   solver/lumped_thermal.cpp
   solver/drive_cycle.cpp
   solver/experiment.cpp

@@ -28,16 +28,19 @@ struct Case {
   CurrentCollectorModel collectors;
   ThermalModel thermal;
   std::vector<std::string> steps;
+  int nx = 12, ny = 10;
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 // 12 x 10 columns: tiles of 8 give 2 x 2 tiles, so 4 ranks each own one.
+// The wide case's 36 x 32 columns are more than kPlaneFusedCells: its plane
+// V-cycles are cut over the ranks on their finest level (CutPlaneMultigrid).
 constexpr int kTile = 8;
 
 SimulationOptions options(const Case& c) {
   SimulationOptions o;
-  o.grid = {3, 2, 3, 5, 12, 10, c.collectors};
+  o.grid = {3, 2, 3, 5, c.nx, c.ny, c.collectors};
   o.thermal = c.thermal;
   o.field_times = {0.0, 200.0};
   return o;
@@ -114,6 +117,8 @@ const std::vector<Case>& cases() {
       {"PouchIsothermalWithHold", marquis, pair, ThermalModel::isothermal, hold},
       {"PouchLumped", marquis, pair, ThermalModel::lumped, rest},
       {"PouchConductionWithHold", marquis, pair, ThermalModel::conduction, hold},
+      {"WidePouchConductionWithHold", marquis, pair, ThermalModel::conduction,
+       {"Discharge at 2C for 1 minute", "Hold at 3.8 V for 30 seconds"}, 36, 32},
   };
   return all;
 }

@@ -4,6 +4,8 @@
 // both restrictions, several smoothing counts, blocks that are not aligned
 // to even columns, and planes whose cut levels are none, one or several;
 // rejected blocks are reported on every rank.
+#include "voltaic/linalg/cut_plane_multigrid.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "voltaic/core/executor.hpp"
-#include "voltaic/linalg/cut_plane_multigrid.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
 
 namespace voltaic::mpi {
@@ -136,6 +137,9 @@ TEST(CutPlaneMultigrid, RejectedBlocksAreReportedOnEveryRank) {
   const PlaneSystem<double> whole_system = system_of(p, cpu);
   const auto cut = BlockDecomposition::over(world, p.nx, p.ny, 8);
   CutPlaneMultigrid<double> m(whole_system, cut);
+  std::vector<double> r0(2 * m.ghosted_cells(), 1.0), z0(r0.size());
+  EXPECT_THROW(m.apply(view(r0), View<double>(z0.data(), z0.size(), MemorySpace::host())), InvalidArgument)
+      << "apply() before update()";
   // A cell on the last rank's block: every rank must throw, naming it.
   const PlaneBlock& last = cut->blocks().back();
   const int i = last.i_end - 1, j = last.j_end - 1;
@@ -155,6 +159,10 @@ TEST(CutPlaneMultigrid, RejectedBlocksAreReportedOnEveryRank) {
   }
   std::vector<double> r(10), z(10);
   EXPECT_THROW(m.apply(view(r), View<double>(z.data(), z.size(), MemorySpace::host())), SizeMismatch);
+  // After a rejected update the cycle refuses to run until one succeeds.
+  r.assign(2 * m.ghosted_cells(), 1.0);
+  z.assign(r.size(), 0.0);
+  EXPECT_THROW(m.apply(view(r), View<double>(z.data(), z.size(), MemorySpace::host())), InvalidArgument);
 }
 
 TEST(CutPlaneMultigrid, RefusesAnotherPlane) {

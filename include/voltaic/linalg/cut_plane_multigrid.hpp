@@ -63,6 +63,7 @@ class CutPlaneMultigrid {
   void update(View<const T> b00, View<const T> b01, View<const T> b10, View<const T> b11);
   /// One V-cycle: z = M^{-1} r, both ghosted fields of two layers; z's owned
   /// cells and its ghosts are written.
+  /// @throws InvalidArgument before the first update() and after a rejected one
   void apply(View<const T> r, View<T> z) const;
 
   /// Ghosted values of one field (r and z hold two).
@@ -88,6 +89,7 @@ class CutPlaneMultigrid {
   std::vector<std::unique_ptr<Level>> levels_;  ///< the cut levels and the replicated tail's first
   std::unique_ptr<PlaneMultigrid<T>> tail_;     ///< the replicated levels
   int num_levels_ = 0;
+  bool ready_ = false;  ///< the last update() succeeded
   mutable std::vector<T> tail_r_, tail_z_, tail_blocks_;  ///< the tail's first level, whole
 };
 

@@ -18,10 +18,10 @@ namespace voltaic {
 /// every cell within `band` of them. Window arrays are stored x fastest, then
 /// y, then layers (window.nx() x window.ny() values a layer).
 struct PlaneLevelLayout {
-  int nx = 0, ny = 0;              ///< the whole level's cells
-  std::vector<PlaneBlock> owned;   ///< every rank's owned cells, in rank order
-  PlaneBlock window;               ///< this rank's window (level coordinates)
-  int band = 0;                    ///< the cells beyond the owned ones that exchange() fills
+  int nx = 0, ny = 0;             ///< the whole level's cells
+  std::vector<PlaneBlock> owned;  ///< every rank's owned cells, in rank order
+  PlaneBlock window;              ///< this rank's window (level coordinates)
+  int band = 0;                   ///< the cells beyond the owned ones that exchange() fills
 };
 
 /// Collective over the ranks: every rank calls each operation in the same

@@ -173,8 +173,8 @@ class PlaneMultigrid final : public Preconditioner<T> {
   friend class CutPlaneMultigrid;
   /// The levels given (a cut hierarchy's replicated tail, CutPlaneMultigrid);
   /// the first level's blocks come with update(b00, b01, b10, b11).
-  PlaneMultigrid(std::shared_ptr<const Executor> exec, std::array<double, 2> k,
-                 std::vector<plane::HostLevel<T>> levels, PlaneMultigridOptions options);
+  PlaneMultigrid(std::shared_ptr<const Executor> exec, std::array<double, 2> k, std::vector<plane::HostLevel<T>> levels,
+                 PlaneMultigridOptions options);
   void build(const PlaneSystem<T>& system);
   /// Allocates the levels on the executor from their host values.
   void load(std::vector<plane::HostLevel<T>> hierarchy);
