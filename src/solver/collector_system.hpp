@@ -63,9 +63,7 @@ class CollectorPreconditioner final : public Preconditioner<T> {
   std::size_t size() const override { return cells_->size() + t_.size(); }
   const std::shared_ptr<const Executor>& executor() const override { return cells_->executor(); }
   void apply(View<const T> r, View<T> z) const override;
-  bool stream_ordered() const override {
-    return cells_->stream_ordered() && schur_->stream_ordered();
-  }
+  bool stream_ordered() const override { return cells_->stream_ordered() && schur_->stream_ordered(); }
   /// Z^{-1} of the unit vectors at the face cells (2 n values each).
   View<T> zb() { return zb_.view(); }
   View<T> zt() { return zt_.view(); }
@@ -121,9 +119,9 @@ class CollectorSystem {
   Array<double> tab_share_, tab_dirichlet_, negative_dirichlet_;  ///< per column
   Array<double> face_bottom_, face_top_;                          ///< unit vectors at the face cells' phi_s
   Array<double> blocks_;                                          ///< the Schur blocks, 4 layer values
-  mutable Array<double> plane_;  ///< A_foil phi_foil
-  mutable Array<double> heat_;   ///< per foil and column [W]
-  Array<double> ones_;           ///< sums heat_ on the device: no copy to the host per step
+  mutable Array<double> plane_;                                   ///< A_foil phi_foil
+  mutable Array<double> heat_;                                    ///< per foil and column [W]
+  Array<double> ones_;  ///< sums heat_ on the device: no copy to the host per step
 };
 
 }  // namespace voltaic

@@ -8,9 +8,9 @@
 
 #include <memory>
 
+#include "solver/plane_cycle.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/grid.hpp"
-#include "solver/plane_cycle.hpp"
 #include "voltaic/linalg/plane_multigrid.hpp"
 #include "voltaic/linalg/preconditioner.hpp"
 #include "voltaic/linalg/stencil_operator.hpp"

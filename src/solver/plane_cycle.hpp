@@ -2,8 +2,9 @@
 // The 2D V-cycle of the solver's plane problems (the foils' Schur complement,
 // the heat step's column correction) on a rank's block, however the plane is
 // held: whole (no cut), gathered to every rank and run whole (a cut plane on
-// a GPU), or cut over the ranks (CutPlaneMultigrid: a cut plane in host
-// memory). Every mode gives the whole plane's bits.
+// a GPU, or on one rank), or cut over the ranks (CutPlaneMultigrid: a plane
+// cut over several ranks in host memory). Every mode gives the whole plane's
+// bits.
 
 #include <memory>
 

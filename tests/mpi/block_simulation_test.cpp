@@ -117,8 +117,13 @@ const std::vector<Case>& cases() {
       {"PouchIsothermalWithHold", marquis, pair, ThermalModel::isothermal, hold},
       {"PouchLumped", marquis, pair, ThermalModel::lumped, rest},
       {"PouchConductionWithHold", marquis, pair, ThermalModel::conduction, hold},
-      {"WidePouchConductionWithHold", marquis, pair, ThermalModel::conduction,
-       {"Discharge at 2C for 1 minute", "Hold at 3.8 V for 30 seconds"}, 36, 32},
+      {"WidePouchConductionWithHold",
+       marquis,
+       pair,
+       ThermalModel::conduction,
+       {"Discharge at 2C for 1 minute", "Hold at 3.8 V for 30 seconds"},
+       36,
+       32},
   };
   return all;
 }

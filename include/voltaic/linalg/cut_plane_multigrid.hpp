@@ -89,7 +89,7 @@ class CutPlaneMultigrid {
   std::vector<std::unique_ptr<Level>> levels_;  ///< the cut levels and the replicated tail's first
   std::unique_ptr<PlaneMultigrid<T>> tail_;     ///< the replicated levels
   int num_levels_ = 0;
-  bool ready_ = false;  ///< the last update() succeeded
+  bool ready_ = false;                                    ///< the last update() succeeded
   mutable std::vector<T> tail_r_, tail_z_, tail_blocks_;  ///< the tail's first level, whole
 };
 
