@@ -4,44 +4,10 @@
 #include <cmath>
 #include <utility>
 
+#include "solver/mixing_solve.hpp"
 #include "voltaic/linalg/blas1.hpp"
 
 namespace voltaic {
-
-namespace {
-
-/// Solves the small symmetric positive semi-definite system A y = b in place
-/// by Cholesky with a relative Tikhonov shift (the columns of dF become
-/// nearly dependent as the iteration converges); false when it breaks down.
-bool solve_normal_equations(std::vector<double>& a, std::vector<double>& b, int m) {
-  double trace = 0.0;
-  for (int i = 0; i < m; ++i) trace += a[i * m + i];
-  if (!(trace > 0.0) || !std::isfinite(trace)) return false;
-  for (int i = 0; i < m; ++i) a[i * m + i] += 1e-12 * trace;
-  for (int j = 0; j < m; ++j) {
-    double d = a[j * m + j];
-    for (int k = 0; k < j; ++k) d -= a[j * m + k] * a[j * m + k];
-    if (!(d > 0.0)) return false;
-    d = std::sqrt(d);
-    a[j * m + j] = d;
-    for (int i = j + 1; i < m; ++i) {
-      double s = a[i * m + j];
-      for (int k = 0; k < j; ++k) s -= a[i * m + k] * a[j * m + k];
-      a[i * m + j] = s / d;
-    }
-  }
-  for (int i = 0; i < m; ++i) {  // L y = b
-    for (int k = 0; k < i; ++k) b[i] -= a[i * m + k] * b[k];
-    b[i] /= a[i * m + i];
-  }
-  for (int i = m - 1; i >= 0; --i) {  // L^T x = y
-    for (int k = i + 1; k < m; ++k) b[i] -= a[k * m + i] * b[k];
-    b[i] /= a[i * m + i];
-  }
-  return true;
-}
-
-}  // namespace
 
 AndersonMixing::AndersonMixing(std::shared_ptr<const Executor> exec, std::size_t n, int depth,
                                const VectorSpace<double>& space)
@@ -77,7 +43,7 @@ void AndersonMixing::mix(View<const double> x, View<const double> g, View<double
     b[i] = space_.dot(e, df_[i].const_view(), f_.const_view());
     for (int j = 0; j <= i; ++j) a[i * m + j] = a[j * m + i] = space_.dot(e, df_[i].const_view(), df_[j].const_view());
   }
-  if (!solve_normal_equations(a, b, m)) {  // no usable history: start again from this point
+  if (!mixing::solve_normal_equations(a.data(), b.data(), m)) {  // no usable history: start again from this point
     count_ = 1;
     return;
   }

@@ -411,7 +411,7 @@ class CellRunT {
   VOLTAIC_HD void record();
   VOLTAIC_HD bool start_step();
   VOLTAIC_HD bool step_once(bool& step_ended);
-  VOLTAIC_HD double depletion_floor() const { return -s_.atol * c_.ce0; }
+  VOLTAIC_HD double depletion_floor() const { return stepping::depletion_floor(s_.atol, c_.ce0); }
   // The degradation submodels the batch runs (always off in CellRunT<false>).
   VOLTAIC_HD bool has_sei() const { return Ageing && s_.sei; }
   VOLTAIC_HD bool has_plating() const { return Ageing && s_.plating; }
@@ -1104,7 +1104,7 @@ VOLTAIC_HD void CellRunT<Ageing>::mix() {
   copy(g, f, n_);
   axpy(-1.0, x, f, n_);
   if (k_.mix_count > 0) {
-    const int slot = (k_.mix_count - 1) % kMixingDepth;
+    const int slot = (k_.mix_count - 1) % mixing::kDepth;
     double *df = at(o.mix_df + static_cast<std::size_t>(slot) * n_), *dg = at(o.mix_dg + slot * n_);
     copy(f, df, n_);
     axpy(-1.0, f_last, df, n_);
@@ -1114,45 +1114,18 @@ VOLTAIC_HD void CellRunT<Ageing>::mix() {
   copy(f, f_last, n_);
   copy(g, g_last, n_);
   copy(g, next, n_);
-  const int m = k_.mix_count < kMixingDepth ? k_.mix_count : kMixingDepth;
+  const int m = k_.mix_count < mixing::kDepth ? k_.mix_count : mixing::kDepth;
   ++k_.mix_count;
   if (m == 0) return;
-  double a[kMixingDepth * kMixingDepth], b[kMixingDepth];
+  double a[mixing::kDepth * mixing::kDepth], b[mixing::kDepth];
   for (int i = 0; i < m; ++i) {
     const double* di = at(o.mix_df + static_cast<std::size_t>(i) * n_);
     b[i] = dot(di, f, n_);
     for (int j = 0; j <= i; ++j) a[i * m + j] = a[j * m + i] = dot(di, at(o.mix_df + j * n_), n_);
   }
-  // Cholesky with a relative Tikhonov shift; no usable history: start again.
-  double trace = 0.0;
-  for (int i = 0; i < m; ++i) trace += a[i * m + i];
-  if (!(trace > 0.0) || !(trace - trace == 0.0)) {
+  if (!mixing::solve_normal_equations(a, b, m)) {  // no usable history: start again from this point
     k_.mix_count = 1;
     return;
-  }
-  for (int i = 0; i < m; ++i) a[i * m + i] += 1e-12 * trace;
-  for (int j = 0; j < m; ++j) {
-    double d = a[j * m + j];
-    for (int q = 0; q < j; ++q) d -= a[j * m + q] * a[j * m + q];
-    if (!(d > 0.0)) {
-      k_.mix_count = 1;
-      return;
-    }
-    d = sqrt(d);
-    a[j * m + j] = d;
-    for (int i = j + 1; i < m; ++i) {
-      double t = a[i * m + j];
-      for (int q = 0; q < j; ++q) t -= a[i * m + q] * a[j * m + q];
-      a[i * m + j] = t / d;
-    }
-  }
-  for (int i = 0; i < m; ++i) {
-    for (int q = 0; q < i; ++q) b[i] -= a[i * m + q] * b[q];
-    b[i] /= a[i * m + i];
-  }
-  for (int i = m - 1; i >= 0; --i) {
-    for (int q = i + 1; q < m; ++q) b[i] -= a[q * m + i] * b[q];
-    b[i] /= a[i * m + i];
   }
   for (int i = 0; i < m; ++i) axpy(-b[i], at(o.mix_dg + static_cast<std::size_t>(i) * n_), next, n_);
 }
@@ -1226,7 +1199,7 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::attempt(double h, const ProgramStep& st
   double least = INFINITY;
   const double* c_e = level3(o.c_e_levels, n_, 0);
   for (std::size_t c = lane(); c < n_; c += lanes_) least = fp::min(least, fabs(c_e[c]));
-  const bool rate_test = reduce_min(least) > 0.1 * c_.ce0;
+  const bool rate_test = stepping::rate_test(reduce_min(least), c_.ce0);
   if (k_.history >= 2) predict_inputs(h);
   Pass p{f.a0, f.a1, f.beta * h, 0, drive_at(step, k_.elapsed + h)};  // implicit: the drive at the new time
   Passes passes{*this, step, p};

@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "solver/lam_point.hpp"
+#include "solver/mixing_solve.hpp"
 #include "solver/plating_point.hpp"
 #include "solver/porosity_point.hpp"
 #include "solver/sei_point.hpp"
@@ -84,8 +85,6 @@ struct SlabOffsets {
 
 /// Lanes of a cell on CUDA (a warp); a CPU lane sums in their order (CellRun::lane_sum).
 inline constexpr int kWarpLanes = 32;
-/// Anderson mixing depth of the split's passes (Simulation's).
-inline constexpr int kMixingDepth = 4;
 /// Values per row in the row buffer: time, voltage, current, temperature.
 inline constexpr int kRowValues = 4;
 

@@ -122,8 +122,8 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
   for (std::size_t* a : {&o.el_diag, &o.el_tz, &o.el_rhs, &o.el_lower, &o.el_inverse, &o.el_upper, &o.mix_f,
                          &o.mix_f_last, &o.mix_g_last})
     take(*a, n);
-  take(o.mix_df, kMixingDepth * n);
-  take(o.mix_dg, kMixingDepth * n);
+  take(o.mix_df, mixing::kDepth * n);
+  take(o.mix_dg, mixing::kDepth * n);
   take(o.rows, static_cast<std::size_t>(rows_per_call) * kRowValues);
   o.total = end;
   return o;

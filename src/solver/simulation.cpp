@@ -9,6 +9,7 @@
 #include "solver/cell_engine.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
+#include "solver/mixing_solve.hpp"
 #include "solver/run_recorder.hpp"
 #include "solver/simulation_run.hpp"
 #include "solver/simulation_substeps.hpp"
@@ -84,7 +85,7 @@ Simulation::Simulation(const ParameterSet& parameters, SimulationOptions options
   w.phi = Array<double>(e, w.potential->unknowns());
   w.columns = Array<double>(e, 5 * l.grid()->cells_per_layer());
   fill(*e, w.unit_flux.view(), 1.0);
-  w.mixing = std::make_unique<AndersonMixing>(e, n, 4, l.space());
+  w.mixing = std::make_unique<AndersonMixing>(e, n, mixing::kDepth, l.space());
   w.flags = Array<double>(e, std::max(n, nr * np));
   // The registry: BDF2 needs y_n and y_{n-1}; the error estimate's predictor
   // y_{n-2} too, for the quantities it checks, and so does the first pass of
@@ -266,13 +267,10 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
     // ends the step, so that particles and electrolyte exchange the reaction
     // of the potential step, whose charge balances: lithium is conserved to
     // rounding.
-    // The last step's contraction rate predicts this one's, but not where the
-    // electrolyte runs low somewhere (below a tenth of its initial value):
-    // there the passes' rate changes from step to step and an early stop
-    // leaves errors the step control then chases.
+    // The lowest c_e as 1 / max |1 / c_e| (a maximum the cut plane reduces).
     dfn::for_each_index(exec, 0, w.c_e.size(), dfn::Reciprocal{w.history->level("c_e", 0).data(), w.work.data()});
-    const bool rate_test =
-        1.0 / layout_->max_abs(w.work.view()) > 0.1 * layout_->parameters().electrolyte.initial_concentration;
+    const bool rate_test = stepping::rate_test(1.0 / layout_->max_abs(w.work.view()),
+                                               layout_->parameters().electrolyte.initial_concentration);
     SplitPasses passes{*this, p, why};
     const int most = options_.steps.max_split_iterations;
     const stepping::SplitEnd end = stepping::split_passes(passes, h, rate_test, most);
@@ -303,9 +301,8 @@ bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why
 }
 
 double Simulation::depletion_floor() const {
-  // Depletion drives c_e to zero, where the regularised model stays finite;
-  // a value below zero by more than the absolute tolerance is an error.
-  return -options_.steps.absolute_tolerance * layout_->parameters().electrolyte.initial_concentration;
+  return stepping::depletion_floor(options_.steps.absolute_tolerance,
+                                   layout_->parameters().electrolyte.initial_concentration);
 }
 
 bool Simulation::above(const Array<double>& x, double floor) const {

@@ -59,6 +59,17 @@ VOLTAIC_HD inline bool split_settled(double change, double rate, bool rate_test)
   return change <= 0.2 || (rate_test && rate < 0.5 && change * rate / (1.0 - rate) <= 0.2);
 }
 
+/// The contraction rate is trusted (split_settled's rate_test) only where
+/// the electrolyte's lowest concentration is above a tenth of its initial
+/// value: where it runs low, the passes' rate changes from step to step and
+/// an early stop leaves errors the step control then chases.
+VOLTAIC_HD inline bool rate_test(double lowest_c_e, double ce0) { return lowest_c_e > 0.1 * ce0; }
+
+/// The electrolyte concentration below which an attempt fails as depleted:
+/// depletion drives c_e to zero, where the regularised model stays finite;
+/// below zero by more than the absolute tolerance is an error.
+VOLTAIC_HD inline double depletion_floor(double atol, double ce0) { return -atol * ce0; }
+
 /// The local error test asks for half the tolerance: a second-order
 /// method's local errors add up to more global error than IDA's higher
 /// orders do at the same tolerance (measured: the BPX cell's 1C curve 0.59 mV
