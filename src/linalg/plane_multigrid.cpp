@@ -74,7 +74,7 @@ PlaneMultigrid<T>::PlaneMultigrid(std::shared_ptr<const Executor> exec, std::arr
                                   std::vector<plane::HostLevel<T>> levels, PlaneMultigridOptions options)
     : grid_(levels.front().nx, levels.front().ny, 1.0, 1.0), exec_(std::move(exec)), options_(options), k_(k) {
   check_options(options_, "PlaneMultigrid::PlaneMultigrid");
-  load(std::move(levels));
+  load(levels);
 }
 
 template <class T>
@@ -85,12 +85,12 @@ void PlaneMultigrid<T>::build(const PlaneSystem<T>& system) {
 }
 
 template <class T>
-void PlaneMultigrid<T>::load(std::vector<plane::HostLevel<T>> hierarchy) {
+void PlaneMultigrid<T>::load(const std::vector<plane::HostLevel<T>>& hierarchy) {
   if (hierarchy.size() > kMaxLevels) {  // PlaneGrid allows 1e9 cells: at most about 30 levels
     throw InvalidArgument("grid", "PlaneMultigrid::PlaneMultigrid", "more than 64 levels");
   }
   for (std::size_t i = 0; i < hierarchy.size(); ++i) {
-    plane::HostLevel<T>& h = hierarchy[i];
+    const plane::HostLevel<T>& h = hierarchy[i];
     Level l;
     l.nx = h.nx;
     l.ny = h.ny;

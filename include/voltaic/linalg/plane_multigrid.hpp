@@ -177,7 +177,7 @@ class PlaneMultigrid final : public Preconditioner<T> {
                  PlaneMultigridOptions options);
   void build(const PlaneSystem<T>& system);
   /// Allocates the levels on the executor from their host values.
-  void load(std::vector<plane::HostLevel<T>> hierarchy);
+  void load(const std::vector<plane::HostLevel<T>>& hierarchy);
   /// apply()'s V-cycle, every kernel launched (or run on the CPU).
   void cycle(View<const T> r, View<T> z) const;
   /// Sums the blocks down the levels, inverts the diagonal blocks, factors
