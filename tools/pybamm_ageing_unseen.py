@@ -45,9 +45,49 @@ def plating_irreversible_278K_1_5C(pybamm):
     return model, pv, cycle
 
 
+def okane_coupled_porosity_2C_charge(pybamm):
+    """OKane2022, "solvent-diffusion limited" SEI, "partially reversible"
+    plating, stress-driven LAM in both electrodes (swelling-only mechanics),
+    SEI and plating porosity change, isothermal at 298.15 K, 1C discharge,
+    2C CC-CV charge."""
+    pv = pybamm.ParameterValues("OKane2022")
+    pv.update({"Ambient temperature [K]": 298.15, "Initial temperature [K]": 298.15})
+    model = pybamm.lithium_ion.DFN({"SEI": "solvent-diffusion limited", "lithium plating": "partially reversible",
+                                    "loss of active material": "stress-driven", "SEI porosity change": "true",
+                                    "lithium plating porosity change": "true"})
+    cycle = ("Discharge at 1C until 2.5 V", "Rest for 5 minutes", "Charge at 2C until 4.2 V",
+             "Hold at 4.2 V until C/20", "Rest for 5 minutes")
+    return model, pv, cycle
+
+
+def sei_interstitial_lumped_288K_partial(pybamm):
+    """Chen2020, "interstitial-diffusion limited" SEI, lumped thermal at
+    288.15 K, a partial 1C discharge, a rest, 2C to the cut-off, C/1.5 CC-CV."""
+    pv = pybamm.ParameterValues("Chen2020")
+    pv.update({"Ambient temperature [K]": 288.15, "Initial temperature [K]": 288.15})
+    model = pybamm.lithium_ion.DFN({"SEI": "interstitial-diffusion limited", "thermal": "lumped"})
+    cycle = ("Discharge at 1C for 20 minutes", "Rest for 10 minutes", "Discharge at 2C until 2.5 V",
+             "Rest for 5 minutes", "Charge at 0.7C until 4.2 V", "Hold at 4.2 V until C/20")
+    return model, pv, cycle
+
+
+def plating_reversible_268K_2C(pybamm):
+    """OKane2022, "reversible" plating without SEI, isothermal at 268.15 K,
+    1C discharge, 2C CC-CV charge to 4.1 V."""
+    pv = pybamm.ParameterValues("OKane2022")
+    pv.update({"Ambient temperature [K]": 268.15, "Initial temperature [K]": 268.15})
+    model = pybamm.lithium_ion.DFN({"lithium plating": "reversible"})
+    cycle = ("Discharge at 1C until 2.5 V", "Rest for 10 minutes", "Charge at 2C until 4.1 V",
+             "Hold at 4.1 V until C/10", "Rest for 10 minutes")
+    return model, pv, cycle
+
+
 CASES = {
     "sei_ec_lumped_313K_2C": sei_ec_lumped_313K_2C,
     "plating_irreversible_278K_1.5C": plating_irreversible_278K_1_5C,
+    "okane_coupled_porosity_2C_charge": okane_coupled_porosity_2C_charge,
+    "sei_interstitial_lumped_288K_partial": sei_interstitial_lumped_288K_partial,
+    "plating_reversible_268K_2C": plating_reversible_268K_2C,
 }
 CYCLES = 10  # as the configs say
 
@@ -58,8 +98,9 @@ def pybamm_cycles(pybamm, build):
     plating = "lithium plating" in model.options and model.options["lithium plating"] != "none"
     out = []
     for c in sol.cycles:
-        q = c.steps[0]["Discharge capacity [A.h]"].entries
-        out.append({"capacity": float(q[-1] - q[0]),
+        # The charge of every discharging step, as voltaic's cycle summary counts it.
+        steps = [s["Discharge capacity [A.h]"].entries for s in c.steps]
+        out.append({"capacity": float(sum(max(q[-1] - q[0], 0.0) for q in steps)),
                     "sei": float(c["Loss of lithium to negative SEI [mol]"].entries[-1]),
                     "plating": float(c["Loss of lithium to negative lithium plating [mol]"].entries[-1])
                     if plating else 0.0})
