@@ -39,6 +39,16 @@ struct Estimate {
   double l0, l1, l2, factor;
 };
 
+/// One state's local error in tolerances: factor (y - P) / (rtol |y| +
+/// atol), P = l0 y0 + l1 y1 + l2 y2 the predictor. Every engine's error
+/// norm (dfn::LocalError, the cell program's, stepping::terminal_error)
+/// takes its elements from here.
+VOLTAIC_HD inline double weighted_deviation(const Estimate& e, double y, double y0, double y1, double y2, double rtol,
+                                            double atol) {
+  const double predicted = e.l0 * y0 + e.l1 * y1 + e.l2 * y2;
+  return e.factor * (y - predicted) / (rtol * fabs(y) + atol);
+}
+
 VOLTAIC_HD inline Estimate estimate(int order, double h, double h1, double h2) {
   if (order < 2) return {(h + h1) / h1, -h / h1, 0.0, h / (2.0 * h + h1)};
   const double w = h / h1;

@@ -385,6 +385,21 @@ class CellRunT {
     }
     VOLTAIC_HD bool finish() { return run.concentration_finish(p); }
   };
+  /// This cell's attempt as the shared skeleton sees it (stepping::attempt).
+  struct Attempt {
+    CellRunT& run;
+    const ProgramStep& step;
+    VOLTAIC_HD stepping::Clock& clock() { return run.k_; }
+    VOLTAIC_HD void count_attempt() { ++run.k_.attempts; }
+    VOLTAIC_HD bool extrapolation_positive(const bdf::Formula& f);
+    VOLTAIC_HD double lowest_concentration() const;
+    VOLTAIC_HD double initial_concentration() const { return run.c_.ce0; }
+    VOLTAIC_HD void predict_inputs(double h) { run.predict_inputs(h); }
+    VOLTAIC_HD stepping::SplitEnd split(const bdf::Formula& f, double h, bool rate_test);
+    VOLTAIC_HD bool above_depletion_floor() const {
+      return run.above(run.at(run.s_.o.c_e), run.depletion_floor(), run.n_);
+    }
+  };
   /// This cell under one experiment step as the shared step control sees it (step_control.hpp).
   struct Stepped {
     CellRunT& run;
@@ -1184,42 +1199,42 @@ VOLTAIC_HD void CellRunT<Ageing>::predict_inputs(double h) {
 }
 
 template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::attempt(double h, const ProgramStep& step) {
-  const SlabOffsets& o = s_.o;
-  ++k_.attempts;
-  // start_attempt: the formula, then (below) the first pass's inputs predicted.
-  bdf::Formula f = bdf::formula(stepping::order_for(k_.history, h, k_.h1), h, k_.h1);
-  if (f.order == 2) {
-    double* w = at(o.work);
-    copy(level3(o.c_e_levels, n_, 0), w, n_);
-    axpby(f.a1, level3(o.c_e_levels, n_, 1), f.a0, w, n_);
-    if (!above(w, 0.0, n_)) f = bdf::formula(1, h, k_.h1);
-  }
-  k_.last_order = f.order;
+VOLTAIC_HD inline bool CellRunT<Ageing>::Attempt::extrapolation_positive(const bdf::Formula& f) {
+  const SlabOffsets& o = run.s_.o;
+  double* w = run.at(o.work);
+  run.copy(run.level3(o.c_e_levels, run.n_, 0), w, run.n_);
+  run.axpby(f.a1, run.level3(o.c_e_levels, run.n_, 1), f.a0, w, run.n_);
+  return run.above(w, 0.0, run.n_);
+}
+
+template <bool Ageing>
+VOLTAIC_HD inline double CellRunT<Ageing>::Attempt::lowest_concentration() const {
   double least = INFINITY;
-  const double* c_e = level3(o.c_e_levels, n_, 0);
-  for (std::size_t c = lane(); c < n_; c += lanes_) least = fp::min(least, fabs(c_e[c]));
-  const bool rate_test = stepping::rate_test(reduce_min(least), c_.ce0);
-  if (k_.history >= 2) predict_inputs(h);
-  Pass p{f.a0, f.a1, f.beta * h, 0, drive_at(step, k_.elapsed + h)};  // implicit: the drive at the new time
-  Passes passes{*this, step, p};
-  const stepping::SplitEnd end = stepping::split_passes(passes, h, rate_test, s_.max_split);
+  const double* c_e = run.level3(run.s_.o.c_e_levels, run.n_, 0);
+  for (std::size_t c = lane(); c < run.n_; c += lanes_) least = fp::min(least, fabs(c_e[c]));
+  return run.reduce_min(least);
+}
+
+template <bool Ageing>
+VOLTAIC_HD inline stepping::SplitEnd CellRunT<Ageing>::Attempt::split(const bdf::Formula& f, double h, bool rate_test) {
+  Pass p{f.a0, f.a1, f.beta * h, 0, run.drive_at(step, run.k_.elapsed + h)};  // implicit: the drive at the new time
+  Passes passes{run, step, p};
+  return stepping::split_passes(passes, h, rate_test, run.s_.max_split);
+}
+
+template <bool Ageing>
+VOLTAIC_HD inline bool CellRunT<Ageing>::attempt(double h, const ProgramStep& step) {
+  Attempt a{*this, step};
+  const stepping::AttemptEnd end = stepping::attempt(a, h);
   switch (end.outcome) {
-    case stepping::Split::settled: break;
-    case stepping::Split::failed: return false;  // the sub-step said why
-    case stepping::Split::nonfinite: fail(Failure::split_nonfinite); return false;
-    case stepping::Split::unsettled: fail(Failure::split, end.change); return false;
+    case stepping::Attempted::passed: return true;
+    case stepping::Attempted::failed: return false;  // the sub-step said why
+    case stepping::Attempted::nonfinite_inputs: fail(Failure::split_nonfinite); return false;
+    case stepping::Attempted::unsettled: fail(Failure::split, end.change); return false;
+    case stepping::Attempted::nonfinite_terminal: fail(Failure::terminal); return false;
+    case stepping::Attempted::depleted: fail(Failure::depletion); return false;
   }
-  const auto finite = [](double x) { return x - x == 0.0; };
-  if (!finite(k_.voltage) || !finite(k_.current) || !finite(k_.heat_w)) {
-    fail(Failure::terminal);
-    return false;
-  }
-  if (!above(at(o.c_e), depletion_floor(), n_)) {
-    fail(Failure::depletion);
-    return false;
-  }
-  return true;
+  return false;
 }
 
 template <bool Ageing>
@@ -1231,9 +1246,8 @@ VOLTAIC_HD inline double CellRunT<Ageing>::local_error(double h, bool voltage_dr
   const auto norm = [&](const double* y, const double* y0, const double* y1, const double* y2, std::size_t m,
                         double scale) {
     const double atol = s_.atol * scale;
-    const double squares = lane_sum(m, [&](double sum, std::size_t i) {  // dfn::LocalError
-      const double predicted = e.l0 * y0[i] + e.l1 * y1[i] + e.l2 * y2[i];
-      const double x = e.factor * (y[i] - predicted) / (s_.rtol * fabs(y[i]) + atol);
+    const double squares = lane_sum(m, [&](double sum, std::size_t i) {
+      const double x = bdf::weighted_deviation(e, y[i], y0[i], y1[i], y2[i], s_.rtol, atol);
       return fp::fma(x, x, sum);
     });
     return sqrt(squares / double(m));
@@ -1342,12 +1356,8 @@ VOLTAIC_HD inline stepping::Ends CellRunT<Ageing>::ends(const ProgramStep& step)
 
 template <bool Ageing>
 VOLTAIC_HD inline double CellRunT<Ageing>::event_margin(const ProgramStep& step) const {
-  // A drive cycle's present value has the sign of the current, and its
-  // "until" voltage is a limit on the side the step started (Simulation::margins).
-  const bool cycle = step.table_rows > 0;
-  const double value = cycle ? k_.current : drive_at(step, 0.0);
-  const bool below = cycle ? k_.until_below : value > 0.0;
-  return stepping::event_margin(ends(step), value, below, k_.voltage, k_.current);
+  const stepping::Side side = stepping::side(step.table_rows > 0, drive_at(step, 0.0), k_.current, k_.until_below);
+  return stepping::event_margin(ends(step), side, k_.voltage, k_.current);
 }
 
 template <bool Ageing>

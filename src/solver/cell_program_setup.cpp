@@ -187,44 +187,28 @@ CellConstants cell_constants(const CellLayout& layout, const SimulationOptions& 
 }
 
 std::string failure_text(const ProgramClock& k, const ProgramSettings& s) {
-  std::ostringstream m;
   switch (k.failure) {
-    case Failure::newton:
-      m << "potential step: Newton did not converge in " << s.max_newton << " iterations (last update "
-        << k.failure_value << " V, tolerance " << s.newton_tolerance << " V)";
-      break;
-    case Failure::newton_update:
-      m << "potential step: the Newton update is not finite (linear solve: direct block-tridiagonal solve)";
-      break;
+    case Failure::newton: return "potential step: " + newton_failure(s.max_newton, k.failure_value, s.newton_tolerance);
+    case Failure::newton_update: return "potential step: " + newton_update_failure("direct block-tridiagonal solve");
     case Failure::linear:
-      m << "a column solve met a pivot that is not finite and positive (a state outside the model's domain)";
-      break;
-    case Failure::split:
-      m << "the concentration/potential/temperature split did not converge in " << s.max_split
-        << " passes (last change " << k.failure_value << " of the error tolerance)";
-      break;
-    case Failure::split_nonfinite:
-      m << "the step produced a non-finite electrolyte concentration or temperature";
-      break;
-    case Failure::terminal: m << "the step produced a non-finite voltage, current or heat"; break;
-    case Failure::depletion:
-      m << "the electrolyte concentration fell below zero (depletion: the step is too long)";
-      break;
-    case Failure::local_error:
-      m << "the local error stays " << k.failure_value << " times the tolerance at dt = " << k.failure_dt << " s";
-      break;
-    case Failure::power_voltage: m << power_failure(stepping::Power::no_voltage, k.failure_value); break;
-    case Failure::power_unsettled: m << power_failure(stepping::Power::unsettled, k.failure_value); break;
-    case Failure::porosity:
+      return "a column solve met a pivot that is not finite and positive (a state outside the model's domain)";
+    case Failure::split: return split_failure(stepping::Split::unsettled, s.max_split, k.failure_value);
+    case Failure::split_nonfinite: return split_failure(stepping::Split::nonfinite, s.max_split, 0.0);
+    case Failure::terminal: return terminal_failure();
+    case Failure::depletion: return depletion_failure();
+    case Failure::local_error: return local_error_failure(k.failure_value, k.failure_dt);
+    case Failure::power_voltage: return power_failure(stepping::Power::no_voltage, k.failure_value);
+    case Failure::power_unsettled: return power_failure(stepping::Power::unsettled, k.failure_value);
+    case Failure::porosity: {
+      std::ostringstream m;
       m << "the negative electrode's porosity closed (" << k.failure_value
         << " at a node: its films filled the pores, PyBaMM's \"Zero negative electrode porosity cut-off\")";
-      break;
+      return m.str();
+    }
     case Failure::stalled:
-      m << stall_reason(k.free_steps, k.failure_dt, s.limits.min_dt, s.limits.max_dt, s.limits.max_steps);
-      break;
-    default: m << "the step failed"; break;
+      return stall_reason(k.free_steps, k.failure_dt, s.limits.min_dt, s.limits.max_dt, s.limits.max_steps);
+    default: return "the step failed";
   }
-  return m.str();
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "solver/bdf2.hpp"
 #include "voltaic/core/macros.hpp"
 #include "voltaic/model/constants.hpp"
 #include "voltaic/model/kinetics.hpp"
@@ -503,11 +504,11 @@ namespace voltaic::dfn {
 /// the error norm is the root mean square of out.
 struct LocalError {
   const double *y, *y0, *y1, *y2;
-  double l0, l1, l2, factor, rtol, atol;
+  bdf::Estimate e;
+  double rtol, atol;
   double* out;
   VOLTAIC_HD void operator()(std::size_t i) const {
-    const double predicted = l0 * y0[i] + l1 * y1[i] + l2 * y2[i];
-    out[i] = factor * (y[i] - predicted) / (rtol * fabs(y[i]) + atol);
+    out[i] = bdf::weighted_deviation(e, y[i], y0[i], y1[i], y2[i], rtol, atol);
   }
 };
 

@@ -80,6 +80,38 @@ std::string stall_reason(int free_steps, double h, double min_dt, double max_dt,
   return m.str();
 }
 
+std::string newton_failure(int max_iterations, double last_update, double tolerance) {
+  std::ostringstream m;
+  m << "Newton did not converge in " << max_iterations << " iterations (last update " << last_update << " V, tolerance "
+    << tolerance << " V)";
+  return m.str();
+}
+
+std::string newton_update_failure(const std::string& linear) {
+  return "the Newton update is not finite (linear solve: " + linear + ")";
+}
+
+std::string split_failure(stepping::Split outcome, int max_passes, double change) {
+  if (outcome == stepping::Split::nonfinite)
+    return "the step produced a non-finite electrolyte concentration or temperature";
+  std::ostringstream m;
+  m << "the concentration/potential/temperature split did not converge in " << max_passes << " passes (last change "
+    << change << " of the error tolerance)";
+  return m.str();
+}
+
+std::string terminal_failure() { return "the step produced a non-finite voltage, current or heat"; }
+
+std::string depletion_failure() {
+  return "the electrolyte concentration fell below zero (depletion: the step is too long)";
+}
+
+std::string local_error_failure(double error, double h) {
+  std::ostringstream m;
+  m << "the local error stays " << error << " times the tolerance at dt = " << h << " s";
+  return m.str();
+}
+
 std::string power_failure(stepping::Power outcome, double voltage) {
   if (outcome == stepping::Power::no_voltage)
     return "power control: the terminal voltage " + std::to_string(voltage) + " V cannot deliver the power";

@@ -27,6 +27,22 @@ std::string physical_limit(const std::vector<double>& c_e, const std::vector<dou
 /// its last free step h, how many came in a row, and the option that bounds them.
 std::string stall_reason(int free_steps, double h, double min_dt, double max_dt, int max_steps);
 
+/// The words of a failed step that both engines give (Simulation and the
+/// cell program word a failure alike, whichever runs the cell).
+/// Newton's iterations ran out (`last_update`, `tolerance` [V]).
+std::string newton_failure(int max_iterations, double last_update, double tolerance);
+/// The Newton update is not finite (`linear`: the linear solve's summary).
+std::string newton_update_failure(const std::string& linear);
+/// The split's passes ended `outcome` (nonfinite or unsettled; `change`: the
+/// last change in error tolerances).
+std::string split_failure(stepping::Split outcome, int max_passes, double change);
+/// The terminal voltage, current or heat came out non-finite.
+std::string terminal_failure();
+/// The electrolyte concentration fell below its floor.
+std::string depletion_failure();
+/// The local error stays `error` tolerances at the smallest step `h` [s].
+std::string local_error_failure(double error, double h);
+
 /// Why a power step's current could not be found (stepping::draw_power ended
 /// no_voltage or unsettled; `voltage`: its last terminal voltage).
 std::string power_failure(stepping::Power outcome, double voltage);

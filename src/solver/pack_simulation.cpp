@@ -299,11 +299,9 @@ stepping::Ends PackSimulation::Impl::ends(const program::ProgramStep& step) cons
 }
 
 double PackSimulation::Impl::margin(const program::ProgramStep& step) const {
-  const bool cycle = step.table_rows > 0;
-  const double value = cycle ? k_.current : drive_at(step, 0.0);
-  const bool below = cycle ? until_below_ : value > 0.0;
-  double m = stepping::event_margin(ends(step), value, below, k_.voltage, k_.current);
-  if (step.voltage_control || value == 0.0) return m;
+  const stepping::Side side = stepping::side(step.table_rows > 0, drive_at(step, 0.0), k_.current, until_below_);
+  double m = stepping::event_margin(ends(step), side, k_.voltage, k_.current);
+  if (step.voltage_control || side.value == 0.0) return m;
   for (std::size_t k = 0; k < count(); ++k) {  // every cell's own cut-offs, on the side its current drives it
     const ElectricalParameters& e = parameters_[k].electrical;
     const program::ProgramClock& c = cells_->clock(k);

@@ -1,13 +1,13 @@
 #include "voltaic/solver/potential_step.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <vector>
 
 #include "linalg/solver_support.hpp"
 #include "solver/collector_system.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
+#include "solver/failure_cause.hpp"
 #include "solver/newton_rate.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/linalg/blas1.hpp"
@@ -215,17 +215,14 @@ PotentialReport PotentialStep::solve(const CellDrive& drive, const ParticleSurfa
     for (report.iterations = 0;; ++report.iterations) {
       evaluate(s, drive, surface, c_e, T, phi);
       if (report.iterations == options_.max_iterations) {
-        std::ostringstream why;
-        why << "Newton did not converge in " << options_.max_iterations << " iterations (last update "
-            << report.last_update << " V, tolerance " << options_.tolerance << " V)";
-        report.reason = why.str();
+        report.reason = newton_failure(options_.max_iterations, report.last_update, options_.tolerance);
         return report;
       }
       std::string linear_summary;
       newton_update(s, direct, report, linear_summary);
       const double largest = layout_->max_abs(update_.view());
       if (!std::isfinite(largest)) {
-        report.reason = "the Newton update is not finite (linear solve: " + linear_summary + ")";
+        report.reason = newton_update_failure(linear_summary);
         return report;
       }
       const bool damped = largest > options_.max_update;

@@ -9,6 +9,7 @@
 #include "solver/cell_engine.hpp"
 #include "solver/dfn_launch.hpp"
 #include "solver/dfn_point.hpp"
+#include "solver/failure_cause.hpp"
 #include "solver/mixing_solve.hpp"
 #include "solver/run_recorder.hpp"
 #include "solver/simulation_run.hpp"
@@ -150,32 +151,15 @@ double Simulation::split_change() const {
   const ParameterSet& p = layout_->parameters();
   const std::size_t n = layout_->num_cells();
   const auto change = [&](const Array<double>& now, const Array<double>& before, double scale) {
-    dfn::for_each_index(e, 0, n,
-                        dfn::LocalError{now.data(), before.data(), before.data(), before.data(), 1.0, 0.0, 0.0, 1.0,
-                                        sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
+    dfn::for_each_index(
+        e, 0, n,
+        dfn::LocalError{now.data(), before.data(), before.data(), before.data(), bdf::Estimate{1.0, 0.0, 0.0, 1.0},
+                        sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
     return std::sqrt(layout_->dot(w.work.view(), w.work.view()) / double(layout_->plane_count(n)));
   };
   double d = change(w.c_e, w.c_e_pass, p.electrolyte.initial_concentration);
   if (options_.thermal != ThermalModel::isothermal) d = std::max(d, change(w.T, w.T_pass, 1.0));
   return d;
-}
-
-bdf::Formula Simulation::start_attempt(double h) {
-  Workspace& w = *w_;
-  const Executor& exec = *layout_->executor();
-  const CellClock& c = clock();
-  const StateHistory& past = *w.history;
-  bdf::Formula f = bdf::formula(stepping::order_for(c.history, h, c.h1), h, c.h1);
-  if (f.order == 2) {
-    // BDF2 starts from an extrapolation of c_e, which goes below zero where
-    // the electrolyte is being depleted; backward Euler keeps it positive.
-    copy(exec, past.level("c_e", 0).const_view(), w.work.view());
-    axpby(exec, f.a1, past.level("c_e", 1).const_view(), f.a0, w.work.view());
-    if (!above(w.work, 0.0)) f = bdf::formula(1, h, c.h1);
-  }
-  clock().last_order = f.order;
-  if (c.history >= 2) predict_inputs(h);
-  return f;
 }
 
 void Simulation::predict_inputs(double h) {
@@ -252,52 +236,61 @@ struct Simulation::SplitPasses {
   }
 };
 
-bool Simulation::attempt(double h, const StepDrive& step_drive, std::string& why) {
-  CellClock& k = clock();
-  const Executor& exec = *layout_->executor();
-  Workspace& w = *w_;
-  ++work_.attempts;
-  const bdf::Formula f = start_attempt(h);
-  // Implicit: the drive at the new time.
-  Pass p{f.a0, f.a1, f.beta * h, 0, step_drive.at(k.elapsed + h)};
-  try {
+// Simulation's attempt as the shared skeleton sees it (step_control.hpp).
+struct Simulation::Attempt {
+  Simulation& sim;
+  const StepDrive& drive;
+  std::string& why;
+
+  stepping::Clock& clock() { return sim.clock(); }
+  void count_attempt() { ++sim.work_.attempts; }
+  bool extrapolation_positive(const bdf::Formula& f) {
+    Workspace& w = *sim.w_;
+    const Executor& exec = *sim.layout_->executor();
+    copy(exec, w.history->level("c_e", 0).const_view(), w.work.view());
+    axpby(exec, f.a1, w.history->level("c_e", 1).const_view(), f.a0, w.work.view());
+    return sim.above(w.work, 0.0);
+  }
+  double lowest_concentration() {  // as 1 / max |1 / c_e|: a maximum the cut plane reduces
+    Workspace& w = *sim.w_;
+    dfn::for_each_index(*sim.layout_->executor(), 0, w.c_e.size(),
+                        dfn::Reciprocal{w.history->level("c_e", 0).data(), w.work.data()});
+    return 1.0 / sim.layout_->max_abs(w.work.view());
+  }
+  double initial_concentration() const { return sim.layout_->parameters().electrolyte.initial_concentration; }
+  void predict_inputs(double h) { sim.predict_inputs(h); }
+  stepping::SplitEnd split(const bdf::Formula& f, double h, bool rate_test) {
     // concentration -> potential -> temperature, repeated until the potential
     // step's inputs settle. The passes linearise the electrolyte's sink (it
     // keeps c_e positive where it depletes); a last pass with the sink itself
     // ends the step, so that particles and electrolyte exchange the reaction
     // of the potential step, whose charge balances: lithium is conserved to
     // rounding.
-    // The lowest c_e as 1 / max |1 / c_e| (a maximum the cut plane reduces).
-    dfn::for_each_index(exec, 0, w.c_e.size(), dfn::Reciprocal{w.history->level("c_e", 0).data(), w.work.data()});
-    const bool rate_test = stepping::rate_test(1.0 / layout_->max_abs(w.work.view()),
-                                               layout_->parameters().electrolyte.initial_concentration);
-    SplitPasses passes{*this, p, why};
-    const int most = options_.steps.max_split_iterations;
-    const stepping::SplitEnd end = stepping::split_passes(passes, h, rate_test, most);
-    switch (end.outcome) {
-      case stepping::Split::settled: break;
-      case stepping::Split::failed: return false;
-      case stepping::Split::nonfinite:
-        why = "the step produced a non-finite electrolyte concentration or temperature";
-        return false;
-      case stepping::Split::unsettled:
-        why = "the concentration/potential/temperature split did not converge in " + std::to_string(most) +
-              " passes (last change " + std::to_string(end.change) + " of the error tolerance)";
-        return false;
+    Pass p{f.a0, f.a1, f.beta * h, 0, drive.at(sim.clock().elapsed + h)};  // implicit: the drive at the new time
+    SplitPasses passes{sim, p, why};
+    try {
+      return stepping::split_passes(passes, h, rate_test, sim.options_.steps.max_split_iterations);
+    } catch (const Error& e) {  // NotConverged, or a coefficient outside its domain
+      why = e.what();
+      return {stepping::Split::failed, 0.0};
     }
-  } catch (const Error& e) {  // NotConverged, or a coefficient outside its domain
-    why = e.what();
-    return false;
   }
-  if (!std::isfinite(k.voltage) || !std::isfinite(k.current) || !std::isfinite(k.heat_w)) {
-    why = "the step produced a non-finite voltage, current or heat";
-    return false;
+  bool above_depletion_floor() { return sim.above(sim.w_->c_e, sim.depletion_floor()); }
+};
+
+bool Simulation::attempt(double h, const StepDrive& drive, std::string& why) {
+  Attempt a{*this, drive, why};
+  const stepping::AttemptEnd end = stepping::attempt(a, h);
+  const int most = options_.steps.max_split_iterations;
+  switch (end.outcome) {
+    case stepping::Attempted::passed: return true;
+    case stepping::Attempted::failed: return false;  // the sub-step said why
+    case stepping::Attempted::nonfinite_inputs: why = split_failure(stepping::Split::nonfinite, most, 0.0); break;
+    case stepping::Attempted::unsettled: why = split_failure(stepping::Split::unsettled, most, end.change); break;
+    case stepping::Attempted::nonfinite_terminal: why = terminal_failure(); break;
+    case stepping::Attempted::depleted: why = depletion_failure(); break;
   }
-  if (!above(w.c_e, depletion_floor())) {
-    why = "the electrolyte concentration fell below zero (depletion: the step is too long)";
-    return false;
-  }
-  return true;
+  return false;
 }
 
 double Simulation::depletion_floor() const {
@@ -325,10 +318,9 @@ double Simulation::local_error(double h, bool voltage_driven) const {
   const auto norm = [&](const char* name, const Array<double>& y, double scale) {
     const Array<double>& y2 = s.level(name, order >= 2 ? 2 : 1);
     const std::size_t n = y.size();
-    dfn::for_each_index(
-        e, 0, n,
-        dfn::LocalError{y.data(), s.level(name, 0).data(), s.level(name, 1).data(), y2.data(), k.l0, k.l1, k.l2,
-                        k.factor, sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
+    dfn::for_each_index(e, 0, n,
+                        dfn::LocalError{y.data(), s.level(name, 0).data(), s.level(name, 1).data(), y2.data(), k,
+                                        sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
     const View<const double> error = w.work.view().subview(0, n);
     return std::sqrt(layout_->dot(error, error) / double(layout_->plane_count(n)));
   };

@@ -33,11 +33,8 @@ stepping::Ends Simulation::ends_of(const ExperimentStep& step, const StepDrive& 
 
 stepping::Margins Simulation::margins(const ExperimentStep& step, const StepDrive& drive) const {
   const CellClock& k = clock();
-  // A drive cycle's present value has the sign of the current, and its
-  // cut-off is crossed from the side the step started on.
-  const double value = drive.table ? k.current : drive.value;
-  const bool below = drive.table ? k.until_below : value > 0.0;
-  return stepping::margins(ends_of(step, drive), value, below, k.voltage, k.current);
+  const stepping::Side side = stepping::side(bool(drive.table), drive.value, k.current, k.until_below);
+  return stepping::margins(ends_of(step, drive), side, k.voltage, k.current);
 }
 
 double Simulation::event_margin(const ExperimentStep& step, const StepDrive& drive) const {
@@ -49,7 +46,7 @@ std::string Simulation::cell_limit_reached(const ExperimentStep& step, const Ste
   const stepping::Margins m = margins(step, drive);
   if (!(m.cell < m.own)) return "";
   const ElectricalParameters& limits = layout_->parameters().electrical;
-  const bool discharge = (drive.table ? clock().current : drive.value) > 0.0;
+  const bool discharge = stepping::side(bool(drive.table), drive.value, clock().current, false).value > 0.0;
   std::ostringstream out;
   out << (discharge ? "lower" : "upper") << " voltage cut-off, "
       << (discharge ? limits.lower_voltage_cutoff : limits.upper_voltage_cutoff) << " V,";
@@ -144,11 +141,7 @@ bool Simulation::run_step(const ExperimentStep& step, RunContext& run) {
         return true;
       }
       case stepping::Advance::solver_failed: return fail(cell.why);
-      case stepping::Advance::error_stuck: {
-        std::ostringstream m;
-        m << "the local error stays " << a.tried.error << " times the tolerance at dt = " << a.tried.h << " s";
-        return fail(m.str());
-      }
+      case stepping::Advance::error_stuck: return fail(local_error_failure(a.tried.error, a.tried.h));
       case stepping::Advance::accepted:
       case stepping::Advance::event: break;
     }

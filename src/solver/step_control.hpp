@@ -82,9 +82,8 @@ inline constexpr double kErrorFraction = 0.5;
 /// the attempt's order.
 VOLTAIC_HD inline double terminal_error(const Clock& k, const bdf::Estimate& e, bool voltage_driven, bool lumped,
                                         double rtol, double atol) {
-  const auto scalar = [&](const double* past, double y) {
-    const double predicted = e.l0 * past[0] + e.l1 * past[1] + e.l2 * past[2];
-    return fabs(e.factor * (y - predicted)) / (rtol * fabs(y) + atol * 1.0);
+  const auto scalar = [&](const double* past, double y) {  // |x| / d = |x / d|: d > 0
+    return fabs(bdf::weighted_deviation(e, y, past[0], past[1], past[2], rtol, atol));
   };
   double error = scalar(k.voltage_history, k.voltage);
   if (voltage_driven) error = fmax(error, scalar(k.current_history, k.current));
@@ -151,6 +150,57 @@ VOLTAIC_HD SplitEnd split_passes(Cell& cell, double h, bool rate_test, int max_p
     current_before = cell.current();
     if (!cell.coupled(pass)) return {Split::failed, 0.0};
   }
+}
+
+/// How one attempt of a step ended.
+enum class Attempted {
+  passed,              ///< the passes settled and the state is in the model's domain
+  failed,              ///< a sub-step failed (the cell knows why)
+  nonfinite_inputs,    ///< a pass produced a non-finite c_e or T (Split::nonfinite)
+  unsettled,           ///< the passes did not settle (change: the last change)
+  nonfinite_terminal,  ///< the voltage, current or heat came out non-finite
+  depleted,            ///< the electrolyte fell below depletion_floor()
+};
+
+struct AttemptEnd {
+  Attempted outcome;
+  double change;  ///< unsettled: the last change of the inputs, in error tolerances
+};
+
+/// Whether x is finite (not inf, not NaN), the same on the host and in kernels.
+VOLTAIC_HD inline bool finite(double x) { return x - x == 0.0; }
+
+/// One attempt of a step of h, as both engines make it: BDF2 where its
+/// extrapolation of c_e stays positive (backward Euler keeps c_e positive
+/// where the electrolyte is being depleted), the split's first inputs
+/// predicted from the accepted values, the passes (split_passes), then the
+/// checks of what they produced. The contraction rate is trusted by
+/// rate_test() on the last accepted c_e.
+/// Cell: Clock& clock(), void count_attempt(), bool extrapolation_positive(
+/// const bdf::Formula&) (a0 c_e^n + a1 c_e^(n-1) > 0 everywhere), double
+/// lowest_concentration() (of c_e^n), double initial_concentration(), void
+/// predict_inputs(double h), SplitEnd split(const bdf::Formula&, double h,
+/// bool rate_test) (split_passes under the drive at the new time), bool
+/// above_depletion_floor().
+template <class Cell>
+VOLTAIC_HD AttemptEnd attempt(Cell& cell, double h) {
+  Clock& k = cell.clock();
+  cell.count_attempt();
+  bdf::Formula f = bdf::formula(order_for(k.history, h, k.h1), h, k.h1);
+  if (f.order == 2 && !cell.extrapolation_positive(f)) f = bdf::formula(1, h, k.h1);
+  k.last_order = f.order;
+  const bool trusted = rate_test(cell.lowest_concentration(), cell.initial_concentration());
+  if (k.history >= 2) cell.predict_inputs(h);
+  const SplitEnd end = cell.split(f, h, trusted);
+  switch (end.outcome) {
+    case Split::settled: break;
+    case Split::failed: return {Attempted::failed, 0.0};
+    case Split::nonfinite: return {Attempted::nonfinite_inputs, end.change};
+    case Split::unsettled: return {Attempted::unsettled, end.change};
+  }
+  if (!finite(k.voltage) || !finite(k.current) || !finite(k.heat_w)) return {Attempted::nonfinite_terminal, 0.0};
+  if (!cell.above_depletion_floor()) return {Attempted::depleted, 0.0};
+  return {Attempted::passed, 0.0};
 }
 
 /// How a time step's error control ended.
@@ -250,29 +300,41 @@ struct Ends {
   double until_current = 0.0;  ///< [A], a magnitude
 };
 
+/// The drive as the margins read it: `value` (> 0 discharges) and `below`
+/// (the "until" voltage is a lower limit). A fixed drive's value is its own
+/// and a discharge's "until" voltage is a lower limit; a drive cycle's value
+/// is the present current, and its "until" voltage is a limit on the side
+/// the step started (`until_below`).
+struct Side {
+  double value;
+  bool below;
+};
+
+VOLTAIC_HD inline Side side(bool cycle, double fixed_value, double current, bool until_below) {
+  return cycle ? Side{current, until_below} : Side{fixed_value, fixed_value > 0.0};
+}
+
 /// How far a state is from the cell's voltage cut-off (`cell`) and from the
 /// step's own ends (`own`): > 0 before, <= 0 at or past; infinity where none
-/// applies. `value`: the drive's present value (> 0 discharges; a drive
-/// cycle's is the current); `below`: the "until" voltage is a lower limit
-/// (a discharge's; a drive cycle's when it started above it).
+/// applies.
 struct Margins {
   double cell, own;
 };
 
-VOLTAIC_HD inline Margins margins(const Ends& e, double value, bool below, double voltage, double current) {
+VOLTAIC_HD inline Margins margins(const Ends& e, Side d, double voltage, double current) {
   Margins m{INFINITY, INFINITY};
-  if (!e.voltage_control && value != 0.0) {
-    const bool discharge = value > 0.0;
+  if (!e.voltage_control && d.value != 0.0) {
+    const bool discharge = d.value > 0.0;
     m.cell = discharge ? voltage - e.lower_cutoff : e.upper_cutoff - voltage;
-    if (e.has_until_voltage) m.own = below ? voltage - e.until_voltage : e.until_voltage - voltage;
+    if (e.has_until_voltage) m.own = d.below ? voltage - e.until_voltage : e.until_voltage - voltage;
   }
   if (e.has_until_current) m.own = fmin(m.own, fabs(current) - e.until_current);
   return m;
 }
 
 /// The event margin: the nearer of the two (<= 0 ends the step).
-VOLTAIC_HD inline double event_margin(const Ends& e, double value, bool below, double voltage, double current) {
-  const Margins m = margins(e, value, below, voltage, current);
+VOLTAIC_HD inline double event_margin(const Ends& e, Side d, double voltage, double current) {
+  const Margins m = margins(e, d, voltage, current);
   return fmin(m.cell, m.own);
 }
 
@@ -300,9 +362,6 @@ VOLTAIC_HD inline void account(double& capacity_ah, double& energy_wh, double i0
   capacity_ah += 0.5 * (i0 + i1) * h / 3600.0;
   energy_wh += 0.5 * (i0 * v0 + i1 * v1) * h / 3600.0;
 }
-
-/// Whether x is finite (not inf, not NaN), the same on the host and in kernels.
-VOLTAIC_HD inline bool finite(double x) { return x - x == 0.0; }
 
 /// How a power step's current was found (draw_power).
 enum class Power {

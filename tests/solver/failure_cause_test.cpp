@@ -46,5 +46,20 @@ TEST_F(FailureCause, EmptyAndFullParticlesAreNamedWithTheirElectrode) {
   EXPECT_NE(full.find("are full at their surface (stoichiometry 1"), std::string::npos) << full;
 }
 
+// Both engines word a failed step with these: the numbers as a stream
+// prints them (six significant digits), the same from either engine.
+TEST(FailureWords, NameTheLimitAndTheLastValue) {
+  EXPECT_EQ(newton_failure(8, 2.5e-3, 1e-9),
+            "Newton did not converge in 8 iterations (last update 0.0025 V, tolerance 1e-09 V)");
+  EXPECT_EQ(split_failure(stepping::Split::unsettled, 40, 12.34567),
+            "the concentration/potential/temperature split did not converge in 40 passes (last change 12.3457 of "
+            "the error tolerance)");
+  EXPECT_EQ(split_failure(stepping::Split::nonfinite, 40, 0.0),
+            "the step produced a non-finite electrolyte concentration or temperature");
+  EXPECT_EQ(local_error_failure(3.5, 1e-6), "the local error stays 3.5 times the tolerance at dt = 1e-06 s");
+  EXPECT_NE(depletion_failure().find("fell below zero"), std::string::npos);
+  EXPECT_NE(terminal_failure().find("non-finite voltage"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace voltaic

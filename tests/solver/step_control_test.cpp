@@ -108,5 +108,93 @@ TEST(StepControl, AStallIsTooManyStepsWithinAMinuteOrOneBelowMinDt) {
   EXPECT_FALSE(step(0.5e-6, true));  // a short remainder of a step
 }
 
+// The attempt both engines make (stepping::attempt), on a scripted cell: the
+// order it picks, the inputs it predicts, and each way it ends.
+struct ScriptedAttempt {
+  stepping::Clock k;
+  bool positive = true, above_floor = true;
+  double lowest = 1000.0;
+  stepping::SplitEnd end{stepping::Split::settled, 0.0};
+  int attempts = 0, predicted = 0, order = 0;
+  bool trusted = false;
+  stepping::Clock& clock() { return k; }
+  void count_attempt() { ++attempts; }
+  bool extrapolation_positive(const bdf::Formula&) const { return positive; }
+  double lowest_concentration() const { return lowest; }
+  double initial_concentration() const { return 1000.0; }
+  void predict_inputs(double) { ++predicted; }
+  stepping::SplitEnd split(const bdf::Formula& f, double, bool rate_test) {
+    order = f.order;
+    trusted = rate_test;
+    return end;
+  }
+  bool above_depletion_floor() const { return above_floor; }
+};
+
+TEST(StepControl, AnAttemptFallsBackToBackwardEulerWhereBdf2LeavesTheDomain) {
+  ScriptedAttempt c;
+  c.k.history = 3;
+  c.k.h1 = c.k.h2 = 1.0;
+  EXPECT_EQ(stepping::attempt(c, 1.0).outcome, stepping::Attempted::passed);
+  EXPECT_EQ(c.order, 2);
+  EXPECT_EQ(c.k.last_order, 2);
+  EXPECT_EQ(c.predicted, 1);
+  EXPECT_TRUE(c.trusted);
+  c.positive = false;  // BDF2's extrapolation of c_e goes below zero
+  c.lowest = 50.0;     // under a tenth of the initial: the rate is not trusted
+  EXPECT_EQ(stepping::attempt(c, 1.0).outcome, stepping::Attempted::passed);
+  EXPECT_EQ(c.order, 1);
+  EXPECT_EQ(c.k.last_order, 1);
+  EXPECT_FALSE(c.trusted);
+  c.k.history = 1;  // a step's first attempt: nothing to predict from
+  stepping::attempt(c, 1.0);
+  EXPECT_EQ(c.predicted, 2);
+  EXPECT_EQ(c.attempts, 3);
+}
+
+TEST(StepControl, AnAttemptNamesHowItEnded) {
+  ScriptedAttempt c;
+  c.end = {stepping::Split::unsettled, 3.5};
+  const stepping::AttemptEnd unsettled = stepping::attempt(c, 1.0);
+  EXPECT_EQ(unsettled.outcome, stepping::Attempted::unsettled);
+  EXPECT_EQ(unsettled.change, 3.5);
+  c.end = {stepping::Split::nonfinite, NAN};
+  EXPECT_EQ(stepping::attempt(c, 1.0).outcome, stepping::Attempted::nonfinite_inputs);
+  c.end = {stepping::Split::failed, 0.0};
+  EXPECT_EQ(stepping::attempt(c, 1.0).outcome, stepping::Attempted::failed);
+  c.end = {stepping::Split::settled, 0.0};
+  c.k.heat_w = INFINITY;
+  EXPECT_EQ(stepping::attempt(c, 1.0).outcome, stepping::Attempted::nonfinite_terminal);
+  c.k.heat_w = 0.0;
+  c.above_floor = false;
+  EXPECT_EQ(stepping::attempt(c, 1.0).outcome, stepping::Attempted::depleted);
+}
+
+// The margins read a fixed drive by its own value and a drive cycle by its
+// present current, with the "until" voltage on the side the step started.
+TEST(StepControl, MarginsReadADriveCycleByItsPresentCurrent) {
+  stepping::Ends e;
+  e.lower_cutoff = 2.5;
+  e.upper_cutoff = 4.25;
+  e.has_until_voltage = true;
+  e.until_voltage = 3.5;
+  const stepping::Side discharge = stepping::side(false, 5.0, -1.0, false);
+  EXPECT_EQ(discharge.value, 5.0);
+  EXPECT_TRUE(discharge.below);
+  const stepping::Margins d = stepping::margins(e, discharge, 3.75, 5.0);
+  EXPECT_EQ(d.cell, 1.25);
+  EXPECT_EQ(d.own, 0.25);
+  const stepping::Side cycle = stepping::side(true, 5.0, -2.0, false);  // charging now, started below 3.5 V
+  EXPECT_EQ(cycle.value, -2.0);
+  EXPECT_FALSE(cycle.below);
+  const stepping::Margins c = stepping::margins(e, cycle, 3.75, -2.0);
+  EXPECT_EQ(c.cell, 0.5);
+  EXPECT_EQ(c.own, -0.25);
+  EXPECT_EQ(stepping::event_margin(e, cycle, 3.75, -2.0), -0.25);
+  const stepping::Margins rest = stepping::margins(e, stepping::side(false, 0.0, 0.0, true), 3.75, 0.0);
+  EXPECT_EQ(rest.cell, INFINITY);
+  EXPECT_EQ(rest.own, INFINITY);
+}
+
 }  // namespace
 }  // namespace voltaic

@@ -152,9 +152,6 @@ class Simulation {
   /// The state as the recorder reads it: the field solvers' or the engine's (solver/simulation_run.hpp).
   class FieldState;
   class EngineState;
-  /// The formula of a step of length h (BDF2 where the history allows and
-  /// keeps c_e positive) and the first pass's inputs (predict_inputs).
-  bdf::Formula start_attempt(double h);
   /// aj, phi, c_e (and T unless isothermal) extrapolated to t + h through the
   /// last two or three accepted values: where the split's first pass starts.
   void predict_inputs(double h);
@@ -203,6 +200,8 @@ class Simulation {
   void take_engine_clock(long long step_index, RunContext& run);
   /// Its operator split as the shared pass loop sees it (stepping::split_passes).
   struct SplitPasses;
+  /// Its attempt as the shared skeleton sees it (stepping::attempt).
+  struct Attempt;
 
   std::shared_ptr<const CellLayout> layout_;
   SimulationOptions options_;
