@@ -6,7 +6,8 @@
 //   mpirun -n 2 voltaic-mpi-bench --latency [--backend cuda]   (MPI_Allreduce, exchange and,
 //   on GPUs, device exchange and canonical dot times)
 //   mpirun -n 4 voltaic-mpi-bench --plane-cycle --nx 520 --ny 520   (the 2D V-cycle cut over the
-//   ranks, CutPlaneMultigrid, beside the whole plane gathered and run on every rank)
+//   ranks, CutPlaneMultigrid, beside the whole plane gathered and run on every rank; --backend cuda
+//   on the ranks' GPUs)
 // Rank 0 prints one JSON object per line.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -181,12 +182,12 @@ nlohmann::json device_latencies(const mpi::Communicator& world, const std::share
 }
 
 /// --plane-cycle: one V-cycle of the collectors' Schur complement (random
-/// blocks of its form, a tab on one edge) on the nx x ny plane, on host
-/// memory: cut over the ranks (CutPlaneMultigrid) against the whole plane's
-/// V-cycle on every rank from the gathered r (what the collectors ran before,
-/// and still run on a GPU). Both give the same bits, checked here.
-void print_plane_cycle(const mpi::Communicator& world, int nx, int ny) {
-  const auto cpu = CpuExecutor::create();
+/// blocks of its form, a tab on one edge) on the nx x ny plane, in the
+/// memory of `exec` (a CPU's, or this rank's GPU): cut over the ranks
+/// (CutPlaneMultigrid) against the whole plane's V-cycle on every rank from
+/// the gathered r (what PlaneCycle runs on one rank and on GPUs below
+/// PlaneCycle::kCutOnDeviceCells). Both give the same bits, checked here.
+void print_plane_cycle(const mpi::Communicator& world, int nx, int ny, const std::shared_ptr<const Executor>& exec) {
   const std::size_t n = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
   std::vector<double> coverage(2 * static_cast<std::size_t>(nx + ny), 0.0), none(coverage.size(), 0.0);
   std::fill(coverage.begin(), coverage.begin() + ny / 4, 1.0);  // a tab on a quarter of x_lo
@@ -201,50 +202,56 @@ void print_plane_cycle(const mpi::Communicator& world, int nx, int ny) {
     r[c] = std::cos(0.11 * static_cast<double>(c));
     r[n + c] = std::sin(0.07 * static_cast<double>(c));
   }
-  auto view = [](const std::vector<double>& v, std::size_t first, std::size_t count) {
-    return View<const double>(v.data() + first, count, MemorySpace::host());
+  std::vector<Array<double>> kept;  // the executor's copies of host values
+  auto view = [&](const std::vector<double>& v, std::size_t first, std::size_t count) {
+    const auto begin = v.begin() + static_cast<std::ptrdiff_t>(first);
+    kept.push_back(Array<double>::from_host(exec, std::vector<double>(begin, begin + count)));
+    return kept.back().const_view();
   };
   auto edges = [&](const std::vector<double>& c) {
     const std::size_t x = ny, y = nx;
     return PlaneEdges<double>{view(c, 0, x), view(c, x, x), view(c, 2 * x, y), view(c, 2 * x + y, y)};
   };
-  const PlaneSystem<double> system(PlaneGrid(nx, ny, 1e-3, 1e-3), cpu, {1e3, 3e3}, edges(coverage), edges(none),
+  const PlaneSystem<double> system(PlaneGrid(nx, ny, 1e-3, 1e-3), exec, {1e3, 3e3}, edges(coverage), edges(none),
                                    {view(b[0], 0, n), view(b[1], 0, n), view(b[2], 0, n), view(b[3], 0, n)});
   PlaneMultigridOptions o;
   o.pre_smoothing = o.post_smoothing = 3;  // the collectors' Schur cycle
-  const auto cut = mpi::BlockDecomposition::over(world, nx, ny, 16);
+  const bool cpu = exec->backend() == Backend::cpu;
+  const auto cut = mpi::BlockDecomposition::over(world, nx, ny, 16, cpu ? nullptr : exec);
   const std::size_t field = static_cast<std::size_t>(cut->ghosted_nx()) * static_cast<std::size_t>(cut->ghosted_ny());
   auto ghosted = [&](const std::vector<double>& whole, int layers) {
     std::vector<double> v(field * layers);
     cut->slice_host(whole.data(), layers, v.data());
-    return v;
+    return view(v, 0, v.size());
   };
-  std::array<std::vector<double>, 4> bg;
+  std::array<View<const double>, 4> bg;
   for (int m = 0; m < 4; ++m) bg[m] = ghosted(b[m], 1);
-  const std::vector<double> rg = ghosted(r, 2);
-  std::vector<double> z_cut(2 * field), z_gathered(2 * field), r_whole(2 * n), z_whole(2 * n);
-  auto out = [](std::vector<double>& v) { return View<double>(v.data(), v.size(), MemorySpace::host()); };
+  const View<const double> rg = ghosted(r, 2);
+  Array<double> z_cut(exec, 2 * field), z_gathered(exec, 2 * field), r_whole(exec, 2 * n), z_whole(exec, 2 * n);
 
   CutPlaneMultigrid<double> split(system, cut, o);
-  split.update(view(bg[0], 0, field), view(bg[1], 0, field), view(bg[2], 0, field), view(bg[3], 0, field));
-  const double cut_s = median_s(world, 20, [&] { split.apply(view(rg, 0, rg.size()), out(z_cut)); });
+  split.update(bg[0], bg[1], bg[2], bg[3]);
+  const double cut_s = median_s(world, 20, [&] {
+    split.apply(rg, z_cut.view());
+    exec->synchronize();
+  });
   const PlaneMultigrid<double> whole(system, o);
   const double gathered_s = median_s(world, 20, [&] {
     cut->gather(rg.data(), 2, r_whole.data());
-    whole.apply(view(r_whole, 0, r_whole.size()), out(z_whole));
+    whole.apply(r_whole.const_view(), z_whole.view());
     cut->slice(z_whole.data(), 2, z_gathered.data());
+    exec->synchronize();
   });
-  int differ = std::memcmp(z_cut.data(), z_gathered.data(), z_cut.size() * sizeof(double)) != 0 ? 1 : 0;
+  std::vector<double> a(2 * field), g(2 * field);
+  exec->copy(a.data(), MemorySpace::host(), z_cut.data(), z_cut.space(), a.size() * sizeof(double));
+  exec->copy(g.data(), MemorySpace::host(), z_gathered.data(), z_gathered.space(), g.size() * sizeof(double));
+  int differ = std::memcmp(a.data(), g.data(), a.size() * sizeof(double)) != 0 ? 1 : 0;
   mpi::check(MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_MAX, world.get()), "MPI_Allreduce");
   if (world.rank() != 0) return;
-  const nlohmann::json j = {{"benchmark", "plane_cycle"},
-                            {"ranks", world.size()},
-                            {"plane", {nx, ny}},
-                            {"levels", split.num_levels()},
-                            {"cut_levels", split.cut_levels()},
-                            {"cut_ms", 1e3 * cut_s},
-                            {"gathered_ms", 1e3 * gathered_s},
-                            {"same_bits", differ == 0}};
+  const nlohmann::json j = {
+      {"benchmark", "plane_cycle"}, {"ranks", world.size()},           {"backend", exec->name()},
+      {"plane", {nx, ny}},          {"levels", split.num_levels()},    {"cut_levels", split.cut_levels()},
+      {"cut_ms", 1e3 * cut_s},      {"gathered_ms", 1e3 * gathered_s}, {"same_bits", differ == 0}};
   std::printf("%s\n", j.dump().c_str());
 }
 
@@ -336,11 +343,11 @@ int main(int argc, char** argv) {
   app.add_flag("--split", a.split, "time the sub-steps (the device synchronised around each: for profiling)");
   app.add_flag("--latency", a.latency, "time MPI_Allreduce and ghost exchanges instead");
   app.add_flag("--plane-cycle", a.plane_cycle,
-               "time the 2D V-cycle cut over the ranks against the gathered one instead (host memory)");
+               "time the 2D V-cycle cut over the ranks against the gathered one instead");
   CLI11_PARSE(app, argc, argv);
   try {
     if (a.plane_cycle) {
-      print_plane_cycle(world, a.nx, a.ny);
+      print_plane_cycle(world, a.nx, a.ny, executor_for(a.backend, world));
     } else {
       a.latency ? print_latencies(world, a) : print_traffic(world, self, a);
     }

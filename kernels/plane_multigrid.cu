@@ -21,6 +21,17 @@ constexpr int kTileX = 32;
 constexpr int kTileY = 8;
 
 dim3 tiles(int nx, int ny) { return dim3((nx + kTileX - 1) / kTileX, (ny + kTileY - 1) / kTileY); }
+dim3 tiles(const plane::CellRange& c) { return tiles(c.i1 - c.i0, c.j1 - c.j0); }
+bool empty(const plane::CellRange& c) { return c.i1 <= c.i0 || c.j1 <= c.j0; }
+
+/// This thread's cell of a range (a tile of kTileX x kTileY threads a block).
+struct RangeCell {
+  int i, j;
+  __device__ explicit RangeCell(const plane::CellRange& c)
+      : i(c.i0 + static_cast<int>(blockIdx.x) * kTileX + static_cast<int>(threadIdx.x)),
+        j(c.j0 + static_cast<int>(blockIdx.y) * kTileY + static_cast<int>(threadIdx.y)) {}
+  __device__ bool outside(const plane::CellRange& c) const { return i >= c.i1 || j >= c.j1; }
+};
 
 __device__ __forceinline__ void report_bad(unsigned long long* first_bad, unsigned long long index) {
   atomicMin(first_bad, index);
@@ -51,19 +62,20 @@ __global__ void first_bad_block_kernel(const T* b00, const T* b01, const T* b10,
 
 template <class T>
 __global__ void sum_blocks_kernel(plane::Level<T> fine, plane::Transfer<T> t, int coarse_nx, int coarse_ny,
-                                  T* __restrict__ coarse_blocks) {
-  const int ci = blockIdx.x * kTileX + threadIdx.x, cj = blockIdx.y * kTileY + threadIdx.y;
-  if (ci >= coarse_nx || cj >= coarse_ny) return;
+                                  T* __restrict__ coarse_blocks, plane::CellRange range) {
+  const RangeCell c(range);
+  if (c.outside(range)) return;
   const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
-  plane::sum_blocks(fine, t, ci, cj, coarse_nx, cells, coarse_blocks);
+  plane::sum_blocks(fine, t, c.i, c.j, coarse_nx, cells, coarse_blocks);
 }
 
 template <class T>
-__global__ void invert_blocks_kernel(plane::Level<T> l, T* __restrict__ inverse, unsigned long long* first_bad) {
-  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
-  if (i >= l.nx || j >= l.ny) return;
-  if (!plane::invert_block(l, i, j, inverse)) {
-    report_bad(first_bad, static_cast<std::size_t>(i) + static_cast<std::size_t>(l.nx) * j);
+__global__ void invert_blocks_kernel(plane::Level<T> l, T* __restrict__ inverse, unsigned long long* first_bad,
+                                     plane::CellRange range) {
+  const RangeCell c(range);
+  if (c.outside(range)) return;
+  if (!plane::invert_block(l, c.i, c.j, inverse)) {
+    report_bad(first_bad, static_cast<std::size_t>(c.i) + static_cast<std::size_t>(l.nx) * c.j);
   }
 }
 
@@ -90,14 +102,17 @@ __global__ void dense_solve_kernel(const T* lu, const int* pivot, int m, const T
   plane::dense_solve(lu, pivot, m, r, z);
 }
 
-/// Thread (h, j) owns cell i = 2 h + ((j + colour) & 1) of row j. z is read
-/// at the other colour's cells and written at this colour's: not __restrict__.
+/// Thread (h, j) owns cell i = i0 + 2 h + ((i0 + j + parity + colour) & 1)
+/// of row j (the range's cells of this colour, as the CPU loop visits them).
+/// z is read at the other colour's cells and written at this colour's: not
+/// __restrict__.
 template <class T>
 __global__ void __launch_bounds__(kTileX* kTileY)
-    smooth_kernel(plane::Level<T> l, const T* __restrict__ inverse, const T* __restrict__ r, T* z, int colour) {
-  const int h = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
-  const int i = 2 * h + ((j + colour) & 1);
-  if (i >= l.nx || j >= l.ny) return;
+    smooth_kernel(plane::Level<T> l, const T* __restrict__ inverse, const T* __restrict__ r, T* z, int colour,
+                  plane::CellRange range) {
+  const int h = blockIdx.x * kTileX + threadIdx.x, j = range.j0 + static_cast<int>(blockIdx.y) * kTileY + threadIdx.y;
+  const int i = range.i0 + 2 * h + ((range.i0 + j + range.parity + colour) & 1);
+  if (i >= range.i1 || j >= range.j1) return;
   plane::smooth_cell(l, inverse, r, z, i, j, false);
 }
 
@@ -105,10 +120,11 @@ __global__ void __launch_bounds__(kTileX* kTileY)
 template <class T>
 __global__ void __launch_bounds__(kTileX* kTileY)
     smooth_from_zero_kernel(plane::Level<T> l, const T* __restrict__ inverse, const T* __restrict__ r,
-                            T* __restrict__ z, int colour) {
-  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
-  if (i >= l.nx || j >= l.ny) return;
-  if (((i + j) & 1) == colour) {
+                            T* __restrict__ z, int colour, plane::CellRange range) {
+  const RangeCell c(range);
+  if (c.outside(range)) return;
+  const int i = c.i, j = c.j;
+  if (((i + j + range.parity) & 1) == colour) {
     plane::smooth_cell(l, inverse, r, z, i, j, true);
   } else {
     const std::size_t n = l.cells(), c = static_cast<std::size_t>(i) + static_cast<std::size_t>(l.nx) * j;
@@ -119,36 +135,40 @@ __global__ void __launch_bounds__(kTileX* kTileY)
 
 template <class T>
 __global__ void restrict_kernel(plane::Level<T> fine, plane::Transfer<T> t, const T* __restrict__ r,
-                                const T* __restrict__ z, int coarse_nx, int coarse_ny, T* __restrict__ r_coarse) {
-  const int ci = blockIdx.x * kTileX + threadIdx.x, cj = blockIdx.y * kTileY + threadIdx.y;
-  if (ci >= coarse_nx || cj >= coarse_ny) return;
+                                const T* __restrict__ z, int coarse_nx, int coarse_ny, T* __restrict__ r_coarse,
+                                plane::CellRange range) {
+  const RangeCell c(range);
+  if (c.outside(range)) return;
   const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
-  plane::restrict_residual(fine, t, r, z, ci, cj, coarse_nx, cells, r_coarse);
+  plane::restrict_residual(fine, t, r, z, c.i, c.j, coarse_nx, cells, r_coarse);
 }
 
 template <class T>
 __global__ void __launch_bounds__(kTileX* kTileY)
-    residual_kernel(plane::Level<T> l, const T* __restrict__ r, const T* __restrict__ z, T* __restrict__ res) {
-  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
-  if (i >= l.nx || j >= l.ny) return;
-  plane::residual_cell(l, i, j, r, z, res);
+    residual_kernel(plane::Level<T> l, const T* __restrict__ r, const T* __restrict__ z, T* __restrict__ res,
+                    plane::CellRange range) {
+  const RangeCell c(range);
+  if (c.outside(range)) return;
+  plane::residual_cell(l, c.i, c.j, r, z, res);
 }
 
 template <class T>
 __global__ void restrict_transpose_kernel(plane::Transfer<T> t, int fine_nx, int fine_ny, const T* __restrict__ res,
-                                          int coarse_nx, int coarse_ny, T* __restrict__ r_coarse) {
-  const int ci = blockIdx.x * kTileX + threadIdx.x, cj = blockIdx.y * kTileY + threadIdx.y;
-  if (ci >= coarse_nx || cj >= coarse_ny) return;
+                                          int coarse_nx, int coarse_ny, T* __restrict__ r_coarse,
+                                          plane::CellRange range) {
+  const RangeCell c(range);
+  if (c.outside(range)) return;
   const std::size_t cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
-  plane::restrict_transpose(t, fine_nx, fine_ny, res, ci, cj, coarse_nx, cells, r_coarse);
+  plane::restrict_transpose(t, fine_nx, fine_ny, res, c.i, c.j, coarse_nx, cells, r_coarse);
 }
 
 template <class T>
 __global__ void __launch_bounds__(kTileX* kTileY)
     prolong_kernel(plane::Transfer<T> t, int fine_nx, int fine_ny, const T* __restrict__ e, int coarse_nx,
-                   int coarse_ny, T* __restrict__ z) {
-  const int i = blockIdx.x * kTileX + threadIdx.x, j = blockIdx.y * kTileY + threadIdx.y;
-  if (i >= fine_nx || j >= fine_ny) return;
+                   int coarse_ny, T* __restrict__ z, plane::CellRange range) {
+  const RangeCell c(range);
+  if (c.outside(range)) return;
+  const int i = c.i, j = c.j;
   const std::size_t fine_cells = static_cast<std::size_t>(fine_nx) * static_cast<std::size_t>(fine_ny);
   const std::size_t coarse_cells = static_cast<std::size_t>(coarse_nx) * static_cast<std::size_t>(coarse_ny);
   plane::prolong_add(t, i, j, fine_nx, fine_ny, fine_cells, e, coarse_nx, coarse_cells, z);
@@ -268,20 +288,22 @@ long long plane_first_bad_block(const CudaExecutor& exec, const T* b00, const T*
 
 template <class T>
 void plane_sum_blocks(const CudaExecutor& exec, const plane::Level<T>& fine, const plane::Transfer<T>& t, int coarse_nx,
-                      int coarse_ny, T* coarse_blocks) {
+                      int coarse_ny, T* coarse_blocks, const plane::CellRange& coarse) {
+  if (empty(coarse)) return;
   exec.activate();
   cudaStream_t s = exec.stream(0);
   sum_blocks_kernel<T>
-      <<<tiles(coarse_nx, coarse_ny), dim3(kTileX, kTileY), 0, s>>>(fine, t, coarse_nx, coarse_ny, coarse_blocks);
+      <<<tiles(coarse), dim3(kTileX, kTileY), 0, s>>>(fine, t, coarse_nx, coarse_ny, coarse_blocks, coarse);
   VOLTAIC_LAUNCH_CHECK(s, sum_blocks_kernel);
 }
 
 template <class T>
-void plane_invert_blocks(const CudaExecutor& exec, const plane::Level<T>& l, T* inverse,
-                         unsigned long long* first_bad) {
+void plane_invert_blocks(const CudaExecutor& exec, const plane::Level<T>& l, T* inverse, unsigned long long* first_bad,
+                         const plane::CellRange& cells) {
+  if (empty(cells)) return;
   exec.activate();
   cudaStream_t s = exec.stream(0);
-  invert_blocks_kernel<T><<<tiles(l.nx, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, inverse, first_bad);
+  invert_blocks_kernel<T><<<tiles(cells), dim3(kTileX, kTileY), 0, s>>>(l, inverse, first_bad, cells);
   VOLTAIC_LAUNCH_CHECK(s, invert_blocks_kernel);
 }
 
@@ -304,54 +326,106 @@ void plane_dense_solve(const CudaExecutor& exec, const T* lu, const int* pivot, 
 
 template <class T>
 void plane_smooth(const CudaExecutor& exec, const plane::Level<T>& l, const T* inverse, const T* r, T* z, int colour,
-                  bool from_zero) {
+                  bool from_zero, const plane::CellRange& cells) {
+  if (empty(cells)) return;
   exec.activate();
   cudaStream_t s = exec.stream(0);
   if (from_zero) {
-    smooth_from_zero_kernel<T><<<tiles(l.nx, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, inverse, r, z, colour);
+    smooth_from_zero_kernel<T><<<tiles(cells), dim3(kTileX, kTileY), 0, s>>>(l, inverse, r, z, colour, cells);
     VOLTAIC_LAUNCH_CHECK(s, smooth_from_zero_kernel);
   } else {
-    smooth_kernel<T><<<tiles((l.nx + 1) / 2, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, inverse, r, z, colour);
+    const dim3 grid = tiles((cells.i1 - cells.i0 + 1) / 2, cells.j1 - cells.j0);
+    smooth_kernel<T><<<grid, dim3(kTileX, kTileY), 0, s>>>(l, inverse, r, z, colour, cells);
     VOLTAIC_LAUNCH_CHECK(s, smooth_kernel);
   }
 }
 
 template <class T>
 void plane_restrict_residual(const CudaExecutor& exec, const plane::Level<T>& fine, const plane::Transfer<T>& t,
-                             const T* r, const T* z, int coarse_nx, int coarse_ny, T* r_coarse) {
+                             const T* r, const T* z, int coarse_nx, int coarse_ny, T* r_coarse,
+                             const plane::CellRange& coarse) {
+  if (empty(coarse)) return;
   exec.activate();
   cudaStream_t s = exec.stream(0);
   restrict_kernel<T>
-      <<<tiles(coarse_nx, coarse_ny), dim3(kTileX, kTileY), 0, s>>>(fine, t, r, z, coarse_nx, coarse_ny, r_coarse);
+      <<<tiles(coarse), dim3(kTileX, kTileY), 0, s>>>(fine, t, r, z, coarse_nx, coarse_ny, r_coarse, coarse);
   VOLTAIC_LAUNCH_CHECK(s, restrict_kernel);
 }
 
 template <class T>
-void plane_residual(const CudaExecutor& exec, const plane::Level<T>& l, const T* r, const T* z, T* res) {
+void plane_residual(const CudaExecutor& exec, const plane::Level<T>& l, const T* r, const T* z, T* res,
+                    const plane::CellRange& cells) {
+  if (empty(cells)) return;
   exec.activate();
   cudaStream_t s = exec.stream(0);
-  residual_kernel<T><<<tiles(l.nx, l.ny), dim3(kTileX, kTileY), 0, s>>>(l, r, z, res);
+  residual_kernel<T><<<tiles(cells), dim3(kTileX, kTileY), 0, s>>>(l, r, z, res, cells);
   VOLTAIC_LAUNCH_CHECK(s, residual_kernel);
 }
 
 template <class T>
 void plane_restrict_transpose(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny,
-                              const T* res, int coarse_nx, int coarse_ny, T* r_coarse) {
+                              const T* res, int coarse_nx, int coarse_ny, T* r_coarse, const plane::CellRange& coarse) {
+  if (empty(coarse)) return;
   exec.activate();
   cudaStream_t s = exec.stream(0);
-  restrict_transpose_kernel<T><<<tiles(coarse_nx, coarse_ny), dim3(kTileX, kTileY), 0, s>>>(
-      t, fine_nx, fine_ny, res, coarse_nx, coarse_ny, r_coarse);
+  restrict_transpose_kernel<T>
+      <<<tiles(coarse), dim3(kTileX, kTileY), 0, s>>>(t, fine_nx, fine_ny, res, coarse_nx, coarse_ny, r_coarse, coarse);
   VOLTAIC_LAUNCH_CHECK(s, restrict_transpose_kernel);
 }
 
 template <class T>
 void plane_prolong_add(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e,
-                       int coarse_nx, int coarse_ny, T* z) {
+                       int coarse_nx, int coarse_ny, T* z, const plane::CellRange& fine) {
+  if (empty(fine)) return;
   exec.activate();
   cudaStream_t s = exec.stream(0);
-  prolong_kernel<T>
-      <<<tiles(fine_nx, fine_ny), dim3(kTileX, kTileY), 0, s>>>(t, fine_nx, fine_ny, e, coarse_nx, coarse_ny, z);
+  prolong_kernel<T><<<tiles(fine), dim3(kTileX, kTileY), 0, s>>>(t, fine_nx, fine_ny, e, coarse_nx, coarse_ny, z, fine);
   VOLTAIC_LAUNCH_CHECK(s, prolong_kernel);
+}
+
+// The whole level: the ranged launches over every cell.
+
+template <class T>
+void plane_sum_blocks(const CudaExecutor& exec, const plane::Level<T>& fine, const plane::Transfer<T>& t, int coarse_nx,
+                      int coarse_ny, T* coarse_blocks) {
+  plane_sum_blocks(exec, fine, t, coarse_nx, coarse_ny, coarse_blocks, plane::whole_level(coarse_nx, coarse_ny));
+}
+
+template <class T>
+void plane_invert_blocks(const CudaExecutor& exec, const plane::Level<T>& l, T* inverse,
+                         unsigned long long* first_bad) {
+  plane_invert_blocks(exec, l, inverse, first_bad, plane::whole_level(l.nx, l.ny));
+}
+
+template <class T>
+void plane_smooth(const CudaExecutor& exec, const plane::Level<T>& l, const T* inverse, const T* r, T* z, int colour,
+                  bool from_zero) {
+  plane_smooth(exec, l, inverse, r, z, colour, from_zero, plane::whole_level(l.nx, l.ny));
+}
+
+template <class T>
+void plane_restrict_residual(const CudaExecutor& exec, const plane::Level<T>& fine, const plane::Transfer<T>& t,
+                             const T* r, const T* z, int coarse_nx, int coarse_ny, T* r_coarse) {
+  plane_restrict_residual(exec, fine, t, r, z, coarse_nx, coarse_ny, r_coarse,
+                          plane::whole_level(coarse_nx, coarse_ny));
+}
+
+template <class T>
+void plane_residual(const CudaExecutor& exec, const plane::Level<T>& l, const T* r, const T* z, T* res) {
+  plane_residual(exec, l, r, z, res, plane::whole_level(l.nx, l.ny));
+}
+
+template <class T>
+void plane_restrict_transpose(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny,
+                              const T* res, int coarse_nx, int coarse_ny, T* r_coarse) {
+  plane_restrict_transpose(exec, t, fine_nx, fine_ny, res, coarse_nx, coarse_ny, r_coarse,
+                           plane::whole_level(coarse_nx, coarse_ny));
+}
+
+template <class T>
+void plane_prolong_add(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e,
+                       int coarse_nx, int coarse_ny, T* z) {
+  plane_prolong_add(exec, t, fine_nx, fine_ny, e, coarse_nx, coarse_ny, z, plane::whole_level(fine_nx, fine_ny));
 }
 
 template <class T>
@@ -362,24 +436,38 @@ void plane_fused_cycle(const CudaExecutor& exec, const plane::FusedCycle<T>& cyc
   VOLTAIC_LAUNCH_CHECK(s, fused_cycle_kernel);
 }
 
-#define VOLTAIC_INSTANTIATE(T)                                                                                        \
-  template void plane_apply<T>(const CudaExecutor&, const plane::Level<T>&, const T*, T*);                            \
-  template long long plane_first_bad_block<T>(const CudaExecutor&, const T*, const T*, const T*, const T*,            \
-                                              std::size_t);                                                           \
-  template void plane_sum_blocks<T>(const CudaExecutor&, const plane::Level<T>&, const plane::Transfer<T>&, int, int, \
-                                    T*);                                                                              \
-  template void plane_invert_blocks<T>(const CudaExecutor&, const plane::Level<T>&, T*, unsigned long long*);         \
-  template void plane_dense_factor<T>(const CudaExecutor&, const plane::Level<T>&, T*, int*, unsigned long long*);    \
-  template void plane_dense_solve<T>(const CudaExecutor&, const T*, const int*, int, const T*, T*);                   \
-  template void plane_smooth<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*, int, bool);      \
-  template void plane_restrict_residual<T>(const CudaExecutor&, const plane::Level<T>&, const plane::Transfer<T>&,    \
-                                           const T*, const T*, int, int, T*);                                         \
-  template void plane_residual<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*);               \
-  template void plane_restrict_transpose<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int,  \
-                                            int, T*);                                                                 \
-  template void plane_prolong_add<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int, int,    \
-                                     T*);                                                                             \
-  template void plane_fused_cycle<T>(const CudaExecutor&, const plane::FusedCycle<T>&);
+#define VOLTAIC_INSTANTIATE(T)                                                                                         \
+  template void plane_apply<T>(const CudaExecutor&, const plane::Level<T>&, const T*, T*);                             \
+  template long long plane_first_bad_block<T>(const CudaExecutor&, const T*, const T*, const T*, const T*,             \
+                                              std::size_t);                                                            \
+  template void plane_sum_blocks<T>(const CudaExecutor&, const plane::Level<T>&, const plane::Transfer<T>&, int, int,  \
+                                    T*);                                                                               \
+  template void plane_invert_blocks<T>(const CudaExecutor&, const plane::Level<T>&, T*, unsigned long long*);          \
+  template void plane_dense_factor<T>(const CudaExecutor&, const plane::Level<T>&, T*, int*, unsigned long long*);     \
+  template void plane_dense_solve<T>(const CudaExecutor&, const T*, const int*, int, const T*, T*);                    \
+  template void plane_smooth<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*, int, bool);       \
+  template void plane_restrict_residual<T>(const CudaExecutor&, const plane::Level<T>&, const plane::Transfer<T>&,     \
+                                           const T*, const T*, int, int, T*);                                          \
+  template void plane_residual<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*);                \
+  template void plane_restrict_transpose<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int,   \
+                                            int, T*);                                                                  \
+  template void plane_prolong_add<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int, int,     \
+                                     T*);                                                                              \
+  template void plane_fused_cycle<T>(const CudaExecutor&, const plane::FusedCycle<T>&);                                \
+  template void plane_sum_blocks<T>(const CudaExecutor&, const plane::Level<T>&, const plane::Transfer<T>&, int, int,  \
+                                    T*, const plane::CellRange&);                                                      \
+  template void plane_invert_blocks<T>(const CudaExecutor&, const plane::Level<T>&, T*, unsigned long long*,           \
+                                       const plane::CellRange&);                                                       \
+  template void plane_smooth<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*, int, bool,        \
+                                const plane::CellRange&);                                                              \
+  template void plane_restrict_residual<T>(const CudaExecutor&, const plane::Level<T>&, const plane::Transfer<T>&,     \
+                                           const T*, const T*, int, int, T*, const plane::CellRange&);                 \
+  template void plane_residual<T>(const CudaExecutor&, const plane::Level<T>&, const T*, const T*, T*,                 \
+                                  const plane::CellRange&);                                                            \
+  template void plane_restrict_transpose<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int,   \
+                                            int, T*, const plane::CellRange&);                                         \
+  template void plane_prolong_add<T>(const CudaExecutor&, const plane::Transfer<T>&, int, int, const T*, int, int, T*, \
+                                     const plane::CellRange&);
 VOLTAIC_INSTANTIATE(float)
 VOLTAIC_INSTANTIATE(double)
 #undef VOLTAIC_INSTANTIATE

@@ -4,6 +4,7 @@
 /// (voltaic/linalg/eigen_interop.hpp is separate: it needs Eigen).
 
 #include "voltaic/core/array.hpp"
+#include "voltaic/core/box_copy.hpp"
 #include "voltaic/core/device_activity.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"

@@ -1,5 +1,6 @@
 // CutPlaneMultigrid: the plane V-cycle on the ranks' windows of each large
-// level (the CPU loops of src/cpu/plane_multigrid.cpp over owned cells),
+// level (the loops of src/cpu/plane_multigrid.cpp or the launches of
+// kernels/plane_multigrid.cu over owned cells, in the executor's memory),
 // the small levels gathered and run whole by a PlaneMultigrid of them.
 #include "voltaic/linalg/cut_plane_multigrid.hpp"
 
@@ -9,8 +10,11 @@
 #include <utility>
 
 #include "core/backend_dispatch.hpp"
+#include "plane_kernels.hpp"
 #include "plane_support.hpp"
 #include "solver_support.hpp"
+#include "voltaic/core/box_copy.hpp"
+#include "voltaic/linalg/blas1.hpp"
 
 namespace voltaic {
 
@@ -34,17 +38,18 @@ std::size_t at(const PlaneBlock& w, int i, int j) {
 }  // namespace
 
 /// One cut level (or the tail's first, which holds only r, z and blocks
-/// as the transfers from the last cut level see them) on this rank.
+/// as the transfers from the last cut level see them) on this rank, in the
+/// executor's memory.
 template <class T>
 struct CutPlaneMultigrid<T>::Level {
   PlaneLevelLayout layout;
   std::unique_ptr<PlaneLevelLink> link;
   plane::CellRange own;  ///< this rank's cells in window coordinates
   bool coarsen_x = false, coarsen_y = false;
-  std::vector<T> geometry, dirichlet, blocks, inverse;
-  mutable std::vector<T> r, z, residual;
-  std::vector<int> transfer_index;  ///< from the finer level's window to this one's
-  std::vector<T> transfer_weight;
+  Array<T> geometry, dirichlet, blocks, inverse;
+  mutable Array<T> r, z, residual;
+  Array<int> transfer_index;  ///< from the finer level's window to this one's
+  Array<T> transfer_weight;
 
   const PlaneBlock& window() const { return layout.window; }
   std::size_t cells() const { return window().columns(); }
@@ -63,6 +68,72 @@ struct CutPlaneMultigrid<T>::Level {
     return {coarsen_x ? 1 : 0, coarsen_y ? 1 : 0, transfer_index.data(), transfer_weight.data()};
   }
 };
+
+namespace {
+
+// The ranged steps on the executor's backend (plane_kernels.hpp).
+
+template <class T>
+void sum_blocks(const Executor& e, const plane::Level<T>& fine, const plane::Transfer<T>& t, int nx, int ny, T* out,
+                const plane::CellRange& coarse) {
+  if (detail::on_cpu(e, kWhere)) return cpu::plane_sum_blocks(fine, t, nx, ny, out, coarse);
+  VOLTAIC_ON_CUDA(cuda::plane_sum_blocks(detail::as_cuda(e), fine, t, nx, ny, out, coarse));
+}
+
+template <class T>
+void invert_blocks(const Executor& e, const plane::Level<T>& l, T* inverse, unsigned long long* first_bad,
+                   const plane::CellRange& cells) {
+  if (detail::on_cpu(e, kWhere)) return cpu::plane_invert_blocks(l, inverse, first_bad, cells);
+  VOLTAIC_ON_CUDA(cuda::plane_invert_blocks(detail::as_cuda(e), l, inverse, first_bad, cells));
+}
+
+template <class T>
+void smooth_half(const Executor& e, const plane::Level<T>& l, const T* inverse, const T* r, T* z, int colour,
+                 bool from_zero, const plane::CellRange& cells) {
+  if (detail::on_cpu(e, kWhere)) return cpu::plane_smooth(l, inverse, r, z, colour, from_zero, cells);
+  VOLTAIC_ON_CUDA(cuda::plane_smooth(detail::as_cuda(e), l, inverse, r, z, colour, from_zero, cells));
+}
+
+template <class T>
+void restrict_residual(const Executor& e, const plane::Level<T>& fine, const plane::Transfer<T>& t, const T* r,
+                       const T* z, int nx, int ny, T* out, const plane::CellRange& coarse) {
+  if (detail::on_cpu(e, kWhere)) return cpu::plane_restrict_residual(fine, t, r, z, nx, ny, out, coarse);
+  VOLTAIC_ON_CUDA(cuda::plane_restrict_residual(detail::as_cuda(e), fine, t, r, z, nx, ny, out, coarse));
+}
+
+template <class T>
+void residual(const Executor& e, const plane::Level<T>& l, const T* r, const T* z, T* res,
+              const plane::CellRange& cells) {
+  if (detail::on_cpu(e, kWhere)) return cpu::plane_residual(l, r, z, res, cells);
+  VOLTAIC_ON_CUDA(cuda::plane_residual(detail::as_cuda(e), l, r, z, res, cells));
+}
+
+template <class T>
+void restrict_transpose(const Executor& e, const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* res, int nx,
+                        int ny, T* out, const plane::CellRange& coarse) {
+  if (detail::on_cpu(e, kWhere)) return cpu::plane_restrict_transpose(t, fine_nx, fine_ny, res, nx, ny, out, coarse);
+  VOLTAIC_ON_CUDA(cuda::plane_restrict_transpose(detail::as_cuda(e), t, fine_nx, fine_ny, res, nx, ny, out, coarse));
+}
+
+template <class T>
+void prolong_add(const Executor& e, const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* c, int nx, int ny,
+                 T* z, const plane::CellRange& fine) {
+  if (detail::on_cpu(e, kWhere)) return cpu::plane_prolong_add(t, fine_nx, fine_ny, c, nx, ny, z, fine);
+  VOLTAIC_ON_CUDA(cuda::plane_prolong_add(detail::as_cuda(e), t, fine_nx, fine_ny, c, nx, ny, z, fine));
+}
+
+/// The smallest m n + c whose value b_m[c] is not finite, or -1.
+template <class T>
+long long first_bad_block(const Executor& e, const T* b00, const T* b01, const T* b10, const T* b11, std::size_t n) {
+  if (detail::on_cpu(e, kWhere)) return cpu::plane_first_bad_block(b00, b01, b10, b11, n);
+#if VOLTAIC_HAS_CUDA
+  return cuda::plane_first_bad_block(detail::as_cuda(e), b00, b01, b10, b11, n);
+#else
+  return -1;
+#endif
+}
+
+}  // namespace
 
 namespace {
 
@@ -110,10 +181,10 @@ CutPlaneMultigrid<T>::CutPlaneMultigrid(const PlaneSystem<T>& system, std::share
     : cut_(std::move(cut)), options_(options), k_(system.k()) {
   const std::string where = "CutPlaneMultigrid::CutPlaneMultigrid";
   if (!cut_) throw InvalidArgument("cut", where, "the decomposition is null");
-  if (system.executor()->backend() != Backend::cpu || cut_->memory_space() != MemorySpace::host()) {
+  if (system.executor()->memory_space() != cut_->memory_space()) {
     throw InvalidArgument("system", where,
-                          "the cut V-cycle runs on the CPU backend (host memory); on a GPU the plane is gathered "
-                          "and run whole by PlaneMultigrid");
+                          "the system's executor (" + system.executor()->name() +
+                              ") does not hold the decomposition's arrays: both must be on the same backend");
   }
   const PlaneGrid& g = system.grid();
   if (g.nx() != cut_->plane_nx() || g.ny() != cut_->plane_ny() || g.first_i() != 0 || g.first_j() != 0) {
@@ -140,6 +211,8 @@ CutPlaneMultigrid<T>::CutPlaneMultigrid(const PlaneSystem<T>& system, std::share
   for (std::size_t l = 1; l <= tail; ++l)
     for (const PlaneBlock& b : owned[l - 1]) owned[l].push_back(coarser(b, h[l].coarsen_x, h[l].coarsen_y));
   const int me = cut_->rank();
+  const std::shared_ptr<const Executor>& exec = system.executor();
+  const auto zeros = [&](std::size_t n) { return Array<T>::from_host(exec, std::vector<T>(n, T(0))); };
   std::vector<PlaneBlock> windows(tail + 1);
   for (std::size_t l = tail + 1; l-- > 0;) {
     const PlaneBlock& o = owned[l][me];
@@ -164,23 +237,32 @@ CutPlaneMultigrid<T>::CutPlaneMultigrid(const PlaneSystem<T>& system, std::share
              (w.i_begin + w.j_begin) & 1};
     v.coarsen_x = h[l].coarsen_x;
     v.coarsen_y = h[l].coarsen_y;
-    slice_level(h[l], w, v.geometry, v.dirichlet);
-    if (l > 0) slice_transfer(h[l], h[l - 1].nx, h[l - 1].ny, windows[l - 1], w, v.transfer_index, v.transfer_weight);
+    std::vector<T> geometry, dirichlet, weight;
+    std::vector<int> index;
+    slice_level(h[l], w, geometry, dirichlet);
+    v.geometry = Array<T>::from_host(exec, geometry);
+    v.dirichlet = Array<T>::from_host(exec, dirichlet);
+    if (l > 0) {
+      slice_transfer(h[l], h[l - 1].nx, h[l - 1].ny, windows[l - 1], w, index, weight);
+      v.transfer_index = Array<int>::from_host(exec, index);
+      v.transfer_weight = Array<T>::from_host(exec, weight);
+    }
     const std::size_t n = w.columns();
-    v.blocks.assign(4 * n, T(0));
-    v.r.assign(2 * n, T(0));
-    v.z.assign(2 * n, T(0));
+    v.blocks = zeros(4 * n);
+    v.r = zeros(2 * n);
+    v.z = zeros(2 * n);
     if (l < tail) {
-      v.inverse.assign(4 * n, T(0));
-      if (options_.restriction == PlaneRestriction::bilinear_transpose) v.residual.assign(2 * n, T(0));
+      v.inverse = zeros(4 * n);
+      if (options_.restriction == PlaneRestriction::bilinear_transpose) v.residual = zeros(2 * n);
     }
     levels_.push_back(std::move(level));
   }
-  tail_r_.assign(2 * h[tail].cells(), T(0));
-  tail_z_.assign(2 * h[tail].cells(), T(0));
-  tail_blocks_.assign(4 * h[tail].cells(), T(0));
+  tail_r_ = zeros(2 * h[tail].cells());
+  tail_z_ = zeros(2 * h[tail].cells());
+  tail_blocks_ = zeros(4 * h[tail].cells());
+  first_bad_ = Array<unsigned long long>(exec, 1);
   h.erase(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(tail));
-  tail_.reset(new PlaneMultigrid<T>(system.executor(), k_, std::move(h), options_));
+  tail_.reset(new PlaneMultigrid<T>(exec, k_, std::move(h), options_));
 }
 
 template <class T>
@@ -202,26 +284,24 @@ int CutPlaneMultigrid<T>::cut_levels() const {
 }
 
 template <class T>
-void CutPlaneMultigrid<T>::copy_owned_in(const T* ghosted, int layers, std::vector<T>& window) const {
+void CutPlaneMultigrid<T>::copy_owned_in(const T* ghosted, int layers, T* window) const {
   const PlaneBlock& o = cut_->blocks()[cut_->rank()];
   const PlaneBlock& w = levels_[0]->window();
-  const std::size_t gx = static_cast<std::size_t>(cut_->ghosted_nx()), gn = ghosted_cells(), wn = w.columns();
-  for (int k = 0; k < layers; ++k)
-    for (int j = o.j_begin; j < o.j_end; ++j)
-      for (int i = o.i_begin; i < o.i_end; ++i)
-        window[k * wn + at(w, i, j)] = ghosted[k * gn + (i - cut_->first_i()) + gx * (j - cut_->first_j())];
+  const MemorySpace space = cut_->memory_space();
+  copy_box<T>(*tail_->executor(), {o.nx(), o.ny(), layers},
+              {ghosted, space, cut_->ghosted_nx(), cut_->ghosted_ny(), o.i_begin - cut_->first_i(),
+               o.j_begin - cut_->first_j()},
+              {window, space, w.nx(), w.ny(), o.i_begin - w.i_begin, o.j_begin - w.j_begin});
 }
 
 template <class T>
-void CutPlaneMultigrid<T>::copy_out(const std::vector<T>& window, int layers, T* ghosted) const {
+void CutPlaneMultigrid<T>::copy_out(const T* window, int layers, T* ghosted) const {
   const PlaneBlock& w = levels_[0]->window();
   const int gx = cut_->ghosted_nx(), gy = cut_->ghosted_ny();
-  const std::size_t gn = ghosted_cells(), wn = w.columns();
-  for (int k = 0; k < layers; ++k)
-    for (int j = 0; j < gy; ++j)
-      for (int i = 0; i < gx; ++i)
-        ghosted[k * gn + i + static_cast<std::size_t>(gx) * j] =
-            window[k * wn + at(w, cut_->first_i() + i, cut_->first_j() + j)];
+  const MemorySpace space = cut_->memory_space();
+  copy_box<T>(*tail_->executor(), {gx, gy, layers},
+              {window, space, w.nx(), w.ny(), cut_->first_i() - w.i_begin, cut_->first_j() - w.j_begin},
+              {ghosted, space, gx, gy, 0, 0});
 }
 
 template <class T>
@@ -247,41 +327,40 @@ void CutPlaneMultigrid<T>::update(View<const T> b00, View<const T> b01, View<con
   const std::string where = "CutPlaneMultigrid::update";
   const View<const T> b[4] = {b00, b01, b10, b11};
   const char* names[4] = {"b00", "b01", "b10", "b11"};
+  const Executor& e = *tail_->executor();
   ready_ = false;
   Level& top = *levels_[0];
   const std::size_t wn = top.cells();
-  long long bad = -1;
+  fill(e, top.blocks.view(), T(0));  // the band's cells stay finite until the exchange fills them
   for (int m = 0; m < 4; ++m) {
-    detail::require_vector(*tail_->executor(), b[m], ghosted_cells(), where, names[m]);
-    std::vector<T> part(wn, T(0));
-    copy_owned_in(b[m].data(), 1, part);
-    std::copy(part.begin(), part.end(), top.blocks.begin() + static_cast<std::ptrdiff_t>(m * wn));
-    for (int j = top.own.j0; j < top.own.j1 && bad < 0; ++j)
-      for (int i = top.own.i0; i < top.own.i1 && bad < 0; ++i)
-        if (!plane::finite(part[i + static_cast<std::size_t>(top.window().nx()) * j]))
-          bad = i + static_cast<long long>(top.window().nx()) * j;
+    detail::require_vector(e, b[m], ghosted_cells(), where, names[m]);
+    copy_owned_in(b[m].data(), 1, top.blocks.data() + m * wn);
   }
-  agree(0, bad, "a block value");
+  const T* blocks = top.blocks.data();
+  const long long bad = first_bad_block(e, blocks, blocks + wn, blocks + 2 * wn, blocks + 3 * wn, wn);
+  agree(0, bad < 0 ? -1 : bad % static_cast<long long>(wn), "a block value");
   const std::size_t tail = levels_.size() - 1;
   if (tail > 0) top.link->exchange(top.blocks.data(), 4);
   for (std::size_t l = 1; l <= tail; ++l) {
     const Level& f = *levels_[l - 1];
     Level& c = *levels_[l];
-    cpu::plane_sum_blocks(f.kernel(k_), c.transfer(), c.window().nx(), c.window().ny(), c.blocks.data(), c.own);
+    sum_blocks(e, f.kernel(k_), c.transfer(), c.window().nx(), c.window().ny(), c.blocks.data(), c.own);
     if (l < tail) c.link->exchange(c.blocks.data(), 4);
   }
   for (std::size_t l = 0; l < tail; ++l) {
     Level& v = *levels_[l];
     unsigned long long first = plane::kNoneBad;
-    cpu::plane_invert_blocks(v.kernel(k_), v.inverse.data(), &first, v.own);
+    e.copy(first_bad_.data(), first_bad_.space(), &first, MemorySpace::host(), sizeof(first));
+    invert_blocks(e, v.kernel(k_), v.inverse.data(), first_bad_.data(), v.own);
+    e.copy(&first, MemorySpace::host(), first_bad_.data(), first_bad_.space(), sizeof(first));
     agree(l, first == plane::kNoneBad ? -1 : static_cast<long long>(first), "the 2x2 diagonal block");
   }
   const Level& t = *levels_[tail];
   t.link->gather(t.blocks.data(), 4, tail_blocks_.data());
   const std::size_t n = tail_blocks_.size() / 4;
-  auto part = [&](int m) { return View<const T>(tail_blocks_.data() + m * n, n, MemorySpace::host()); };
+  const View<const T> all = tail_blocks_.const_view();
   try {
-    tail_->update(part(0), part(1), part(2), part(3));
+    tail_->update(all.subview(0, n), all.subview(n, n), all.subview(2 * n, n), all.subview(3 * n, n));
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(
         "blocks", where,
@@ -291,32 +370,32 @@ void CutPlaneMultigrid<T>::update(View<const T> b00, View<const T> b01, View<con
 }
 
 template <class T>
-void CutPlaneMultigrid<T>::smooth(const Level& l, const std::vector<T>& r, std::vector<T>& z, int sweeps,
-                                  bool down) const {
+void CutPlaneMultigrid<T>::smooth(const Level& l, int sweeps, bool down) const {
   const plane::Level<T> v = l.kernel(k_);
   for (int s = 0; s < sweeps; ++s) {
     for (int half = 0; half < 2; ++half) {
       const int colour = down ? half : 1 - half;
-      cpu::plane_smooth(v, l.inverse.data(), r.data(), z.data(), colour, down && s == 0 && half == 0, l.own);
-      l.link->exchange(z.data(), 2);
+      smooth_half(*tail_->executor(), v, l.inverse.data(), l.r.data(), l.z.data(), colour, down && s == 0 && half == 0,
+                  l.own);
+      l.link->exchange(l.z.data(), 2);
     }
   }
 }
 
 template <class T>
 void CutPlaneMultigrid<T>::restrict_to(std::size_t l) const {
+  const Executor& e = *tail_->executor();
   const Level& f = *levels_[l - 1];
   const Level& c = *levels_[l];
   const plane::Level<T> v = f.kernel(k_);
   if (options_.restriction == PlaneRestriction::cell_sum) {
-    cpu::plane_restrict_residual(v, c.transfer(), f.r.data(), f.z.data(), c.window().nx(), c.window().ny(), c.r.data(),
-                                 c.own);
+    restrict_residual(e, v, c.transfer(), f.r.data(), f.z.data(), c.window().nx(), c.window().ny(), c.r.data(), c.own);
     c.link->exchange(c.r.data(), 2);  // the next restriction reads r at the cells beside its own
   } else {
-    cpu::plane_residual(v, f.r.data(), f.z.data(), f.residual.data(), f.own);
+    residual(e, v, f.r.data(), f.z.data(), f.residual.data(), f.own);
     f.link->exchange(f.residual.data(), 2);
-    cpu::plane_restrict_transpose(c.transfer(), v.nx, v.ny, f.residual.data(), c.window().nx(), c.window().ny(),
-                                  c.r.data(), c.own);
+    restrict_transpose(e, c.transfer(), v.nx, v.ny, f.residual.data(), c.window().nx(), c.window().ny(), c.r.data(),
+                       c.own);
   }
 }
 
@@ -324,16 +403,17 @@ template <class T>
 void CutPlaneMultigrid<T>::prolong_from(std::size_t l) const {
   const Level& f = *levels_[l - 1];
   const Level& c = *levels_[l];
-  cpu::plane_prolong_add(c.transfer(), f.window().nx(), f.window().ny(), c.z.data(), c.window().nx(), c.window().ny(),
-                         f.z.data(), f.own);
+  prolong_add(*tail_->executor(), c.transfer(), f.window().nx(), f.window().ny(), c.z.data(), c.window().nx(),
+              c.window().ny(), f.z.data(), f.own);
   f.link->exchange(f.z.data(), 2);
 }
 
 template <class T>
 void CutPlaneMultigrid<T>::apply(View<const T> r, View<T> z) const {
   const std::string where = "CutPlaneMultigrid::apply";
-  detail::require_vector(*tail_->executor(), r, 2 * ghosted_cells(), where, "r");
-  detail::require_vector(*tail_->executor(), z, 2 * ghosted_cells(), where, "z");
+  const Executor& e = *tail_->executor();
+  detail::require_vector(e, r, 2 * ghosted_cells(), where, "r");
+  detail::require_vector(e, z, 2 * ghosted_cells(), where, "z");
   if (r.data() == z.data()) {
     throw InvalidArgument(where, where,
                           "r and z are the same array; the preconditioner needs separate input and output");
@@ -343,32 +423,28 @@ void CutPlaneMultigrid<T>::apply(View<const T> r, View<T> z) const {
   }
   const std::size_t tail = levels_.size() - 1;
   const Level& top = *levels_[0];
-  copy_owned_in(r.data(), 2, top.r);
+  copy_owned_in(r.data(), 2, top.r.data());
   if (options_.restriction == PlaneRestriction::cell_sum && tail > 0) top.link->exchange(top.r.data(), 2);
   for (std::size_t l = 0; l < tail; ++l) {
     const Level& v = *levels_[l];
     if (options_.pre_smoothing == 0) {
-      std::fill(v.z.begin(), v.z.end(), T(0));
+      fill(e, v.z.view(), T(0));
     } else {
-      smooth(v, v.r, v.z, options_.pre_smoothing, true);
+      smooth(v, options_.pre_smoothing, true);
     }
     restrict_to(l + 1);
   }
   const Level& t = *levels_[tail];
   t.link->gather(t.r.data(), 2, tail_r_.data());
-  const std::size_t n = tail_r_.size();
-  tail_->apply(View<const T>(tail_r_.data(), n, MemorySpace::host()), View<T>(tail_z_.data(), n, MemorySpace::host()));
-  const PlaneBlock& w = t.window();
-  for (int f = 0; f < 2; ++f)
-    for (int j = w.j_begin; j < w.j_end; ++j)
-      for (int i = w.i_begin; i < w.i_end; ++i)
-        t.z[f * w.columns() + at(w, i, j)] = tail_z_[f * (n / 2) + i + static_cast<std::size_t>(t.layout.nx) * j];
+  tail_->apply(tail_r_.const_view(), tail_z_.view());
+  const PlaneBlock& w = t.window();  // the window's part of the tail's first level
+  copy_box<T>(e, {w.nx(), w.ny(), 2}, {tail_z_.data(), tail_z_.space(), t.layout.nx, t.layout.ny, w.i_begin, w.j_begin},
+              {t.z.data(), t.z.space(), w.nx(), w.ny(), 0, 0});
   for (std::size_t l = tail; l-- > 0;) {
     prolong_from(l + 1);
-    const Level& v = *levels_[l];
-    smooth(v, v.r, v.z, options_.post_smoothing, false);
+    smooth(*levels_[l], options_.post_smoothing, false);
   }
-  copy_out(top.z, 2, z.data());
+  copy_out(top.z.data(), 2, z.data());
 }
 
 template class CutPlaneMultigrid<float>;

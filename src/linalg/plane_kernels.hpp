@@ -48,8 +48,8 @@ struct FusedCycle {
   int m = 0;  ///< unknowns of the coarsest level
 };
 
-/// The cells [i0, i1) x [j0, j1) of a level that a CPU loop visits (a
-/// window of a cut level visits the cells its rank owns). `parity` is the
+/// The cells [i0, i1) x [j0, j1) of a level that a loop or a launch visits
+/// (a window of a cut level visits the cells its rank owns). `parity` is the
 /// window's (first global column + first global row) & 1: red and black
 /// then follow the whole level's (i + j), wherever the window starts.
 struct CellRange {
@@ -163,6 +163,31 @@ void plane_restrict_transpose(const CudaExecutor& exec, const plane::Transfer<T>
 template <class T>
 void plane_prolong_add(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e,
                        int coarse_nx, int coarse_ny, T* z);
+// The same on the cells of a range only (as the CPU's: a launch over the
+// range's cells; none for an empty range). The calls above are these over
+// the whole level.
+template <class T>
+void plane_sum_blocks(const CudaExecutor& exec, const plane::Level<T>& fine, const plane::Transfer<T>& t, int coarse_nx,
+                      int coarse_ny, T* coarse_blocks, const plane::CellRange& coarse);
+template <class T>
+void plane_invert_blocks(const CudaExecutor& exec, const plane::Level<T>& l, T* inverse, unsigned long long* first_bad,
+                         const plane::CellRange& cells);
+template <class T>
+void plane_smooth(const CudaExecutor& exec, const plane::Level<T>& l, const T* inverse, const T* r, T* z, int colour,
+                  bool from_zero, const plane::CellRange& cells);
+template <class T>
+void plane_restrict_residual(const CudaExecutor& exec, const plane::Level<T>& fine, const plane::Transfer<T>& t,
+                             const T* r, const T* z, int coarse_nx, int coarse_ny, T* r_coarse,
+                             const plane::CellRange& coarse);
+template <class T>
+void plane_residual(const CudaExecutor& exec, const plane::Level<T>& l, const T* r, const T* z, T* res,
+                    const plane::CellRange& cells);
+template <class T>
+void plane_restrict_transpose(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny,
+                              const T* res, int coarse_nx, int coarse_ny, T* r_coarse, const plane::CellRange& coarse);
+template <class T>
+void plane_prolong_add(const CudaExecutor& exec, const plane::Transfer<T>& t, int fine_nx, int fine_ny, const T* e,
+                       int coarse_nx, int coarse_ny, T* z, const plane::CellRange& fine);
 /// The tail of a V-cycle as one kernel of one thread block: the steps above
 /// for each of its levels, in the same order, a barrier between them.
 template <class T>

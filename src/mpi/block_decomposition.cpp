@@ -409,11 +409,7 @@ double BlockDecomposition::dot(const double* x, const double* y, int layers) con
 }
 
 std::unique_ptr<PlaneLevelLink> BlockDecomposition::level_link(const PlaneLevelLayout& layout) const {
-  if (device_) {
-    throw InvalidArgument("layout", "BlockDecomposition::level_link",
-                          "a cut plane hierarchy runs on host memory; this decomposition's arrays are on a GPU");
-  }
-  return std::make_unique<LevelLink>(comm_, layout);
+  return std::make_unique<LevelLink>(comm_, layout, exec_);  // over MPI, staged through host memory on a GPU
 }
 
 double BlockDecomposition::max_abs(const double* x, int layers) const {

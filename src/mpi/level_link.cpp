@@ -1,10 +1,13 @@
-// LevelLink: a cut plane hierarchy level's exchanges over MPI (host memory).
+// LevelLink: a cut plane hierarchy level's exchanges over MPI (host memory,
+// or a GPU's staged through pinned host memory).
 #include "mpi/level_link.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
+
+#include "voltaic/core/box_copy.hpp"
 
 namespace voltaic::mpi {
 
@@ -36,27 +39,28 @@ std::string show(const PlaneBlock& b) {
          std::to_string(b.j_end) + ")";
 }
 
-/// Copies the cells of `part` between a window's layers and a packed buffer.
+/// Queues the copy of the cells of `part` between a layered array of the
+/// cells `w` (in `space`) and a packed host buffer (part.nx() x part.ny()
+/// values a layer).
 template <class T, bool Pack>
-void move(const PlaneBlock& w, const PlaneBlock& part, int layers, T* window, T* packed) {
-  const std::size_t wn = w.columns(), row = static_cast<std::size_t>(part.nx());
-  for (int k = 0; k < layers; ++k) {
-    for (int j = part.j_begin; j < part.j_end; ++j) {
-      T* cells = window + k * wn + static_cast<std::size_t>(part.i_begin - w.i_begin) +
-                 static_cast<std::size_t>(w.nx()) * (j - w.j_begin);
-      if (Pack) {
-        std::copy(cells, cells + row, packed);
-      } else {
-        std::copy(packed, packed + row, cells);
-      }
-      packed += row;
-    }
+void move(const Executor& e, const PlaneBlock& w, MemorySpace space, const PlaneBlock& part, int layers, T* array,
+          T* packed) {
+  const BoxSize size{part.nx(), part.ny(), layers};
+  const BoxEnd<T*> in_array{array, space, w.nx(), w.ny(), part.i_begin - w.i_begin, part.j_begin - w.j_begin};
+  const BoxEnd<T*> in_buffer{packed, MemorySpace::host(), part.nx(), part.ny(), 0, 0};
+  const auto source = [](const BoxEnd<T*>& b) { return BoxEnd<const T*>{b.data, b.space, b.nx, b.ny, b.i, b.j}; };
+  if (Pack) {
+    copy_box<T>(e, size, source(in_array), in_buffer);
+  } else {
+    copy_box<T>(e, size, source(in_buffer), in_array);
   }
 }
 
 }  // namespace
 
-LevelLink::LevelLink(const Communicator& comm, PlaneLevelLayout layout) : comm_(comm), layout_(std::move(layout)) {
+LevelLink::LevelLink(const Communicator& comm, PlaneLevelLayout layout, std::shared_ptr<const Executor> exec)
+    : comm_(comm), layout_(std::move(layout)), exec_(std::move(exec)) {
+  if (!exec_) throw InvalidArgument("exec", kWhere, "the executor is null");
   const PlaneLevelLayout& l = layout_;
   if (static_cast<int>(l.owned.size()) != comm_.size()) {
     throw InvalidArgument(
@@ -99,40 +103,58 @@ LevelLink::LevelLink(const Communicator& comm, PlaneLevelLayout layout) : comm_(
   }
 }
 
+char* LevelLink::room(Array<char>& buffer, std::size_t bytes) const {
+  if (buffer.size() < bytes) {
+    exec_->synchronize();  // no queued copy reads the old buffer
+    buffer = Array<char>::pinned(exec_, bytes);
+  }
+  return buffer.data();
+}
+
 template <class T>
 void LevelLink::exchange_as(T* window, int layers) const {
+  if (sends_.empty() && receives_.empty()) return;  // alone on this level: no wait for the stream
+  const Executor& e = *exec_;
+  const MemorySpace space = e.memory_space();
   std::size_t sent = 0, received = 0;
   for (const Part& p : sends_) sent += p.cells.columns();
   for (const Part& p : receives_) received += p.cells.columns();
-  send_buffer_.resize(sent * layers * sizeof(T));
-  receive_buffer_.resize(received * layers * sizeof(T));
+  T* const out_first = reinterpret_cast<T*>(room(send_buffer_, sent * layers * sizeof(T)));
+  T* const in_first = reinterpret_cast<T*>(room(receive_buffer_, received * layers * sizeof(T)));
+  T* out = out_first;
+  for (const Part& p : sends_) {
+    move<T, true>(e, layout_.window, space, p.cells, layers, window, out);
+    out += p.cells.columns() * layers;
+  }
+  e.synchronize();  // the packed sends are in host memory (and the last exchange's unpacking is done)
   const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
   const int tag = 2000 + 2 * layers + (std::is_same_v<T, double> ? 1 : 0);  // BlockDecomposition's are 1000 + ..
   std::vector<MPI_Request> requests(sends_.size() + receives_.size());
-  T* in = reinterpret_cast<T*>(receive_buffer_.data());
   std::size_t q = 0;
+  T* in = in_first;
   for (const Part& p : receives_) {
     const int count = static_cast<int>(p.cells.columns()) * layers;
     check(MPI_Irecv(in, count, type, p.rank, tag, comm_.get(), &requests[q++]), "MPI_Irecv");
     in += count;
   }
-  T* out = reinterpret_cast<T*>(send_buffer_.data());
+  out = out_first;
   for (const Part& p : sends_) {
     const int count = static_cast<int>(p.cells.columns()) * layers;
-    move<T, true>(layout_.window, p.cells, layers, window, out);
     check(MPI_Isend(out, count, type, p.rank, tag, comm_.get(), &requests[q++]), "MPI_Isend");
     out += count;
   }
   check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  in = reinterpret_cast<T*>(receive_buffer_.data());
+  in = in_first;
   for (const Part& p : receives_) {
-    move<T, false>(layout_.window, p.cells, layers, window, in);
+    move<T, false>(e, layout_.window, space, p.cells, layers, window, in);
     in += p.cells.columns() * layers;
   }
 }
 
 template <class T>
 void LevelLink::gather_as(const T* window, int layers, T* whole) const {
+  const Executor& e = *exec_;
+  const MemorySpace space = e.memory_space();
   const int ranks = comm_.size();
   std::vector<int> counts(ranks), offsets(ranks);
   std::size_t total = 0;
@@ -141,20 +163,19 @@ void LevelLink::gather_as(const T* window, int layers, T* whole) const {
     offsets[r] = static_cast<int>(total);
     total += static_cast<std::size_t>(counts[r]);
   }
-  std::vector<T> all(total);
+  T* all = reinterpret_cast<T*>(room(gather_buffer_, total * sizeof(T)));
   const PlaneBlock& own = layout_.owned[comm_.rank()];
   if (own.columns() != 0) {
-    move<T, true>(layout_.window, own, layers, const_cast<T*>(window), all.data() + offsets[comm_.rank()]);
+    move<T, true>(e, layout_.window, space, own, layers, const_cast<T*>(window), all + offsets[comm_.rank()]);
   }
+  e.synchronize();
   const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
-  check(
-      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), offsets.data(), type, comm_.get()),
-      "MPI_Allgatherv");
+  check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts.data(), offsets.data(), type, comm_.get()),
+        "MPI_Allgatherv");
   const PlaneBlock level{0, layout_.nx, 0, layout_.ny};
   for (int r = 0; r < ranks; ++r) {
-    if (layout_.owned[r].columns() != 0) {
-      move<T, false>(level, layout_.owned[r], layers, whole, all.data() + offsets[r]);
-    }
+    if (layout_.owned[r].columns() != 0)
+      move<T, false>(e, level, space, layout_.owned[r], layers, whole, all + offsets[r]);
   }
 }
 

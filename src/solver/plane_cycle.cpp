@@ -6,13 +6,21 @@
 
 namespace voltaic {
 
+bool PlaneCycle::cuts(const PlaneDecomposition& cut, std::size_t plane_cells) {
+  // One rank holds the whole plane: the gathered cycle is the same bits with
+  // no window copies (1.25x faster at 130 x 130, docs/performance.md). On
+  // GPUs each of the cut cycle's exchanges waits for the stream and crosses
+  // host memory, where the gather is one exchange a cycle: the cut pays
+  // there only on planes too large to hold whole.
+  if (cut.blocks().size() < 2) return false;
+  return cut.memory_space() == MemorySpace::host() || plane_cells >= kCutOnDeviceCells;
+}
+
 PlaneCycle::PlaneCycle(const PlaneSystem<double>& whole, std::shared_ptr<const PlaneDecomposition> cut,
                        PlaneMultigridOptions options)
     : cut_(std::move(cut)), exec_(whole.executor()), plane_(whole.grid().num_cells()) {
   zeros_ = Array<double>::from_host(exec_, std::vector<double>(field(), 0.0));
-  // One rank holds the whole plane: the gathered cycle is the same bits with
-  // no window copies (1.25x faster at 130 x 130, docs/performance.md).
-  if (cut_ && cut_->memory_space() == MemorySpace::host() && cut_->blocks().size() > 1) {
+  if (cut_ && cuts(*cut_, plane_)) {
     split_ = std::make_unique<CutPlaneMultigrid<double>>(whole, cut_, options);
     return;
   }
@@ -28,8 +36,8 @@ std::size_t PlaneCycle::field() const {
   return cut_ ? static_cast<std::size_t>(cut_->ghosted_nx()) * static_cast<std::size_t>(cut_->ghosted_ny()) : plane_;
 }
 
-void PlaneCycle::update_whole(View<const double> b00, View<const double> b01, View<const double> b10,
-                              View<const double> b11) {
+void PlaneCycle::update_blocks(View<const double> b00, View<const double> b01, View<const double> b10,
+                               View<const double> b11) {
   if (split_) return split_->update(b00, b01, b10, b11);
   whole_->update(b00, b01, b10, b11);
 }
@@ -42,7 +50,7 @@ void PlaneCycle::update(View<const double> blocks) {
     return whole_->update(all.subview(0, plane_), all.subview(plane_, plane_), all.subview(2 * plane_, plane_),
                           all.subview(3 * plane_, plane_));
   }
-  update_whole(blocks.subview(0, n), blocks.subview(n, n), blocks.subview(2 * n, n), blocks.subview(3 * n, n));
+  update_blocks(blocks.subview(0, n), blocks.subview(n, n), blocks.subview(2 * n, n), blocks.subview(3 * n, n));
 }
 
 void PlaneCycle::update_diagonal(View<const double> d) {
@@ -53,7 +61,7 @@ void PlaneCycle::update_diagonal(View<const double> d) {
     fill(*exec_, blocks_.view().subview(plane_, plane_), 0.0);
     return whole_->update(all, zero, zero, all);
   }
-  update_whole(d, zeros_.const_view(), zeros_.const_view(), d);
+  update_blocks(d, zeros_.const_view(), zeros_.const_view(), d);
 }
 
 void PlaneCycle::apply(View<const double> r, View<double> z) const {

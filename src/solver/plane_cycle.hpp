@@ -2,9 +2,9 @@
 // The 2D V-cycle of the solver's plane problems (the foils' Schur complement,
 // the heat step's column correction) on a rank's block, however the plane is
 // held: whole (no cut), gathered to every rank and run whole (a cut plane on
-// a GPU, or on one rank), or cut over the ranks (CutPlaneMultigrid: a plane
-// cut over several ranks in host memory). Every mode gives the whole plane's
-// bits.
+// one rank, or a GPU's below kCutOnDeviceCells), or cut over the ranks
+// (CutPlaneMultigrid: several CPU ranks, or GPUs on a large plane). Every
+// mode gives the whole plane's bits.
 
 #include <memory>
 
@@ -17,6 +17,17 @@ namespace voltaic {
 
 class PlaneCycle {
  public:
+  /// Planes of at least this many cells (2048 x 2048) cut on GPUs; below
+  /// it the whole plane is gathered to every GPU (32 M values of a V-cycle's
+  /// r, z and blocks at this size). The cut cycle's exchanges are staged
+  /// through host memory, about 70 a V-cycle at 1040 x 1040: two ranks
+  /// sharing an H200 took 20.7 ms a cycle cut against 5.3 gathered
+  /// (docs/performance.md, "Twenty-sixth session"). An estimate, not yet
+  /// timed on several GPUs.
+  static constexpr std::size_t kCutOnDeviceCells = std::size_t(1) << 22;
+  /// Whether a plane of `plane_cells` cells cut by `cut` runs the cut V-cycle.
+  static bool cuts(const PlaneDecomposition& cut, std::size_t plane_cells);
+
   /// @param whole the whole plane's system (grid, k, tab coverage); its
   ///        blocks are the first ones until update() brings others
   /// @param cut the plane's decomposition, or null
@@ -37,7 +48,7 @@ class PlaneCycle {
  private:
   /// Values of one field of the block.
   std::size_t field() const;
-  void update_whole(View<const double> b00, View<const double> b01, View<const double> b10, View<const double> b11);
+  void update_blocks(View<const double> b00, View<const double> b01, View<const double> b10, View<const double> b11);
 
   std::shared_ptr<const PlaneDecomposition> cut_;
   std::shared_ptr<const Executor> exec_;

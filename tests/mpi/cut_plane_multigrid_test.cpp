@@ -3,7 +3,8 @@
 // rank's cells and ghosts get the whole plane's PlaneMultigrid bits, for
 // both restrictions, several smoothing counts, blocks that are not aligned
 // to even columns, and planes whose cut levels are none, one or several;
-// rejected blocks are reported on every rank.
+// rejected blocks are reported on every rank. On a GPU (1 or 2 ranks
+// sharing it) the same, against the whole plane's cycle on the GPU.
 #include "voltaic/linalg/cut_plane_multigrid.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "voltaic/core/array.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
 
@@ -61,14 +63,38 @@ View<const double> view(const std::vector<double>& v, std::size_t first = 0, std
   return View<const double>(v.data() + first, n ? n : v.size() - first, MemorySpace::host());
 }
 
-PlaneSystem<double> system_of(const Plane& p, const std::shared_ptr<const Executor>& cpu) {
+/// Host values as arrays of an executor, kept while the test reads them.
+struct OnExecutor {
+  std::shared_ptr<const Executor> exec;
+  std::vector<Array<double>> kept;
+  View<const double> operator()(const std::vector<double>& v, std::size_t first = 0, std::size_t n = 0) {
+    const auto begin = v.begin() + static_cast<std::ptrdiff_t>(first);
+    kept.push_back(Array<double>::from_host(exec, std::vector<double>(begin, n ? begin + n : v.end())));
+    return kept.back().const_view();
+  }
+  std::vector<double> to_host(const Array<double>& a) const {
+    std::vector<double> v(a.size());
+    exec->copy(v.data(), MemorySpace::host(), a.data(), a.space(), a.size() * sizeof(double));
+    return v;
+  }
+  Array<double> poisoned(std::size_t n) const {
+    return Array<double>::from_host(exec, std::vector<double>(n, std::numeric_limits<double>::quiet_NaN()));
+  }
+};
+
+PlaneSystem<double> system_of(const Plane& p, OnExecutor& on) {
   const std::size_t x = p.ny, y = p.nx;
   auto edges = [&](int f) {
     const std::vector<double>& c = p.coverage[f];
-    return PlaneEdges<double>{view(c, 0, x), view(c, x, x), view(c, 2 * x, y), view(c, 2 * x + y, y)};
+    return PlaneEdges<double>{on(c, 0, x), on(c, x, x), on(c, 2 * x, y), on(c, 2 * x + y, y)};
   };
-  return PlaneSystem<double>(PlaneGrid(p.nx, p.ny, 1e-3, 1.5e-3), cpu, {40.0, 25.0}, edges(0), edges(1),
-                             {view(p.blocks[0]), view(p.blocks[1]), view(p.blocks[2]), view(p.blocks[3])});
+  return PlaneSystem<double>(PlaneGrid(p.nx, p.ny, 1e-3, 1.5e-3), on.exec, {40.0, 25.0}, edges(0), edges(1),
+                             {on(p.blocks[0]), on(p.blocks[1]), on(p.blocks[2]), on(p.blocks[3])});
+}
+
+PlaneSystem<double> system_of(const Plane& p, const std::shared_ptr<const Executor>& cpu) {
+  OnExecutor host{cpu, {}};  // host arrays: the system copies what it keeps
+  return system_of(p, host);
 }
 
 /// The rank's ghosted block of a whole field of `layers` layers.
@@ -95,38 +121,57 @@ PlaneMultigridOptions options(int nu1, int nu2, PlaneRestriction restriction) {
   return o;
 }
 
-TEST(CutPlaneMultigrid, EveryRanksCellsGetTheWholePlanesBits) {
+/// Every case on `exec` (the decomposition's arrays in its memory): the cut
+/// cycle's z on every rank's cells and ghosts against the whole plane's
+/// PlaneMultigrid on the same executor, z poisoned before each apply.
+void expect_the_whole_planes_bits(const std::shared_ptr<const Executor>& exec) {
   const Communicator world;
   std::mt19937_64 rng = shared_rng(world);
-  const auto cpu = CpuExecutor::create();
+  const bool cpu = exec->backend() == Backend::cpu;
   const auto bilinear = PlaneRestriction::bilinear_transpose, sums = PlaneRestriction::cell_sum;
   int cut_levels_seen = 0;
   for (const Case& c : {Case{77, 53, 7, options(2, 2, bilinear)}, Case{150, 97, 8, options(3, 3, bilinear)},
                         Case{150, 97, 7, options(2, 2, sums)}, Case{40, 20, 8, options(2, 2, bilinear)},
                         Case{300, 9, 7, options(1, 0, bilinear)}, Case{61, 83, 5, options(0, 2, sums)}}) {
+    OnExecutor on{exec, {}};
     const Plane p = random_plane(c.nx, c.ny, rng);
-    const PlaneSystem<double> whole_system = system_of(p, cpu);
+    const PlaneSystem<double> whole_system = system_of(p, on);
     const PlaneMultigrid<double> whole(whole_system, c.options);
-    std::vector<double> z_whole(p.r.size(), std::numeric_limits<double>::quiet_NaN());
-    whole.apply(view(p.r), View<double>(z_whole.data(), z_whole.size(), MemorySpace::host()));
+    Array<double> z_whole = on.poisoned(p.r.size());
+    whole.apply(on(p.r), z_whole.view());
+    const std::vector<double> expected = on.to_host(z_whole);
 
-    const auto cut = BlockDecomposition::over(world, c.nx, c.ny, c.tile);
+    const auto cut = BlockDecomposition::over(world, c.nx, c.ny, c.tile, cpu ? nullptr : exec);
     CutPlaneMultigrid<double> m(whole_system, cut, c.options);
     ASSERT_EQ(m.num_levels(), whole.num_levels());
     cut_levels_seen = std::max(cut_levels_seen, m.cut_levels());
-    std::array<std::vector<double>, 4> b;
-    for (int k = 0; k < 4; ++k) b[k] = ghosted(*cut, p.blocks[k], 1);
-    m.update(view(b[0]), view(b[1]), view(b[2]), view(b[3]));
-    const std::vector<double> r = ghosted(*cut, p.r, 2);
+    std::array<View<const double>, 4> b;
+    for (int k = 0; k < 4; ++k) b[k] = on(ghosted(*cut, p.blocks[k], 1));
+    m.update(b[0], b[1], b[2], b[3]);
+    const View<const double> r = on(ghosted(*cut, p.r, 2));
     for (int round = 0; round < 2; ++round) {  // a second apply finds the windows as the first left them
-      std::vector<double> z(r.size(), std::numeric_limits<double>::quiet_NaN());
-      m.apply(view(r), View<double>(z.data(), z.size(), MemorySpace::host()));
-      EXPECT_TRUE(same_bits(z, ghosted(*cut, z_whole, 2)))
+      Array<double> z = on.poisoned(r.size());
+      m.apply(r, z.view());
+      EXPECT_TRUE(same_bits(on.to_host(z), ghosted(*cut, expected, 2)))
           << c.nx << " x " << c.ny << ", tile " << c.tile << ", " << m.cut_levels() << " cut levels, round " << round
-          << ", rank " << world.rank() << " of " << world.size();
+          << ", rank " << world.rank() << " of " << world.size() << " on " << exec->name();
     }
   }
   EXPECT_GE(cut_levels_seen, 2);  // the cases reach a hierarchy cut on several levels
+}
+
+TEST(CutPlaneMultigrid, EveryRanksCellsGetTheWholePlanesBits) { expect_the_whole_planes_bits(CpuExecutor::create()); }
+
+// Up to 2 ranks: more processes time-slicing one GPU take minutes.
+TEST(CutPlaneMultigrid, OnAGpuEveryRanksCellsGetTheWholePlanesBits) {
+  std::shared_ptr<const Executor> gpu;
+  try {
+    gpu = CudaExecutor::create(0);
+  } catch (const BackendUnavailable& e) {
+    GTEST_SKIP() << e.what();
+  }
+  if (Communicator().size() > 2) GTEST_SKIP() << Communicator().size() << " ranks on one GPU: run on 1 and 2";
+  expect_the_whole_planes_bits(gpu);
 }
 
 TEST(CutPlaneMultigrid, RejectedBlocksAreReportedOnEveryRank) {

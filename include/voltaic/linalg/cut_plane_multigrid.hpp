@@ -33,9 +33,10 @@ namespace voltaic {
 /// the plane. Red-black colours follow the whole level's (i + j), so each
 /// cell is updated from the same values in the same order as on one rank.
 ///
-/// Host memory only (the CPU backend): on a GPU the collectors and the heat
-/// step still gather the plane (docs/mpi.md). Every call is collective over
-/// the decomposition's ranks.
+/// The arrays are the executor's, on either backend (the decomposition's
+/// memory space); the link's exchanges and gathers move the bands and the
+/// tail (PlaneDecomposition::level_link). Every call is collective over the
+/// decomposition's ranks.
 template <class T>
 class CutPlaneMultigrid {
  public:
@@ -46,9 +47,9 @@ class CutPlaneMultigrid {
   /// @param system the whole plane's system: its grid, k and tab coverage
   ///        (its blocks are not read; update() brings the ranks' blocks)
   /// @param cut the ranks' blocks of that plane, in host memory
-  /// @throws InvalidArgument when an option is out of range, the system is
-  ///         not on the CPU, the decomposition's arrays are not in host
-  ///         memory, or the system's plane is not the decomposition's
+  /// @throws InvalidArgument when an option is out of range, the system's
+  ///         executor does not hold the decomposition's arrays, or the
+  ///         system's plane is not the decomposition's
   CutPlaneMultigrid(const PlaneSystem<T>& system, std::shared_ptr<const PlaneDecomposition> cut,
                     PlaneMultigridOptions options = {});
   ~CutPlaneMultigrid();
@@ -75,9 +76,9 @@ class CutPlaneMultigrid {
 
  private:
   struct Level;
-  void copy_owned_in(const T* ghosted, int layers, std::vector<T>& window) const;
-  void copy_out(const std::vector<T>& window, int layers, T* ghosted) const;
-  void smooth(const Level& l, const std::vector<T>& r, std::vector<T>& z, int sweeps, bool down) const;
+  void copy_owned_in(const T* ghosted, int layers, T* window) const;
+  void copy_out(const T* window, int layers, T* ghosted) const;
+  void smooth(const Level& l, int sweeps, bool down) const;
   void restrict_to(std::size_t l) const;
   void prolong_from(std::size_t l) const;
   /// Throws on every rank when some rank reported `bad` (a window index of level l, or -1).
@@ -89,8 +90,9 @@ class CutPlaneMultigrid {
   std::vector<std::unique_ptr<Level>> levels_;  ///< the cut levels and the replicated tail's first
   std::unique_ptr<PlaneMultigrid<T>> tail_;     ///< the replicated levels
   int num_levels_ = 0;
-  bool ready_ = false;                                    ///< the last update() succeeded
-  mutable std::vector<T> tail_r_, tail_z_, tail_blocks_;  ///< the tail's first level, whole
+  bool ready_ = false;                              ///< the last update() succeeded
+  mutable Array<T> tail_r_, tail_z_, tail_blocks_;  ///< the tail's first level, whole
+  Array<unsigned long long> first_bad_;             ///< the inversions' report (plane_kernels.hpp)
 };
 
 }  // namespace voltaic
