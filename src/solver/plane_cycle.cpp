@@ -6,21 +6,21 @@
 
 namespace voltaic {
 
-bool PlaneCycle::cuts(const PlaneDecomposition& cut, std::size_t plane_cells) {
+bool PlaneCycle::cuts(const PlaneDecomposition& cut, std::size_t plane_cells, std::size_t cut_on_device_cells) {
   // One rank holds the whole plane: the gathered cycle is the same bits with
   // no window copies (1.25x faster at 130 x 130, docs/performance.md). On
   // GPUs each of the cut cycle's exchanges waits for the stream and crosses
   // host memory, where the gather is one exchange a cycle: the cut pays
   // there only on planes too large to hold whole.
   if (cut.blocks().size() < 2) return false;
-  return cut.memory_space() == MemorySpace::host() || plane_cells >= kCutOnDeviceCells;
+  return cut.memory_space() == MemorySpace::host() || plane_cells >= cut_on_device_cells;
 }
 
 PlaneCycle::PlaneCycle(const PlaneSystem<double>& whole, std::shared_ptr<const PlaneDecomposition> cut,
-                       PlaneMultigridOptions options)
+                       PlaneMultigridOptions options, std::size_t cut_on_device_cells)
     : cut_(std::move(cut)), exec_(whole.executor()), plane_(whole.grid().num_cells()) {
   zeros_ = Array<double>::from_host(exec_, std::vector<double>(field(), 0.0));
-  if (cut_ && cuts(*cut_, plane_)) {
+  if (cut_ && cuts(*cut_, plane_, cut_on_device_cells)) {
     split_ = std::make_unique<CutPlaneMultigrid<double>>(whole, cut_, options);
     return;
   }

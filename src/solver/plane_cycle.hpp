@@ -21,18 +21,23 @@ class PlaneCycle {
   /// it the whole plane is gathered to every GPU (32 M values of a V-cycle's
   /// r, z and blocks at this size). The cut cycle's exchanges are staged
   /// through host memory, about 70 a V-cycle at 1040 x 1040: two ranks
-  /// sharing an H200 took 20.7 ms a cycle cut against 5.3 gathered
-  /// (docs/performance.md, "Twenty-sixth session"). An estimate, not yet
-  /// timed on several GPUs.
+  /// sharing an H200 took 19.3-20.7 ms a cycle cut against 4.5-5.3
+  /// gathered (docs/performance.md, "Twenty-sixth and twenty-seventh
+  /// sessions"). An estimate, not yet timed on several GPUs.
   static constexpr std::size_t kCutOnDeviceCells = std::size_t(1) << 22;
-  /// Whether a plane of `plane_cells` cells cut by `cut` runs the cut V-cycle.
-  static bool cuts(const PlaneDecomposition& cut, std::size_t plane_cells);
+  /// Whether a plane of `plane_cells` cells cut by `cut` runs the cut V-cycle
+  /// (on GPUs from `cut_on_device_cells` cells on).
+  static bool cuts(const PlaneDecomposition& cut, std::size_t plane_cells,
+                   std::size_t cut_on_device_cells = kCutOnDeviceCells);
 
   /// @param whole the whole plane's system (grid, k, tab coverage); its
   ///        blocks are the first ones until update() brings others
   /// @param cut the plane's decomposition, or null
+  /// @param cut_on_device_cells the plane size from which GPUs cut (cuts())
   PlaneCycle(const PlaneSystem<double>& whole, std::shared_ptr<const PlaneDecomposition> cut,
-             PlaneMultigridOptions options = {});
+             PlaneMultigridOptions options = {}, std::size_t cut_on_device_cells = kCutOnDeviceCells);
+  /// Whether this cycle runs cut over the ranks (else whole or gathered).
+  bool cut() const { return split_ != nullptr; }
 
   /// New blocks: b00 | b01 | b10 | b11, each a field of the block (ghosted
   /// on a cut plane).

@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "solver/plane_cycle.hpp"
 #include "voltaic/core/array.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
@@ -172,6 +173,49 @@ TEST(CutPlaneMultigrid, OnAGpuEveryRanksCellsGetTheWholePlanesBits) {
   }
   if (Communicator().size() > 2) GTEST_SKIP() << Communicator().size() << " ranks on one GPU: run on 1 and 2";
   expect_the_whole_planes_bits(gpu);
+}
+
+// PlaneCycle on a GPU, cut at any size against gathered (the mode below
+// kCutOnDeviceCells): the same bits on every rank's cells and ghosts, after
+// update() and after update_diagonal().
+TEST(CutPlaneMultigrid, PlaneCycleOnAGpuCutsAsItGathers) {
+  std::shared_ptr<const Executor> gpu;
+  try {
+    gpu = CudaExecutor::create(0);
+  } catch (const BackendUnavailable& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const Communicator world;
+  if (world.size() > 2) GTEST_SKIP() << world.size() << " ranks on one GPU: run on 1 and 2";
+  std::mt19937_64 rng = shared_rng(world);
+  OnExecutor on{gpu, {}};
+  const Plane p = random_plane(150, 97, rng);
+  const PlaneSystem<double> whole = system_of(p, on);
+  const auto cut = BlockDecomposition::over(world, p.nx, p.ny, 8, gpu);
+  const PlaneMultigridOptions o = options(3, 3, PlaneRestriction::bilinear_transpose);
+  PlaneCycle cutting(whole, cut, o, 0), gathering(whole, cut, o, std::numeric_limits<std::size_t>::max());
+  ASSERT_EQ(cutting.cut(), world.size() > 1);
+  ASSERT_FALSE(gathering.cut());
+  std::vector<double> blocks;
+  for (int k = 0; k < 4; ++k) {
+    const std::vector<double> b = ghosted(*cut, p.blocks[k], 1);
+    blocks.insert(blocks.end(), b.begin(), b.end());
+  }
+  const View<const double> r = on(ghosted(*cut, p.r, 2));
+  const auto expect_same_cycles = [&](const char* after) {
+    Array<double> z_cut = on.poisoned(r.size()), z_gathered = on.poisoned(r.size());
+    cutting.apply(r, z_cut.view());
+    gathering.apply(r, z_gathered.view());
+    EXPECT_TRUE(same_bits(on.to_host(z_cut), on.to_host(z_gathered)))
+        << "after " << after << ", rank " << world.rank() << " of " << world.size();
+  };
+  cutting.update(on(blocks));
+  gathering.update(on(blocks));
+  expect_same_cycles("update()");
+  const View<const double> d = on(ghosted(*cut, p.blocks[0], 1));
+  cutting.update_diagonal(d);
+  gathering.update_diagonal(d);
+  expect_same_cycles("update_diagonal()");
 }
 
 TEST(CutPlaneMultigrid, RejectedBlocksAreReportedOnEveryRank) {

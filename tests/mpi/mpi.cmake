@@ -5,6 +5,7 @@ add_executable(voltaic_mpi_tests mpi/mpi_main.cpp mpi/block_decomposition_test.c
   mpi/decomposed_two_field_solve_test.cpp mpi/block_simulation_test.cpp
   mpi/decomposed_operators_test.cpp mpi/block_decomposition_gpu_test.cpp mpi/cut_plane_multigrid_test.cpp)
 target_link_libraries(voltaic_mpi_tests PRIVATE voltaic::mpi voltaic::io GTest::gtest)
+target_include_directories(voltaic_mpi_tests PRIVATE ${PROJECT_SOURCE_DIR}/src)  # solver/plane_cycle.hpp
 target_compile_options(voltaic_mpi_tests PRIVATE -Wall -Wextra $<$<BOOL:${VOLTAIC_WERROR}>:-Werror>)
 foreach(ranks 1 2 4)
   add_test(NAME mpi.ranks_${ranks}
