@@ -42,8 +42,10 @@ struct BlockZLineInputs {
 inline constexpr int kBlockFactorStaged = VOLTAIC_DEVICE_OR_HOST(8, 1);
 /// One lane of a larger kernel (the cell program's Newton) keeps the CPU's
 /// widths on both, as kLaneStagedCells says why.
-inline constexpr int kLaneBlockFactorStaged = 1;
 inline constexpr int kLaneBlockStaged = 4;
+/// factor_forward_block_column's width on a lane: unstaged, as
+/// kLaneFactorStagedCells says why (that measure staged both: 8 and 4).
+inline constexpr int kLaneBlockFactorStaged = 1;
 
 template <class T, int K = kBlockFactorStaged>
 VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in, T* factors, std::size_t col,
@@ -95,6 +97,37 @@ VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in
   return -1;
 }
 
+/// solve_block_column's backward sweep, z_k = g_k + Q_k T_k z_{k+1}, from
+/// the forward sweep's g in z; g0, g1: the top cell's (its z), in registers.
+template <class T, int K>
+VOLTAIC_HD inline void backward_block_column(const T* factors, T* z, std::size_t col, std::size_t columns, int nz, T g0,
+                                             T g1) {
+  const std::size_t cells = columns * static_cast<std::size_t>(nz);
+  for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
+    T f[6][K] = {}, z0[K] = {}, z1[K] = {};
+    VOLTAIC_UNROLL
+    for (int q = 0; q < K; ++q) {
+      if (k0 - q < 0) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
+      z0[q] = z[c];
+      z1[q] = z[cells + c];
+      VOLTAIC_UNROLL
+      for (int m = 0; m < 6; ++m) f[m][q] = factors[m * cells + c];
+    }
+    VOLTAIC_UNROLL
+    for (int q = 0; q < K; ++q) {
+      if (k0 - q < 0) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
+      const T u0 = fp::mul(f[4][q], g0);
+      const T u1 = fp::mul(f[5][q], g1);
+      g0 = fp::fma(f[0][q], u0, fp::fma(f[1][q], u1, z0[q]));
+      g1 = fp::fma(f[2][q], u0, fp::fma(f[3][q], u1, z1[q]));
+      z[c] = g0;
+      z[cells + c] = g1;
+    }
+  }
+}
+
 /// z = M^{-1} r on one column (r and z field-major, 2 * cells values each,
 /// not overlapping). The loads of kBlockStaged cells go before their
 /// arithmetic (as solve_column's; the same operations in the same order):
@@ -133,30 +166,72 @@ VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, st
       t1 = f[5][q];
     }
   }
-  // g0, g1 now hold z of the top cell; walk down.
-  for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
-    T f[6][K] = {}, z0[K] = {}, z1[K] = {};
+  backward_block_column<T, K>(factors, z, col, columns, nz, g0, g1);  // g: z of the top cell
+}
+
+/// factor_block_column, then solve_block_column's forward sweep, in one
+/// pass down the column: the same operations in the same order (the same
+/// bits), a row's forward step overlapping the next row's pivot block. For
+/// one lane walking a column inside a larger kernel (the cell program's
+/// Newton), whose time is this chain's latency. Leaves g in z and the
+/// factors for backward_block_column; g0, g1: the top cell's g. Returns
+/// factor_block_column's bad cell (z then partly written) or -1.
+template <class T, int K = kLaneBlockFactorStaged>
+VOLTAIC_HD inline std::int64_t factor_forward_block_column(const BlockZLineInputs<T>& in, const T* r, T* factors, T* z,
+                                                           std::size_t col, std::size_t columns, int nz, T& g0, T& g1) {
+  const std::size_t cells = columns * static_cast<std::size_t>(nz);
+  T q00 = T(0), q01 = T(0), q10 = T(0), q11 = T(0), t0 = T(0), t1 = T(0);
+  g0 = g1 = T(0);
+  for (int k0 = 0; k0 < nz; k0 += K) {
+    T d0[K] = {}, d1[K] = {}, c01[K] = {}, c10[K] = {}, tz0[K] = {}, tz1[K] = {}, r0[K] = {}, r1[K] = {};
     VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
-      if (k0 - q < 0) break;
-      const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
-      z0[q] = z[c];
-      z1[q] = z[cells + c];
-      VOLTAIC_UNROLL
-      for (int m = 0; m < 6; ++m) f[m][q] = factors[m * cells + c];
+      if (k0 + q >= nz) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
+      d0[q] = in.diag0[c];
+      d1[q] = in.diag1[c];
+      c01[q] = in.c01[c];
+      c10[q] = in.c10[c];
+      tz0[q] = in.tz0[c];
+      tz1[q] = in.tz1[c];
+      r0[q] = r[c];
+      r1[q] = r[cells + c];
     }
     VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
-      if (k0 - q < 0) break;
-      const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
-      const T u0 = fp::mul(f[4][q], g0);
-      const T u1 = fp::mul(f[5][q], g1);
-      g0 = fp::fma(f[0][q], u0, fp::fma(f[1][q], u1, z0[q]));
-      g1 = fp::fma(f[2][q], u0, fp::fma(f[3][q], u1, z1[q]));
+      if (k0 + q >= nz) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
+      if (!positive_finite(d0[q]) || !positive_finite(d1[q])) return static_cast<std::int64_t>(c);
+      const T p00 = fp::fma(-fp::mul(t0, q00), t0, d0[q]);
+      const T p01 = fp::fma(-fp::mul(t0, q01), t1, c01[q]);
+      const T p10 = fp::fma(-fp::mul(t1, q10), t0, c10[q]);
+      const T p11 = fp::fma(-fp::mul(t1, q11), t1, d1[q]);
+      const T det = fp::fma(p00, p11, -fp::mul(p01, p10));
+      T inverse_det;
+      if (!positive_finite(p00) || !positive_finite(p11) || !invert_diagonal(det, inverse_det)) {
+        return static_cast<std::int64_t>(c);
+      }
+      q00 = fp::mul(p11, inverse_det);
+      q01 = fp::mul(-p01, inverse_det);
+      q10 = fp::mul(-p10, inverse_det);
+      q11 = fp::mul(p00, inverse_det);
+      const T s0 = fp::fma(t0, g0, r0[q]);  // t: the row below's tz, as in solve_block_column
+      const T s1 = fp::fma(t1, g1, r1[q]);
+      g0 = fp::fma(q00, s0, fp::mul(q01, s1));
+      g1 = fp::fma(q10, s0, fp::mul(q11, s1));
       z[c] = g0;
       z[cells + c] = g1;
+      t0 = tz0[q];
+      t1 = tz1[q];
+      factors[0 * cells + c] = q00;
+      factors[1 * cells + c] = q01;
+      factors[2 * cells + c] = q10;
+      factors[3 * cells + c] = q11;
+      factors[4 * cells + c] = t0;
+      factors[5 * cells + c] = t1;
     }
   }
+  return -1;
 }
 
 }  // namespace voltaic::precond

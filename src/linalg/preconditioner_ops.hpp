@@ -65,11 +65,16 @@ constexpr int kStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 8);
 /// The same for the factorisation (a conditional return between loads keeps
 /// the compiler from hoisting them itself): 16 on a GPU, unstaged on a CPU.
 constexpr int kFactorStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 1);
-/// The widths for a column that one lane of a larger kernel walks (the cell
-/// program's electrolyte): the CPU's, on both. There the deep stages cost
+/// The width for a column that one lane of a larger kernel walks (the cell
+/// program's electrolyte, factor_forward_column and backward_column): the
+/// CPU's, on both. There the deep stages cost
 /// registers and stack of the whole kernel, not one load latency a cell of a
 /// kernel that does nothing else.
 constexpr int kLaneStagedCells = 8;
+/// factor_forward_column's width on a lane: unstaged. Staging 8 cells cost
+/// the cell program's kernel registers at its 64-register cap: the
+/// 1,000-cell sweep 1.17x slower on an H200 (docs/performance.md,
+/// "Twenty-sixth and twenty-seventh sessions").
 constexpr int kLaneFactorStagedCells = 1;
 
 /// Thomas factors of one column: lower_k = l_k (lower_0 = 0), inverse_pivot_k
@@ -106,6 +111,33 @@ VOLTAIC_HD inline std::int64_t factor_column(const T* diag, const T* tz, T* lowe
   return -1;
 }
 
+/// solve_column's backward sweep: z_k = (y_k + upper_k z_{k+1}) / p_k from
+/// the forward sweep's y in z (y_top: the top cell's, still in a register).
+template <class T, int K>
+VOLTAIC_HD inline void backward_column(const T* inverse_pivot, const T* upper, T* z, std::size_t col,
+                                       std::size_t columns, int nz, T y_top) {
+  const std::size_t top = col + static_cast<std::size_t>(nz - 1) * columns;
+  T next = fp::mul(y_top, inverse_pivot[top]);
+  z[top] = next;
+  for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
+    T up[K] = {}, zz[K] = {}, ip[K] = {};
+    VOLTAIC_UNROLL
+    for (int q = 0; q < K; ++q) {
+      if (k0 - q < 0) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
+      up[q] = upper[c];
+      zz[q] = z[c];
+      ip[q] = inverse_pivot[c];
+    }
+    VOLTAIC_UNROLL
+    for (int q = 0; q < K; ++q) {
+      if (k0 - q < 0) break;
+      next = fp::mul(fp::fma(up[q], next, zz[q]), ip[q]);
+      z[col + static_cast<std::size_t>(k0 - q) * columns] = next;
+    }
+  }
+}
+
 /// z = M^{-1} r on one column; the forward sweep leaves y in z, the backward
 /// sweep overwrites it (r and z must not overlap).
 template <class T, int K = kStagedCells>
@@ -128,26 +160,47 @@ VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, cons
       z[col + static_cast<std::size_t>(k0 + q) * columns] = y;
     }
   }
-  const std::size_t top = col + static_cast<std::size_t>(nz - 1) * columns;
-  T next = fp::mul(y, inverse_pivot[top]);
-  z[top] = next;
-  for (int k0 = nz - 2; k0 >= 0; k0 -= K) {
-    T up[K] = {}, zz[K] = {}, ip[K] = {};
+  backward_column<T, K>(inverse_pivot, upper, z, col, columns, nz, y);
+}
+
+/// factor_column, then solve_column's forward sweep, in one pass down the
+/// column: the same operations in the same order (the same bits), but a
+/// row's forward step overlaps the next row's pivot and no lower factor is
+/// stored. For one lane walking a column inside a larger kernel (the cell
+/// program), whose time is this chain's latency. Leaves y in z and 1 / p_k
+/// in inverse_pivot; y_top: y of the top cell, for backward_column (with
+/// upper = tz). Returns factor_column's bad cell (z then partly written) or -1.
+template <class T, int K = kLaneFactorStagedCells>
+VOLTAIC_HD inline std::int64_t factor_forward_column(const T* diag, const T* tz, const T* r, T* inverse_pivot, T* z,
+                                                     std::size_t col, std::size_t columns, int nz, T& y_top) {
+  T prev_inverse = T(0), prev_tz = T(0), y = T(0);
+  for (int k0 = 0; k0 < nz; k0 += K) {
+    T dd[K] = {}, tt[K] = {}, rr[K] = {};  // zeroed for the compiler's flow analysis
     VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
-      if (k0 - q < 0) break;
-      const std::size_t c = col + static_cast<std::size_t>(k0 - q) * columns;
-      up[q] = upper[c];
-      zz[q] = z[c];
-      ip[q] = inverse_pivot[c];
+      if (k0 + q >= nz) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
+      dd[q] = diag[c];
+      tt[q] = tz[c];
+      rr[q] = r[c];
     }
     VOLTAIC_UNROLL
     for (int q = 0; q < K; ++q) {
-      if (k0 - q < 0) break;
-      next = fp::mul(fp::fma(up[q], next, zz[q]), ip[q]);
-      z[col + static_cast<std::size_t>(k0 - q) * columns] = next;
+      if (k0 + q >= nz) break;
+      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
+      if (!positive_finite(dd[q])) return static_cast<std::int64_t>(c);
+      const T l = fp::mul(prev_tz, prev_inverse);
+      T inverse;
+      if (!invert_diagonal(fp::fma(-l, prev_tz, dd[q]), inverse)) return static_cast<std::int64_t>(c);
+      inverse_pivot[c] = inverse;
+      y = k0 + q == 0 ? rr[q] : fp::fma(l, y, rr[q]);
+      z[c] = y;
+      prev_inverse = inverse;
+      prev_tz = tt[q];
     }
   }
+  y_top = y;
+  return -1;
 }
 
 }  // namespace voltaic::precond

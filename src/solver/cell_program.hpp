@@ -758,14 +758,14 @@ VOLTAIC_HD bool CellRunT<Ageing>::concentration(const Pass& p, bool linearised_s
   // Thomas' sweep is serial: lane 0 runs it, on a warp as on the CPU, so both
   // give the same bits (a cyclic reduction over the lanes was 7 % faster on
   // the GPU and 1.4x slower on the CPU, whose Thomas it cannot equal).
+  // Factor and forward sweep in one pass (the same bits as one after the
+  // other); the upper factors are tz itself.
   bool solved = true;
   if (lane() == 0) {
-    solved = precond::factor_column<double, precond::kLaneFactorStagedCells>(diag, tz, at(o.el_lower), at(o.el_inverse),
-                                                                             at(o.el_upper), 0, 1, s_.n) < 0;
-    if (solved) {
-      precond::solve_column<double, precond::kLaneStagedCells>(at(o.el_lower), at(o.el_inverse), at(o.el_upper), rhs,
-                                                               c_e, 0, 1, s_.n);
-    }
+    double y_top = 0.0;
+    solved = precond::factor_forward_column<double>(diag, tz, rhs, at(o.el_inverse), c_e, 0, 1, s_.n, y_top) < 0;
+    if (solved)
+      precond::backward_column<double, precond::kLaneStagedCells>(at(o.el_inverse), tz, c_e, 0, 1, s_.n, y_top);
   }
   if (!from_lane0(solved)) {
     fail(Failure::linear);
@@ -930,11 +930,12 @@ VOLTAIC_HD bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
     }
     const precond::BlockZLineInputs<double> in{j0, j1, sig_tz, kap_tz, at(o.c01), at(o.c10)};
     bool solved = true;
-    if (lane() == 0) {  // block Thomas on the column: serial, as the electrolyte's
-      solved = precond::factor_block_column<double, precond::kLaneBlockFactorStaged>(in, at(o.factors), 0, 1, s_.n) < 0;
-      if (solved) {
-        precond::solve_block_column<double, precond::kLaneBlockStaged>(at(o.factors), residual, update, 0, 1, s_.n);
-      }
+    if (lane() == 0) {  // block Thomas on the column: serial, as the electrolyte's (factor + forward in one pass)
+      double g0 = 0.0, g1 = 0.0;
+      solved =
+          precond::factor_forward_block_column<double>(in, residual, at(o.factors), update, 0, 1, s_.n, g0, g1) < 0;
+      if (solved)
+        precond::backward_block_column<double, precond::kLaneBlockStaged>(at(o.factors), update, 0, 1, s_.n, g0, g1);
     }
     if (!from_lane0(solved)) {
       fail(Failure::linear);

@@ -77,10 +77,10 @@ struct SlabOffsets {
   std::size_t sig_diag, sig_tz, kap_diag, kap_tz;  ///< n each: phi_s and phi_e stencils
   std::size_t kd_diag, kd_tz, j0_diag, j1_diag;    ///< n each: the Jacobian's diagonals (its faces: sig_tz, kap_tz)
   std::size_t factors;                             ///< 6n: block z-line factors
-  std::size_t el_diag, el_tz, el_rhs, el_lower, el_inverse, el_upper;  ///< n each: electrolyte solve
-  std::size_t mix_f, mix_f_last, mix_g_last, mix_df, mix_dg;           ///< n, n, n, depth n, depth n
-  std::size_t rows;                                                    ///< row buffer: rows_per_call x 4
-  std::size_t total;                                                   ///< doubles per cell
+  std::size_t el_diag, el_tz, el_rhs, el_inverse;  ///< n each: electrolyte solve
+  std::size_t mix_f, mix_f_last, mix_g_last, mix_df, mix_dg;  ///< n, n, n, depth n, depth n
+  std::size_t rows;                                           ///< row buffer: rows_per_call x 4
+  std::size_t total;                                          ///< doubles per cell
 };
 
 /// Lanes of a cell on CUDA (a warp); a CPU lane sums in their order (CellRun::lane_sum).

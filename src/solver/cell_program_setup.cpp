@@ -119,8 +119,7 @@ SlabOffsets slab_offsets(std::size_t n, std::size_t P, std::size_t R, int rows_p
                          &o.kd_tz, &o.j0_diag, &o.j1_diag})
     take(*a, n);
   take(o.factors, 6 * n);
-  for (std::size_t* a : {&o.el_diag, &o.el_tz, &o.el_rhs, &o.el_lower, &o.el_inverse, &o.el_upper, &o.mix_f,
-                         &o.mix_f_last, &o.mix_g_last})
+  for (std::size_t* a : {&o.el_diag, &o.el_tz, &o.el_rhs, &o.el_inverse, &o.mix_f, &o.mix_f_last, &o.mix_g_last})
     take(*a, n);
   take(o.mix_df, mixing::kDepth * n);
   take(o.mix_dg, mixing::kDepth * n);
