@@ -66,15 +66,14 @@ constexpr int kStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 8);
 /// the compiler from hoisting them itself): 16 on a GPU, unstaged on a CPU.
 constexpr int kFactorStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 1);
 /// The width for a column that one lane of a larger kernel walks (the cell
-/// program's electrolyte, factor_forward_column and backward_column): the
-/// CPU's, on both. There the deep stages cost
-/// registers and stack of the whole kernel, not one load latency a cell of a
-/// kernel that does nothing else.
+/// program's electrolyte, backward_column): the CPU's, on both. There the
+/// deep stages cost registers and stack of the whole kernel, not one load
+/// latency a cell of a kernel that does nothing else.
 constexpr int kLaneStagedCells = 8;
 /// factor_forward_column's width on a lane: unstaged. Staging 8 cells cost
 /// the cell program's kernel registers at its 64-register cap: the
 /// 1,000-cell sweep 1.17x slower on an H200 (docs/performance.md,
-/// "Twenty-sixth and twenty-seventh sessions").
+/// "Twenty-seventh session").
 constexpr int kLaneFactorStagedCells = 1;
 
 /// Thomas factors of one column: lower_k = l_k (lower_0 = 0), inverse_pivot_k

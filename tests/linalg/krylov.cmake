@@ -2,6 +2,7 @@
 target_sources(voltaic_tests PRIVATE
   linalg/preconditioner_test.cpp
   linalg/preconditioner_cuda_vs_cpu_test.cpp
+  linalg/fused_column_solve_test.cpp
   linalg/krylov_test.cpp
   linalg/krylov_matrix_test.cpp
   linalg/gmres_ir_test.cpp
