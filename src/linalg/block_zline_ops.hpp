@@ -47,11 +47,33 @@ inline constexpr int kLaneBlockStaged = 4;
 /// kLaneFactorStagedCells says why (that measure staged both: 8 and 4).
 inline constexpr int kLaneBlockFactorStaged = 1;
 
+/// Q = P^{-1} of a column's row, P = D - T Q' T (Q': the row below's, in
+/// q; t: its tz), shared by factor_block_column and
+/// factor_forward_block_column. False where D's or P's diagonal or P's
+/// determinant is not finite and > 0 (q then unchanged).
+template <class T>
+VOLTAIC_HD inline bool block_thomas_row(T d0, T d1, T c01, T c10, T t0, T t1, T (&q)[4]) {
+  if (!positive_finite(d0) || !positive_finite(d1)) return false;
+  // P = D - T Q T, entry (a, b) = D_ab - t_a Q_ab t_b.
+  const T p00 = fp::fma(-fp::mul(t0, q[0]), t0, d0);
+  const T p01 = fp::fma(-fp::mul(t0, q[1]), t1, c01);
+  const T p10 = fp::fma(-fp::mul(t1, q[2]), t0, c10);
+  const T p11 = fp::fma(-fp::mul(t1, q[3]), t1, d1);
+  const T det = fp::fma(p00, p11, -fp::mul(p01, p10));
+  T inverse_det;
+  if (!positive_finite(p00) || !positive_finite(p11) || !invert_diagonal(det, inverse_det)) return false;
+  q[0] = fp::mul(p11, inverse_det);
+  q[1] = fp::mul(-p01, inverse_det);
+  q[2] = fp::mul(-p10, inverse_det);
+  q[3] = fp::mul(p00, inverse_det);
+  return true;
+}
+
 template <class T, int K = kBlockFactorStaged>
 VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in, T* factors, std::size_t col,
                                                    std::size_t columns, int nz) {
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
-  T q00 = T(0), q01 = T(0), q10 = T(0), q11 = T(0), t0 = T(0), t1 = T(0);
+  T qq[4] = {}, t0 = T(0), t1 = T(0);  // the row below's Q and tz
   for (int k0 = 0; k0 < nz; k0 += K) {
     T d0[K] = {}, d1[K] = {}, c01[K] = {}, c10[K] = {}, tz0[K] = {}, tz1[K] = {};  // zeroed for flow analysis
     VOLTAIC_UNROLL
@@ -69,27 +91,11 @@ VOLTAIC_HD inline std::int64_t factor_block_column(const BlockZLineInputs<T>& in
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
-      if (!positive_finite(d0[q]) || !positive_finite(d1[q])) return static_cast<std::int64_t>(c);
-      // P = D - T Q T, entry (a, b) = D_ab - t_a Q_ab t_b.
-      const T p00 = fp::fma(-fp::mul(t0, q00), t0, d0[q]);
-      const T p01 = fp::fma(-fp::mul(t0, q01), t1, c01[q]);
-      const T p10 = fp::fma(-fp::mul(t1, q10), t0, c10[q]);
-      const T p11 = fp::fma(-fp::mul(t1, q11), t1, d1[q]);
-      const T det = fp::fma(p00, p11, -fp::mul(p01, p10));
-      T inverse_det;
-      if (!positive_finite(p00) || !positive_finite(p11) || !invert_diagonal(det, inverse_det)) {
-        return static_cast<std::int64_t>(c);
-      }
-      q00 = fp::mul(p11, inverse_det);
-      q01 = fp::mul(-p01, inverse_det);
-      q10 = fp::mul(-p10, inverse_det);
-      q11 = fp::mul(p00, inverse_det);
+      if (!block_thomas_row(d0[q], d1[q], c01[q], c10[q], t0, t1, qq)) return static_cast<std::int64_t>(c);
       t0 = tz0[q];
       t1 = tz1[q];
-      factors[0 * cells + c] = q00;
-      factors[1 * cells + c] = q01;
-      factors[2 * cells + c] = q10;
-      factors[3 * cells + c] = q11;
+      VOLTAIC_UNROLL
+      for (int m = 0; m < 4; ++m) factors[m * cells + c] = qq[m];
       factors[4 * cells + c] = t0;
       factors[5 * cells + c] = t1;
     }
@@ -180,7 +186,7 @@ template <class T, int K = kLaneBlockFactorStaged>
 VOLTAIC_HD inline std::int64_t factor_forward_block_column(const BlockZLineInputs<T>& in, const T* r, T* factors, T* z,
                                                            std::size_t col, std::size_t columns, int nz, T& g0, T& g1) {
   const std::size_t cells = columns * static_cast<std::size_t>(nz);
-  T q00 = T(0), q01 = T(0), q10 = T(0), q11 = T(0), t0 = T(0), t1 = T(0);
+  T qq[4] = {}, t0 = T(0), t1 = T(0);  // the row below's Q and tz
   g0 = g1 = T(0);
   for (int k0 = 0; k0 < nz; k0 += K) {
     T d0[K] = {}, d1[K] = {}, c01[K] = {}, c10[K] = {}, tz0[K] = {}, tz1[K] = {}, r0[K] = {}, r1[K] = {};
@@ -201,32 +207,17 @@ VOLTAIC_HD inline std::int64_t factor_forward_block_column(const BlockZLineInput
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
-      if (!positive_finite(d0[q]) || !positive_finite(d1[q])) return static_cast<std::int64_t>(c);
-      const T p00 = fp::fma(-fp::mul(t0, q00), t0, d0[q]);
-      const T p01 = fp::fma(-fp::mul(t0, q01), t1, c01[q]);
-      const T p10 = fp::fma(-fp::mul(t1, q10), t0, c10[q]);
-      const T p11 = fp::fma(-fp::mul(t1, q11), t1, d1[q]);
-      const T det = fp::fma(p00, p11, -fp::mul(p01, p10));
-      T inverse_det;
-      if (!positive_finite(p00) || !positive_finite(p11) || !invert_diagonal(det, inverse_det)) {
-        return static_cast<std::int64_t>(c);
-      }
-      q00 = fp::mul(p11, inverse_det);
-      q01 = fp::mul(-p01, inverse_det);
-      q10 = fp::mul(-p10, inverse_det);
-      q11 = fp::mul(p00, inverse_det);
+      if (!block_thomas_row(d0[q], d1[q], c01[q], c10[q], t0, t1, qq)) return static_cast<std::int64_t>(c);
       const T s0 = fp::fma(t0, g0, r0[q]);  // t: the row below's tz, as in solve_block_column
       const T s1 = fp::fma(t1, g1, r1[q]);
-      g0 = fp::fma(q00, s0, fp::mul(q01, s1));
-      g1 = fp::fma(q10, s0, fp::mul(q11, s1));
+      g0 = fp::fma(qq[0], s0, fp::mul(qq[1], s1));
+      g1 = fp::fma(qq[2], s0, fp::mul(qq[3], s1));
       z[c] = g0;
       z[cells + c] = g1;
       t0 = tz0[q];
       t1 = tz1[q];
-      factors[0 * cells + c] = q00;
-      factors[1 * cells + c] = q01;
-      factors[2 * cells + c] = q10;
-      factors[3 * cells + c] = q11;
+      VOLTAIC_UNROLL
+      for (int m = 0; m < 4; ++m) factors[m * cells + c] = qq[m];
       factors[4 * cells + c] = t0;
       factors[5 * cells + c] = t1;
     }

@@ -76,6 +76,16 @@ constexpr int kLaneStagedCells = 8;
 /// "Twenty-seventh session").
 constexpr int kLaneFactorStagedCells = 1;
 
+/// One row of Thomas' factorisation, shared by factor_column and
+/// factor_forward_column: from the row below's 1 / p and tz, l = tz / p and
+/// 1 / p_k of diagonal d. False where d or the pivot is not finite and > 0.
+template <class T>
+VOLTAIC_HD inline bool thomas_row(T d, T prev_inverse, T prev_tz, T& l, T& inverse) {
+  if (!positive_finite(d)) return false;
+  l = fp::mul(prev_tz, prev_inverse);
+  return invert_diagonal(fp::fma(-l, prev_tz, d), inverse);
+}
+
 /// Thomas factors of one column: lower_k = l_k (lower_0 = 0), inverse_pivot_k
 /// = 1 / p_k, upper_k = tz_k. Returns the first cell of the column whose
 /// diagonal or pivot is not finite and > 0 (stopping there), or -1.
@@ -96,10 +106,8 @@ VOLTAIC_HD inline std::int64_t factor_column(const T* diag, const T* tz, T* lowe
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
-      if (!positive_finite(dd[q])) return static_cast<std::int64_t>(c);
-      const T l = fp::mul(prev_tz, prev_inverse);
-      T inverse;
-      if (!invert_diagonal(fp::fma(-l, prev_tz, dd[q]), inverse)) return static_cast<std::int64_t>(c);
+      T l, inverse;
+      if (!thomas_row(dd[q], prev_inverse, prev_tz, l, inverse)) return static_cast<std::int64_t>(c);
       lower[c] = l;
       inverse_pivot[c] = inverse;
       upper[c] = tt[q];
@@ -187,10 +195,8 @@ VOLTAIC_HD inline std::int64_t factor_forward_column(const T* diag, const T* tz,
     for (int q = 0; q < K; ++q) {
       if (k0 + q >= nz) break;
       const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
-      if (!positive_finite(dd[q])) return static_cast<std::int64_t>(c);
-      const T l = fp::mul(prev_tz, prev_inverse);
-      T inverse;
-      if (!invert_diagonal(fp::fma(-l, prev_tz, dd[q]), inverse)) return static_cast<std::int64_t>(c);
+      T l, inverse;
+      if (!thomas_row(dd[q], prev_inverse, prev_tz, l, inverse)) return static_cast<std::int64_t>(c);
       inverse_pivot[c] = inverse;
       y = k0 + q == 0 ? rr[q] : fp::fma(l, y, rr[q]);
       z[c] = y;
