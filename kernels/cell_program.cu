@@ -1,13 +1,12 @@
-// CUDA side of the batch cell program: one warp per cell, its 32 lanes
-// sharing each loop of the same VOLTAIC_HD CellRun a CPU worker thread runs
-// alone (src/solver/cell_program.hpp); the cell's arrays are contiguous, so
-// the lanes' loads coalesce, and the warp never diverges on the cell's own
+// CUDA side of the batch cell program: a warp per cell (or a block of two
+// warps for a small batch), its lanes sharing each loop of the same
+// VOLTAIC_HD CellRun a CPU worker thread runs alone
+// (src/solver/cell_program.hpp); the cell's arrays are contiguous, so the
+// lanes' loads coalesce, and the lanes never diverge on the cell's own
 // control flow (every lane takes the same decisions).
 // A cell never reads another cell's slab, so its result does not depend on
-// the batch size or on which thread or block runs it.
+// the batch size, on its lanes, or on which thread or block runs it.
 #include "cell_program_advance.cuh"
-#include "core/cuda_check.hpp"
-#include "voltaic/core/executor.hpp"
 
 namespace voltaic::cuda {
 
@@ -25,10 +24,6 @@ __global__ void __launch_bounds__(kBlock) initialise_kernel(program::ProgramSett
 }
 
 }  // namespace
-
-/// cell_program_plain.cu: the advance kernel without the degradation submodels.
-void cell_program_advance_plain(const CudaExecutor& exec, const program::ProgramSettings& settings,
-                                const ProgramCells& cells);
 
 void cell_program_upload(const CudaExecutor& exec, const double* host, std::size_t per_cell, const ProgramCells& cells,
                          std::size_t slab) {
@@ -62,13 +57,20 @@ void cell_program_advance(const CudaExecutor& exec, const program::ProgramSettin
                           const ProgramCells& cells) {
   if (cells.count == 0) return;
   exec.activate();
-  if (!settings.ages()) {
-    cell_program_advance_plain(exec, settings, cells);
-    return;
-  }
-  cudaStream_t s = exec.stream(0);
-  advance_kernel<true><<<blocks_for(cells.count), kBlock, 0, s>>>(settings, cells);
-  VOLTAIC_LAUNCH_CHECK(s, advance_kernel<true>);
+  using namespace program_kernels;
+  const bool block = program::lanes_a_cell(settings.lanes, cells.count, exec.info().multiprocessors) > kLanes;
+  if (settings.ages())
+    block ? launch_advance<true, 2 * kLanes>(exec, settings, cells)
+          : launch_advance<true, kLanes>(exec, settings, cells);
+  else
+    block ? launch_advance<false, 2 * kLanes>(exec, settings, cells)
+          : launch_advance<false, kLanes>(exec, settings, cells);
 }
 
 }  // namespace voltaic::cuda
+
+namespace voltaic::cuda::program_kernels {
+
+template void launch_advance<true, kLanes>(const CudaExecutor&, const program::ProgramSettings&, const ProgramCells&);
+
+}  // namespace voltaic::cuda::program_kernels

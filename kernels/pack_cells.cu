@@ -19,7 +19,7 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
   const int lane = static_cast<int>(threadIdx.x % kLanes);
   if (i >= cells.count) return;  // the whole warp
   program::ProgramClock k = cells.clocks[i];
-  program::CellRunT<false> run(s, cells.constants[i], k, cells.slabs + i * s.o.total);
+  program::CellRunT<false, kLanes> run(s, cells.constants[i], k, cells.slabs + i * s.o.total);
   bool ok = true;
   double error = 0.0;
   switch (c.op) {

@@ -21,9 +21,9 @@
 
 namespace voltaic::program {
 
-template <bool Ageing>
+template <bool Ageing, int Lanes>
 class CellRunT;
-using CellRun = CellRunT<true>;
+using CellRun = CellRunT<true, kWarpLanes>;
 
 class CellEngine {
  public:

@@ -41,13 +41,18 @@ namespace voltaic::program {
 /// active material, stress-induced diffusion, the porosity change): the
 /// same arithmetic for a cell that has none, in less code, which a GPU's
 /// instruction cache and registers feel (kernels/cell_program_plain.cu).
-template <bool Ageing>
+/// `Lanes` is the CUDA threads a cell: a warp (kWarpLanes), or a block of
+/// several warps (one cell a block) whose loops take each array in fewer
+/// rounds, for batches too small to fill the GPU with warps
+/// (kernels/cell_program_block.cu). A CPU thread is one lane either way,
+/// and every lane count gives the same bits (lane_sum's order is a warp's).
+template <bool Ageing, int Lanes>
 class CellRunT {
  public:
   /// `slab`: this cell's arrays (SlabOffsets). One thread runs the cell on a
-  /// CPU; on CUDA a warp runs it (kWarpLanes lanes, this thread's lane from
-  /// its index), each lane holding its own copy of the clock (they stay equal:
-  /// every decision is taken from values all lanes share).
+  /// CPU; on CUDA a warp or a block runs it (Lanes lanes, this thread's lane
+  /// from its index), each lane holding its own copy of the clock (they stay
+  /// equal: every decision is taken from values all lanes share).
   VOLTAIC_HD CellRunT(const ProgramSettings& s, const CellConstants& c, ProgramClock& k, double* slab)
       : s_(s), c_(c), k_(k), base_(slab), n_(static_cast<std::size_t>(s.n)), np_(static_cast<std::size_t>(s.P)) {}
 
@@ -84,40 +89,68 @@ class CellRunT {
   // The lanes of the cell: loops share the elements out (i = lane(), lane() +
   // lanes_, ...) and end with sync(); sums and maxima are butterflies, which
   // give every lane the same bits (a + b = b + a); serial parts (the column
-  // solves, the row buffer) run on lane 0.
+  // solves, the row buffer) run on lane 0. A cell of several warps is one
+  // block: sync() is the block's barrier, and a maximum or a vote crosses
+  // the warps through shared memory.
+  static_assert(Lanes == kWarpLanes || (Lanes % kWarpLanes == 0 && Lanes <= 1024), "a warp or a block of warps a cell");
+  static constexpr bool kBlockCell = Lanes > kWarpLanes;
   VOLTAIC_HD void sync() const {
 #if defined(__CUDA_ARCH__)
-    __syncwarp();
+    if constexpr (kBlockCell)
+      __syncthreads();
+    else
+      __syncwarp();
 #endif
   }
-  VOLTAIC_HD double reduce_sum(double x) const {
 #if defined(__CUDA_ARCH__)
-    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x += __shfl_xor_sync(0xffffffffu, x, d);
-#endif
-    return x;
+  /// op over one value from each warp of a block cell, on every lane.
+  template <class Op>
+  __device__ static double across_warps(double x, const Op& op) {
+    __shared__ double slot[Lanes / kWarpLanes];
+    if (threadIdx.x % kWarpLanes == 0) slot[threadIdx.x / kWarpLanes] = x;
+    __syncthreads();
+    double r = slot[0];
+    for (int w = 1; w < Lanes / kWarpLanes; ++w) r = op(r, slot[w]);
+    __syncthreads();  // the slots are free again
+    return r;
   }
+#endif
   VOLTAIC_HD double reduce_max(double x) const {
 #if defined(__CUDA_ARCH__)
-    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x = fmax(x, __shfl_xor_sync(0xffffffffu, x, d));
+    for (int d = kWarpLanes / 2; d > 0; d /= 2) x = fmax(x, __shfl_xor_sync(0xffffffffu, x, d));
+    if constexpr (kBlockCell) x = across_warps(x, [](double a, double b) { return fmax(a, b); });
 #endif
     return x;
   }
   VOLTAIC_HD double reduce_min(double x) const {
 #if defined(__CUDA_ARCH__)
-    for (int d = static_cast<int>(lanes_) / 2; d > 0; d /= 2) x = fmin(x, __shfl_xor_sync(0xffffffffu, x, d));
+    for (int d = kWarpLanes / 2; d > 0; d /= 2) x = fmin(x, __shfl_xor_sync(0xffffffffu, x, d));
+    if constexpr (kBlockCell) x = across_warps(x, [](double a, double b) { return fmin(a, b); });
 #endif
     return x;
   }
   /// The sum over i in [0, m) of the terms `add` accumulates (partial =
   /// add(partial, i)) in a warp's order: each lane its terms i = lane,
   /// lane + 32, ..., then the butterfly. One CPU lane runs the 32 lanes'
-  /// loops itself, so a CPU and a GPU sum the same values to the same bits.
+  /// loops itself, and a block cell's first warp runs them alone (a lane's
+  /// chain of terms must not be split), so every lane count sums the same
+  /// values to the same bits.
   template <class Add>
   VOLTAIC_HD double lane_sum(std::size_t m, const Add& add) const {
 #if defined(__CUDA_ARCH__)
     double partial = 0.0;
-    for (std::size_t i = lane(); i < m; i += lanes_) partial = add(partial, i);
-    return reduce_sum(partial);
+    if (!kBlockCell || threadIdx.x < kWarpLanes) {
+      for (std::size_t i = threadIdx.x % kWarpLanes; i < m; i += kWarpLanes) partial = add(partial, i);
+      for (int d = kWarpLanes / 2; d > 0; d /= 2) partial += __shfl_xor_sync(0xffffffffu, partial, d);
+    }
+    if constexpr (kBlockCell) {
+      __shared__ double total;
+      if (threadIdx.x == 0) total = partial;
+      __syncthreads();
+      partial = total;
+      __syncthreads();
+    }
+    return partial;
 #else
     constexpr auto kWarp = static_cast<std::size_t>(kWarpLanes);
     double p[kWarp];
@@ -136,6 +169,7 @@ class CellRunT {
   }
   VOLTAIC_HD bool all_lanes(bool b) const {
 #if defined(__CUDA_ARCH__)
+    if constexpr (kBlockCell) return __syncthreads_and(b) != 0;
     return __all_sync(0xffffffffu, b) != 0;
 #else
     return b;
@@ -144,6 +178,7 @@ class CellRunT {
   /// Lane 0's value, on every lane (after a serial part).
   VOLTAIC_HD bool from_lane0(bool b) const {
 #if defined(__CUDA_ARCH__)
+    if constexpr (kBlockCell) return __syncthreads_or(threadIdx.x == 0 && b) != 0;  // a barrier too
     b = __shfl_sync(0xffffffffu, static_cast<int>(b), 0) != 0;
 #endif
     sync();
@@ -448,8 +483,8 @@ class CellRunT {
   // was the sm_90 kernel's most reloaded spill slot. On a CPU the element
   // loops get a unit stride GCC vectorises.
 #if defined(__CUDA_ARCH__)
-  static constexpr std::size_t lanes_ = kWarpLanes;
-  VOLTAIC_HD static std::size_t lane() { return threadIdx.x % kWarpLanes; }
+  static constexpr std::size_t lanes_ = static_cast<std::size_t>(Lanes);
+  VOLTAIC_HD static std::size_t lane() { return threadIdx.x % static_cast<unsigned>(Lanes); }
 #else
   static constexpr std::size_t lanes_ = 1;
   VOLTAIC_HD static constexpr std::size_t lane() { return 0; }
@@ -458,12 +493,12 @@ class CellRunT {
 };
 
 /// The run every CPU caller and an ageing batch on a GPU take.
-using CellRun = CellRunT<true>;
+using CellRun = CellRunT<true, kWarpLanes>;
 
 // ---- Initial state ----------------------------------------------------------
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::initialise() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::initialise() {
   const SlabOffsets& o = s_.o;
   const CellMap& m = c_.k.map;
   double* cs = at(o.c_s);
@@ -524,8 +559,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::initialise() {
 
 // ---- Particles --------------------------------------------------------------
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::particle_step(const Pass& p, double* cs, const double* flux) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::particle_step(const Pass& p, double* cs, const double* flux) {
   const std::size_t m = np_ * static_cast<std::size_t>(s_.R);
   const double *y0 = level2(s_.o.c_s_levels, m, 0), *y1 = level2(s_.o.c_s_levels, m, 1);
   const bool per_face = has_stress_diffusion();
@@ -568,8 +603,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::particle_step(const Pass& p, double* cs
 #endif
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::surface_response(double dt) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::surface_response(double dt) {
   const SlabOffsets& o = s_.o;
   const bool per_face = has_stress_diffusion();
   const double *ds = at(o.ds), *radius = at(o.radius), *ones = at(o.ones);
@@ -594,8 +629,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::surface_response(double dt) {
   sync();
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::stress_diffusivity() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::stress_diffusivity() {
   const SlabOffsets& o = s_.o;
   const CellMap& m = c_.k.map;
   const double *cs = at(o.c_s), *ds = at(o.ds), *T = at(o.T);
@@ -615,8 +650,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::stress_diffusivity() {
   sync();
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::porosity_now() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::porosity_now() {
   const SlabOffsets& o = s_.o;
   const CellMap& m = c_.k.map;
   const porosity::Constants& k = c_.porosity;
@@ -649,8 +684,8 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::porosity_now() {
   return true;
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::salt_start(const Pass& p, double* c_e) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::salt_start(const Pass& p, double* c_e) {
   const CellMap& m = c_.k.map;
   const double *c0 = level3(s_.o.c_e_levels, n_, 0), *c1 = level3(s_.o.c_e_levels, n_, 1), *eps = at(s_.o.eps_now);
   for (std::size_t c = lane(); c < n_; c += lanes_) {
@@ -662,8 +697,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::salt_start(const Pass& p, double* c_e) 
   sync();
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::particle_surface(const double* c, const double* flux, double* out) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::particle_surface(const double* c, const double* flux, double* out) {
   const std::size_t stride = np_, last = static_cast<std::size_t>(s_.R - 1) * stride;
   const double *ds = at(s_.o.ds), *radius = at(s_.o.radius);
   for (std::size_t q = lane(); q < np_; q += lanes_)
@@ -677,10 +712,10 @@ VOLTAIC_HD inline void CellRunT<Ageing>::particle_surface(const double* c, const
 /// cell_coefficients() rounds them for a 1 x 1 x n grid: insulated x-y faces,
 /// z faces Dirichlet 0 or insulated. d_last: the diagonal as
 /// StencilOperator::update_diagonal() rounds it (the faces' sum, then d's term).
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::stencil(const double* kc, const double* d, bool dirichlet_lo,
-                                                 bool dirichlet_hi, bool arithmetic, double* diag, double* tz,
-                                                 bool d_last) const {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::stencil(const double* kc, const double* d, bool dirichlet_lo,
+                                                        bool dirichlet_hi, bool arithmetic, double* diag, double* tz,
+                                                        bool d_last) const {
   const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
   const double* dz = at(s_.o.dz);
   const double area = fp::mul(c_.dx, c_.dy);
@@ -705,10 +740,10 @@ VOLTAIC_HD inline void CellRunT<Ageing>::stencil(const double* kc, const double*
   sync();
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline double CellRunT<Ageing>::diagonal_at(const double* kc, const double* tz, const double* d,
-                                                       bool dirichlet_lo, bool dirichlet_hi, bool d_last,
-                                                       std::size_t c) const {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline double CellRunT<Ageing, Lanes>::diagonal_at(const double* kc, const double* tz, const double* d,
+                                                              bool dirichlet_lo, bool dirichlet_hi, bool d_last,
+                                                              std::size_t c) const {
   const stencil::FaceCondition<double> dirichlet{0, 0.0, 0.0};
   const double area = fp::mul(c_.dx, c_.dy), h = at(s_.o.dz)[c];
   double out = d_last ? 0.0 : fp::mul(fp::mul(area, h), d[c]), rhs = 0.0;
@@ -725,8 +760,8 @@ VOLTAIC_HD inline double CellRunT<Ageing>::diagonal_at(const double* kc, const d
   return d_last ? stencil::cell_diagonal(out, area, h, d[c]) : out;
 }
 
-template <bool Ageing>
-VOLTAIC_HD bool CellRunT<Ageing>::concentration(const Pass& p, bool linearised_sink, bool response) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD bool CellRunT<Ageing, Lanes>::concentration(const Pass& p, bool linearised_sink, bool response) {
   const SlabOffsets& o = s_.o;
   const DfnConstants& k = c_.k;
   double *aj = at(o.aj), *T = at(o.T), *source = at(o.source), *flux = at(o.flux), *ds = at(o.ds);
@@ -783,8 +818,8 @@ VOLTAIC_HD bool CellRunT<Ageing>::concentration(const Pass& p, bool linearised_s
   return true;
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::concentration_finish(const Pass& p) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::concentration_finish(const Pass& p) {
   if (max_abs(at(s_.o.sigma), n_) == 0.0) return true;  // the sink was not linearised
   if (!concentration(p, false, false)) return false;
   if (!above(at(s_.o.c_e), depletion_floor(), n_)) return concentration(p, true, false);
@@ -793,8 +828,8 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::concentration_finish(const Pass& p) {
 
 // ---- Potential --------------------------------------------------------------
 
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::solve_current(double amperes) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::solve_current(double amperes) {
   const SlabOffsets& o = s_.o;
   dfn::Drive d;
   d.voltage_control = false;
@@ -805,14 +840,14 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::solve_current(double amperes) {
   return newton(d);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline double CellRunT<Ageing>::terminal_voltage(double amperes) const {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline double CellRunT<Ageing, Lanes>::terminal_voltage(double amperes) const {
   const double i = amperes / c_.area;
   return at(s_.o.phi)[n_ - 1] - i * c_.k.last_layer_dz / (2.0 * c_.k.of(CellRegion::positive).solid_conductivity);
 }
 
-template <bool Ageing>
-VOLTAIC_HD bool CellRunT<Ageing>::potential(const ProgramStep& step, double value) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD bool CellRunT<Ageing, Lanes>::potential(const ProgramStep& step, double value) {
   const SlabOffsets& o = s_.o;
   if (step.power) {  // the current that draws the power (stepping::draw_power, as Simulation)
     PowerDraw cell{*this};
@@ -845,30 +880,30 @@ VOLTAIC_HD bool CellRunT<Ageing>::potential(const ProgramStep& step, double valu
   return true;
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::side_to_potential() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::side_to_potential() {
   const SlabOffsets& o = s_.o;
   if (has_sei()) copy(at(o.aj_sei), at(o.pot_aj_sei), n_);
   if (has_plating()) copy(at(o.aj_pl), at(o.pot_aj_pl), n_);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::side_from_potential() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::side_from_potential() {
   const SlabOffsets& o = s_.o;
   if (has_sei()) copy(at(o.pot_aj_sei), at(o.aj_sei), n_);
   if (has_plating()) copy(at(o.pot_aj_pl), at(o.aj_pl), n_);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline dfn::SideArrays CellRunT<Ageing>::potential_side() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline dfn::SideArrays CellRunT<Ageing, Lanes>::potential_side() {
   const SlabOffsets& o = s_.o;
   return {has_sei() ? at(o.c_sei) : nullptr, has_sei() ? at(o.pot_aj_sei) : nullptr,
           has_plating() ? at(o.c_pl) : nullptr, has_plating() ? at(o.pot_aj_pl) : nullptr,
           has_plating() ? at(o.adj_pl) : nullptr};
 }
 
-template <bool Ageing>
-VOLTAIC_HD bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD bool CellRunT<Ageing, Lanes>::newton(const dfn::Drive& drive) {
   const SlabOffsets& o = s_.o;
   ++k_.potential_solves;
   const DfnConstants& k = c_.k;
@@ -985,8 +1020,8 @@ VOLTAIC_HD bool CellRunT<Ageing>::newton(const dfn::Drive& drive) {
 
 // ---- Thermal ----------------------------------------------------------------
 
-template <bool Ageing>
-VOLTAIC_HD void CellRunT<Ageing>::heat(const ProgramStep& step, double value) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD void CellRunT<Ageing, Lanes>::heat(const ProgramStep& step, double value) {
   const SlabOffsets& o = s_.o;
   dfn::Drive d;
   d.voltage_control = step.voltage_control;
@@ -1030,8 +1065,8 @@ VOLTAIC_HD void CellRunT<Ageing>::heat(const ProgramStep& step, double value) {
   k_.heat_w = dot(at(o.q), at(o.volume), n_) + k_.current * k_.current * c_.foils / c_.area;
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::thermal_update(const Pass& p) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::thermal_update(const Pass& p) {
   if (!s_.lumped) return;
   // LumpedThermal::step
   const double t = p.a0 * k_.lumped_history[0] + p.a1 * k_.lumped_history[1];
@@ -1040,8 +1075,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::thermal_update(const Pass& p) {
   fill(at(s_.o.T), k_.lumped_t, n_);
 }
 
-template <bool Ageing>
-VOLTAIC_HD void CellRunT<Ageing>::sei_growth(const Pass& p) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD void CellRunT<Ageing, Lanes>::sei_growth(const Pass& p) {
   // dc_sei/dt = -a j_sei / (F z_sei), with the particles' formula and pass.
   const SlabOffsets& o = s_.o;
   double* c = at(o.c_sei);
@@ -1052,8 +1087,8 @@ VOLTAIC_HD void CellRunT<Ageing>::sei_growth(const Pass& p) {
   sync();
 }
 
-template <bool Ageing>
-VOLTAIC_HD void CellRunT<Ageing>::plating_growth(const Pass& p) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD void CellRunT<Ageing, Lanes>::plating_growth(const Pass& p) {
   // dc_pl/dt = -a j_pl / F - gamma c_pl, dc_dead/dt = gamma c_pl
   // ("irreversible": all of -a j_pl / F to c_dead), with the particles'
   // formula and pass; the decay implicit (gamma from this pass's film).
@@ -1078,8 +1113,8 @@ VOLTAIC_HD void CellRunT<Ageing>::plating_growth(const Pass& p) {
   sync();
 }
 
-template <bool Ageing>
-VOLTAIC_HD void CellRunT<Ageing>::lam_growth(const Pass& p) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD void CellRunT<Ageing, Lanes>::lam_growth(const Pass& p) {
   // df/dt = lam::rate, dLLI/dt = -c_rav eps_s0 df/dt, with the particles'
   // formula and pass; the rate from this pass's particles (explicit in f).
   const SlabOffsets& o = s_.o;
@@ -1112,8 +1147,8 @@ VOLTAIC_HD void CellRunT<Ageing>::lam_growth(const Pass& p) {
 // ---- Anderson mixing of c_e (anderson_mixing.cpp) ------------------------------
 
 /// next c_e from the pass's input x (c_e_pass) and output g (c_e), into work.
-template <bool Ageing>
-VOLTAIC_HD void CellRunT<Ageing>::mix() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD void CellRunT<Ageing, Lanes>::mix() {
   const SlabOffsets& o = s_.o;
   const double *x = at(o.c_e_pass), *g = at(o.c_e);
   double *f = at(o.mix_f), *f_last = at(o.mix_f_last), *g_last = at(o.mix_g_last), *next = at(o.work);
@@ -1148,8 +1183,8 @@ VOLTAIC_HD void CellRunT<Ageing>::mix() {
 
 // ---- One attempt --------------------------------------------------------------
 
-template <bool Ageing>
-VOLTAIC_HD inline double CellRunT<Ageing>::split_change() const {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline double CellRunT<Ageing, Lanes>::split_change() const {
   const SlabOffsets& o = s_.o;
   const auto change = [&](const double* now, const double* before, double scale) {
     const double squares = lane_sum(n_, [&](double sum, std::size_t i) {
@@ -1165,8 +1200,8 @@ VOLTAIC_HD inline double CellRunT<Ageing>::split_change() const {
 
 /// Simulation::predict_inputs: the first pass's reaction, potentials,
 /// electrolyte and (lumped) temperature from the error estimate's predictor.
-template <bool Ageing>
-VOLTAIC_HD void CellRunT<Ageing>::predict_inputs(double h) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD void CellRunT<Ageing, Lanes>::predict_inputs(double h) {
   const SlabOffsets& o = s_.o;
   const int degree = k_.history >= 3 ? 2 : 1;
   const bdf::Estimate e = bdf::estimate(degree, h, k_.h1, k_.h2);
@@ -1199,8 +1234,8 @@ VOLTAIC_HD void CellRunT<Ageing>::predict_inputs(double h) {
   fill(at(o.T), t, n_);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::Attempt::extrapolation_positive(const bdf::Formula& f) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::Attempt::extrapolation_positive(const bdf::Formula& f) {
   const SlabOffsets& o = run.s_.o;
   double* w = run.at(o.work);
   run.copy(run.level3(o.c_e_levels, run.n_, 0), w, run.n_);
@@ -1208,23 +1243,24 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::Attempt::extrapolation_positive(const b
   return run.above(w, 0.0, run.n_);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline double CellRunT<Ageing>::Attempt::lowest_concentration() const {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline double CellRunT<Ageing, Lanes>::Attempt::lowest_concentration() const {
   double least = INFINITY;
   const double* c_e = run.level3(run.s_.o.c_e_levels, run.n_, 0);
   for (std::size_t c = lane(); c < run.n_; c += lanes_) least = fp::min(least, fabs(c_e[c]));
   return run.reduce_min(least);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline stepping::SplitEnd CellRunT<Ageing>::Attempt::split(const bdf::Formula& f, double h, bool rate_test) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline stepping::SplitEnd CellRunT<Ageing, Lanes>::Attempt::split(const bdf::Formula& f, double h,
+                                                                             bool rate_test) {
   Pass p{f.a0, f.a1, f.beta * h, 0, run.drive_at(step, run.k_.elapsed + h)};  // implicit: the drive at the new time
   Passes passes{run, step, p};
   return stepping::split_passes(passes, h, rate_test, run.s_.max_split);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::attempt(double h, const ProgramStep& step) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::attempt(double h, const ProgramStep& step) {
   Attempt a{*this, step};
   const stepping::AttemptEnd end = stepping::attempt(a, h);
   switch (end.outcome) {
@@ -1238,8 +1274,8 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::attempt(double h, const ProgramStep& st
   return false;
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline double CellRunT<Ageing>::local_error(double h, bool voltage_driven) const {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline double CellRunT<Ageing, Lanes>::local_error(double h, bool voltage_driven) const {
   if (k_.history < 2) return -1.0;
   const SlabOffsets& o = s_.o;
   const int order = k_.last_order;
@@ -1272,8 +1308,8 @@ VOLTAIC_HD inline double CellRunT<Ageing>::local_error(double h, bool voltage_dr
   return stepping::error_test(error);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::save() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::save() {
   const SlabOffsets& o = s_.o;
   copy(at(o.c_s), level2(o.c_s_levels, np_ * s_.R, 0), np_ * s_.R);
   copy(at(o.c_e), level3(o.c_e_levels, n_, 0), n_);
@@ -1296,8 +1332,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::save() {
   k_.save();
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::restore() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::restore() {
   const SlabOffsets& o = s_.o;
   copy(level2(o.c_s_levels, np_ * s_.R, 0), at(o.c_s), np_ * s_.R);
   copy(level3(o.c_e_levels, n_, 0), at(o.c_e), n_);
@@ -1321,15 +1357,15 @@ VOLTAIC_HD inline void CellRunT<Ageing>::restore() {
   fill(at(o.T), k_.lumped_t, n_);  // T is the lumped temperature everywhere (or the initial one)
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::accept(double h) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::accept(double h) {
   k_.rotation3 = (k_.rotation3 + 2) % 3;  // level i <- level i - 1
   k_.rotation2 = (k_.rotation2 + 1) % 2;
   k_.accept(h);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::record() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::record() {
   if (k_.rows < s_.rows_per_call) {
     const std::size_t row = s_.o.rows + static_cast<std::size_t>(k_.rows) * kRowValues;
     const double values[kRowValues] = {k_.time, k_.voltage, k_.current, k_.lumped_t};
@@ -1342,8 +1378,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::record() {
 
 // ---- Events and the step driver (simulation_steps.cpp) -------------------------
 
-template <bool Ageing>
-VOLTAIC_HD inline stepping::Ends CellRunT<Ageing>::ends(const ProgramStep& step) const {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline stepping::Ends CellRunT<Ageing, Lanes>::ends(const ProgramStep& step) const {
   stepping::Ends e;
   e.voltage_control = step.voltage_control;
   e.lower_cutoff = c_.lower_cutoff;
@@ -1355,14 +1391,14 @@ VOLTAIC_HD inline stepping::Ends CellRunT<Ageing>::ends(const ProgramStep& step)
   return e;
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline double CellRunT<Ageing>::event_margin(const ProgramStep& step) const {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline double CellRunT<Ageing, Lanes>::event_margin(const ProgramStep& step) const {
   const stepping::Side side = stepping::side(step.table_rows > 0, drive_at(step, 0.0), k_.current, k_.until_below);
   return stepping::event_margin(ends(step), side, k_.voltage, k_.current);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::consistent_start(const ProgramStep& step) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::consistent_start(const ProgramStep& step) {
   fill(at(s_.o.slope), 0.0, np_);            // the surface is held where the particles are
   const double value = drive_at(step, 0.0);  // no time passes
   if (!potential(step, value)) return false;
@@ -1373,8 +1409,8 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::consistent_start(const ProgramStep& ste
 
 /// A fresh experiment step: its consistent start, first row and feasibility.
 /// False when the cell ends here.
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::start_step() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::start_step() {
   const ProgramStep& step = current_step();
   if (!consistent_start(step)) {
     k_.ending = Ending::failed_step;
@@ -1393,8 +1429,8 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::start_step() {
 }
 
 /// One accepted time step of the present experiment step (or its end).
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::step_once(bool& step_ended) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::step_once(bool& step_ended) {
   const ProgramStep& step = current_step();
   const stepping::DriveTable rows = table(step);
   Stepped cell{*this, step};
@@ -1427,8 +1463,8 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::step_once(bool& step_ended) {
   return true;
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::circuit_start(double amperes, double initial_dt) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::circuit_start(double amperes, double initial_dt) {
   ProgramStep step;
   step.value = amperes;
   if (!consistent_start(step)) return false;
@@ -1436,15 +1472,15 @@ VOLTAIC_HD inline bool CellRunT<Ageing>::circuit_start(double amperes, double in
   return true;
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline bool CellRunT<Ageing>::circuit_attempt(double h, double amperes) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline bool CellRunT<Ageing, Lanes>::circuit_attempt(double h, double amperes) {
   ProgramStep step;
   step.value = amperes;
   return attempt(h, step);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::circuit_accept(double h) {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::circuit_accept(double h) {
   stepping::account(k_.capacity_ah, k_.energy_wh, k_.current_history[0], k_.voltage_history[0], k_.current, k_.voltage,
                     h);
   k_.time += h;
@@ -1454,8 +1490,8 @@ VOLTAIC_HD inline void CellRunT<Ageing>::circuit_accept(double h) {
   accept(h);
 }
 
-template <bool Ageing>
-VOLTAIC_HD inline void CellRunT<Ageing>::advance() {
+template <bool Ageing, int Lanes>
+VOLTAIC_HD inline void CellRunT<Ageing, Lanes>::advance() {
   while (k_.ending == Ending::running && k_.rows < s_.rows_per_call) {
     if (k_.step >= s_.total_steps) {
       k_.ending = Ending::completed;

@@ -483,6 +483,7 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   ProgramSettings& s = run.settings;
   s = program::settings_for(options_, rows_per_call(num_cells(), exec_->backend(), batch_.rows_per_call));
   s.pause_at_cycle_ends = true;  // each cycle summarised as it ends (cycle_summary.hpp)
+  s.lanes = batch_.lanes_per_cell;
   s.cycle_size = static_cast<int>(run.steps.size());
   s.total_steps = static_cast<long long>(experiment.total_steps());
   // The unit-sphere shell mesh, the steps and the custom functions, in the executor's memory.

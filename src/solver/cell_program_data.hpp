@@ -85,6 +85,16 @@ struct SlabOffsets {
 
 /// Lanes of a cell on CUDA (a warp); a CPU lane sums in their order (CellRun::lane_sum).
 inline constexpr int kWarpLanes = 32;
+/// The lanes a cell on CUDA: `asked` (kWarpLanes or 2 kWarpLanes) when not
+/// 0, else a block of two warps when the batch's warps would fill at most a
+/// quarter of the GPU's (8 of 32 an SM at the program's 64 registers): a
+/// small batch is latency-bound, and two warps take each array in half the
+/// rounds; a large one keeps a warp a cell, whose lanes are busier. The
+/// bits are the same either way.
+constexpr int lanes_a_cell(int asked, std::size_t cells, int multiprocessors) {
+  if (asked != 0) return asked;
+  return cells <= 8 * static_cast<std::size_t>(multiprocessors) ? 2 * kWarpLanes : kWarpLanes;
+}
 /// Values per row in the row buffer: time, voltage, current, temperature.
 inline constexpr int kRowValues = 4;
 
@@ -113,6 +123,7 @@ struct ProgramSettings {
   int cycle_size = 0;
   long long total_steps = 0;
   int rows_per_call = 0;  ///< a call returns when a cell's row buffer is full
+  int lanes = 0;          ///< CUDA lanes a cell: 0 chosen by the batch's size (lanes_a_cell), 32 or 64
   /// Whether a side reaction runs on the negative particles (the film's solve).
   VOLTAIC_HD bool side() const { return sei || plating; }
   /// Whether any degradation submodel runs (else a GPU runs the batch on

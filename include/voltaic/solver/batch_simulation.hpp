@@ -106,6 +106,10 @@ struct BatchOptions {
   /// a small batch gains from fewer calls), else 1 to 65,536. The cells' bits
   /// do not depend on it.
   int rows_per_call = 0;
+  /// CUDA threads a cell of the cell program: 0 chosen (a block of 64 for a
+  /// batch of at most 8 cells an SM, where latency rules; else a warp of 32),
+  /// or 32 or 64. The cells' bits do not depend on it; the CPU ignores it.
+  int lanes_per_cell = 0;
 };
 
 /// N independent 1D cells on one executor. On the CPU the cells are spread
