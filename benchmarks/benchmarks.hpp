@@ -52,7 +52,6 @@ struct SweepBenchOptions {
   std::string step = "Discharge at 1C until 2.5 V";  ///< the experiment: one step (a power step, say)
   std::string drive_cycle;    ///< a drive-cycle CSV the step names "cycle" ("Run cycle (A)"), or ""
   int baseline_cells = 2000;  ///< on CUDA: the first cells also run on the CPU, every core (the baseline)
-  int lanes = 0;              ///< on CUDA: lanes a cell (BatchOptions::lanes_per_cell; 0 chosen)
   std::string json_file;      ///< --json FILE: the table, and one JSON line appended to FILE
   bool json_stdout = false;   ///< --json without a file
 };

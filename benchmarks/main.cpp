@@ -143,15 +143,12 @@ void add_step_options(CLI::App& cmd, BenchOptions& o) {
 void add_sweep_options(CLI::App& cmd, BenchOptions& o) {
   voltaic_bench::SweepBenchOptions& s = o.sweep;
   cmd.add_option("--backend", o.backend,
-                 "cpu (a Simulation per cell on worker threads) or cuda (the cell program, one warp per cell)")
+                 "cpu (a Simulation per cell on worker threads) or cuda (the cell program, two warps a cell)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   cmd.add_option("--baseline-cells", s.baseline_cells,
                  "on cuda: the first cells also run on the CPU backend with every core, timed beside")
       ->check(CLI::Range(0, 100000000))
-      ->capture_default_str();
-  cmd.add_option("--lanes", s.lanes, "on cuda: lanes a cell, 32 or 64 (0: chosen by the batch's size)")
-      ->check(CLI::IsMember({0, 32, 64}))
       ->capture_default_str();
   cmd.add_option("--cells", s.cells, "Latin-hypercube samples")->check(CLI::Range(1, 100000000))->capture_default_str();
   cmd.add_option("--threads", s.threads, "thread counts to run in turn (default: 1 and every hardware thread)")

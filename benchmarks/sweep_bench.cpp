@@ -68,9 +68,7 @@ void run_sweep_cuda(BenchReport& r, const BenchOptions& o, const std::shared_ptr
   one.values.resize(one.names.size());
   voltaic::BatchSimulation(config.run.parameters, one, config.run.simulation, exec, {cores, false}).run(experiment);
   const Clock::time_point t0 = Clock::now();
-  voltaic::BatchOptions batch{cores, true};
-  batch.lanes_per_cell = so.lanes;
-  voltaic::BatchSimulation gpu(config.run.parameters, config.sweep.cells, config.run.simulation, exec, batch);
+  voltaic::BatchSimulation gpu(config.run.parameters, config.sweep.cells, config.run.simulation, exec, {cores, true});
   const std::vector<voltaic::BatchCellResult> results = gpu.run(experiment);
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   std::size_t completed = 0;
@@ -110,7 +108,6 @@ void run_sweep_cuda(BenchReport& r, const BenchOptions& o, const std::shared_ptr
   }
   const double bytes = double(gpu.cell_program_bytes());
   r.extra["gpu"] = {{"wall_s", wall},
-                    {"lanes_asked", so.lanes},
                     {"cells_per_s", double(results.size()) / wall},
                     {"completed", completed},
                     {"mean_accepted_steps", double(steps) / double(results.size())},

@@ -1,5 +1,5 @@
-// CUDA side of the batch cell program: a warp per cell (or a block of two
-// warps for a small batch), its lanes sharing each loop of the same
+// CUDA side of the batch cell program: a block of two warps a cell
+// (program::kCellLanes), its lanes sharing each loop of the same
 // VOLTAIC_HD CellRun a CPU worker thread runs alone
 // (src/solver/cell_program.hpp); the cell's arrays are contiguous, so the
 // lanes' loads coalesce, and the lanes never diverge on the cell's own
@@ -58,19 +58,13 @@ void cell_program_advance(const CudaExecutor& exec, const program::ProgramSettin
   if (cells.count == 0) return;
   exec.activate();
   using namespace program_kernels;
-  const bool block = program::lanes_a_cell(settings.lanes, cells.count, exec.info().multiprocessors) > kLanes;
-  if (settings.ages())
-    block ? launch_advance<true, 2 * kLanes>(exec, settings, cells)
-          : launch_advance<true, kLanes>(exec, settings, cells);
-  else
-    block ? launch_advance<false, 2 * kLanes>(exec, settings, cells)
-          : launch_advance<false, kLanes>(exec, settings, cells);
+  settings.ages() ? launch_advance<true>(exec, settings, cells) : launch_advance<false>(exec, settings, cells);
 }
 
 }  // namespace voltaic::cuda
 
 namespace voltaic::cuda::program_kernels {
 
-template void launch_advance<true, kLanes>(const CudaExecutor&, const program::ProgramSettings&, const ProgramCells&);
+template void launch_advance<true>(const CudaExecutor&, const program::ProgramSettings&, const ProgramCells&);
 
 }  // namespace voltaic::cuda::program_kernels

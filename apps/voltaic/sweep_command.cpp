@@ -202,7 +202,7 @@ int sweep_command(const SweepArguments& args) {
   const int threads = static_cast<int>(batch->worker_threads());
   std::string where = batch->executor()->backend() == Backend::cpu
                           ? "on " + std::to_string(threads) + " CPU thread" + (threads == 1 ? "" : "s")
-                          : "on " + batch->executor()->name() + " (the cell program, one warp per cell)";
+                          : "on " + batch->executor()->name() + " (the cell program, a block of two warps a cell)";
   if (ranks.size() > 1) where += " on each of " + std::to_string(ranks.size()) + " MPI ranks";
   std::printf("voltaic sweep %s: %zu cells of %s (%s, %zu parameters) %s, output in %s\n", args.config.c_str(),
               batch->num_cells(), config.run.cell_source.c_str(), to_string(config.sweep.method),

@@ -1,5 +1,5 @@
 // Electrode design with the batch API: the cells of a config's [sweep] run as
-// one BatchSimulation, on the GPU where one is visible (a warp per cell, the
+// one BatchSimulation, on the GPU where one is visible (two warps a cell, the
 // batch cell program), else on every CPU core; the program prints each design's
 // capacity and energy, names the design with the most energy, and leaves
 // summary.csv and curves.h5 as `voltaic sweep` does.

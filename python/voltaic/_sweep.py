@@ -36,8 +36,8 @@ def sweep(
     "Steps", one entry per cell, the swept arrays, and "curves": per cell a
     dict of "Time [s]", "Voltage [V]", "Current [A]" and
     "Volume-averaged cell temperature [K]", and "executor": where it ran.
-    backend: "cpu" (`threads` threads), "cuda" (the GPU's cell program, one
-    warp per cell; without a device it raises BackendUnavailable), or "auto"
+    backend: "cpu" (`threads` threads), "cuda" (the GPU's cell program, two
+    warps a cell; without a device it raises BackendUnavailable), or "auto"
     (the GPU where one is visible, else the CPU). drive_cycles: as
     voltaic.Simulation's. Batched ageing: `options` (PyBaMM's model
     options, as voltaic.Simulation's: {"SEI": "reaction limited"}), an

@@ -113,9 +113,6 @@ BatchSimulation::BatchSimulation(const ParameterSet& base, CellParameters cells,
   if (batch_.rows_per_call < 0 || batch_.rows_per_call > 65536)
     throw InvalidArgument("BatchOptions::rows_per_call", kWhere,
                           "is " + std::to_string(batch_.rows_per_call) + "; allowed: 0 (chosen) or 1 to 65,536");
-  if (batch_.lanes_per_cell != 0 && batch_.lanes_per_cell != 32 && batch_.lanes_per_cell != 64)
-    throw InvalidArgument("BatchOptions::lanes_per_cell", kWhere,
-                          "is " + std::to_string(batch_.lanes_per_cell) + "; allowed: 0 (chosen), 32 or 64");
   if (!exec_) throw InvalidArgument("executor", kWhere, "is null");
   if (exec_->backend() != Backend::cpu && batch_.engine == BatchEngine::simulation)
     throw BackendUnavailable("backend " + exec_->name(), kWhere,

@@ -41,11 +41,11 @@ namespace voltaic::program {
 /// active material, stress-induced diffusion, the porosity change): the
 /// same arithmetic for a cell that has none, in less code, which a GPU's
 /// instruction cache and registers feel (kernels/cell_program_plain.cu).
-/// `Lanes` is the CUDA threads a cell: a warp (kWarpLanes), or a block of
-/// several warps (one cell a block) whose loops take each array in fewer
-/// rounds, for batches too small to fill the GPU with warps
-/// (kernels/cell_program_block.cu). A CPU thread is one lane either way,
-/// and every lane count gives the same bits (lane_sum's order is a warp's).
+/// `Lanes` is the CUDA threads a cell: a warp (kWarpLanes: a pack's circuit
+/// calls), or a block of several warps, one cell a block, whose loops take
+/// each array in fewer rounds (kCellLanes: the batch's advance kernel). A
+/// CPU thread is one lane either way, and every lane count gives the same
+/// bits (lane_sum's order is a warp's).
 template <bool Ageing, int Lanes>
 class CellRunT {
  public:

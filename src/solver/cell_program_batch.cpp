@@ -1,5 +1,5 @@
 // BatchSimulation's cell-program engine: every cell runs cell_program.hpp's
-// CellRun, one CUDA warp per cell (all cells of a wave in one kernel per call,
+// CellRun, two CUDA warps a cell (all cells of a wave in one kernel per call,
 // the host looking once per call) or one CPU worker thread per cell at a
 // time. The host builds each cell's constants from its own ParameterSet (a
 // CPU CellLayout, which validates it), drains the cells' row buffers between
@@ -483,7 +483,6 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   ProgramSettings& s = run.settings;
   s = program::settings_for(options_, rows_per_call(num_cells(), exec_->backend(), batch_.rows_per_call));
   s.pause_at_cycle_ends = true;  // each cycle summarised as it ends (cycle_summary.hpp)
-  s.lanes = batch_.lanes_per_cell;
   s.cycle_size = static_cast<int>(run.steps.size());
   s.total_steps = static_cast<long long>(experiment.total_steps());
   // The unit-sphere shell mesh, the steps and the custom functions, in the executor's memory.

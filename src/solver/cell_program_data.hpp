@@ -85,16 +85,14 @@ struct SlabOffsets {
 
 /// Lanes of a cell on CUDA (a warp); a CPU lane sums in their order (CellRun::lane_sum).
 inline constexpr int kWarpLanes = 32;
-/// The lanes a cell on CUDA: `asked` (kWarpLanes or 2 kWarpLanes) when not
-/// 0, else a block of two warps when the batch's warps would fill at most a
-/// quarter of the GPU's (8 of 32 an SM at the program's 64 registers): a
-/// small batch is latency-bound, and two warps take each array in half the
-/// rounds; a large one keeps a warp a cell, whose lanes are busier. The
-/// bits are the same either way.
-constexpr int lanes_a_cell(int asked, std::size_t cells, int multiprocessors) {
-  if (asked != 0) return asked;
-  return cells <= 8 * static_cast<std::size_t>(multiprocessors) ? 2 * kWarpLanes : kWarpLanes;
-}
+/// CUDA threads a cell of the batch program (kernels/cell_program.cu): a
+/// block of two warps. Its loops take an array of n = 60 or P = 40 in one
+/// round, not two, and the warps issue apart between barriers: on an H200
+/// one cell ran 0.69x a warp's time, 1,000 cells 0.78x and 100,000 cells
+/// 0.91-0.94x; four warps a cell lost from 4,000 cells up
+/// (docs/performance.md, "Twenty-eighth session"). The bits are a warp's
+/// (CellRunT::lane_sum).
+inline constexpr int kCellLanes = 2 * kWarpLanes;
 /// Values per row in the row buffer: time, voltage, current, temperature.
 inline constexpr int kRowValues = 4;
 
@@ -123,7 +121,6 @@ struct ProgramSettings {
   int cycle_size = 0;
   long long total_steps = 0;
   int rows_per_call = 0;  ///< a call returns when a cell's row buffer is full
-  int lanes = 0;          ///< CUDA lanes a cell: 0 chosen by the batch's size (lanes_a_cell), 32 or 64
   /// Whether a side reaction runs on the negative particles (the film's solve).
   VOLTAIC_HD bool side() const { return sei || plating; }
   /// Whether any degradation submodel runs (else a GPU runs the batch on

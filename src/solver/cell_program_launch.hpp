@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA side of the batch cell program (kernels/cell_program.cu): one
-// warp per cell, running cell_program.hpp's CellRun on the cell's own slab.
+// block of two warps a cell, running cell_program.hpp's CellRun on the cell's own slab.
 
 #include <cstddef>
 

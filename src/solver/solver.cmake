@@ -50,13 +50,11 @@ target_sources(voltaic PRIVATE
 if(VOLTAIC_HAS_CUDA)
   target_sources(voltaic PRIVATE ${PROJECT_SOURCE_DIR}/kernels/particle.cu ${PROJECT_SOURCE_DIR}/kernels/dfn.cu
     ${PROJECT_SOURCE_DIR}/kernels/cell_program.cu ${PROJECT_SOURCE_DIR}/kernels/cell_program_plain.cu
-    ${PROJECT_SOURCE_DIR}/kernels/cell_program_block.cu ${PROJECT_SOURCE_DIR}/kernels/cell_program_block_plain.cu
     ${PROJECT_SOURCE_DIR}/kernels/pack_cells.cu)
   # The cell program rounds as the CPU does (-ffp-contract=off): no a*b+c
   # contracted to an FMA, so a GPU cell gives the CPU's bits (cell_program.hpp).
   set_source_files_properties(${PROJECT_SOURCE_DIR}/kernels/cell_program.cu
-    ${PROJECT_SOURCE_DIR}/kernels/cell_program_plain.cu ${PROJECT_SOURCE_DIR}/kernels/cell_program_block.cu
-    ${PROJECT_SOURCE_DIR}/kernels/cell_program_block_plain.cu ${PROJECT_SOURCE_DIR}/kernels/pack_cells.cu
+    ${PROJECT_SOURCE_DIR}/kernels/cell_program_plain.cu ${PROJECT_SOURCE_DIR}/kernels/pack_cells.cu
     PROPERTIES COMPILE_OPTIONS --fmad=false)
 endif()
 

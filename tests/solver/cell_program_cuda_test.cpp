@@ -46,22 +46,11 @@ CellParameters cells(std::size_t count) {
   return c;
 }
 
-/// The cell program, `lanes` CUDA threads a cell (the CPU ignores them).
-BatchOptions program(int lanes) {
+std::vector<BatchCellResult> run(const CellParameters& c, std::shared_ptr<const Executor> exec) {
   BatchOptions b;
   b.engine = BatchEngine::cell_program;
-  b.lanes_per_cell = lanes;
-  return b;
-}
-
-std::vector<BatchCellResult> run(const CellParameters& c, std::shared_ptr<const Executor> exec, int lanes) {
-  const BatchOptions b = program(lanes);
   return BatchSimulation(parameter_sets::chen2020(), c, options(), std::move(exec), b).run(cycle());
 }
-
-/// Each test runs with a warp a cell and with a block of two warps a cell
-/// (BatchOptions::lanes_per_cell): both give the CPU's bits.
-class CellProgramCuda : public ::testing::TestWithParam<int> {};
 
 /// The GPU's result is the CPU's, bit for bit.
 void expect_same_bits(const BatchCellResult& gpu, const BatchCellResult& cpu) {
@@ -77,11 +66,11 @@ void expect_same_bits(const BatchCellResult& gpu, const BatchCellResult& cpu) {
   for (std::size_t c = 0; c < cpu.cycles.size(); ++c) EXPECT_EQ(gpu.cycles[c].values(), cpu.cycles[c].values());
 }
 
-TEST_P(CellProgramCuda, MatchesTheCpu) {
+TEST(CellProgramCuda, MatchesTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   const CellParameters c = cells(6);
-  const auto a = run(c, CpuExecutor::create(), GetParam()), b = run(c, gpu, GetParam());
+  const auto a = run(c, CpuExecutor::create()), b = run(c, gpu);
   for (std::size_t i = 0; i < a.size(); ++i) {
     SCOPED_TRACE("cell " + std::to_string(i));
     ASSERT_EQ(a[i].status, Status::completed) << a[i].termination;
@@ -91,26 +80,26 @@ TEST_P(CellProgramCuda, MatchesTheCpu) {
   }
 }
 
-TEST_P(CellProgramCuda, EveryBatchedCellIsTheCellRunAlone) {
+TEST(CellProgramCuda, EveryBatchedCellIsTheCellRunAlone) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
   const CellParameters c = cells(70);  // more than one block of threads
-  const auto batch = run(c, gpu, GetParam());
+  const auto batch = run(c, gpu);
   for (std::size_t i : {std::size_t{0}, std::size_t{33}, std::size_t{69}}) {
     const CellParameters one{c.names, {c.value(i, 0), c.value(i, 1)}};
-    const auto alone = run(one, gpu, GetParam());
+    const auto alone = run(one, gpu);
     EXPECT_EQ(batch[i].voltage, alone[0].voltage) << "cell " << i;  // exact
     EXPECT_EQ(batch[i].time, alone[0].time) << "cell " << i;
     EXPECT_EQ(batch[i].steps_taken, alone[0].steps_taken);
   }
 }
 
-TEST_P(CellProgramCuda, ABadCellIsReportedAndTheOthersRun) {
+TEST(CellProgramCuda, ABadCellIsReportedAndTheOthersRun) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
   CellParameters c = cells(3);
   c.values[2] = -1.0;  // cell 1: a negative thickness
-  const auto r = run(c, gpu, GetParam());
+  const auto r = run(c, gpu);
   EXPECT_EQ(r[0].status, Status::completed) << r[0].termination;
   EXPECT_EQ(r[1].status, Status::failed);
   EXPECT_NE(r[1].termination.find("thickness"), std::string::npos) << r[1].termination;
@@ -120,7 +109,7 @@ TEST_P(CellProgramCuda, ABadCellIsReportedAndTheOthersRun) {
 // A cell that stops making progress (max_steps; the electrolyte of the base
 // cell runs out at 3C on a coarse grid) stops on the GPU as on the CPU,
 // naming the depletion; the other cell goes on.
-TEST_P(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
+TEST(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
   const CellParameters c{{"Initial concentration in electrolyte [mol.m-3]"}, {1000.0, 2000.0}};
@@ -128,7 +117,8 @@ TEST_P(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
   SimulationOptions o = options();
   o.grid = {5, 4, 5, 5, 1, 1};
   o.steps.max_steps = 2000;
-  BatchOptions b = program(GetParam());
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
   const auto cpu = BatchSimulation(parameter_sets::chen2020(), c, o, CpuExecutor::create(), b).run(e);
   const auto cuda = BatchSimulation(parameter_sets::chen2020(), c, o, gpu, b).run(e);
   EXPECT_EQ(cpu[0].status, Status::stopped);
@@ -146,11 +136,12 @@ TEST_P(CellProgramCuda, StopsAStalledCellAsTheCpuDoes) {
 
 /// `e` run by the program on the CPU and on `gpu`: every cell completes on
 /// the CPU, and the GPU gives its bits.
-void expect_gpu_matches_cpu(const std::shared_ptr<const Executor>& gpu, int lanes, const Experiment& e,
+void expect_gpu_matches_cpu(const std::shared_ptr<const Executor>& gpu, const Experiment& e,
                             const SimulationOptions& o = options(),
                             const ParameterSet& p = parameter_sets::chen2020()) {
   const CellParameters c = cells(4);
-  const BatchOptions b = program(lanes);
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
   const auto cpu = BatchSimulation(p, c, o, CpuExecutor::create(), b).run(e);
   const auto cuda = BatchSimulation(p, c, o, gpu, b).run(e);
   for (std::size_t i = 0; i < cpu.size(); ++i) {
@@ -162,28 +153,28 @@ void expect_gpu_matches_cpu(const std::shared_ptr<const Executor>& gpu, int lane
 }
 
 // An isothermal batch (the others here are lumped): the CPU program's bits.
-TEST_P(CellProgramCuda, IsothermalCellsMatchTheCpu) {
+TEST(CellProgramCuda, IsothermalCellsMatchTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   SimulationOptions o = options();
   o.thermal = ThermalModel::isothermal;
-  expect_gpu_matches_cpu(gpu, GetParam(), cycle(), o);
+  expect_gpu_matches_cpu(gpu, cycle(), o);
 }
 
 // Power steps on the GPU: the CPU program's bits.
-TEST_P(CellProgramCuda, PowerStepsMatchTheCpu) {
+TEST(CellProgramCuda, PowerStepsMatchTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   expect_gpu_matches_cpu(
-      gpu, GetParam(),
-      Experiment({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"}));
+      gpu, Experiment({"Discharge at 15 W until 3.3 V", "Rest for 2 minutes", "Charge at 10 W until 4.0 V"}));
 }
 
 // The default grid (n = 60, 40 particles of 20 shells) and an odd one (n = 70,
-// 63 particles of 23 shells) on the GPU: the loops' second and third rounds,
-// the partly filled last round and several terms a lane in the warp's sums
+// 63 particles of 23 shells) on the GPU: the loops' second rounds across the
+// cell's 64 lanes, the partly filled last round, several terms a lane in the
+// first warp's sums and lanes of the second warp idle in the particles'
 // give the CPU program's bits (the fixture's coarse grid fills one round).
-TEST_P(CellProgramCuda, DefaultAndOddGridsMatchTheCpu) {
+TEST(CellProgramCuda, DefaultAndOddGridsMatchTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   for (const CellGridSpec g : {CellGridSpec{}, CellGridSpec{30, 7, 33, 23}}) {
@@ -191,17 +182,17 @@ TEST_P(CellProgramCuda, DefaultAndOddGridsMatchTheCpu) {
                  std::to_string(g.positive_cells) + "/" + std::to_string(g.radial_shells));
     SimulationOptions o = options();
     o.grid = g;
-    expect_gpu_matches_cpu(gpu, GetParam(), Experiment({"Discharge at 1C until 3.0 V", "Rest for 5 minutes"}), o);
+    expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Rest for 5 minutes"}), o);
   }
   // The per-face diffusivities of stress-induced diffusion (the ageing kernel) on the odd grid.
   SimulationOptions o = options();
   o.grid = CellGridSpec{30, 7, 33, 23};
   o.degradation.particle_mechanics[0] = o.degradation.particle_mechanics[1] = ParticleMechanics::swelling_only;
-  expect_gpu_matches_cpu(gpu, GetParam(), Experiment({"Discharge at 1C until 3.0 V"}), o, parameter_sets::okane2022());
+  expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V"}), o, parameter_sets::okane2022());
 }
 
 // SEI growth with the film's resistance on the GPU: the CPU program's bits.
-TEST_P(CellProgramCuda, SeiGrowthMatchesTheCpu) {
+TEST(CellProgramCuda, SeiGrowthMatchesTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   for (SeiModel m : {SeiModel::reaction_limited, SeiModel::ec_reaction_limited, SeiModel::solvent_diffusion_limited,
@@ -212,7 +203,7 @@ TEST_P(CellProgramCuda, SeiGrowthMatchesTheCpu) {
     ParameterSet p = parameter_sets::chen2020();
     p.sei.exchange_current_density *= 100.0;
     p.sei.activation_energy = 37000.0;
-    expect_gpu_matches_cpu(gpu, GetParam(),
+    expect_gpu_matches_cpu(gpu,
                            Experiment({"Discharge at 2C until 3.0 V", "Rest for 10 minutes", "Charge at 1C until 4.1 V",
                                        "Hold at 4.1 V until C/10"},
                                       2),
@@ -222,7 +213,7 @@ TEST_P(CellProgramCuda, SeiGrowthMatchesTheCpu) {
 
 // Lithium plating (each model; the partially reversible one under a growing
 // film with its drop) on the GPU: the CPU program's bits.
-TEST_P(CellProgramCuda, LithiumPlatingMatchesTheCpu) {
+TEST(CellProgramCuda, LithiumPlatingMatchesTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   ParameterSet p = parameter_sets::okane2022();
@@ -233,7 +224,7 @@ TEST_P(CellProgramCuda, LithiumPlatingMatchesTheCpu) {
     SimulationOptions o = options();
     o.degradation.lithium_plating = m;
     if (m == PlatingModel::partially_reversible) o.degradation.sei = SeiModel::reaction_limited;
-    expect_gpu_matches_cpu(gpu, GetParam(),
+    expect_gpu_matches_cpu(gpu,
                            Experiment({"Discharge at 1C until 3.0 V", "Rest for 10 minutes", "Charge at 1C until 4.1 V",
                                        "Hold at 4.1 V until C/10"},
                                       2),
@@ -243,7 +234,7 @@ TEST_P(CellProgramCuda, LithiumPlatingMatchesTheCpu) {
 
 // Loss of active material on the GPU (stress-driven on the negative, and
 // reaction-driven under a growing film): the CPU program's bits.
-TEST_P(CellProgramCuda, LossOfActiveMaterialMatchesTheCpu) {
+TEST(CellProgramCuda, LossOfActiveMaterialMatchesTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   ParameterSet p = parameter_sets::okane2022();
@@ -253,20 +244,18 @@ TEST_P(CellProgramCuda, LossOfActiveMaterialMatchesTheCpu) {
     SimulationOptions o = options();
     o.degradation.loss_of_active_material[0] = m;
     if (m != LamModel::stress_driven) o.degradation.sei = SeiModel::reaction_limited;
-    expect_gpu_matches_cpu(gpu, GetParam(), Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 2),
-                           o, p);
+    expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 2), o, p);
   }
   // The stress-induced diffusion alone, on the positive particles only (per-face diffusivities).
   SimulationOptions o = options();
   o.degradation.particle_mechanics[0] = o.degradation.particle_mechanics[1] = ParticleMechanics::swelling_only;
   o.degradation.stress_induced_diffusion[0] = StressInducedDiffusion::off;
-  expect_gpu_matches_cpu(gpu, GetParam(), Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}), o,
-                         p);
+  expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}), o, p);
 }
 
 // The porosity change (the films narrowing the negative's pores, the salt
 // kept as eps c_e) on the GPU: the CPU program's bits.
-TEST_P(CellProgramCuda, PorosityChangeMatchesTheCpu) {
+TEST(CellProgramCuda, PorosityChangeMatchesTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   ParameterSet p = parameter_sets::chen2020();
@@ -274,15 +263,14 @@ TEST_P(CellProgramCuda, PorosityChangeMatchesTheCpu) {
   SimulationOptions o = options();
   o.degradation.sei = SeiModel::reaction_limited;
   o.degradation.sei_porosity_change = true;
-  expect_gpu_matches_cpu(gpu, GetParam(), Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 2), o,
-                         p);
+  expect_gpu_matches_cpu(gpu, Experiment({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 2), o, p);
 }
 
 // Batched ageing on the GPU: each cell's cycle summaries, its curves of the
 // saved cycles only and the experiment's termination (a cell stopped at 99%
 // of its first capacity, its clock ended on the device while the others run
 // on): the CPU program's bits and words.
-TEST_P(CellProgramCuda, AgeingCellsEndTheirCyclingAsTheCpu) {
+TEST(CellProgramCuda, AgeingCellsEndTheirCyclingAsTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   const char* const kRate = "SEI reaction exchange current density [A.m-2]";
@@ -292,7 +280,8 @@ TEST_P(CellProgramCuda, AgeingCellsEndTheirCyclingAsTheCpu) {
   Experiment cycling({"Discharge at 1C until 3.0 V", "Charge at 1C until 4.1 V"}, 6);
   cycling.set_termination(parse_cycle_termination({"99% capacity"}));
   cycling.set_saving(CycleSaving::listed({2}));
-  BatchOptions b = program(GetParam());
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
   const auto cpu = BatchSimulation(parameter_sets::chen2020(), c, o, CpuExecutor::create(), b).run(cycling);
   const auto cuda = BatchSimulation(parameter_sets::chen2020(), c, o, gpu, b).run(cycling);
   for (std::size_t i = 0; i < cpu.size(); ++i) {
@@ -309,11 +298,11 @@ TEST_P(CellProgramCuda, AgeingCellsEndTheirCyclingAsTheCpu) {
 // Drive cycles on the GPU (the tables in device memory, read at each
 // attempt's time, steps landing on their rows): the CPU program's bits.
 // Per-cell protocol rates (the C-rate factors) on the device: the CPU's bits.
-TEST_P(CellProgramCuda, RateFactorsMatchTheCpu) {
+TEST(CellProgramCuda, RateFactorsMatchTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   const CellParameters c{{"Discharge C-rate factor", "Charge C-rate factor"}, {1.0, 1.0, 0.5, 2.0, 1.5, 0.25}};
-  const auto a = run(c, CpuExecutor::create(), GetParam()), b = run(c, gpu, GetParam());
+  const auto a = run(c, CpuExecutor::create()), b = run(c, gpu);
   ASSERT_EQ(a.size(), 3u);
   for (std::size_t i = 0; i < a.size(); ++i) {
     SCOPED_TRACE("cell " + std::to_string(i));
@@ -324,7 +313,7 @@ TEST_P(CellProgramCuda, RateFactorsMatchTheCpu) {
   EXPECT_NE(a[0].time, a[1].time);  // the factors changed the run
 }
 
-TEST_P(CellProgramCuda, DriveCyclesMatchTheCpu) {
+TEST(CellProgramCuda, DriveCyclesMatchTheCpu) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA-versus-CPU test skipped";
   DriveCycles t;
@@ -333,8 +322,7 @@ TEST_P(CellProgramCuda, DriveCyclesMatchTheCpu) {
   t["P"] = std::make_shared<const DriveCycle>(
       DriveCycle("P", {0.0, 5.0, 30.0, 31.0, 60.0}, {5.0, 20.0, 20.0, -10.0, -10.0}));
   expect_gpu_matches_cpu(
-      gpu, GetParam(),
-      Experiment({"Discharge at 1C for 15 minutes", "Run I (A) until 2.5 V", "Run P (W) until 2.5 V"}, 1, t));
+      gpu, Experiment({"Discharge at 1C for 15 minutes", "Run I (A) until 2.5 V", "Run P (W) until 2.5 V"}, 1, t));
 }
 
 /// Asks the batch to stop at its second poll.
@@ -346,10 +334,11 @@ class StopSecond : public BatchObserver {
   int polls_ = 0;
 };
 
-TEST_P(CellProgramCuda, AStopInterruptsEveryRunningCellAndKeepsItsRows) {
+TEST(CellProgramCuda, AStopInterruptsEveryRunningCellAndKeepsItsRows) {
   const auto gpu = test::cuda_executor();
   if (!gpu) GTEST_SKIP() << "no CUDA device visible: CUDA test skipped";
-  BatchOptions b = program(GetParam());
+  BatchOptions b;
+  b.engine = BatchEngine::cell_program;
   b.rows_per_call = 64;  // five cells would take 1,024 (and end the cycle before the second poll)
   BatchSimulation batch(parameter_sets::chen2020(), cells(5), options(), gpu, b);
   StopSecond observer;  // polled after each call: the cells have 128 rows when it stops them
@@ -360,9 +349,6 @@ TEST_P(CellProgramCuda, AStopInterruptsEveryRunningCellAndKeepsItsRows) {
     for (double v : c.voltage) EXPECT_TRUE(std::isfinite(v));
   }
 }
-
-INSTANTIATE_TEST_SUITE_P(Lanes, CellProgramCuda, ::testing::Values(32, 64),
-                         [](const ::testing::TestParamInfo<int>& i) { return std::to_string(i.param) + "Lanes"; });
 
 }  // namespace
 }  // namespace voltaic

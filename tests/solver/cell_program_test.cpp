@@ -10,7 +10,6 @@
 #include <cmath>
 #include <string>
 
-#include "solver/cell_program_data.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/executor.hpp"
 #include "voltaic/model/parameter_sets.hpp"
@@ -125,32 +124,6 @@ TEST(CellProgram, RefusesRowsPerCallOutOfRange) {
       EXPECT_NE(std::string(e.what()).find(std::to_string(rows)), std::string::npos) << e.what();
     }
   }
-}
-
-TEST(CellProgram, RefusesLanesPerCellOtherThanAWarpOrTwo) {
-  const CellParameters cells{{kThickness}, {85.2e-6}};
-  for (int lanes : {-32, 16, 48, 128}) {
-    BatchOptions b;
-    b.lanes_per_cell = lanes;
-    try {
-      BatchSimulation(parameter_sets::chen2020(), cells, options(ThermalModel::lumped), CpuExecutor::create(), b);
-      ADD_FAILURE() << "lanes_per_cell " << lanes << " was taken";
-    } catch (const InvalidArgument& e) {
-      EXPECT_NE(std::string(e.what()).find("lanes_per_cell"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(std::to_string(lanes)), std::string::npos) << e.what();
-    }
-  }
-}
-
-// A small batch takes a block of two warps a cell (latency-bound), a large one
-// a warp a cell; a choice asked for is kept.
-TEST(CellProgram, LanesACellFollowTheBatchSize) {
-  EXPECT_EQ(program::lanes_a_cell(0, 1, 132), 64);
-  EXPECT_EQ(program::lanes_a_cell(0, 1056, 132), 64);
-  EXPECT_EQ(program::lanes_a_cell(0, 1057, 132), 32);
-  EXPECT_EQ(program::lanes_a_cell(0, 100000, 132), 32);
-  EXPECT_EQ(program::lanes_a_cell(32, 1, 132), 32);
-  EXPECT_EQ(program::lanes_a_cell(64, 100000, 132), 64);
 }
 
 TEST(CellProgram, EqualsSimulationForACcCvCycle) {

@@ -88,7 +88,7 @@ class BatchObserver {
 enum class BatchEngine {
   automatic,     ///< simulation on the CPU, cell_program on CUDA
   simulation,    ///< each cell an ordinary Simulation (CPU only)
-  cell_program,  ///< the batch cell program: a warp per cell in one kernel on CUDA (a worker thread on the CPU)
+  cell_program,  ///< the batch cell program: two warps a cell in one kernel on CUDA (a worker thread on the CPU)
 };
 
 struct BatchOptions {
@@ -106,16 +106,12 @@ struct BatchOptions {
   /// a small batch gains from fewer calls), else 1 to 65,536. The cells' bits
   /// do not depend on it.
   int rows_per_call = 0;
-  /// CUDA threads a cell of the cell program: 0 chosen (a block of 64 for a
-  /// batch of at most 8 cells an SM, where latency rules; else a warp of 32),
-  /// or 32 or 64. The cells' bits do not depend on it; the CPU ignores it.
-  int lanes_per_cell = 0;
 };
 
 /// N independent 1D cells on one executor. On the CPU the cells are spread
 /// over worker threads (std::thread, a shared queue of cell indices), each
 /// cell an ordinary Simulation: a batched cell is bitwise the cell run alone.
-/// On CUDA every cell is one warp of one kernel that runs Simulation's
+/// On CUDA every cell is one block (two warps) of one kernel that runs Simulation's
 /// algorithm for a 1D cell from start to end (the batch cell program,
 /// src/solver/cell_program.hpp): no cell reads another's data, so a batched
 /// cell is bitwise that cell run alone by the program; the host looks once
