@@ -40,16 +40,10 @@ struct BlockZLineInputs {
 /// same operations in the same order: only the loads move; a GPU thread per
 /// column otherwise waits one load latency a cell). One on a CPU core.
 inline constexpr int kBlockFactorStaged = VOLTAIC_DEVICE_OR_HOST(8, 1);
-/// One lane of a larger kernel (the cell program's Newton) keeps the CPU's
-/// widths on both, as kLaneStagedCells says why.
-inline constexpr int kLaneBlockStaged = 4;
-/// factor_forward_block_column's width on a lane: unstaged, as
-/// kLaneFactorStagedCells says why (that measure staged both: 8 and 4).
-inline constexpr int kLaneBlockFactorStaged = 1;
 
 /// Q = P^{-1} of a column's row, P = D - T Q' T (Q': the row below's, in
-/// q; t: its tz), shared by factor_block_column and
-/// factor_forward_block_column. False where D's or P's diagonal or P's
+/// q; t: its tz), shared by factor_block_column and the twisted solve's
+/// halves (twisted_column_ops.hpp). False where D's or P's diagonal or P's
 /// determinant is not finite and > 0 (q then unchanged).
 template <class T>
 VOLTAIC_HD inline bool block_thomas_row(T d0, T d1, T c01, T c10, T t0, T t1, T (&q)[4]) {
@@ -173,56 +167,6 @@ VOLTAIC_HD inline void solve_block_column(const T* factors, const T* r, T* z, st
     }
   }
   backward_block_column<T, K>(factors, z, col, columns, nz, g0, g1);  // g: z of the top cell
-}
-
-/// factor_block_column, then solve_block_column's forward sweep, in one
-/// pass down the column: the same operations in the same order (the same
-/// bits), a row's forward step overlapping the next row's pivot block. For
-/// one lane walking a column inside a larger kernel (the cell program's
-/// Newton), whose time is this chain's latency. Leaves g in z and the
-/// factors for backward_block_column; g0, g1: the top cell's g. Returns
-/// factor_block_column's bad cell (z then partly written) or -1.
-template <class T, int K = kLaneBlockFactorStaged>
-VOLTAIC_HD inline std::int64_t factor_forward_block_column(const BlockZLineInputs<T>& in, const T* r, T* factors, T* z,
-                                                           std::size_t col, std::size_t columns, int nz, T& g0, T& g1) {
-  const std::size_t cells = columns * static_cast<std::size_t>(nz);
-  T qq[4] = {}, t0 = T(0), t1 = T(0);  // the row below's Q and tz
-  g0 = g1 = T(0);
-  for (int k0 = 0; k0 < nz; k0 += K) {
-    T d0[K] = {}, d1[K] = {}, c01[K] = {}, c10[K] = {}, tz0[K] = {}, tz1[K] = {}, r0[K] = {}, r1[K] = {};
-    VOLTAIC_UNROLL
-    for (int q = 0; q < K; ++q) {
-      if (k0 + q >= nz) break;
-      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
-      d0[q] = in.diag0[c];
-      d1[q] = in.diag1[c];
-      c01[q] = in.c01[c];
-      c10[q] = in.c10[c];
-      tz0[q] = in.tz0[c];
-      tz1[q] = in.tz1[c];
-      r0[q] = r[c];
-      r1[q] = r[cells + c];
-    }
-    VOLTAIC_UNROLL
-    for (int q = 0; q < K; ++q) {
-      if (k0 + q >= nz) break;
-      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
-      if (!block_thomas_row(d0[q], d1[q], c01[q], c10[q], t0, t1, qq)) return static_cast<std::int64_t>(c);
-      const T s0 = fp::fma(t0, g0, r0[q]);  // t: the row below's tz, as in solve_block_column
-      const T s1 = fp::fma(t1, g1, r1[q]);
-      g0 = fp::fma(qq[0], s0, fp::mul(qq[1], s1));
-      g1 = fp::fma(qq[2], s0, fp::mul(qq[3], s1));
-      z[c] = g0;
-      z[cells + c] = g1;
-      t0 = tz0[q];
-      t1 = tz1[q];
-      VOLTAIC_UNROLL
-      for (int m = 0; m < 4; ++m) factors[m * cells + c] = qq[m];
-      factors[4 * cells + c] = t0;
-      factors[5 * cells + c] = t1;
-    }
-  }
-  return -1;
 }
 
 }  // namespace voltaic::precond

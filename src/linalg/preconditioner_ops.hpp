@@ -65,19 +65,8 @@ constexpr int kStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 8);
 /// The same for the factorisation (a conditional return between loads keeps
 /// the compiler from hoisting them itself): 16 on a GPU, unstaged on a CPU.
 constexpr int kFactorStagedCells = VOLTAIC_DEVICE_OR_HOST(16, 1);
-/// The width for a column that one lane of a larger kernel walks (the cell
-/// program's electrolyte, backward_column): the CPU's, on both. There the
-/// deep stages cost registers and stack of the whole kernel, not one load
-/// latency a cell of a kernel that does nothing else.
-constexpr int kLaneStagedCells = 8;
-/// factor_forward_column's width on a lane: unstaged. Staging 8 cells cost
-/// the cell program's kernel registers at its 64-register cap: the
-/// 1,000-cell sweep 1.17x slower on an H200 (docs/performance.md,
-/// "Twenty-seventh session").
-constexpr int kLaneFactorStagedCells = 1;
-
-/// One row of Thomas' factorisation, shared by factor_column and
-/// factor_forward_column: from the row below's 1 / p and tz, l = tz / p and
+/// One row of Thomas' factorisation, shared by factor_column and the
+/// twisted solve's halves (twisted_column_ops.hpp): from the row below's 1 / p and tz, l = tz / p and
 /// 1 / p_k of diagonal d. False where d or the pivot is not finite and > 0.
 template <class T>
 VOLTAIC_HD inline bool thomas_row(T d, T prev_inverse, T prev_tz, T& l, T& inverse) {
@@ -168,44 +157,6 @@ VOLTAIC_HD inline void solve_column(const T* lower, const T* inverse_pivot, cons
     }
   }
   backward_column<T, K>(inverse_pivot, upper, z, col, columns, nz, y);
-}
-
-/// factor_column, then solve_column's forward sweep, in one pass down the
-/// column: the same operations in the same order (the same bits), but a
-/// row's forward step overlaps the next row's pivot and no lower factor is
-/// stored. For one lane walking a column inside a larger kernel (the cell
-/// program), whose time is this chain's latency. Leaves y in z and 1 / p_k
-/// in inverse_pivot; y_top: y of the top cell, for backward_column (with
-/// upper = tz). Returns factor_column's bad cell (z then partly written) or -1.
-template <class T, int K = kLaneFactorStagedCells>
-VOLTAIC_HD inline std::int64_t factor_forward_column(const T* diag, const T* tz, const T* r, T* inverse_pivot, T* z,
-                                                     std::size_t col, std::size_t columns, int nz, T& y_top) {
-  T prev_inverse = T(0), prev_tz = T(0), y = T(0);
-  for (int k0 = 0; k0 < nz; k0 += K) {
-    T dd[K] = {}, tt[K] = {}, rr[K] = {};  // zeroed for the compiler's flow analysis
-    VOLTAIC_UNROLL
-    for (int q = 0; q < K; ++q) {
-      if (k0 + q >= nz) break;
-      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
-      dd[q] = diag[c];
-      tt[q] = tz[c];
-      rr[q] = r[c];
-    }
-    VOLTAIC_UNROLL
-    for (int q = 0; q < K; ++q) {
-      if (k0 + q >= nz) break;
-      const std::size_t c = col + static_cast<std::size_t>(k0 + q) * columns;
-      T l, inverse;
-      if (!thomas_row(dd[q], prev_inverse, prev_tz, l, inverse)) return static_cast<std::int64_t>(c);
-      inverse_pivot[c] = inverse;
-      y = k0 + q == 0 ? rr[q] : fp::fma(l, y, rr[q]);
-      z[c] = y;
-      prev_inverse = inverse;
-      prev_tz = tt[q];
-    }
-  }
-  y_top = y;
-  return -1;
 }
 
 }  // namespace voltaic::precond

@@ -22,8 +22,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "linalg/block_zline_ops.hpp"
-#include "linalg/preconditioner_ops.hpp"
+#include "linalg/twisted_column_ops.hpp"
 #include "solver/bdf2.hpp"
 #include "solver/cell_program_data.hpp"
 #include "solver/dfn_point.hpp"
@@ -88,10 +87,10 @@ class CellRunT {
 
   // The lanes of the cell: loops share the elements out (i = lane(), lane() +
   // lanes_, ...) and end with sync(); sums and maxima are butterflies, which
-  // give every lane the same bits (a + b = b + a); serial parts (the column
-  // solves, the row buffer) run on lane 0. A cell of several warps is one
-  // block: sync() is the block's barrier, and a maximum or a vote crosses
-  // the warps through shared memory.
+  // give every lane the same bits (a + b = b + a); serial parts run on lane 0
+  // (the row buffer) or lanes 0 and 1 (the twisted column solves). A cell of
+  // several warps is one block: sync() is the block's barrier, and a maximum
+  // or a vote crosses the warps through shared memory.
   static_assert(Lanes == kWarpLanes || (Lanes % kWarpLanes == 0 && Lanes <= 1024), "a warp or a block of warps a cell");
   static constexpr bool kBlockCell = Lanes > kWarpLanes;
   VOLTAIC_HD void sync() const {
@@ -175,14 +174,23 @@ class CellRunT {
     return b;
 #endif
   }
-  /// Lane 0's value, on every lane (after a serial part).
-  VOLTAIC_HD bool from_lane0(bool b) const {
+  /// A twisted column solve (linalg/twisted_column_ops.hpp): on a GPU lanes
+  /// 0 and 1 run its halves, `half(side)`; on a CPU `whole()` runs both in
+  /// turn. True on every lane where it solved, after a barrier that
+  /// publishes its writes.
+  template <class Half, class Whole>
+  VOLTAIC_HD bool twisted(const Half& half, const Whole& whole) const {
+    bool ok = true;
 #if defined(__CUDA_ARCH__)
-    if constexpr (kBlockCell) return __syncthreads_or(threadIdx.x == 0 && b) != 0;  // a barrier too
-    b = __shfl_sync(0xffffffffu, static_cast<int>(b), 0) != 0;
+    static_cast<void>(whole);
+    if (lane() < 2) ok = half(static_cast<int>(lane()));
+#else
+    static_cast<void>(half);
+    ok = whole();
 #endif
-    sync();
-    return b;
+    ok = all_lanes(ok);
+    if constexpr (!kBlockCell) sync();  // a warp's vote publishes no memory; the block's barrier does
+    return ok;
   }
   /// Level i of a 3-level (c_e, c_surf, phi, aj) or 2-level (c_s) array.
   VOLTAIC_HD double* level3(std::size_t base, std::size_t size, int i) const {
@@ -790,19 +798,14 @@ VOLTAIC_HD bool CellRunT<Ageing, Lanes>::concentration(const Pass& p, bool linea
     rhs[c] = fp::mul(volume[c], fp::fma(1.0, source[c], fp::mul(mass[c], c_e[c])));
   sync();
   ++k_.electrolyte_solves;
-  // Thomas' sweep is serial: lane 0 runs it, on a warp as on the CPU, so both
-  // give the same bits (a cyclic reduction over the lanes was 7 % faster on
-  // the GPU and 1.4x slower on the CPU, whose Thomas it cannot equal).
-  // Factor and forward sweep in one pass (the same bits as one after the
-  // other); the upper factors are tz itself.
-  bool solved = true;
-  if (lane() == 0) {
-    double y_top = 0.0;
-    solved = precond::factor_forward_column<double>(diag, tz, rhs, at(o.el_inverse), c_e, 0, 1, s_.n, y_top) < 0;
-    if (solved)
-      precond::backward_column<double, precond::kLaneStagedCells>(at(o.el_inverse), tz, c_e, 0, 1, s_.n, y_top);
-  }
-  if (!from_lane0(solved)) {
+  // Thomas is serial; twisted, its two halves run on lanes 0 and 1 of a GPU
+  // cell and in turn on the CPU (the same bits; a cyclic reduction over the
+  // lanes was 7 % faster on the GPU and 1.4x slower on the CPU).
+  double* inverse = at(o.el_inverse);
+  const bool solved =
+      twisted([&](int side) { return precond::twisted_column_half(diag, tz, rhs, inverse, c_e, s_.n, side); },
+              [&] { return precond::twisted_column_solve(diag, tz, rhs, inverse, c_e, s_.n); });
+  if (!solved) {
     fail(Failure::linear);
     return false;
   }
@@ -964,15 +967,11 @@ VOLTAIC_HD bool CellRunT<Ageing, Lanes>::newton(const dfn::Drive& drive) {
       return false;
     }
     const precond::BlockZLineInputs<double> in{j0, j1, sig_tz, kap_tz, at(o.c01), at(o.c10)};
-    bool solved = true;
-    if (lane() == 0) {  // block Thomas on the column: serial, as the electrolyte's (factor + forward in one pass)
-      double g0 = 0.0, g1 = 0.0;
-      solved =
-          precond::factor_forward_block_column<double>(in, residual, at(o.factors), update, 0, 1, s_.n, g0, g1) < 0;
-      if (solved)
-        precond::backward_block_column<double, precond::kLaneBlockStaged>(at(o.factors), update, 0, 1, s_.n, g0, g1);
-    }
-    if (!from_lane0(solved)) {
+    double* factors = at(o.factors);
+    const bool solved = twisted(  // block Thomas, twisted as the electrolyte's
+        [&](int side) { return precond::twisted_block_column_half(in, residual, factors, update, s_.n, side); },
+        [&] { return precond::twisted_block_column_solve(in, residual, factors, update, s_.n); });
+    if (!solved) {
       fail(Failure::linear);
       return false;
     }
