@@ -10,9 +10,10 @@
 // meet at row m = nz / 2, which takes both halves' last rows and is solved
 // alone; then each half substitutes back outward from it. On a GPU lanes 0
 // and 1 of a warp run the halves as one instruction stream (twisted_*_half:
-// the chain is half as long); a CPU runs them one after the other
-// (twisted_*_solve). Both perform the same operations on every element, so
-// they give the same bits; the flop count is Thomas'.
+// the chain is half as long); a CPU thread runs both halves' rows in one
+// loop, their two chains overlapping (twisted_*_solve). Both perform the
+// same operations on every element, so they give the same bits; the flop
+// count is Thomas'.
 //
 // Storage: 1 / p_k in inverse_pivot (scalar), or
 // Q_k and the coupling toward the middle in kBlockFactors * nz factors
@@ -51,23 +52,26 @@ struct TwistedHalf {
 
 // ---- Scalar -----------------------------------------------------------------
 
-/// A half's factorisation and forward sweep in one pass from its end (each
-/// row thomas_row, then y_k = r_k + l_k y_prev): 1 / p_k in inverse_pivot
-/// and y_k in z. False at a bad pivot.
+/// What a half's elimination carries from row to row.
 template <class T>
-VOLTAIC_HD inline bool twisted_eliminate(const T* diag, const T* tz, const T* r, T* inverse_pivot, T* z,
-                                         const TwistedHalf& h) {
+struct TwistedSweep {
   T prev_inverse = T(0), prev_tz = T(0), y = T(0);
-  for (int i = 0; i < h.rows(); ++i) {
-    const std::size_t k = static_cast<std::size_t>(h.row(i));
-    T l, inverse;
-    if (!thomas_row(diag[k], prev_inverse, prev_tz, l, inverse)) return false;
-    inverse_pivot[k] = inverse;
-    y = i == 0 ? r[k] : fp::fma(l, y, r[k]);
-    z[k] = y;
-    prev_inverse = inverse;
-    prev_tz = tz[h.toward(static_cast<int>(k))];
-  }
+};
+
+/// Row i of a half's factorisation and forward sweep in one pass from its
+/// end (thomas_row, then y_k = r_k + l_k y_prev): 1 / p_k in inverse_pivot
+/// and y_k in z. False at a bad pivot (the half then stops).
+template <class T>
+VOLTAIC_HD inline bool twisted_eliminate_row(const T* diag, const T* tz, const T* r, T* inverse_pivot, T* z,
+                                             const TwistedHalf& h, int i, TwistedSweep<T>& s) {
+  const std::size_t k = static_cast<std::size_t>(h.row(i));
+  T l, inverse;
+  if (!thomas_row(diag[k], s.prev_inverse, s.prev_tz, l, inverse)) return false;
+  inverse_pivot[k] = inverse;
+  s.y = i == 0 ? r[k] : fp::fma(l, s.y, r[k]);
+  z[k] = s.y;
+  s.prev_inverse = inverse;
+  s.prev_tz = tz[h.toward(static_cast<int>(k))];
   return true;
 }
 
@@ -97,16 +101,15 @@ VOLTAIC_HD inline bool twisted_meet(const T* diag, const T* tz, const T* r, cons
   return true;
 }
 
-/// A half's back substitution outward from z_m: z_k = (y_k + t z_next) / p_k,
-/// t the coupling toward the middle (backward_column's step).
+/// Row i of a half's back substitution outward from the middle: z_k =
+/// (y_k + t z_next) / p_k, t the coupling toward the middle
+/// (backward_column's step); next: z of the row before (z_m first).
 template <class T>
-VOLTAIC_HD inline void twisted_back(const T* tz, const T* inverse_pivot, T* z, const TwistedHalf& h, T z_m) {
-  T next = z_m;
-  for (int i = h.rows() - 1; i >= 0; --i) {
-    const std::size_t k = static_cast<std::size_t>(h.row(i));
-    next = fp::mul(fp::fma(tz[h.toward(static_cast<int>(k))], next, z[k]), inverse_pivot[k]);
-    z[k] = next;
-  }
+VOLTAIC_HD inline void twisted_back_row(const T* tz, const T* inverse_pivot, T* z, const TwistedHalf& h, int i,
+                                        T& next) {
+  const std::size_t k = static_cast<std::size_t>(h.row(i));
+  next = fp::mul(fp::fma(tz[h.toward(static_cast<int>(k))], next, z[k]), inverse_pivot[k]);
+  z[k] = next;
 }
 
 /// One lane's part of z = M^{-1} r on a GPU: lanes 0 and 1 of one warp
@@ -116,60 +119,74 @@ template <class T>
 VOLTAIC_HD inline bool twisted_column_half(const T* diag, const T* tz, const T* r, T* inverse_pivot, T* z, int nz,
                                            int side) {
   const TwistedHalf h{side, nz, twisted_middle(nz)};
-  bool ok = twisted_eliminate(diag, tz, r, inverse_pivot, z, h);
+  TwistedSweep<T> s;
+  bool ok = true;
+  for (int i = 0; ok && i < h.rows(); ++i) ok = twisted_eliminate_row(diag, tz, r, inverse_pivot, z, h, i, s);
   twisted_pair_sync();
   T z_m = T(0);
   ok = twisted_meet(diag, tz, r, inverse_pivot, z, nz, z_m) && ok;
   twisted_pair_sync();  // both read the rows next to the middle before either overwrites them
   if (side == 0) z[h.m] = z_m;
-  twisted_back(tz, inverse_pivot, z, h, z_m);
+  for (int i = h.rows() - 1; i >= 0; --i) twisted_back_row(tz, inverse_pivot, z, h, i, z_m);
   return ok;
 }
 
-/// z = M^{-1} r by both halves in turn (a CPU): the same writes and bits as
-/// the GPU's pair of twisted_column_half calls, a bad pivot included.
+/// z = M^{-1} r on one thread (a CPU): both halves' rows in one loop, their
+/// independent chains overlapping. The same writes and bits as the GPU's
+/// pair of twisted_column_half calls, a bad pivot included.
 template <class T>
 VOLTAIC_HD inline bool twisted_column_solve(const T* diag, const T* tz, const T* r, T* inverse_pivot, T* z, int nz) {
   const int m = twisted_middle(nz);
-  const TwistedHalf top{0, nz, m}, bottom{1, nz, m};
-  bool ok = twisted_eliminate(diag, tz, r, inverse_pivot, z, top);
-  ok = twisted_eliminate(diag, tz, r, inverse_pivot, z, bottom) && ok;
+  const TwistedHalf top{0, nz, m}, bottom{1, nz, m};  // bottom.rows() <= top.rows()
+  TwistedSweep<T> a, b;
+  bool a_ok = true, b_ok = true;
+  for (int i = 0; i < top.rows(); ++i) {
+    if (a_ok) a_ok = twisted_eliminate_row(diag, tz, r, inverse_pivot, z, top, i, a);
+    if (b_ok && i < bottom.rows()) b_ok = twisted_eliminate_row(diag, tz, r, inverse_pivot, z, bottom, i, b);
+  }
   T z_m = T(0);
-  ok = twisted_meet(diag, tz, r, inverse_pivot, z, nz, z_m) && ok;
+  const bool ok = twisted_meet(diag, tz, r, inverse_pivot, z, nz, z_m) && a_ok && b_ok;
   z[m] = z_m;
-  twisted_back(tz, inverse_pivot, z, top, z_m);
-  twisted_back(tz, inverse_pivot, z, bottom, z_m);
+  T up = z_m, down = z_m;
+  for (int i = top.rows() - 1; i >= 0; --i) {
+    twisted_back_row(tz, inverse_pivot, z, top, i, up);
+    if (i < bottom.rows()) twisted_back_row(tz, inverse_pivot, z, bottom, i, down);
+  }
   return ok;
 }
 
 // ---- 2x2 blocks ---------------------------------------------------------------
 
-/// A half's block factorisation and forward sweep in one pass from its end
-/// (each row block_thomas_row, then g_k = Q_k (r_k + T g_prev)): Q_k and the
-/// coupling toward the middle in factors (kBlockFactors * nz), g_k in z
-/// (field-major, 2 nz). False at a bad block.
+/// What a half's block elimination carries from row to row: the row
+/// before's Q, coupling and g.
 template <class T>
-VOLTAIC_HD inline bool twisted_block_eliminate(const BlockZLineInputs<T>& in, const T* r, T* factors, T* z,
-                                               const TwistedHalf& h) {
+struct TwistedBlockSweep {
+  T q[4] = {}, t0 = T(0), t1 = T(0), g0 = T(0), g1 = T(0);
+};
+
+/// Row i of a half's block factorisation and forward sweep in one pass from
+/// its end (block_thomas_row, then g_k = Q_k (r_k + T g_prev)): Q_k and the
+/// coupling toward the middle in factors (kBlockFactors * nz), g_k in z
+/// (field-major, 2 nz). False at a bad block (the half then stops).
+template <class T>
+VOLTAIC_HD inline bool twisted_block_eliminate_row(const BlockZLineInputs<T>& in, const T* r, T* factors, T* z,
+                                                   const TwistedHalf& h, int i, TwistedBlockSweep<T>& s) {
   const std::size_t cells = static_cast<std::size_t>(h.nz);
-  T qq[4] = {}, t0 = T(0), t1 = T(0), g0 = T(0), g1 = T(0);  // the row before's Q, coupling and g
-  for (int i = 0; i < h.rows(); ++i) {
-    const std::size_t k = static_cast<std::size_t>(h.row(i));
-    if (!block_thomas_row(in.diag0[k], in.diag1[k], in.c01[k], in.c10[k], t0, t1, qq)) return false;
-    const T s0 = fp::fma(t0, g0, r[k]);
-    const T s1 = fp::fma(t1, g1, r[cells + k]);
-    g0 = fp::fma(qq[0], s0, fp::mul(qq[1], s1));
-    g1 = fp::fma(qq[2], s0, fp::mul(qq[3], s1));
-    z[k] = g0;
-    z[cells + k] = g1;
-    const std::size_t t = static_cast<std::size_t>(h.toward(static_cast<int>(k)));
-    t0 = in.tz0[t];
-    t1 = in.tz1[t];
-    VOLTAIC_UNROLL
-    for (int c = 0; c < 4; ++c) factors[c * cells + k] = qq[c];
-    factors[4 * cells + k] = t0;
-    factors[5 * cells + k] = t1;
-  }
+  const std::size_t k = static_cast<std::size_t>(h.row(i));
+  if (!block_thomas_row(in.diag0[k], in.diag1[k], in.c01[k], in.c10[k], s.t0, s.t1, s.q)) return false;
+  const T s0 = fp::fma(s.t0, s.g0, r[k]);
+  const T s1 = fp::fma(s.t1, s.g1, r[cells + k]);
+  s.g0 = fp::fma(s.q[0], s0, fp::mul(s.q[1], s1));
+  s.g1 = fp::fma(s.q[2], s0, fp::mul(s.q[3], s1));
+  z[k] = s.g0;
+  z[cells + k] = s.g1;
+  const std::size_t t = static_cast<std::size_t>(h.toward(static_cast<int>(k)));
+  s.t0 = in.tz0[t];
+  s.t1 = in.tz1[t];
+  VOLTAIC_UNROLL
+  for (int c = 0; c < 4; ++c) factors[c * cells + k] = s.q[c];
+  factors[4 * cells + k] = s.t0;
+  factors[5 * cells + k] = s.t1;
   return true;
 }
 
@@ -213,20 +230,19 @@ VOLTAIC_HD inline bool twisted_block_meet(const BlockZLineInputs<T>& in, const T
   return true;
 }
 
-/// A half's block back substitution outward from z_m: z_k = g_k + Q_k T z_next
-/// (backward_block_column's step, T the coupling toward the middle).
+/// Row i of a half's block back substitution outward from the middle:
+/// z_k = g_k + Q_k T z_next (backward_block_column's step, T the coupling
+/// toward the middle); z0, z1: z of the row before (z_m first).
 template <class T>
-VOLTAIC_HD inline void twisted_block_back(const T* factors, T* z, const TwistedHalf& h, T z0, T z1) {
+VOLTAIC_HD inline void twisted_block_back_row(const T* factors, T* z, const TwistedHalf& h, int i, T& z0, T& z1) {
   const std::size_t cells = static_cast<std::size_t>(h.nz);
-  for (int i = h.rows() - 1; i >= 0; --i) {
-    const std::size_t k = static_cast<std::size_t>(h.row(i));
-    const T u0 = fp::mul(factors[4 * cells + k], z0);
-    const T u1 = fp::mul(factors[5 * cells + k], z1);
-    z0 = fp::fma(factors[k], u0, fp::fma(factors[cells + k], u1, z[k]));
-    z1 = fp::fma(factors[2 * cells + k], u0, fp::fma(factors[3 * cells + k], u1, z[cells + k]));
-    z[k] = z0;
-    z[cells + k] = z1;
-  }
+  const std::size_t k = static_cast<std::size_t>(h.row(i));
+  const T u0 = fp::mul(factors[4 * cells + k], z0);
+  const T u1 = fp::mul(factors[5 * cells + k], z1);
+  z0 = fp::fma(factors[k], u0, fp::fma(factors[cells + k], u1, z[k]));
+  z1 = fp::fma(factors[2 * cells + k], u0, fp::fma(factors[3 * cells + k], u1, z[cells + k]));
+  z[k] = z0;
+  z[cells + k] = z1;
 }
 
 /// One lane's part of the block solve z = M^{-1} r on a GPU (as
@@ -235,7 +251,9 @@ template <class T>
 VOLTAIC_HD inline bool twisted_block_column_half(const BlockZLineInputs<T>& in, const T* r, T* factors, T* z, int nz,
                                                  int side) {
   const TwistedHalf h{side, nz, twisted_middle(nz)};
-  bool ok = twisted_block_eliminate(in, r, factors, z, h);
+  TwistedBlockSweep<T> s;
+  bool ok = true;
+  for (int i = 0; ok && i < h.rows(); ++i) ok = twisted_block_eliminate_row(in, r, factors, z, h, i, s);
   twisted_pair_sync();
   T z0 = T(0), z1 = T(0);
   ok = twisted_block_meet(in, r, factors, z, nz, z0, z1) && ok;
@@ -244,24 +262,32 @@ VOLTAIC_HD inline bool twisted_block_column_half(const BlockZLineInputs<T>& in, 
     z[h.m] = z0;
     z[static_cast<std::size_t>(nz) + static_cast<std::size_t>(h.m)] = z1;
   }
-  twisted_block_back(factors, z, h, z0, z1);
+  for (int i = h.rows() - 1; i >= 0; --i) twisted_block_back_row(factors, z, h, i, z0, z1);
   return ok;
 }
 
-/// The block solve by both halves in turn (a CPU): the same writes and bits
-/// as the GPU's pair of twisted_block_column_half calls, a bad block included.
+/// The block solve on one thread (a CPU), both halves' rows in one loop as
+/// twisted_column_solve's: the same writes and bits as the GPU's pair of
+/// twisted_block_column_half calls, a bad block included.
 template <class T>
 VOLTAIC_HD inline bool twisted_block_column_solve(const BlockZLineInputs<T>& in, const T* r, T* factors, T* z, int nz) {
   const int m = twisted_middle(nz);
-  const TwistedHalf top{0, nz, m}, bottom{1, nz, m};
-  bool ok = twisted_block_eliminate(in, r, factors, z, top);
-  ok = twisted_block_eliminate(in, r, factors, z, bottom) && ok;
+  const TwistedHalf top{0, nz, m}, bottom{1, nz, m};  // bottom.rows() <= top.rows()
+  TwistedBlockSweep<T> a, b;
+  bool a_ok = true, b_ok = true;
+  for (int i = 0; i < top.rows(); ++i) {
+    if (a_ok) a_ok = twisted_block_eliminate_row(in, r, factors, z, top, i, a);
+    if (b_ok && i < bottom.rows()) b_ok = twisted_block_eliminate_row(in, r, factors, z, bottom, i, b);
+  }
   T z0 = T(0), z1 = T(0);
-  ok = twisted_block_meet(in, r, factors, z, nz, z0, z1) && ok;
+  const bool ok = twisted_block_meet(in, r, factors, z, nz, z0, z1) && a_ok && b_ok;
   z[m] = z0;
   z[static_cast<std::size_t>(nz) + static_cast<std::size_t>(m)] = z1;
-  twisted_block_back(factors, z, top, z0, z1);
-  twisted_block_back(factors, z, bottom, z0, z1);
+  T up0 = z0, up1 = z1, down0 = z0, down1 = z1;
+  for (int i = top.rows() - 1; i >= 0; --i) {
+    twisted_block_back_row(factors, z, top, i, up0, up1);
+    if (i < bottom.rows()) twisted_block_back_row(factors, z, bottom, i, down0, down1);
+  }
   return ok;
 }
 
