@@ -175,9 +175,9 @@ class CellRunT {
 #endif
   }
   /// A twisted column solve (linalg/twisted_column_ops.hpp): on a GPU lanes
-  /// 0 and 1 run its halves, `half(side)`; on a CPU `whole()` runs both in
-  /// turn. True on every lane where it solved, after a barrier that
-  /// publishes its writes.
+  /// 0 and 1 run its halves, `half(side)`; on a CPU `whole()` runs both
+  /// halves' rows in one loop. True on every lane where it solved, after a
+  /// barrier that publishes its writes.
   template <class Half, class Whole>
   VOLTAIC_HD bool twisted(const Half& half, const Whole& whole) const {
     bool ok = true;
@@ -799,8 +799,9 @@ VOLTAIC_HD bool CellRunT<Ageing, Lanes>::concentration(const Pass& p, bool linea
   sync();
   ++k_.electrolyte_solves;
   // Thomas is serial; twisted, its two halves run on lanes 0 and 1 of a GPU
-  // cell and in turn on the CPU (the same bits; a cyclic reduction over the
-  // lanes was 7 % faster on the GPU and 1.4x slower on the CPU).
+  // cell and side by side in one loop on the CPU (the same bits; a cyclic
+  // reduction over the lanes was 7 % faster on the GPU and 1.4x slower on
+  // the CPU).
   double* inverse = at(o.el_inverse);
   const bool solved =
       twisted([&](int side) { return precond::twisted_column_half(diag, tz, rhs, inverse, c_e, s_.n, side); },

@@ -1,8 +1,9 @@
 // The cell program's twisted column solves (twisted_column_ops.hpp): on the
-// CPU (both halves in turn) against Thomas' factorisation and solve, within
-// rounding, on fresh random columns of every length; a bad pivot in either
-// half or at the middle reported; and on a GPU, lanes 0 and 1 of a warp
-// running the halves, bit for bit the CPU's, with outputs poisoned first.
+// CPU (both halves' rows in one loop) against Thomas' factorisation and
+// solve, within rounding, on fresh random columns of every length; a bad
+// pivot in either half or at the middle reported; and on a GPU, lanes 0 and
+// 1 of a warp running the halves, bit for bit the CPU's, with outputs
+// poisoned first.
 #include <gtest/gtest.h>
 
 #include <algorithm>
