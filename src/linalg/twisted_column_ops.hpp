@@ -15,10 +15,9 @@
 // same operations on every element, so they give the same bits; the flop
 // count is Thomas'.
 //
-// Storage: 1 / p_k in inverse_pivot (scalar), or
-// Q_k and the coupling toward the middle in kBlockFactors * nz factors
-// (block, component-outer), y (g) in z until the back substitution
-// overwrites it. A half's rows past a bad pivot are not written and its
+// Storage: 1 / p_k in inverse_pivot (scalar), or Q_k and the coupling
+// toward the middle in kBlockFactors * nz factors (block, component-outer);
+// y (g) in z until the back substitution overwrites it. A half's rows past a bad pivot are not written and its
 // result is then false; the other half, the middle and the back
 // substitution run on, on both backends (their values are not used).
 
@@ -33,7 +32,7 @@ namespace voltaic::precond {
 VOLTAIC_HD inline int twisted_middle(int nz) { return nz / 2; }
 
 /// The hand-over between the halves: lanes 0 and 1 of a warp (their
-/// writes seen by each other); nothing on a CPU, which runs them in turn.
+/// writes seen by each other); nothing on a CPU, whose one thread runs both.
 VOLTAIC_HD inline void twisted_pair_sync() {
 #if defined(__CUDA_ARCH__)
   __syncwarp(0x3u);
