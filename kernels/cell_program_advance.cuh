@@ -30,8 +30,13 @@ inline unsigned blocks_for(std::size_t count) {
   return static_cast<unsigned>((count + kCellsPerBlock - 1) / kCellsPerBlock);
 }
 
+/// `s` is a __grid_constant__: CellRun keeps a reference to it, and a plain
+/// by-value parameter whose address is taken is copied into every thread's
+/// stack (952 bytes a lane, read back through L1 at each use), where a grid
+/// constant is read in place through the constant cache.
 template <bool Ageing>
-__global__ void __launch_bounds__(kBlock, kMinBlocks) advance_kernel(program::ProgramSettings s, ProgramCells cells) {
+__global__ void __launch_bounds__(kBlock, kMinBlocks)
+    advance_kernel(const __grid_constant__ program::ProgramSettings s, ProgramCells cells) {
   const std::size_t i = blockIdx.x;
   if (i >= cells.count) return;  // the whole cell
   // Every lane its own copy of the clock; they stay equal (CellRun).

@@ -14,7 +14,7 @@ namespace {
 using namespace program_kernels;
 
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
-    circuit_kernel(program::ProgramSettings s, ProgramCells cells, CircuitCall c) {
+    circuit_kernel(const __grid_constant__ program::ProgramSettings s, ProgramCells cells, CircuitCall c) {
   const std::size_t i = std::size_t(blockIdx.x) * kCellsPerBlock + threadIdx.x / kLanes;
   const int lane = static_cast<int>(threadIdx.x % kLanes);
   if (i >= cells.count) return;  // the whole warp

@@ -17,6 +17,7 @@
 #include "linalg/twisted_column_ops.hpp"
 #include "test_support.hpp"
 #include "voltaic/config.hpp"
+#include "voltaic/core/array.hpp"
 #if VOLTAIC_HAS_CUDA
 #include "linalg/twisted_column_cuda.hpp"
 #endif
@@ -141,6 +142,39 @@ TEST(TwistedColumnSolve, ABadBlockInEitherHalfOrTheMiddleIsReported) {
 }
 
 #if VOLTAIC_HAS_CUDA
+Array<double> on_gpu(const std::vector<double>& v) { return Array<double>::from_host(test::cuda_executor(), v); }
+
+/// The scalar solve on a GPU lane pair: `inverse` and `z` go in (poisoned)
+/// and come back as the device left them. True where the pair solved.
+bool scalar_on_device(const Column& c, std::vector<double>& inverse, std::vector<double>& z) {
+  const Array<double> diag = on_gpu(c.diag), tz = on_gpu(c.tz), r = on_gpu(c.r);
+  Array<double> inverse_d = on_gpu(inverse), z_d = on_gpu(z);
+  Array<int> solved = Array<int>::from_host(test::cuda_executor(), {1});
+  test::cuda_executor()->synchronize();
+  test::twisted::scalar_pair(diag.data(), tz.data(), r.data(), inverse_d.data(), z_d.data(),
+                             static_cast<int>(c.diag.size()), solved.data());
+  inverse = inverse_d.to_host();
+  z = z_d.to_host();
+  return solved.to_host()[0] != 0;
+}
+
+/// The same for the block solve.
+bool block_on_device(const BlockColumn& c, std::vector<double>& factors, std::vector<double>& z) {
+  std::vector<Array<double>> fields;
+  for (const std::vector<double>& f : c.fields) fields.push_back(on_gpu(f));
+  const Array<double> r = on_gpu(c.r);
+  Array<double> factors_d = on_gpu(factors), z_d = on_gpu(z);
+  Array<int> solved = Array<int>::from_host(test::cuda_executor(), {1});
+  test::cuda_executor()->synchronize();
+  const precond::BlockZLineInputs<double> in{fields[0].data(), fields[1].data(), fields[2].data(),
+                                             fields[3].data(), fields[4].data(), fields[5].data()};
+  test::twisted::block_pair(in, r.data(), factors_d.data(), z_d.data(), static_cast<int>(c.fields[0].size()),
+                            solved.data());
+  factors = factors_d.to_host();
+  z = z_d.to_host();
+  return solved.to_host()[0] != 0;
+}
+
 TEST(TwistedColumnSolveCuda, ALanePairGivesTheCpusBits) {
   VOLTAIC_SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(std::random_device{}());
@@ -149,7 +183,7 @@ TEST(TwistedColumnSolveCuda, ALanePairGivesTheCpusBits) {
     const std::size_t n = c.diag.size();
     std::vector<double> inverse(n, kPoison), z(n, kPoison), gpu_inverse(n, kPoison), gpu_z(n, kPoison);
     ASSERT_TRUE(precond::twisted_column_solve(c.diag.data(), c.tz.data(), c.r.data(), inverse.data(), z.data(), nz));
-    ASSERT_TRUE(test::twisted::scalar_on_device(c.diag, c.tz, c.r, gpu_inverse, gpu_z)) << "nz " << nz;
+    ASSERT_TRUE(scalar_on_device(c, gpu_inverse, gpu_z)) << "nz " << nz;
     EXPECT_EQ(gpu_z, z) << "nz " << nz;
     EXPECT_EQ(gpu_inverse, inverse) << "nz " << nz;
 
@@ -157,7 +191,7 @@ TEST(TwistedColumnSolveCuda, ALanePairGivesTheCpusBits) {
     std::vector<double> factors(precond::kBlockFactors * n, kPoison), bz(2 * n, kPoison);
     std::vector<double> gpu_factors = factors, gpu_bz = bz;
     ASSERT_TRUE(precond::twisted_block_column_solve(b.inputs(), b.r.data(), factors.data(), bz.data(), nz));
-    ASSERT_TRUE(test::twisted::block_on_device(b.fields, b.r, gpu_factors, gpu_bz)) << "nz " << nz;
+    ASSERT_TRUE(block_on_device(b, gpu_factors, gpu_bz)) << "nz " << nz;
     EXPECT_EQ(gpu_bz, bz) << "nz " << nz;
     EXPECT_EQ(gpu_factors, factors) << "nz " << nz;
   }
@@ -170,11 +204,11 @@ TEST(TwistedColumnSolveCuda, ABadPivotFailsThePair) {
     Column c = scalar_column(60, rng);
     c.diag[static_cast<std::size_t>(at)] = -1.0;
     std::vector<double> inverse(60, kPoison), z(60, kPoison);
-    EXPECT_FALSE(test::twisted::scalar_on_device(c.diag, c.tz, c.r, inverse, z)) << "at " << at;
+    EXPECT_FALSE(scalar_on_device(c, inverse, z)) << "at " << at;
     BlockColumn b = block_column(60, rng);
     b.fields[1][static_cast<std::size_t>(at)] = -1.0;
     std::vector<double> factors(precond::kBlockFactors * 60, kPoison), bz(120, kPoison);
-    EXPECT_FALSE(test::twisted::block_on_device(b.fields, b.r, factors, bz)) << "at " << at;
+    EXPECT_FALSE(block_on_device(b, factors, bz)) << "at " << at;
   }
 }
 #endif
