@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# ncu's source counters of one loaded launch of the cell program's plain
-# advance kernel (4,000 cells: 2,000 blocks, one warp a cell), to find which
-# source lines stall and on what (docs/cell_program_gpu_plan.md, E0).
+# ncu's source counters of the cell program's plain advance kernel, loaded
+# (4,000 cells: 4,000 blocks of two warps) and alone (the one-cell warm-up),
+# to find which source lines stall and on what (docs/cell_program_gpu_plan.md,
+# E0).
 #
 # Here, a -lineinfo build of the bench (about 9 minutes on 2 cores):
 #   cmake -S . -B build/cuda-lineinfo -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -12,8 +13,10 @@
 # H200 and the export of its source page more than 200 s more (2026-11-30):
 # give the call its whole 600 s.
 #   tools/ncu_cell_program.sh
-# Results in $OUT: source_lines.md (tools/ncu_source_lines.py), details.csv
-# (the sections' figures), source.csv.xz (the whole source page).
+# Results in $OUT: source_lines.md (tools/ncu_source_lines.py, the loaded
+# launch), source_lines_one_cell.md (the one-cell launch), details.csv (the
+# sections' figures, both launches), source.csv.xz (the whole source page,
+# both launches in turn).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-out}"
@@ -30,7 +33,8 @@ ncu -f --kernel-name regex:advance_kernel --filter-mode per-launch-config --laun
   "$bench" sweep --backend cuda --cells 4000 --baseline-cells 0 >"$out/ncu_run.log" 2>&1
 echo "profiled in $((SECONDS - t0)) s"
 ncu --import /tmp/cell_program.ncu-rep --page source --csv --print-source cuda,sass >/tmp/cell_program_source.csv
-python3 tools/ncu_source_lines.py /tmp/cell_program_source.csv >"$out/source_lines.md"
+python3 tools/ncu_source_lines.py /tmp/cell_program_source.csv -1 >"$out/source_lines.md"
+python3 tools/ncu_source_lines.py /tmp/cell_program_source.csv 0 >"$out/source_lines_one_cell.md"
 ncu --import /tmp/cell_program.ncu-rep --page details --csv >"$out/details.csv"
 xz -c /tmp/cell_program_source.csv >"$out/source.csv.xz"
 echo "done in $((SECONDS - t0)) s"
