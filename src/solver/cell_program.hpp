@@ -12,11 +12,13 @@
 // cell's result does not depend on the batch around it.
 //
 // A CPU lane and a CUDA warp give the same bits: the sums run in the warp's
-// butterfly order on both (lane_sum), the column solves are Thomas' on lane
-// 0, the CUDA side is compiled without contraction (--fmad=false) and exp is
-// pmath::exp. Only custom material functions with pow, log, sinh or
-// cosh, and the OCP barriers' log1p, can still round apart. A 1D Simulation runs on it (cell_engine.hpp),
-// which reads fields and checkpoints from the slab between calls; 3D
+// butterfly order on both (lane_sum), the column solves are twisted (halves
+// on lanes 0 and 1, both halves' rows in one loop on a CPU: the same
+// operations), the CUDA side is compiled without contraction (--fmad=false)
+// and exp is pmath::exp. Only custom material functions with pow, log, sinh
+// or cosh, and the OCP barriers' log1p, can still round apart. A 1D
+// Simulation runs on it (cell_engine.hpp), which reads fields and
+// checkpoints from the slab between calls; 3D
 // conduction and collectors stay with the field solvers.
 
 #include <cmath>
