@@ -8,7 +8,8 @@ stack (locals whose address is taken, arrays indexed at run time). The
 counts are static (instructions in the code, not executions): they say
 where to look, ncu's source counters say what it costs.
 
-The disassembler comes without a GPU: the CUDA toolkit here lacks
+tools/sass_code_size.py reads the same listing for the code's size (the
+instruction footprint). The disassembler comes without a GPU: the CUDA toolkit here lacks
 cuobjdump and nvdisasm, PyPI has them (no install needed):
 
     pip download --no-deps nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm
