@@ -15,7 +15,10 @@ inlined into one function far larger than an SM's instruction caches.
         --print-source cuda,sass`, tools/ncu_cell_program.sh): the distinct
         instructions launch R executed (the last by default), the code they
         span, how much of it carries 50-99 % of the warp instructions, and
-        where that code comes from.
+        where that code comes from. With --listing (the nvdisasm listing of
+        the cubin that ran, one kernel in it), each executed instruction is
+        also counted at every line of its inlining chain: which call sites
+        bring the executed code in.
 """
 import argparse
 import collections
@@ -26,7 +29,7 @@ from ncu_source_lines import launches
 
 LOCATION = re.compile(r'//## File "([^"]+)", line (\d+)(.*)')
 INLINED = re.compile(r'inlined at "([^"]+)", line (\d+)')
-INSTRUCTION = re.compile(r"\s*/\*[0-9a-f]{4,}\*/")
+INSTRUCTION = re.compile(r"\s*/\*([0-9a-f]{4,})\*/")
 BYTES = 16  # an sm_70+ instruction
 
 
@@ -35,7 +38,7 @@ def name(path, line):
 
 
 def static(listing):
-    """Per instruction, its inlining chain, innermost first."""
+    """Per instruction: its offset and its inlining chain, innermost first."""
     chain, block_open = [], False
     for line in open(listing, encoding="utf-8", errors="replace"):
         m = LOCATION.match(line.strip())
@@ -46,15 +49,16 @@ def static(listing):
             chain.append(name(m.group(1), m.group(2)))
             chain.extend(name(f, n) for f, n in INLINED.findall(m.group(3)))
             continue
-        if INSTRUCTION.match(line):
+        m = INSTRUCTION.match(line)
+        if m:
             block_open = False
-            yield chain
+            yield int(m.group(1), 16), chain
 
 
 def report_static(args):
     innermost, anywhere, files = collections.Counter(), collections.Counter(), collections.Counter()
     total = 0
-    for chain in static(args.listing):
+    for _, chain in static(args.listing):
         total += 1
         if not chain:
             continue
@@ -90,7 +94,7 @@ def report_executed(args):
             count = float(row[7] or 0)
         except ValueError:
             continue
-        if count > 0:
+        if count > 0 and row[2].startswith("0x"):
             executed[row[2]] = max(executed.get(row[2], 0.0), count)
             where_of[row[2]] = line
     counts = sorted(executed.values(), reverse=True)
@@ -113,6 +117,17 @@ def report_executed(args):
     print("\nby innermost line:")
     for where, n in lines.most_common(args.top):
         print(f"  {n:8d} {where}")
+    if args.listing:
+        chains = dict(static(args.listing))
+        base = min(int(a, 16) for a in executed)
+        anywhere, weight = collections.Counter(), collections.Counter()
+        for address, count in executed.items():
+            for where in set(chains.get(int(address, 16) - base, [])):
+                anywhere[where] += 1
+                weight[where] += count
+        print("\nexecuted code by line at any depth (instructions, share of warp instructions):")
+        for where, n in anywhere.most_common(args.top):
+            print(f"  {n:8d} {100 * weight[where] / total:5.1f} %  {where}")
 
 
 def main():
@@ -123,6 +138,7 @@ def main():
     e = sub.add_parser("executed", help="an ncu source page (CSV)")
     e.add_argument("csv")
     e.add_argument("--result", type=int, default=-1, help="which launch of the report (default: the last)")
+    e.add_argument("--listing", help="the nvdisasm -gi listing of the cubin that ran (its one kernel)")
     for p in (s, e):
         p.add_argument("--top", type=int, default=25, help="rows of each table")
     args = ap.parse_args()
