@@ -16,7 +16,8 @@
 # Results in $OUT: source_lines.md (tools/ncu_source_lines.py, the loaded
 # launch), source_lines_one_cell.md (the one-cell launch), details.csv (the
 # sections' figures, both launches), source.csv.xz (the whole source page,
-# both launches in turn).
+# both launches in turn), code_size.md (tools/sass_code_size.py: the loaded
+# launch's executed code by call site).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-out}"
@@ -37,5 +38,16 @@ python3 tools/ncu_source_lines.py /tmp/cell_program_source.csv -1 >"$out/source_
 python3 tools/ncu_source_lines.py /tmp/cell_program_source.csv 0 >"$out/source_lines_one_cell.md"
 ncu --import /tmp/cell_program.ncu-rep --page details --csv >"$out/details.csv"
 xz -c /tmp/cell_program_source.csv >"$out/source.csv.xz"
+# The instruction footprint by call site (tools/sass_code_size.py): the plain
+# kernel's cubin out of the bench, listed with its line chains.
+mkdir -p /tmp/cell_program_cubins
+(binary="$PWD/$bench" && cd /tmp/cell_program_cubins && cuobjdump -xelf all "$binary" >/dev/null 2>&1)
+plain=$(grep -l "advance_kernelILb0" /tmp/cell_program_cubins/*.cubin 2>/dev/null | head -1)
+if [ -n "$plain" ] && nvdisasm -gi -c "$plain" >/tmp/cell_program.sass 2>/dev/null; then
+  python3 tools/sass_code_size.py executed /tmp/cell_program_source.csv --listing /tmp/cell_program.sass \
+    --top 40 >"$out/code_size.md"
+else
+  echo "no plain-kernel cubin found in $bench: code_size.md skipped"
+fi
 echo "done in $((SECONDS - t0)) s"
 head -40 "$out/source_lines.md"
