@@ -82,12 +82,42 @@ def plating_reversible_268K_2C(pybamm):
     return model, pv, cycle
 
 
+def lam_both_lumped_308K(pybamm):
+    """OKane2022, "reaction limited" SEI, "stress and reaction-driven" loss of
+    active material in the negative electrode and "stress-driven" in the
+    positive (PyBaMM's default mechanics and stress-induced diffusion), the
+    reaction-driven factor 1.5e-4 m3/mol (0 in the set), lumped at 308.15 K,
+    1C discharge, C/2 CC-CV charge."""
+    pv = pybamm.ParameterValues("OKane2022")
+    pv.update({"Ambient temperature [K]": 308.15, "Initial temperature [K]": 308.15,
+               "Negative electrode reaction-driven LAM factor [m3.mol-1]": 1.5e-4})
+    model = pybamm.lithium_ion.DFN({"SEI": "reaction limited", "thermal": "lumped",
+                                    "loss of active material": ("stress and reaction-driven", "stress-driven")})
+    cycle = ("Discharge at 1C until 2.5 V", "Rest for 10 minutes", "Charge at 0.5C until 4.2 V",
+             "Hold at 4.2 V until C/20", "Rest for 10 minutes")
+    return model, pv, cycle
+
+
+def sei_solvent_porosity_marquis_318K(pybamm):
+    """Marquis2019, "solvent-diffusion limited" SEI with "SEI porosity
+    change", isothermal at 318.15 K, 1.5C discharge to 3.2 V, C/3 CC-CV
+    charge to 4.1 V."""
+    pv = pybamm.ParameterValues("Marquis2019")
+    pv.update({"Ambient temperature [K]": 318.15, "Initial temperature [K]": 318.15})
+    model = pybamm.lithium_ion.DFN({"SEI": "solvent-diffusion limited", "SEI porosity change": "true"})
+    cycle = ("Discharge at 1.5C until 3.2 V", "Rest for 5 minutes", "Charge at C/3 until 4.1 V",
+             "Hold at 4.1 V until C/20", "Rest for 5 minutes")
+    return model, pv, cycle
+
+
 CASES = {
     "sei_ec_lumped_313K_2C": sei_ec_lumped_313K_2C,
     "plating_irreversible_278K_1.5C": plating_irreversible_278K_1_5C,
     "okane_coupled_porosity_2C_charge": okane_coupled_porosity_2C_charge,
     "sei_interstitial_lumped_288K_partial": sei_interstitial_lumped_288K_partial,
     "plating_reversible_268K_2C": plating_reversible_268K_2C,
+    "lam_both_lumped_308K": lam_both_lumped_308K,
+    "sei_solvent_porosity_marquis_318K": sei_solvent_porosity_marquis_318K,
 }
 CYCLES = 10  # as the configs say
 
