@@ -110,6 +110,19 @@ def sei_solvent_porosity_marquis_318K(pybamm):
     return model, pv, cycle
 
 
+def power_plating_lumped_283K(pybamm):
+    """OKane2022, "interstitial-diffusion limited" SEI and "partially
+    reversible" plating, lumped at 283.15 K, a 15 W discharge to 2.5 V, a
+    1C CC-CV charge."""
+    pv = pybamm.ParameterValues("OKane2022")
+    pv.update({"Ambient temperature [K]": 283.15, "Initial temperature [K]": 283.15})
+    model = pybamm.lithium_ion.DFN({"SEI": "interstitial-diffusion limited", "lithium plating": "partially reversible",
+                                    "thermal": "lumped"})
+    cycle = ("Discharge at 15 W until 2.5 V", "Rest for 10 minutes", "Charge at 1C until 4.2 V",
+             "Hold at 4.2 V until C/20", "Rest for 10 minutes")
+    return model, pv, cycle
+
+
 CASES = {
     "sei_ec_lumped_313K_2C": sei_ec_lumped_313K_2C,
     "plating_irreversible_278K_1.5C": plating_irreversible_278K_1_5C,
@@ -118,6 +131,7 @@ CASES = {
     "plating_reversible_268K_2C": plating_reversible_268K_2C,
     "lam_both_lumped_308K": lam_both_lumped_308K,
     "sei_solvent_porosity_marquis_318K": sei_solvent_porosity_marquis_318K,
+    "power_plating_lumped_283K": power_plating_lumped_283K,
 }
 CYCLES = 10  # as the configs say
 
