@@ -123,6 +123,20 @@ def power_plating_lumped_283K(pybamm):
     return model, pv, cycle
 
 
+def sei_ec_asymmetric_no_film_resistance(pybamm):
+    """OKane2022, "ec reaction limited (asymmetric)" SEI (its transfer
+    coefficient 0.3, which the set leaves unset) without its film resistance
+    ("SEI film resistance": "none"), isothermal at 298.15 K, a two-rate
+    discharge (2C for 20 minutes, then C/2 to 2.5 V), a 1C CC-CV charge."""
+    pv = pybamm.ParameterValues("OKane2022")
+    pv.update({"Ambient temperature [K]": 298.15, "Initial temperature [K]": 298.15})
+    pv.update({"SEI growth transfer coefficient": 0.3}, check_already_exists=False)
+    model = pybamm.lithium_ion.DFN({"SEI": "ec reaction limited (asymmetric)", "SEI film resistance": "none"})
+    cycle = ("Discharge at 2C for 20 minutes", "Discharge at 0.5C until 2.5 V", "Rest for 10 minutes",
+             "Charge at 1C until 4.2 V", "Hold at 4.2 V until C/20", "Rest for 10 minutes")
+    return model, pv, cycle
+
+
 CASES = {
     "sei_ec_lumped_313K_2C": sei_ec_lumped_313K_2C,
     "plating_irreversible_278K_1.5C": plating_irreversible_278K_1_5C,
@@ -132,6 +146,7 @@ CASES = {
     "lam_both_lumped_308K": lam_both_lumped_308K,
     "sei_solvent_porosity_marquis_318K": sei_solvent_porosity_marquis_318K,
     "power_plating_lumped_283K": power_plating_lumped_283K,
+    "sei_ec_asymmetric_no_film_resistance": sei_ec_asymmetric_no_film_resistance,
 }
 CYCLES = 10  # as the configs say
 
