@@ -269,7 +269,7 @@ def solve_discharge(sim, case, voltaic_times):
     """Solution on a 1 s (0.5 s from 2C) grid plus voltaic's output times."""
     t_end = 2.0 * 3600.0 / case.c_rate  # past the cut-off, which ends the solve
     dt = 1.0 if case.c_rate < 2 else 0.5
-    grid = np.arange(0.0, t_end + 0.5 * dt, dt)
+    grid = np.append(np.arange(0.0, t_end, dt), t_end)  # t_end itself, where it is not on the grid (0.7C)
     if voltaic_times is not None:
         grid = np.unique(np.concatenate([grid, voltaic_times[voltaic_times <= t_end]]))
     sol = sim.solve(t_eval=[0.0, t_end], t_interp=grid)
@@ -569,7 +569,8 @@ def enabled_cases(args):
     cases = all_cases()
     if args.bpx is None:
         bpx = [c.name for c in cases if c.pset == "BPX"]
-        print(f"note: no --bpx file given: the {len(bpx)} BPX cases ({bpx[0]} ...) are skipped")
+        if bpx:
+            print(f"note: no --bpx file given: the {len(bpx)} BPX cases ({bpx[0]} ...) are skipped")
         cases = [c for c in cases if c.pset != "BPX"]
     return cases
 
