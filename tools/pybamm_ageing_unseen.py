@@ -21,12 +21,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIGS = os.path.join(HERE, "..", "docs", "data", "ageing", "unseen")
 
 
+def parameters_at(pybamm, name, kelvin):
+    """PyBaMM's parameter set `name`, starting at and held towards `kelvin`."""
+    pv = pybamm.ParameterValues(name)
+    pv.update({"Ambient temperature [K]": kelvin, "Initial temperature [K]": kelvin})
+    return pv
+
+
 def sei_ec_lumped_313K_2C(pybamm):
     """Chen2020, "ec reaction limited" SEI (its kinetic rate x 100, a 37 kJ/mol
     activation energy), lumped thermal at 313.15 K, 2C discharge, 1C CC-CV."""
-    pv = pybamm.ParameterValues("Chen2020")
-    pv.update({"Ambient temperature [K]": 313.15, "Initial temperature [K]": 313.15,
-               "SEI growth activation energy [J.mol-1]": 37000.0})
+    pv = parameters_at(pybamm, "Chen2020", 313.15)
+    pv.update({"SEI growth activation energy [J.mol-1]": 37000.0})
     pv["SEI kinetic rate constant [m.s-1]"] = pv["SEI kinetic rate constant [m.s-1]"] * 100
     model = pybamm.lithium_ion.DFN({"SEI": "ec reaction limited", "thermal": "lumped"})
     cycle = ("Discharge at 2C until 2.5 V", "Rest for 5 minutes", "Charge at 1C until 4.2 V",
@@ -37,8 +43,7 @@ def sei_ec_lumped_313K_2C(pybamm):
 def plating_irreversible_278K_1_5C(pybamm):
     """OKane2022, "reaction limited" SEI and "irreversible" plating,
     isothermal at 278.15 K, C/2 discharge, 1.5C CC-CV charge."""
-    pv = pybamm.ParameterValues("OKane2022")
-    pv.update({"Ambient temperature [K]": 278.15, "Initial temperature [K]": 278.15})
+    pv = parameters_at(pybamm, "OKane2022", 278.15)
     model = pybamm.lithium_ion.DFN({"SEI": "reaction limited", "lithium plating": "irreversible"})
     cycle = ("Discharge at 0.5C until 2.5 V", "Rest for 10 minutes", "Charge at 1.5C until 4.2 V",
              "Hold at 4.2 V until C/20", "Rest for 10 minutes")
@@ -50,8 +55,7 @@ def okane_coupled_porosity_2C_charge(pybamm):
     plating, stress-driven LAM in both electrodes (swelling-only mechanics),
     SEI and plating porosity change, isothermal at 298.15 K, 1C discharge,
     2C CC-CV charge."""
-    pv = pybamm.ParameterValues("OKane2022")
-    pv.update({"Ambient temperature [K]": 298.15, "Initial temperature [K]": 298.15})
+    pv = parameters_at(pybamm, "OKane2022", 298.15)
     model = pybamm.lithium_ion.DFN({"SEI": "solvent-diffusion limited", "lithium plating": "partially reversible",
                                     "loss of active material": "stress-driven", "SEI porosity change": "true",
                                     "lithium plating porosity change": "true"})
@@ -63,8 +67,7 @@ def okane_coupled_porosity_2C_charge(pybamm):
 def sei_interstitial_lumped_288K_partial(pybamm):
     """Chen2020, "interstitial-diffusion limited" SEI, lumped thermal at
     288.15 K, a partial 1C discharge, a rest, 2C to the cut-off, C/1.5 CC-CV."""
-    pv = pybamm.ParameterValues("Chen2020")
-    pv.update({"Ambient temperature [K]": 288.15, "Initial temperature [K]": 288.15})
+    pv = parameters_at(pybamm, "Chen2020", 288.15)
     model = pybamm.lithium_ion.DFN({"SEI": "interstitial-diffusion limited", "thermal": "lumped"})
     cycle = ("Discharge at 1C for 20 minutes", "Rest for 10 minutes", "Discharge at 2C until 2.5 V",
              "Rest for 5 minutes", "Charge at 0.7C until 4.2 V", "Hold at 4.2 V until C/20")
@@ -74,8 +77,7 @@ def sei_interstitial_lumped_288K_partial(pybamm):
 def plating_reversible_268K_2C(pybamm):
     """OKane2022, "reversible" plating without SEI, isothermal at 268.15 K,
     1C discharge, 2C CC-CV charge to 4.1 V."""
-    pv = pybamm.ParameterValues("OKane2022")
-    pv.update({"Ambient temperature [K]": 268.15, "Initial temperature [K]": 268.15})
+    pv = parameters_at(pybamm, "OKane2022", 268.15)
     model = pybamm.lithium_ion.DFN({"lithium plating": "reversible"})
     cycle = ("Discharge at 1C until 2.5 V", "Rest for 10 minutes", "Charge at 2C until 4.1 V",
              "Hold at 4.1 V until C/10", "Rest for 10 minutes")
@@ -88,9 +90,8 @@ def lam_both_lumped_308K(pybamm):
     positive (PyBaMM's default mechanics and stress-induced diffusion), the
     reaction-driven factor 1.5e-4 m3/mol (0 in the set), lumped at 308.15 K,
     1C discharge, C/2 CC-CV charge."""
-    pv = pybamm.ParameterValues("OKane2022")
-    pv.update({"Ambient temperature [K]": 308.15, "Initial temperature [K]": 308.15,
-               "Negative electrode reaction-driven LAM factor [m3.mol-1]": 1.5e-4})
+    pv = parameters_at(pybamm, "OKane2022", 308.15)
+    pv.update({"Negative electrode reaction-driven LAM factor [m3.mol-1]": 1.5e-4})
     model = pybamm.lithium_ion.DFN({"SEI": "reaction limited", "thermal": "lumped",
                                     "loss of active material": ("stress and reaction-driven", "stress-driven")})
     cycle = ("Discharge at 1C until 2.5 V", "Rest for 10 minutes", "Charge at 0.5C until 4.2 V",
@@ -102,8 +103,7 @@ def sei_solvent_porosity_marquis_318K(pybamm):
     """Marquis2019, "solvent-diffusion limited" SEI with "SEI porosity
     change", isothermal at 318.15 K, 1.5C discharge to 3.2 V, C/3 CC-CV
     charge to 4.1 V."""
-    pv = pybamm.ParameterValues("Marquis2019")
-    pv.update({"Ambient temperature [K]": 318.15, "Initial temperature [K]": 318.15})
+    pv = parameters_at(pybamm, "Marquis2019", 318.15)
     model = pybamm.lithium_ion.DFN({"SEI": "solvent-diffusion limited", "SEI porosity change": "true"})
     cycle = ("Discharge at 1.5C until 3.2 V", "Rest for 5 minutes", "Charge at C/3 until 4.1 V",
              "Hold at 4.1 V until C/20", "Rest for 5 minutes")
@@ -114,8 +114,7 @@ def power_plating_lumped_283K(pybamm):
     """OKane2022, "interstitial-diffusion limited" SEI and "partially
     reversible" plating, lumped at 283.15 K, a 15 W discharge to 2.5 V, a
     1C CC-CV charge."""
-    pv = pybamm.ParameterValues("OKane2022")
-    pv.update({"Ambient temperature [K]": 283.15, "Initial temperature [K]": 283.15})
+    pv = parameters_at(pybamm, "OKane2022", 283.15)
     model = pybamm.lithium_ion.DFN({"SEI": "interstitial-diffusion limited", "lithium plating": "partially reversible",
                                     "thermal": "lumped"})
     cycle = ("Discharge at 15 W until 2.5 V", "Rest for 10 minutes", "Charge at 1C until 4.2 V",
@@ -128,8 +127,7 @@ def sei_ec_asymmetric_no_film_resistance(pybamm):
     coefficient 0.3, which the set leaves unset) without its film resistance
     ("SEI film resistance": "none"), isothermal at 298.15 K, a two-rate
     discharge (2C for 20 minutes, then C/2 to 2.5 V), a 1C CC-CV charge."""
-    pv = pybamm.ParameterValues("OKane2022")
-    pv.update({"Ambient temperature [K]": 298.15, "Initial temperature [K]": 298.15})
+    pv = parameters_at(pybamm, "OKane2022", 298.15)
     pv.update({"SEI growth transfer coefficient": 0.3}, check_already_exists=False)
     model = pybamm.lithium_ion.DFN({"SEI": "ec reaction limited (asymmetric)", "SEI film resistance": "none"})
     cycle = ("Discharge at 2C for 20 minutes", "Discharge at 0.5C until 2.5 V", "Rest for 10 minutes",

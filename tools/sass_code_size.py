@@ -55,6 +55,12 @@ def static(listing):
             yield int(m.group(1), 16), chain
 
 
+def print_counts(title, counter, top):
+    print(f"\n{title}:")
+    for where, n in counter.most_common(top):
+        print(f"  {n:8d} {where}")
+
+
 def report_static(args):
     innermost, anywhere, files = collections.Counter(), collections.Counter(), collections.Counter()
     total = 0
@@ -65,15 +71,10 @@ def report_static(args):
         innermost[chain[0]] += 1
         files[chain[0].split(":")[0]] += 1
         anywhere.update(set(chain))
-    print(f"{total} instructions, {total * BYTES / 2**20:.2f} MiB\n\nby innermost file:")
-    for f, n in files.most_common(args.top):
-        print(f"  {n:8d} {f}")
-    print("\nby innermost line:")
-    for where, n in innermost.most_common(args.top):
-        print(f"  {n:8d} {where}")
-    print("\nby line at any depth (the code a site brings in):")
-    for where, n in anywhere.most_common(args.top):
-        print(f"  {n:8d} {where}")
+    print(f"{total} instructions, {total * BYTES / 2**20:.2f} MiB")
+    print_counts("by innermost file", files, args.top)
+    print_counts("by innermost line", innermost, args.top)
+    print_counts("by line at any depth (the code a site brings in)", anywhere, args.top)
 
 
 def report_executed(args):
@@ -111,12 +112,8 @@ def report_executed(args):
     for address in executed:
         lines[where_of[address]] += 1
         files[where_of[address].split(":")[0]] += 1
-    print("\nexecuted code by innermost file (instructions):")
-    for f, n in files.most_common(args.top):
-        print(f"  {n:8d} {f}")
-    print("\nby innermost line:")
-    for where, n in lines.most_common(args.top):
-        print(f"  {n:8d} {where}")
+    print_counts("executed code by innermost file (instructions)", files, args.top)
+    print_counts("by innermost line", lines, args.top)
     if args.listing:
         chains = dict(static(args.listing))
         base = min(int(a, 16) for a in executed)
