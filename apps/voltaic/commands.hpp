@@ -25,9 +25,12 @@ struct RunArguments {
 
 struct SweepArguments {
   std::string config;
-  std::string output;   ///< overrides [output] directory when not empty
-  std::string backend;  ///< overrides [solver] backend when not empty
-  int threads = 0;      ///< CPU worker threads, 0: every hardware thread
+  std::string output;             ///< overrides [output] directory when not empty
+  std::string backend;            ///< overrides [solver] backend when not empty
+  int threads = 0;                ///< CPU worker threads, 0: every hardware thread
+  std::string checkpoint;         ///< where a stopped sweep leaves its state ("": nowhere)
+  double checkpoint_every = 0.0;  ///< [s] of wall time between checkpoints as well (0: only when stopped)
+  std::string resume;             ///< the checkpoint to go on from ("": start afresh)
 };
 
 struct PackArguments {

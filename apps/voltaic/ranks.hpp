@@ -41,9 +41,12 @@ class Ranks {
   /// The batch run on every rank, each its share of the cells, gathered on
   /// rank 0 (mpi::run_batch); on one rank batch.run(). Rank 0 returns the
   /// results and its observer sees every cell; the others return none.
+  /// `resume` (BatchSimulation::run's) on one rank only.
+  /// @throws InvalidArgument for a `resume` on several ranks
   std::vector<BatchCellResult> run_batch(BatchSimulation& batch, const ParameterSet& base,
                                          const SimulationOptions& options, const BatchOptions& batch_options,
-                                         const Experiment& experiment, BatchObserver* observer) const;
+                                         const Experiment& experiment, BatchObserver* observer,
+                                         const Checkpoint* resume = nullptr) const;
 
   /// The process-wide instance main() made (for the subcommands).
   static const Ranks& current();

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "ranks.hpp"
+#include "voltaic/core/error.hpp"
 #include "voltaic/mpi/block_decomposition.hpp"
 #include "voltaic/mpi/distributed_batch.hpp"
 
@@ -71,8 +72,10 @@ std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int nx, int ny,
 
 std::vector<BatchCellResult> Ranks::run_batch(BatchSimulation& batch, const ParameterSet& base,
                                               const SimulationOptions& options, const BatchOptions& batch_options,
-                                              const Experiment& experiment, BatchObserver* observer) const {
-  if (size_ == 1) return batch.run(experiment, observer);
+                                              const Experiment& experiment, BatchObserver* observer,
+                                              const Checkpoint* resume) const {
+  if (size_ == 1) return batch.run(experiment, observer, resume);
+  if (resume) throw InvalidArgument("--resume", "voltaic sweep", "goes on from a checkpoint on one rank only");
   BatchOptions keep = batch_options;
   keep.keep_curves = true;  // the curves travel to rank 0 with the results
   return mpi::run_batch(mpi_->world, base, batch.cells(), options, batch.executor(), keep, experiment, observer);

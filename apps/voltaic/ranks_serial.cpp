@@ -22,8 +22,8 @@ std::shared_ptr<const PlaneDecomposition> Ranks::decomposition(int, int, const s
 
 std::vector<BatchCellResult> Ranks::run_batch(BatchSimulation& batch, const ParameterSet&, const SimulationOptions&,
                                               const BatchOptions&, const Experiment& experiment,
-                                              BatchObserver* observer) const {
-  return batch.run(experiment, observer);
+                                              BatchObserver* observer, const Checkpoint* resume) const {
+  return batch.run(experiment, observer, resume);
 }
 
 const Ranks& Ranks::current() { return *g_current; }

@@ -20,6 +20,7 @@
 #include "sweep_progress.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/version.hpp"
+#include "voltaic/io/checkpoint_file.hpp"
 #include "voltaic/io/output_path.hpp"
 #include "voltaic/io/sweep_config.hpp"
 #include "voltaic/io/sweep_output.hpp"
@@ -39,8 +40,12 @@ constexpr const char* kSweepFolder = "sweep";
 /// SIGINT or SIGTERM.
 class SweepObserver : public BatchObserver {
  public:
-  SweepObserver(io::SweepOutput& output, SweepProgress& progress, std::size_t cells)
-      : output_(output), progress_(progress), rows_(cells) {}
+  SweepObserver(io::SweepOutput& output, SweepProgress& progress, std::size_t cells, const SweepArguments& args)
+      : output_(output),
+        progress_(progress),
+        rows_(cells),
+        checkpoint_(args.checkpoint),
+        every_(args.checkpoint_every) {}
   void on_cell(std::size_t index, const BatchCellResult& result) override {
     output_.on_cell(index, result);
     progress_.update(result);
@@ -54,11 +59,20 @@ class SweepObserver : public BatchObserver {
     const int signal = stop_signal();
     return signal == 0 ? std::string() : std::string("interrupted by ") + signal_name(signal);
   }
+  double checkpoint_period_s() override { return checkpoint_.empty() ? -1.0 : every_; }
+  void on_checkpoint(const Checkpoint& c) override {
+    io::write_checkpoint(checkpoint_, c);  // atomically: a crash while writing keeps the one before
+    ++checkpoints_;
+  }
+  int checkpoints() const { return checkpoints_; }
 
  private:
   io::SweepOutput& output_;
   SweepProgress& progress_;
   std::vector<BatchCellResult> rows_;
+  std::string checkpoint_;
+  double every_;
+  int checkpoints_ = 0;
 };
 
 /// Polls the stop signals: the observer of a rank other than 0, which
@@ -134,6 +148,7 @@ int sweep_command(const SweepArguments& args) {
   io::SweepRunConfig config;
   std::unique_ptr<BatchSimulation> batch;
   std::optional<Experiment> experiment;
+  std::unique_ptr<Checkpoint> resume;  // --resume's
   // Under mpirun every rank checks the input; rank 0 also the output. No
   // rank starts unless all can (agreed()), so none waits for a rank that left.
   int code = kSuccess;
@@ -148,6 +163,13 @@ int sweep_command(const SweepArguments& args) {
     batch = std::make_unique<BatchSimulation>(config.run.parameters, config.sweep.cells, config.run.simulation, exec,
                                               BatchOptions{args.threads, false});
     if (ranks.root()) io::check_output_directory(config.run.output.directory);
+    if (ranks.size() > 1 && (!args.checkpoint.empty() || !args.resume.empty()))
+      throw InvalidArgument(args.resume.empty() ? "--checkpoint" : "--resume", "voltaic sweep",
+                            "keeps a sweep's state on one rank only, not under mpirun");
+    if (!args.resume.empty()) {
+      resume = std::make_unique<Checkpoint>(io::read_checkpoint(args.resume));
+      batch->check_checkpoint(*experiment, *resume);  // another sweep's is refused before anything is written
+    }
   } catch (const CudaError& e) {
     report("error", e);
     code = kInternalError;
@@ -229,12 +251,12 @@ int sweep_command(const SweepArguments& args) {
   note_leftovers(output->directory());
 
   SweepProgress progress(batch->num_cells(), stdout, isatty(fileno(stdout)));
-  SweepObserver observer(*output, progress, batch->num_cells());
+  SweepObserver observer(*output, progress, batch->num_cells(), args);
   const auto start = std::chrono::steady_clock::now();
   std::vector<BatchCellResult> results;
   try {
-    results =
-        ranks.run_batch(*batch, config.run.parameters, config.run.simulation, batch_options, *experiment, &observer);
+    results = ranks.run_batch(*batch, config.run.parameters, config.run.simulation, batch_options, *experiment,
+                              &observer, resume.get());
   } catch (const std::exception& e) {  // the output failed (a full disk): keep what is complete
     progress.finish();
     report(dynamic_cast<const io::FileError*>(&e) ? "error" : "internal error", e);
@@ -253,12 +275,17 @@ int sweep_command(const SweepArguments& args) {
     return kInternalError;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  print_summary(*batch, results, wall, where, output->files());
+  std::vector<std::string> files = output->files();
+  if (observer.checkpoints() > 0) files.push_back(args.checkpoint + " (checkpoint)");
+  print_summary(*batch, results, wall, where, files);
   std::fflush(stdout);
   if (signal.signal != 0) {
     std::fprintf(stderr, "voltaic: interrupted by %s%s; the cells that finished are in %s\n",
                  signal_name(signal.signal),
                  signal.rank != 0 ? (" on rank " + std::to_string(signal.rank)).c_str() : "", dir.c_str());
+    if (observer.checkpoints() > 0)
+      std::fprintf(stderr, "voltaic: the others' state is in %s: go on with --resume %s\n", args.checkpoint.c_str(),
+                   args.checkpoint.c_str());
     return exit_code_of_signal(signal.signal);
   }
   if (progress.incomplete() > 0) {

@@ -54,10 +54,21 @@ struct BatchRun {
   /// Hands a finished cell to the observer, under the lock; an exception
   /// from it stops the batch and is kept for the caller.
   void on_cell(std::size_t index, const BatchCellResult& result) {
+    tell([&] { observer->on_cell(index, result); });
+  }
+
+  /// Hands a checkpoint to the observer, as on_cell a cell.
+  void on_checkpoint(const Checkpoint& c) {
+    tell([&] { observer->on_checkpoint(c); });
+  }
+
+ private:
+  template <class Call>
+  void tell(const Call& call) {
     std::lock_guard<std::mutex> guard(lock);
     if (!observer || observer_error) return;
     try {
-      observer->on_cell(index, result);
+      call();
     } catch (...) {
       observer_error = std::current_exception();
       stop_why = "the observer failed";

@@ -173,9 +173,16 @@ void require_batch_memory(std::size_t cells, std::size_t threads, const Simulati
   throw InsufficientMemory("cells", kWhere, why.str());
 }
 
-std::vector<BatchCellResult> BatchSimulation::run(const Experiment& experiment, BatchObserver* observer) {
-  return engine() == BatchEngine::simulation ? run_simulations(experiment, observer)
-                                             : run_cell_program(experiment, observer);
+std::vector<BatchCellResult> BatchSimulation::run(const Experiment& experiment, BatchObserver* observer,
+                                                  const Checkpoint* resume) {
+  const bool checkpoints = resume || (observer && observer->checkpoint_period_s() >= 0.0);
+  // A 1D Simulation runs on the program, so the automatic engine may switch.
+  const BatchEngine e = checkpoints && batch_.engine == BatchEngine::automatic ? BatchEngine::cell_program : engine();
+  if (e == BatchEngine::cell_program) return run_cell_program(experiment, observer, resume);
+  if (checkpoints)
+    throw InvalidArgument("checkpoint", "BatchSimulation::run",
+                          "is kept by the cell program engine only, not by BatchEngine::simulation");
+  return run_simulations(experiment, observer);
 }
 
 std::vector<BatchCellResult> BatchSimulation::run_simulations(const Experiment& experiment, BatchObserver* observer) {

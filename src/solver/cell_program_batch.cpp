@@ -6,6 +6,7 @@
 // calls and words how each cell ended as Simulation does.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <functional>
@@ -17,6 +18,8 @@
 #include <thread>
 
 #include "core/backend_dispatch.hpp"
+#include "solver/batch_cell_record.hpp"
+#include "solver/batch_checkpoint.hpp"
 #include "solver/batch_run.hpp"
 #include "solver/cell_program.hpp"
 #include "solver/cell_program_cpu.hpp"
@@ -37,8 +40,11 @@ namespace voltaic {
 namespace {
 
 using program::CellConstants;
+using program::CellInFlight;
+using program::CellRecord;
 using program::compile_experiment;
 using program::constant_doubles;
+using program::Curves;
 using program::failure_text;
 using program::ProgramClock;
 using program::ProgramSettings;
@@ -68,26 +74,6 @@ int rows_per_call(std::size_t cells, Backend backend, int asked) {
   return rows;
 }
 
-/// Rows as the row buffer holds them, one vector per value (time, voltage, current, temperature).
-struct Curves {
-  std::vector<double> values[program::kRowValues];
-};
-
-/// One cell's run on the host side: its setup, the rows drained so far and
-/// the summaries of the cycles it ended.
-struct CellRecord {
-  CellConstants constants{};
-  std::string error;  ///< why the cell could not be built ("" when it was)
-  std::size_t rows = 0;
-  BatchCellResult result;
-  bool reported = false;
-  long long step = 0;                           ///< the clock's experiment step when its last call began
-  program::CycleTally tally;                    ///< of the cycle running
-  Curves held;                                  ///< that cycle's rows where it keeps none, until it ends
-  std::unique_ptr<program::CellTotals> totals;  ///< built at the first cycle's end, freed when reported
-  std::string cycling_end;                      ///< the experiment's termination, where it ended the cycling
-};
-
 }  // namespace
 
 /// The state of one run of the cell program.
@@ -100,6 +86,15 @@ struct BatchSimulation::ProgramRun : BatchRun {
   std::vector<CellRecord> cells;
   std::vector<double> statics;  ///< constant_doubles() per cell, cell-major
   bool keep_curves = true;
+  /// BatchObserver::checkpoint_period_s(); >= 0: the finished cells keep their curves for the checkpoints.
+  double checkpoint_period = -1.0;
+  std::string setup;  ///< program::batch_setup, where checkpoints are kept or resumed
+  /// Per cell: the state a resumed cell starts from, and a stopped (or, for a periodic checkpoint, running) one's.
+  std::vector<std::unique_ptr<CellInFlight>> resume_from, flight;
+
+  bool checkpoints() const { return checkpoint_period >= 0.0; }
+  /// Hands the observer the checkpoint of the cells as they are now.
+  void checkpoint() { on_checkpoint(program::batch_checkpoint(setup, settings, cells, flight)); }
 };
 
 namespace {
@@ -150,6 +145,17 @@ bool close_cycle(CellRecord& r, const ProgramClock& k, const ProgramSettings& s,
   }
   r.held = Curves{};  // a cycle that keeps no rows
   return false;
+}
+
+/// A running cell between two calls: its record as the next call's drain
+/// reads it (the step its rows belong to is the clock's), clock and state.
+std::unique_ptr<CellInFlight> in_flight(const CellRecord& r, const ProgramClock& k, std::vector<double> state) {
+  auto f = std::make_unique<CellInFlight>();
+  f->record = program::resumable_copy(r);
+  f->record.step = k.step;
+  f->clock = k;
+  f->state = std::move(state);
+  return f;
 }
 
 /// The host's sums over the state of a cell of `p` (cycle_summary.hpp).
@@ -327,7 +333,7 @@ void BatchSimulation::report(ProgramRun& run, std::size_t index) {
   if (r.reported) return;
   r.reported = true;
   run.on_cell(index, r.result);
-  if (!run.keep_curves) drop_curves(r.result);
+  if (!run.keep_curves && !run.checkpoints()) drop_curves(r.result);
 }
 
 void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std::size_t>& cells) {
@@ -348,6 +354,10 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
     ProgramClock k;
     program::CellRun cell(s, c, k, slab.data());
     program::initialise_on_cpu(cell);
+    if (const CellInFlight* from = run.resume_from[i].get()) {
+      std::copy(from->state.begin(), from->state.end(), slab.begin() + static_cast<std::ptrdiff_t>(s.o.c_s));
+      k = from->clock;
+    }
     const auto state = [&](std::size_t at, std::size_t m) {
       return std::vector<double>(slab.begin() + static_cast<std::ptrdiff_t>(at),
                                  slab.begin() + static_cast<std::ptrdiff_t>(at + m));
@@ -363,6 +373,7 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
         k.ending = program::Ending::completed;
       if (k.ending == program::Ending::running && !run.stop_reason().empty()) {
         interrupted = true;
+        if (run.checkpoints()) run.flight[i] = in_flight(r, k, state(s.o.c_s, program::flight_state_doubles(s.o)));
         break;
       }
     }
@@ -394,6 +405,10 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
   CycleEnds summaries(exec_, s, wave);
   std::vector<CellRecord*> records(wave);
   bool stopped = false;
+  using Clock = std::chrono::steady_clock;
+  const auto period = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(std::min(run.checkpoint_period > 0.0 ? run.checkpoint_period : 0.0, 1e9)));
+  Clock::time_point next_checkpoint = Clock::now() + period;
   for (std::size_t first = 0; first < cells.size(); first += wave) {
     const std::size_t count = std::min(wave, cells.size() - first);
     if (stopped) {
@@ -413,6 +428,25 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
     }
     cuda::cell_program_upload(cuda, host_statics.data(), statics, device, s.o.total);
     cuda::cell_program_initialise(cuda, s, device);
+    for (std::size_t j = 0; j < count; ++j) {  // resumed cells go on from their state
+      const CellInFlight* from = run.resume_from[cells[first + j]].get();
+      if (!from) continue;
+      exec_->copy(slabs.data() + j * s.o.total + s.o.c_s, slabs.space(), from->state.data(), MemorySpace::host(),
+                  from->state.size() * sizeof(double));
+      exec_->copy(clocks.data() + j, clocks.space(), &from->clock, MemorySpace::host(), sizeof(ProgramClock));
+    }
+    // The wave's running cells, between two calls, into run.flight.
+    const auto take_flight = [&] {
+      const std::size_t span = program::flight_state_doubles(s.o);
+      std::vector<double> states(count * span);
+      cuda::cell_program_gather(cuda, device, s.o.c_s, span, s.o.total, states.data());
+      for (std::size_t j = 0; j < count; ++j) {
+        const std::size_t i = cells[first + j];
+        if (run.cells[i].reported || host_clocks.data()[j].ending != program::Ending::running) continue;
+        const double* from = states.data() + j * span;
+        run.flight[i] = in_flight(run.cells[i], host_clocks.data()[j], std::vector<double>(from, from + span));
+      }
+    };
     for (std::size_t running = count; running > 0 && !stopped;) {
       cuda::cell_program_advance(cuda, s, device);
       exec_->copy(host_clocks.data(), MemorySpace::host(), clocks.data(), clocks.space(), count * sizeof(ProgramClock));
@@ -433,6 +467,7 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
                           return totals_of(cell_parameters(cells[first + j]), options_, s, records[j]->constants);
                         });
       }
+      if (stopped && run.checkpoints()) take_flight();  // before finish() words them interrupted
       running = 0;
       for (std::size_t j = 0; j < count; ++j) {
         const std::size_t i = cells[first + j];
@@ -456,6 +491,12 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
         finish(r, k, s, *run.experiment, cell_parameters(i), options_, c_e, c_surf, stopped);
         report(run, i);
       }
+      if (running > 0 && run.checkpoint_period > 0.0 && Clock::now() >= next_checkpoint) {
+        take_flight();
+        run.checkpoint();
+        for (std::size_t j = 0; j < count; ++j) run.flight[cells[first + j]].reset();
+        next_checkpoint = Clock::now() + period;
+      }
     }
   }
 #endif
@@ -473,7 +514,13 @@ std::size_t BatchSimulation::cell_program_bytes() const {
          sizeof(CellConstants) + sizeof(ProgramClock);
 }
 
-std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment& experiment, BatchObserver* observer) {
+void BatchSimulation::check_checkpoint(const Experiment& experiment, const Checkpoint& c) const {
+  const ProgramSettings s = program::settings_for(options_, kMinRowsPerCall);  // its state does not depend on the rows
+  program::resume_batch(c, program::batch_setup(base_, cells_, options_, experiment), s, num_cells());
+}
+
+std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment& experiment, BatchObserver* observer,
+                                                               const Checkpoint* resume) {
   ProgramRun run;
   run.experiment = &experiment;
   run.steps = compile_experiment(experiment, run.tables);
@@ -500,6 +547,12 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   // Each cell's constants from its own parameters (which they validate), on every core.
   const std::size_t count = num_cells(), statics = constant_doubles(s.o);
   require_batch_memory(count, 0, options_, *CpuExecutor::create(), experiment.cycles());  // the results, on the host
+  run.checkpoint_period = observer ? observer->checkpoint_period_s() : -1.0;
+  run.flight.resize(count);
+  program::ResumedBatch resumed;
+  if (resume || run.checkpoints()) run.setup = program::batch_setup(base_, cells_, options_, experiment);
+  if (resume) resumed = program::resume_batch(*resume, run.setup, s, count);  // refused before any work
+  run.resume_from.resize(count);
   run.cells.resize(count);
   run.statics.resize(count * statics);
   parallel_for(count, worker_threads(), [&](std::size_t i) {
@@ -517,6 +570,18 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   std::vector<std::size_t> good;
   for (std::size_t i = 0; i < count; ++i) {
     CellRecord& r = run.cells[i];
+    if (r.error.empty() && resume) {  // a finished cell as it was; a running one from its state
+      const bool finished = resumed.records[i].reported;
+      const CellConstants constants = r.constants;
+      r = std::move(resumed.flight[i] ? resumed.flight[i]->record : resumed.records[i]);
+      r.constants = constants;
+      r.reported = false;
+      run.resume_from[i] = std::move(resumed.flight[i]);
+      if (finished) {
+        report(run, i);
+        continue;
+      }
+    }
     if (r.error.empty()) {
       good.push_back(i);
       continue;
@@ -530,6 +595,10 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   else
     run_program_on_cuda(run, good);
   if (run.observer_error) std::rethrow_exception(run.observer_error);
+  if (run.checkpoints() && !run.stop_reason().empty()) {
+    run.checkpoint();  // every cell finished, stopped on the way or not started
+    if (run.observer_error) std::rethrow_exception(run.observer_error);
+  }
   std::vector<BatchCellResult> results(count);
   for (std::size_t i = 0; i < count; ++i) results[i] = std::move(run.cells[i].result);
   return results;

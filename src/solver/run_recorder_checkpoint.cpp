@@ -7,16 +7,15 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "solver/checkpoint_cycles.hpp"
 #include "solver/checkpoint_values.hpp"
 #include "solver/run_recorder.hpp"
+#include "solver/setup_fingerprint.hpp"
 #include "solver/simulation_run.hpp"
 #include "voltaic/core/error.hpp"
-#include "voltaic/model/parameter_table.hpp"
 #include "voltaic/solver/cell_layout.hpp"
 #include "voltaic/solver/solver_options.hpp"
 
@@ -55,82 +54,10 @@ void complete_predictor_levels(const Checkpoint& c, std::map<std::string, std::v
   }
 }
 
-std::string g17(double v) { return format_parameter_value(v); }
-
-/// The first line where a and b differ.
-std::string first_difference(const std::string& a, const std::string& b) {
-  std::istringstream sa(a), sb(b);
-  std::string la, lb;
-  while (true) {
-    const bool ga = static_cast<bool>(std::getline(sa, la)), gb = static_cast<bool>(std::getline(sb, lb));
-    if (!ga && !gb) return "";
-    if (!ga || !gb || la != lb)
-      return "'" + (ga ? la : "(nothing)") + "' in the checkpoint, '" + (gb ? lb : "(nothing)") + "' here";
-  }
-}
-
-/// " v1 v2 ...": the table's fingerprinted options of one struct, in the
-/// table's order (a new one lengthens its line, so older checkpoints are refused).
-std::string option_values(const SimulationOptions& o, SolverOption::Group group) {
-  std::string s;
-  for (const SolverOption& opt : solver_option_table())
-    if (opt.group == group && opt.fingerprinted) s += " " + opt.value_text(o);
-  return s;
-}
-
 }  // namespace
 
 std::string RunRecorder::setup_fingerprint() const {
-  std::ostringstream f;
-  const CellGridSpec& g = options_.grid;
-  f << "grid " << g.negative_cells << " " << g.separator_cells << " " << g.positive_cells << " " << g.radial_shells
-    << " " << g.nx << " " << g.ny << "\n";
-  if (g.collectors != CurrentCollectorModel::uniform) f << "collectors " << to_string(g.collectors) << "\n";
-  f << "thermal " << static_cast<int>(options_.thermal) << "\n";
-  f << "steps" << option_values(options_, SolverOption::Group::steps) << "\n";
-  f << "surface " << static_cast<int>(options_.surface) << "\n";
-  const SolverOptions& linear = options_.potential.linear;
-  f << "potential" << option_values(options_, SolverOption::Group::potential) << " " << g17(linear.relative_tolerance)
-    << " " << linear.max_iterations << " " << linear.restart << " " << g17(linear.inner_tolerance) << "\n";
-  f << "diffusion " << g17(options_.diffusion.relative_tolerance) << " " << options_.diffusion.max_iterations << "\n";
-  if (options_.thermal == ThermalModel::conduction)  // the only model it solves for
-    f << "heat " << g17(options_.heat.relative_tolerance) << " " << options_.heat.max_iterations << "\n";
-  const ParameterSet& ps = layout_.parameters();
-  // The degradation's parameters and options only where a model runs: a
-  // checkpoint without one keeps the fingerprint it had before they existed.
-  const DegradationOptions& d = options_.degradation;
-  if (d.any()) {
-    f << "degradation SEI " << to_string(d.sei) << ", film " << d.film_resistance();
-    if (d.lithium_plating != PlatingModel::none) f << ", plating " << to_string(d.lithium_plating);
-    if (d.lam()) {
-      f << ", loss of active material " << to_string(d.loss_of_active_material[0]) << " / "
-        << to_string(d.loss_of_active_material[1]);
-    }
-    if (d.any_stress_diffusion())
-      f << ", stress-induced diffusion " << d.stress_diffusion(0) << " / " << d.stress_diffusion(1);
-    if (d.porosity_change()) f << ", porosity change";
-    f << "\n";
-  }
-  const auto inside = [](const char* at, const auto& group) {
-    const auto* begin = reinterpret_cast<const char*>(&group);
-    return at >= begin && at < begin + sizeof(group);
-  };
-  for (const ParameterInfo& info : parameter_table()) {
-    const auto* at = reinterpret_cast<const char*>(&info.field(const_cast<ParameterSet&>(ps)));
-    const bool lam = inside(at, ps.negative_lam) || inside(at, ps.positive_lam);
-    // The protocol's C-rate factors at 1 leave the experiment as written: a
-    // checkpoint of before they existed still continues.
-    const bool factor = at == reinterpret_cast<const char*>(&ps.electrical.discharge_rate_factor) ||
-                        at == reinterpret_cast<const char*>(&ps.electrical.charge_rate_factor);
-    const bool shown = inside(at, ps.sei)       ? d.any()
-                       : inside(at, ps.plating) ? d.lithium_plating != PlatingModel::none
-                       : lam                    ? d.lam() || d.any_stress_diffusion()
-                       : factor                 ? info.get(ps) != 1.0
-                                                : true;
-    if (shown) f << info.name << " = " << g17(info.get(ps)) << "\n";
-  }
-  for (const FunctionInfo& info : function_table()) f << info.name << " = " << info.selected(ps) << "\n";
-  return f.str();
+  return voltaic::setup_fingerprint(layout_.parameters(), options_);
 }
 
 Checkpoint RunRecorder::make_checkpoint(const detail::RunContext& run) const {

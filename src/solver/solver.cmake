@@ -33,6 +33,8 @@ target_sources(voltaic PRIVATE
   solver/simulation_substeps.cpp
   solver/run_recorder.cpp
   solver/run_recorder_checkpoint.cpp
+  solver/setup_fingerprint.cpp
+  solver/batch_checkpoint.cpp
   solver/simulation_state.cpp
   solver/simulation_engine.cpp
   solver/electrode_soh.cpp

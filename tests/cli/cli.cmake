@@ -141,6 +141,12 @@ add_test(NAME cli.ageing_sweep_writes_each_cells_cycles
                         echo \"cycles.csv lines: $rows\" && [ $rows = 13 ] && ! grep -q ',failed,\\|,stopped,' \"$2/sweep/summary.csv\""
                  ${_voltaic} ${CMAKE_CURRENT_SOURCE_DIR}/cli/ageing_sweep.toml ${_work}/ageing_sweep)
 
+# An interrupted sweep goes on from its checkpoint to the files of one never stopped.
+add_test(NAME cli.sweep_goes_on_from_its_checkpoint
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_resume.toml
+                 -DOTHER_CONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/ageing_sweep.toml -DWORK=${_work}/sweep_resume
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_resume.cmake)
+
 # A sweep whose cells cannot fit what the process may allocate (ulimit -v):
 # exit 2 with the estimate, before any sampling (it was bad_alloc, exit 1).
 add_test(NAME cli.sweep_beyond_memory_is_refused_up_front

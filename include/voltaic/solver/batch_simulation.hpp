@@ -13,6 +13,7 @@
 
 #include "voltaic/core/executor.hpp"
 #include "voltaic/model/parameter_set.hpp"
+#include "voltaic/solver/checkpoint.hpp"
 #include "voltaic/solver/experiment.hpp"
 #include "voltaic/solver/simulation_options.hpp"
 #include "voltaic/solver/solution.hpp"
@@ -82,6 +83,19 @@ class BatchObserver {
   /// stops the batch: running cells end at their next step (interrupted),
   /// cells not started stay not_run.
   virtual std::string stop_reason() { return {}; }
+  /// Whether the batch hands its state to on_checkpoint(): < 0 (the
+  /// default) never; 0 when it stops (stop_reason()) with cells running;
+  /// > 0 also every that many seconds of wall time (on CUDA, between calls;
+  /// the CPU's cells run each on its own thread and are checkpointed when
+  /// they stop). Asking for checkpoints runs the batch on the cell program
+  /// (BatchEngine::automatic) and keeps the finished cells' curves until
+  /// run() returns, since a checkpoint holds them.
+  virtual double checkpoint_period_s() { return -1.0; }
+  /// A checkpoint of the batch: every cell finished (its result), running
+  /// (its state between two calls) or not started. Write it with
+  /// io::write_checkpoint; BatchSimulation::run(experiment, observer, &it)
+  /// goes on from it bit for bit, on either backend.
+  virtual void on_checkpoint(const Checkpoint& checkpoint) { (void)checkpoint; }
 };
 
 /// How a batch runs its cells.
@@ -137,7 +151,20 @@ class BatchSimulation {
   BatchSimulation& operator=(const BatchSimulation&) = delete;
 
   /// Runs every cell through `experiment`; the results are in cell order.
-  std::vector<BatchCellResult> run(const Experiment& experiment, BatchObserver* observer = nullptr);
+  /// From `resume` (a checkpoint from BatchObserver::on_checkpoint) the
+  /// finished cells are handed to the observer again as they were, the
+  /// running ones go on from their state and the others start: the results
+  /// are bitwise those of a run never stopped.
+  /// @throws InvalidArgument when `resume` is of another batch (its
+  ///         parameters, cells, options, experiment or build: the first
+  ///         difference named) or malformed, or when checkpoints are asked of
+  ///         the simulation engine
+  std::vector<BatchCellResult> run(const Experiment& experiment, BatchObserver* observer = nullptr,
+                                   const Checkpoint* resume = nullptr);
+
+  /// Checks that run(experiment, observer, &c) can go on from `c`, without running.
+  /// @throws InvalidArgument as run() would
+  void check_checkpoint(const Experiment& experiment, const Checkpoint& c) const;
 
   std::size_t num_cells() const { return cells_.num_cells(); }
   const CellParameters& cells() const { return cells_; }
@@ -154,7 +181,8 @@ class BatchSimulation {
   struct ProgramRun;
   BatchEngine engine() const;
   std::vector<BatchCellResult> run_simulations(const Experiment& experiment, BatchObserver* observer);
-  std::vector<BatchCellResult> run_cell_program(const Experiment& experiment, BatchObserver* observer);
+  std::vector<BatchCellResult> run_cell_program(const Experiment& experiment, BatchObserver* observer,
+                                                const Checkpoint* resume);
   void run_program_on_cpu(ProgramRun& run, const std::vector<std::size_t>& cells);
   void run_program_on_cuda(ProgramRun& run, const std::vector<std::size_t>& cells);
   void report(ProgramRun& run, std::size_t index);
