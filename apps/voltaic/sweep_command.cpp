@@ -107,7 +107,9 @@ void print_summary(const BatchSimulation& batch, const std::vector<BatchCellResu
   std::size_t count[5] = {};
   for (const BatchCellResult& r : results) ++count[static_cast<int>(r.status)];
   const std::size_t ran = results.size() - count[0];
-  std::printf("\nSweep %s.\n", count[0] == 0 ? "finished" : "stopped early");
+  const std::size_t cut = count[static_cast<int>(BatchCellResult::Status::not_run)] +
+                          count[static_cast<int>(BatchCellResult::Status::interrupted)];
+  std::printf("\nSweep %s.\n", cut == 0 ? "finished" : "stopped early");
   for (auto s : {BatchCellResult::Status::completed, BatchCellResult::Status::stopped, BatchCellResult::Status::failed,
                  BatchCellResult::Status::interrupted, BatchCellResult::Status::not_run}) {
     if (count[static_cast<int>(s)] > 0)
