@@ -49,6 +49,10 @@ VOLTAIC_HD inline double weighted_deviation(const Estimate& e, double y, double 
   return e.factor * (y - predicted) / (rtol * fabs(y) + atol);
 }
 
+/// The "estimate" that predicts y by y0 alone: with it weighted_deviation is
+/// the split's change between two passes in tolerances (both engines' split_change).
+VOLTAIC_HD inline Estimate previous_value() { return {1.0, 0.0, 0.0, 1.0}; }
+
 VOLTAIC_HD inline Estimate estimate(int order, double h, double h1, double h2) {
   if (order < 2) return {(h + h1) / h1, -h / h1, 0.0, h / (2.0 * h + h1)};
   const double w = h / h1;

@@ -1188,9 +1188,11 @@ VOLTAIC_HD void CellRunT<Ageing, Lanes>::mix() {
 template <bool Ageing, int Lanes>
 VOLTAIC_HD inline double CellRunT<Ageing, Lanes>::split_change() const {
   const SlabOffsets& o = s_.o;
+  const bdf::Estimate same = bdf::previous_value();
   const auto change = [&](const double* now, const double* before, double scale) {
+    const double atol = s_.atol * scale;
     const double squares = lane_sum(n_, [&](double sum, std::size_t i) {
-      const double e = (now[i] - before[i]) / (s_.rtol * fabs(now[i]) + s_.atol * scale);
+      const double e = bdf::weighted_deviation(same, now[i], before[i], before[i], before[i], s_.rtol, atol);
       return fp::fma(e, e, sum);
     });
     return sqrt(squares / double(n_));

@@ -153,7 +153,7 @@ double Simulation::split_change() const {
   const auto change = [&](const Array<double>& now, const Array<double>& before, double scale) {
     dfn::for_each_index(
         e, 0, n,
-        dfn::LocalError{now.data(), before.data(), before.data(), before.data(), bdf::Estimate{1.0, 0.0, 0.0, 1.0},
+        dfn::LocalError{now.data(), before.data(), before.data(), before.data(), bdf::previous_value(),
                         sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
     return std::sqrt(layout_->dot(w.work.view(), w.work.view()) / double(layout_->plane_count(n)));
   };
