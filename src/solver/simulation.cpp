@@ -151,10 +151,9 @@ double Simulation::split_change() const {
   const ParameterSet& p = layout_->parameters();
   const std::size_t n = layout_->num_cells();
   const auto change = [&](const Array<double>& now, const Array<double>& before, double scale) {
-    dfn::for_each_index(
-        e, 0, n,
-        dfn::LocalError{now.data(), before.data(), before.data(), before.data(), bdf::previous_value(),
-                        sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
+    dfn::for_each_index(e, 0, n,
+                        dfn::LocalError{now.data(), before.data(), before.data(), before.data(), bdf::previous_value(),
+                                        sc.relative_tolerance, sc.absolute_tolerance * scale, w.work.data()});
     return std::sqrt(layout_->dot(w.work.view(), w.work.view()) / double(layout_->plane_count(n)));
   };
   double d = change(w.c_e, w.c_e_pass, p.electrolyte.initial_concentration);
