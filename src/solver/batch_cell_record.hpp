@@ -36,16 +36,20 @@ struct CellRecord {
 
 /// A running cell between two calls: what its host holds (its record, less
 /// the constants and totals its parameters rebuild) and what the program
-/// holds (its clock, and its slab from the state to the row buffer, which
-/// the host has drained). Enough to go on bit for bit.
+/// holds (its clock, and its state arrays with their past levels). Enough
+/// to go on bit for bit: between two steps the work arrays after them (from
+/// SlabOffsets::T on) hold nothing a step reads before it writes them
+/// (BatchCheckpoint.EveryModeGoesOnFromAnyPoint stops and resumes every
+/// degradation and control mode at many points), so a checkpoint keeps about
+/// half of a slab.
 struct CellInFlight {
   CellRecord record;
   ProgramClock clock{};
-  std::vector<double> state;  ///< the slab's doubles [SlabOffsets::c_s, SlabOffsets::rows)
+  std::vector<double> state;  ///< the slab's doubles [SlabOffsets::c_s, SlabOffsets::T)
 };
 
 /// The doubles of a slab that CellInFlight::state holds.
-inline std::size_t flight_state_doubles(const SlabOffsets& o) { return o.rows - o.c_s; }
+inline std::size_t flight_state_doubles(const SlabOffsets& o) { return o.T - o.c_s; }
 
 /// `r` less its constants and totals (a record holds a unique totals).
 inline CellRecord resumable_copy(const CellRecord& r) {

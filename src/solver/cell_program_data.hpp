@@ -62,7 +62,9 @@ struct SlabOffsets {
   // Loss of active material (ProgramSettings::lam; else empty): n each.
   std::size_t active, active_levels;  ///< f = eps_s / eps_s0 (1 in the separator); 3 levels
   std::size_t lam_li, lam_li_levels;  ///< lithium of the lost material [mol/m^3]; 3 levels
-  // Work.
+  // Work: nothing here is read by a step before the step writes it (a
+  // batch checkpoint keeps [c_s, T) only: batch_cell_record.hpp). State that
+  // must outlive a step goes above T.
   std::size_t T, T_pass, c_e_pass, iterate, source, de, sigma, capacity, q, work;  ///< n each
   std::size_t unit_c_s, particle_work;                                             ///< R P, (R - 1) P
   std::size_t particle_factors;  ///< 6 R: each electrode's shared particle factors (particle::SharedFactors)

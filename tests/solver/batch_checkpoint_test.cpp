@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 #include "voltaic/core/error.hpp"
@@ -129,6 +130,64 @@ TEST(BatchCheckpoint, AStoppedBatchGoesOnBitForBit) {
     for (std::size_t i = 0; i < whole.size(); ++i) {
       SCOPED_TRACE("cell " + std::to_string(i));
       expect_same(resumed[i], whole[i]);
+    }
+  }
+}
+
+// Every degradation mode and control mode the program runs: a checkpoint
+// keeps only the state arrays with their past levels (not the work arrays
+// a step writes before it reads), and the cells go on bit for bit from any
+// point of a step, a hold or a drive cycle.
+TEST(BatchCheckpoint, EveryModeGoesOnFromAnyPoint) {
+  struct Case {
+    const char* name;
+    ParameterSet p;
+    SimulationOptions o;
+  };
+  std::vector<Case> cases;
+  SimulationOptions o = ageing();
+  o.degradation = DegradationOptions{};
+  o.thermal = ThermalModel::isothermal;
+  cases.push_back({"Chen2020 isothermal", parameter_sets::chen2020(), o});
+  o = ageing();
+  o.degradation.lithium_plating = PlatingModel::none;
+  o.degradation.sei_porosity_change = true;
+  ParameterSet chen = parameter_sets::chen2020();
+  chen.sei.exchange_current_density *= 100.0;
+  cases.push_back({"SEI with porosity change", chen, o});
+  o = ageing();
+  o.degradation.lithium_plating = PlatingModel::partially_reversible;
+  o.degradation.loss_of_active_material[0] = LamModel::stress_and_reaction_driven;
+  o.degradation.loss_of_active_material[1] = LamModel::stress_driven;
+  ParameterSet okane = parameter_sets::okane2022();
+  okane.negative_lam.reaction_factor = 1.5e-4;
+  cases.push_back({"plating and LAM", okane, o});
+  o = ageing();
+  o.degradation = DegradationOptions{};
+  o.degradation.particle_mechanics[0] = o.degradation.particle_mechanics[1] = ParticleMechanics::swelling_only;
+  o.degradation.stress_induced_diffusion[0] = StressInducedDiffusion::off;
+  cases.push_back({"stress-induced diffusion", parameter_sets::okane2022(), o});
+  const Experiment steps({"Discharge at 6 W until 3.2 V", "Rest for 3 minutes", "Charge at 1C until 4.1 V",
+                          "Hold at 4.1 V until C/20", "Discharge at 2C for 5 minutes"},
+                         2);
+  const CellParameters cells{{kAmbient}, {298.15, 308.15}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    BatchOptions one;
+    one.threads = 1;
+    one.rows_per_call = 16;  // many calls: stops inside every step
+    const auto run = [&](BatchObserver* observer, const Checkpoint* from) {
+      return BatchSimulation(c.p, cells, c.o, CpuExecutor::create(), one).run(steps, observer, from);
+    };
+    const std::vector<BatchCellResult> whole = run(nullptr, nullptr);
+    ASSERT_EQ(whole[0].status, Status::completed) << whole[0].termination;
+    for (int stop_at : {2, 5, 9, 14, 22, 35}) {
+      SCOPED_TRACE("stopped at poll " + std::to_string(stop_at));
+      Stopper stop(stop_at);
+      run(&stop, nullptr);
+      ASSERT_TRUE(stop.checkpoint);
+      const std::vector<BatchCellResult> resumed = run(nullptr, stop.checkpoint.get());
+      for (std::size_t i = 0; i < whole.size(); ++i) expect_same(resumed[i], whole[i]);
     }
   }
 }
