@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "ranks.hpp"
 #include "stop_signals.hpp"
+#include "voltaic/core/digest.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/version.hpp"
 #include "voltaic/io/atomic_file.hpp"
@@ -112,34 +113,17 @@ std::string input_fingerprint(const std::string& config_path, const std::string&
   return options + "\n" + text;
 }
 
-namespace {
-
-/// FNV-1a (64 bits) over the bits of `values`, as 16 hex digits.
-std::string digest_of(const std::vector<double>& values) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (double v : values) {
-    unsigned char bytes[sizeof v];
-    std::memcpy(bytes, &v, sizeof v);
-    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
-  }
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-  return text;
-}
-
-}  // namespace
-
 std::string resolved_fingerprint(const ParameterSet& parameters, const Experiment& experiment,
                                  const CellParameters* cells) {
   std::string f = "(as read from the files the config names)\n";
   for (const ParameterInfo& info : parameter_table())
     f += info.name + " = " + format_parameter_value(info.get(parameters)) + "\n";
   for (const FunctionInfo& info : function_table()) f += info.name + ": " + info.selected(parameters) + "\n";
-  f += "custom function data: digest " + digest_of(parameters.custom_function_data()) + "\n";
+  f += "custom function data: digest " + values_digest(parameters.custom_function_data()) + "\n";
   f += "experiment " + experiment.fingerprint() + "\n";
   if (cells)
     f += "sweep cells: " + std::to_string(cells->num_cells()) + " x " + std::to_string(cells->names.size()) +
-         " values, digest " + digest_of(cells->values) + "\n";
+         " values, digest " + values_digest(cells->values) + "\n";
   return f;
 }
 

@@ -6,12 +6,12 @@
 
 #include <array>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <type_traits>
 
 #include "solver/setup_fingerprint.hpp"
+#include "voltaic/core/digest.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/version.hpp"
 
@@ -26,19 +26,6 @@ constexpr char kSeparator = '\x1e';  // between the cells' texts
 enum class Held : int { not_started = 0, finished = 1, running = 2 };
 
 [[noreturn]] void refuse(const std::string& why) { throw InvalidArgument("checkpoint", kWhere, why); }
-
-/// FNV-1a over the values' bytes, as 16 hex digits.
-std::string digest(const std::vector<double>& values) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (double v : values) {
-    unsigned char bytes[sizeof v];
-    std::memcpy(bytes, &v, sizeof v);
-    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
-  }
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-  return text;
-}
 
 template <class T>
 constexpr std::size_t doubles_of() {
@@ -169,10 +156,10 @@ std::string batch_setup(const ParameterSet& base, const CellParameters& cells, c
                         const Experiment& experiment) {
   std::ostringstream f;
   f << setup_fingerprint(base, options);
-  f << "custom function data: digest " << digest(base.custom_function_data()) << "\n";
+  f << "custom function data: digest " << values_digest(base.custom_function_data()) << "\n";
   f << "sweep cells: " << cells.num_cells() << " of";
   for (const std::string& name : cells.names) f << " '" << name << "'";
-  f << ", values digest " << digest(cells.values) << "\n";
+  f << ", values digest " << values_digest(cells.values) << "\n";
   f << "experiment " << experiment.fingerprint() << "\n";
   return f.str();
 }

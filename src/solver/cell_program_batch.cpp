@@ -406,8 +406,8 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
   std::vector<CellRecord*> records(wave);
   bool stopped = false;
   using Clock = std::chrono::steady_clock;
-  const auto period = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(std::min(run.checkpoint_period > 0.0 ? run.checkpoint_period : 0.0, 1e9)));
+  const double every = std::min(std::max(run.checkpoint_period, 0.0), 1e9);  // [s]; 0: when stopped only
+  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(every));
   Clock::time_point next_checkpoint = Clock::now() + period;
   for (std::size_t first = 0; first < cells.size(); first += wave) {
     const std::size_t count = std::min(wave, cells.size() - first);
@@ -595,7 +595,7 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
   else
     run_program_on_cuda(run, good);
   if (run.observer_error) std::rethrow_exception(run.observer_error);
-  if (run.checkpoints() && !run.stop_reason().empty()) {
+  if (run.checkpoints() && run.stopping) {
     run.checkpoint();  // every cell finished, stopped on the way or not started
     if (run.observer_error) std::rethrow_exception(run.observer_error);
   }
