@@ -101,9 +101,9 @@ std::size_t count(double v, double most, const char* key) {
   return static_cast<std::size_t>(v);
 }
 
-/// The four curves of each record that `pick` names, concatenated, and their lengths.
 constexpr const char* kCurveNames[kRowValues] = {"time", "voltage", "current", "temperature"};
 
+/// The four curves of each record that `pick` names, concatenated, and their lengths.
 void put_curves(Checkpoint& c, const std::string& prefix, const Records& records, Four (*pick)(const CellRecord&)) {
   std::vector<double>& lengths = c.arrays[prefix + " rows"];
   for (int v = 0; v < kRowValues; ++v) c.arrays[prefix + " " + kCurveNames[v]];
@@ -117,6 +117,7 @@ void put_curves(Checkpoint& c, const std::string& prefix, const Records& records
   }
 }
 
+/// put_curves' arrays back into the records' curves that `pick` names.
 void take_curves(const Checkpoint& c, const std::string& prefix, std::vector<CellRecord>& records,
                  FourOut (*pick)(CellRecord&)) {
   const std::vector<double>& lengths = array(c, prefix + " rows", records.size());
