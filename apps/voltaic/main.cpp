@@ -40,12 +40,14 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   sweep_cmd->add_option("--threads,-j", sweep.threads, "CPU worker threads (default 0: every hardware thread)")
       ->check(CLI::Range(0, 4096));
-  sweep_cmd->add_option("--checkpoint", sweep.checkpoint,
-                        "Where a stopped sweep (SIGINT, SIGTERM) leaves its cells' state, to go on with --resume");
+  CLI::Option* checkpoint =
+      sweep_cmd->add_option("--checkpoint", sweep.checkpoint,
+                            "Where a stopped sweep (SIGINT, SIGTERM) leaves its cells' state, to go on with --resume");
   sweep_cmd
       ->add_option("--checkpoint-every", sweep.checkpoint_every,
                    "Seconds of wall time between checkpoints while it runs as well (on a GPU, between its calls)")
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(CLI::Range(0.0, 1e9))
+      ->needs(checkpoint);
   sweep_cmd->add_option("--resume", sweep.resume, "Go on from this checkpoint (--checkpoint of the same sweep)");
 
   PackArguments pack;

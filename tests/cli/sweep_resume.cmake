@@ -1,7 +1,8 @@
 # ctest driver: a sweep interrupted by SIGINT with --checkpoint leaves its
 # cells' state in the checkpoint; --resume goes on from it to summary.csv and
 # cycles.csv byte for byte those of the sweep never stopped (on another
-# thread count); another sweep's config is refused with the checkpoint.
+# thread count); another sweep's config is refused with the checkpoint, and a
+# checkpoint period without a checkpoint file.
 #   cmake -DVOLTAIC=... -DCONFIG=... -DOTHER_CONFIG=... -DWORK=... -P sweep_resume.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/cli_support.cmake)
 file(REMOVE_RECURSE "${WORK}")
@@ -41,5 +42,10 @@ execute_process(COMMAND "${VOLTAIC}" sweep "${OTHER_CONFIG}" --output "${WORK}/o
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "was written by another batch" OR EXISTS "${WORK}/other/sweep/summary.csv")
   message(FATAL_ERROR "another sweep's checkpoint was not refused (exit ${rc}):\n${out}\n${err}")
+endif()
+execute_process(COMMAND "${VOLTAIC}" sweep "${CONFIG}" --output "${WORK}/period" --checkpoint-every 5
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--checkpoint-every requires --checkpoint")
+  message(FATAL_ERROR "a period without a checkpoint file was not refused (exit ${rc}):\n${out}\n${err}")
 endif()
 message(STATUS "sweep: interrupted, resumed from its checkpoint, the same files; another sweep refused")
