@@ -281,8 +281,6 @@ ResumedBatch resume_batch(const Checkpoint& c, const std::string& setup, const P
   }
   take_curves(c, "curves", b.records, result_curves_of);
   take_curves(c, "held", b.records, held_curves_of);
-  for (std::size_t i = 0; i < cells; ++i)
-    if (b.flight[i]) b.flight[i]->record = resumable_copy(b.records[i]);
   return b;
 }
 

@@ -29,7 +29,8 @@ Checkpoint batch_checkpoint(const std::string& setup, const ProgramSettings& s, 
                             const std::vector<std::unique_ptr<CellInFlight>>& flight);
 
 /// A checkpoint read back: records[i] (reported where the cell finished)
-/// and flight[i] (set where it was running) for every cell.
+/// for every cell, and flight[i]'s clock and state where it was running
+/// (its record is records[i]).
 struct ResumedBatch {
   std::vector<CellRecord> records;
   std::vector<std::unique_ptr<CellInFlight>> flight;

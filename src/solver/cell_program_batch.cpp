@@ -573,7 +573,7 @@ std::vector<BatchCellResult> BatchSimulation::run_cell_program(const Experiment&
     if (r.error.empty() && resume) {  // a finished cell as it was; a running one from its state
       const bool finished = resumed.records[i].reported;
       const CellConstants constants = r.constants;
-      r = std::move(resumed.flight[i] ? resumed.flight[i]->record : resumed.records[i]);
+      r = std::move(resumed.records[i]);
       r.constants = constants;
       r.reported = false;
       run.resume_from[i] = std::move(resumed.flight[i]);
