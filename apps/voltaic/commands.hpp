@@ -31,6 +31,7 @@ struct SweepArguments {
   std::string checkpoint;         ///< where a stopped sweep leaves its state ("": nowhere)
   double checkpoint_every = 0.0;  ///< [s] of wall time between checkpoints as well (0: only when stopped)
   std::string resume;             ///< the checkpoint to go on from ("": start afresh)
+  std::string cells;              ///< the cells to run, by number ("": all; io::parse_cell_selection)
 };
 
 struct PackArguments {

@@ -49,6 +49,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1e9))
       ->needs(checkpoint);
   sweep_cmd->add_option("--resume", sweep.resume, "Go on from this checkpoint (--checkpoint of the same sweep)");
+  sweep_cmd->add_option("--cells", sweep.cells,
+                        "Run only these of the sweep's cells: numbers and FIRST:END ranges (END excluded), "
+                        "e.g. 0:500,742; the files number them as the whole sweep does");
 
   PackArguments pack;
   CLI::App* pack_cmd =

@@ -20,6 +20,7 @@
 #include "sweep_progress.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/core/version.hpp"
+#include "voltaic/io/cell_selection.hpp"
 #include "voltaic/io/checkpoint_file.hpp"
 #include "voltaic/io/output_path.hpp"
 #include "voltaic/io/sweep_config.hpp"
@@ -156,6 +157,8 @@ int sweep_command(const SweepArguments& args) {
   int code = kSuccess;
   try {
     config = io::load_sweep_config(args.config);
+    if (!args.cells.empty())
+      io::select_cells(config.sweep, io::parse_cell_selection(args.cells, config.sweep.cells.num_cells()));
     if (!args.output.empty()) config.run.output.directory = args.output;
     if (args.backend == "cpu") config.run.backend = io::BackendChoice::cpu;
     if (args.backend == "cuda") config.run.backend = io::BackendChoice::cuda;
@@ -181,7 +184,8 @@ int sweep_command(const SweepArguments& args) {
   }
   // Ranks given different inputs would run other cells under rank 0's
   // names, or wait for each other for ever.
-  const std::string given = "voltaic sweep\n--output " + args.output + "\n--backend " + args.backend;
+  const std::string given =
+      "voltaic sweep\n--output " + args.output + "\n--backend " + args.backend + "\n--cells " + args.cells;
   if (ranks.size() > 1 && !same_input_on_every_rank(ranks, input_fingerprint(args.config, given))) return kBadInput;
   // Every rank ready, then (the same config text may name files that differ
   // between nodes) the same cells from the same files.
@@ -228,8 +232,10 @@ int sweep_command(const SweepArguments& args) {
                           ? "on " + std::to_string(threads) + " CPU thread" + (threads == 1 ? "" : "s")
                           : "on " + batch->executor()->name() + " (the cell program, a block of two warps a cell)";
   if (ranks.size() > 1) where += " on each of " + std::to_string(ranks.size()) + " MPI ranks";
-  std::printf("voltaic sweep %s: %zu cells of %s (%s, %zu parameters) %s, output in %s\n", args.config.c_str(),
-              batch->num_cells(), config.run.cell_source.c_str(), to_string(config.sweep.method),
+  const std::string of_all =
+      config.sweep.total_cells > 0 ? " (--cells) of its " + std::to_string(config.sweep.total_cells) : "";
+  std::printf("voltaic sweep %s: %zu cells%s of %s (%s, %zu parameters) %s, output in %s\n", args.config.c_str(),
+              batch->num_cells(), of_all.c_str(), config.run.cell_source.c_str(), to_string(config.sweep.method),
               config.sweep.cells.names.size(), where.c_str(), dir.c_str());
   std::fflush(stdout);
   std::unique_ptr<io::SweepOutput> output;

@@ -12,8 +12,10 @@ target_sources(voltaic_io PRIVATE
   io/config_text.cpp
   io/nearest_name.cpp
 )
-# [sweep]: the cells of `voltaic sweep`, read, checked and sampled.
+# [sweep]: the cells of `voltaic sweep`, read, checked and sampled (and cut to
+# some of them: --cells).
 target_sources(voltaic_io PRIVATE
+  io/cell_selection.cpp
   io/sweep_config.cpp
   io/sweep_sampling.cpp
   io/sweep_table.cpp

@@ -98,7 +98,8 @@ void append_number(std::string& line, double value) {
   if (!std::isnan(value)) append_shortest(line, value);
 }
 
-std::string summary_csv(const CellParameters& cells, const std::vector<BatchCellResult>& results) {
+std::string summary_csv(const CellParameters& cells, const std::vector<std::size_t>& numbers,
+                        const std::vector<BatchCellResult>& results) {
   std::vector<std::string> header = {"cell"};
   header.insert(header.end(), cells.names.begin(), cells.names.end());
   header.push_back("status");
@@ -107,7 +108,7 @@ std::string summary_csv(const CellParameters& cells, const std::vector<BatchCell
   std::string text = csv_header_line(header);
   for (std::size_t i = 0; i < results.size(); ++i) {
     const BatchCellResult& r = results[i];
-    text += std::to_string(i);
+    text += std::to_string(numbers[i]);
     for (std::size_t k = 0; k < cells.names.size(); ++k) {
       text += ',';
       append_number(text, cells.value(i, k));
@@ -128,14 +129,14 @@ std::string summary_csv(const CellParameters& cells, const std::vector<BatchCell
 
 /// One row per cell per cycle it ended: the cell, then CycleSummary's
 /// columns by PyBaMM's names (a cell without summaries has no rows).
-std::string cycles_csv(const std::vector<BatchCellResult>& results) {
+std::string cycles_csv(const std::vector<std::size_t>& numbers, const std::vector<BatchCellResult>& results) {
   std::vector<std::string> header = {"cell"};
   const std::vector<std::string>& names = CycleSummary::names();
   header.insert(header.end(), names.begin(), names.end());
   std::string text = csv_header_line(header);
   for (std::size_t i = 0; i < results.size(); ++i) {
     for (const CycleSummary& c : results[i].cycles) {
-      text += std::to_string(i);
+      text += std::to_string(numbers[i]);
       for (const double v : c.values()) {
         text += ',';
         append_number(text, v);
@@ -155,6 +156,21 @@ const CellParameters& checked_cells(const CellParameters& cells, const std::stri
                        "'" + directory + "': " + std::to_string(cells.values.size()) + " values for " +
                            std::to_string(cells.names.size()) + " parameters are not a whole number of cells");
   return cells;
+}
+
+/// SweepOutputInfo::numbers, one per cell (0, 1, ... when it gives none).
+std::vector<std::size_t> checked_numbers(const std::vector<std::size_t>& numbers, std::size_t cells,
+                                         const std::string& directory) {
+  if (numbers.empty()) {
+    std::vector<std::size_t> all(cells);
+    for (std::size_t i = 0; i < cells; ++i) all[i] = i;
+    return all;
+  }
+  if (numbers.size() != cells)
+    throw SizeMismatch(
+        "cell numbers", "SweepOutput",
+        "'" + directory + "': " + std::to_string(numbers.size()) + " numbers for " + std::to_string(cells) + " cells");
+  return numbers;
 }
 
 }  // namespace
@@ -184,14 +200,16 @@ struct SweepOutput::Curves {
   std::vector<char> seen;
   bool closed = false;
 
-  void create(const CellParameters& cells, const SweepOutputInfo& info, const ErrorContext& ctx);
+  void create(const CellParameters& cells, const std::vector<std::size_t>& numbers, const SweepOutputInfo& info,
+              const ErrorContext& ctx);
   void append(std::size_t index, const BatchCellResult& r, const ErrorContext& ctx);
   /// Writes the first `rows` pending rows of every curve.
   void flush(hsize_t rows, const ErrorContext& ctx);
   void close(const std::vector<BatchCellResult>& results, const ErrorContext& ctx);
 };
 
-void SweepOutput::Curves::create(const CellParameters& cells, const SweepOutputInfo& info, const ErrorContext& ctx) {
+void SweepOutput::Curves::create(const CellParameters& cells, const std::vector<std::size_t>& numbers,
+                                 const SweepOutputInfo& info, const ErrorContext& ctx) {
   hdf5::PropertyList access(ctx.require(H5Pcreate(H5P_FILE_ACCESS), "create the file"));
   // Closing the file closes whatever is still open in it, so that finish()
   // really has the file closed (and flushed) before publishing it.
@@ -210,6 +228,8 @@ void SweepOutput::Curves::create(const CellParameters& cells, const SweepOutputI
   const hdf5::Dataset parameters = hdf5::write_array(root, "parameters", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                                                      cells.values.data(), {cells.num_cells(), cells.names.size()}, ctx);
   hdf5::write_string_array_attribute(parameters.get(), "names", cells.names, ctx);
+  const std::vector<std::int64_t> cell(numbers.begin(), numbers.end());
+  hdf5::write_array(root, "cell", H5T_STD_I64LE, H5T_NATIVE_INT64, cell.data(), {cell.size()}, ctx);
 
   const hdf5::Group group = hdf5::create_group(root, "curves", ctx);
   for (std::size_t q = 0; q < kQuantities.size(); ++q) {
@@ -267,10 +287,12 @@ const std::vector<std::string>& SweepOutput::file_names() {
 }
 
 SweepOutput::SweepOutput(const std::string& directory, const CellParameters& cells, const SweepOutputInfo& info)
-    : cells_(checked_cells(cells, directory)), directory_(directory) {
+    : cells_(checked_cells(cells, directory)),
+      numbers_(checked_numbers(info.numbers, cells_.num_cells(), directory)),
+      directory_(directory) {
   curves_ = std::make_unique<Curves>(directory_.staged(kCurves), cells_.num_cells());
   hdf5::QuietErrors quiet;
-  curves_->create(cells_, info, ErrorContext(curves_->path, "SweepOutput"));
+  curves_->create(cells_, numbers_, info, ErrorContext(curves_->path, "SweepOutput"));
 }
 
 SweepOutput::~SweepOutput() = default;
@@ -331,8 +353,8 @@ void SweepOutput::finish(const std::vector<BatchCellResult>& results) {
   hdf5::QuietErrors quiet;
   guarded([&] {
     c.close(results, ErrorContext(c.path, where));
-    write_file_atomically(directory_.staged(kSummary), summary_csv(cells_, results));
-    write_file_atomically(directory_.staged(kCycles), cycles_csv(results));
+    write_file_atomically(directory_.staged(kSummary), summary_csv(cells_, numbers_, results));
+    write_file_atomically(directory_.staged(kCycles), cycles_csv(numbers_, results));
   });
   directory_.publish(file_names(), file_names());
 }
@@ -346,6 +368,12 @@ SweepOutputInfo sweep_output_info(const SweepRunConfig& config) {
   const bool random =
       config.sweep.method == SweepConfig::Method::random || config.sweep.method == SweepConfig::Method::latin_hypercube;
   if (random) info.seed = static_cast<std::int64_t>(config.sweep.seed);
+  info.numbers = config.sweep.numbers;
+  if (config.sweep.total_cells > 0) {
+    if (!info.note.empty()) info.note += "; ";
+    info.note += std::to_string(config.sweep.cells.num_cells()) + " of the sweep's " +
+                 std::to_string(config.sweep.total_cells) + " cells (their numbers in /cell)";
+  }
   return info;
 }
 

@@ -147,6 +147,11 @@ add_test(NAME cli.sweep_goes_on_from_its_checkpoint
                  -DOTHER_CONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/ageing_sweep.toml -DWORK=${_work}/sweep_resume
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_resume.cmake)
 
+# Part of a sweep (--cells): the whole sweep's rows of those cells, by their numbers.
+add_test(NAME cli.sweep_runs_the_cells_it_is_given
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/ageing_sweep.toml
+                 -DWORK=${_work}/sweep_cells -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_cells.cmake)
+
 # A sweep whose cells cannot fit what the process may allocate (ulimit -v):
 # exit 2 with the estimate, before any sampling (it was bad_alloc, exit 1).
 add_test(NAME cli.sweep_beyond_memory_is_refused_up_front

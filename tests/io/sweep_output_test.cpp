@@ -451,6 +451,42 @@ TEST(SweepOutput, CyclesHaveOneRowPerCellPerCycle) {
   }
 }
 
+// The cells `voltaic sweep --cells` kept carry their numbers in the whole sweep into every file.
+TEST(SweepOutput, KeptCellsGoByTheirNumbersInTheWholeSweep) {
+  const auto d = fresh_dir("sweep_numbers");
+  std::vector<BatchCellResult> results = {completed(0, 2), completed(1, 3)};
+  CycleSummary s;
+  s.cycle = 1;
+  results[1].cycles.push_back(s);
+  SweepOutputInfo kept = info();
+  kept.numbers = {7, 42};
+  {
+    SweepOutput out(d.string(), cells_of(2), kept);
+    out.finish(results);
+  }
+  const auto summary = parse_csv(read_text(d / "summary.csv"));
+  ASSERT_EQ(summary.size(), 3u);
+  EXPECT_EQ(summary[1][0], "7");
+  EXPECT_EQ(summary[2][0], "42");
+  const auto cycles = parse_csv(read_text(d / "cycles.csv"));
+  ASSERT_EQ(cycles.size(), 2u);
+  EXPECT_EQ(cycles[1][0], "42");
+  const hdf5::File f = h5::open((d / "curves.h5").string());
+  ASSERT_TRUE(f);
+  EXPECT_EQ(int64s(f.get(), "cell"), (std::vector<std::int64_t>{7, 42}));
+
+  const auto whole = fresh_dir("sweep_numbers_whole");  // no numbers given: 0, 1, ...
+  {
+    SweepOutput out(whole.string(), cells_of(2), info());
+    out.finish(results);
+  }
+  const hdf5::File g = h5::open((whole / "curves.h5").string());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(int64s(g.get(), "cell"), (std::vector<std::int64_t>{0, 1}));
+  kept.numbers = {7};
+  EXPECT_THROW(SweepOutput(fresh_dir("sweep_numbers_wrong").string(), cells_of(2), kept), SizeMismatch);
+}
+
 TEST(SweepOutput, ACellOnCellDidNotSeeKeepsItsCurves) {
   const auto d = fresh_dir("sweep_unseen");
   const std::vector<BatchCellResult> results = {completed(0, 3), completed(1, 5)};

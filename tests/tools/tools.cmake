@@ -1,4 +1,4 @@
-# Tests of the Python tools (tools/plot.py, tools/roofline.py). They need a
+# Tests of the Python tools (tools/plot.py, tools/roofline.py, tools/sweep_parts.py). They need a
 # python3 that imports numpy, matplotlib and h5py; the first such interpreter
 # among CMake's Python3 and the system's /usr/bin/python3 (where tools/setup.sh
 # installs Debian's python3-matplotlib, python3-numpy, python3-h5py) runs
@@ -19,7 +19,9 @@ endforeach()
 if(_voltaic_tools_python)
   add_test(NAME tools.plot COMMAND "${_voltaic_tools_python}" ${CMAKE_CURRENT_LIST_DIR}/test_plot.py)
   add_test(NAME tools.roofline COMMAND "${_voltaic_tools_python}" ${CMAKE_CURRENT_LIST_DIR}/test_roofline.py)
-  set_tests_properties(tools.plot tools.roofline PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS tools)
+  add_test(NAME tools.sweep_parts COMMAND "${_voltaic_tools_python}" ${CMAKE_CURRENT_LIST_DIR}/test_sweep_parts.py)
+  set_tests_properties(tools.plot tools.roofline tools.sweep_parts PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                                                                           LABELS tools)
 else()
   message(STATUS "voltaic: no python3 with numpy, matplotlib and h5py; the tools tests are not added "
                  "(tools/setup.sh installs them)")

@@ -5,8 +5,10 @@
 /// [sweep]). The cells are enumerated or drawn here, reproducibly: the same
 /// file gives the same cells on every platform.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "voltaic/io/config.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
@@ -32,6 +34,13 @@ struct SweepConfig {
   /// Values are finite but not checked against the parameters' ranges: a
   /// cell with a non-physical value fails in the batch, not here.
   CellParameters cells;
+  /// Each cell's number in the whole sweep when `voltaic sweep --cells` kept
+  /// only some (select_cells, cell_selection.hpp); empty: cell i is number i.
+  std::vector<std::size_t> numbers;
+  std::size_t total_cells = 0;  ///< the whole sweep's cells when some were kept, else 0
+
+  /// Cell i's number in the whole sweep.
+  std::size_t number(std::size_t i) const { return numbers.empty() ? i : numbers[i]; }
 };
 
 struct SweepRunConfig {

@@ -26,11 +26,16 @@ struct SweepOutputInfo {
   std::string method;                   ///< how the cells' values were chosen ("grid", "random", ...)
   std::optional<std::int64_t> seed;     ///< the random generator's seed, when the method uses one
   std::string note;                     ///< free text kept as it is
+  /// Each cell's number in the whole sweep (SweepConfig::numbers: the cells
+  /// `--cells` kept), written as summary.csv's and cycles.csv's `cell` and as
+  /// curves.h5's /cell; empty: cell i is number i.
+  std::vector<std::size_t> numbers;
 };
 
 /// What a sweep config says about itself: its cell, experiment (and cycles
 /// in the note, when more than one), method and seed (random and
-/// latin_hypercube only).
+/// latin_hypercube only), and the numbers of the cells it kept (in the note
+/// too, when it kept only some).
 SweepOutputInfo sweep_output_info(const SweepRunConfig& config);
 
 /// The columns of summary.csv after `cell` and the varied parameters, in order.
@@ -84,7 +89,8 @@ class SweepOutput : public BatchObserver {
   void guarded(Write&& write);
 
   CellParameters cells_;
-  OutputDirectory directory_;  // before the writer: destroyed after it closed its file
+  std::vector<std::size_t> numbers_;  // SweepOutputInfo::numbers, one per cell
+  OutputDirectory directory_;         // before the writer: destroyed after it closed its file
   std::unique_ptr<Curves> curves_;
   bool intact_ = true;
 };
