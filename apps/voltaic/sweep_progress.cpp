@@ -35,14 +35,19 @@ void SweepProgress::draw(double elapsed) {
 
 void SweepProgress::log(double elapsed) {
   last_log_s_ = elapsed;
+  logged_ = finished_;
   std::fprintf(out_, "voltaic: %zu/%zu cells finished, %zu incomplete, %.3g cells/s (%s)\n", finished_, cells_,
                incomplete_, elapsed > 0.0 ? double(finished_) / elapsed : 0.0, clock_text(elapsed).c_str());
   std::fflush(out_);
 }
 
 void SweepProgress::finish() {
-  if (!terminal_) return;
-  draw(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (!terminal_) {
+    if (finished_ != logged_) log(elapsed);  // else a stale count would be the log's last word
+    return;
+  }
+  draw(elapsed);
   std::fprintf(out_, "\n");
 }
 

@@ -16,7 +16,8 @@ class SweepProgress {
   SweepProgress(std::size_t cells, std::FILE* out, bool terminal);
   /// After each finished cell.
   void update(const BatchCellResult& result);
-  /// Draws the final state and ends the bar's line.
+  /// Draws the final state and ends the bar's line; in a log, writes the
+  /// final counts unless the last line already had them.
   void finish();
 
   std::size_t finished() const { return finished_; }
@@ -31,6 +32,7 @@ class SweepProgress {
   std::FILE* out_;
   bool terminal_;
   std::size_t finished_ = 0, incomplete_ = 0;
+  std::size_t logged_ = 0;  // finished_ as the last log line gave it
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   double last_draw_s_ = -1.0, last_log_s_ = 0.0;
 };

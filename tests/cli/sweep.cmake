@@ -25,6 +25,10 @@ execute_process(COMMAND "${VOLTAIC}" sweep "${CONFIG}" --output "${WORK}/whole" 
 if(NOT rc EQUAL 0 OR NOT out MATCHES "Sweep finished\\..*cells completed +${CELLS}\n")
   message(FATAL_ERROR "the sweep did not complete its ${CELLS} cells (exit ${rc}):\n${out}\n${err}")
 endif()
+# Not on a terminal: the log's last progress line has the final count.
+if(NOT out MATCHES "voltaic: ${CELLS}/${CELLS} cells finished, 0 incomplete")
+  message(FATAL_ERROR "the log does not end on ${CELLS}/${CELLS} cells finished:\n${out}")
+endif()
 require_files("${WORK}/whole/sweep" summary.csv curves.h5)
 read_summary("${WORK}/whole" rows status)
 list(REMOVE_DUPLICATES status)
