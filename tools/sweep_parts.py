@@ -9,7 +9,7 @@
     # The parts' files as one sweep's: every cell of 0..N-1 once, in cell
     # order; cycles.csv thinned to every K-th cycle and each cell's last.
     python3 tools/sweep_parts.py merge --cells 1000 --cycles-every 100 \\
-        --output fleet part-gpu/sweep part-cpu/sweep
+        [--cycle-column "Capacity [A.h]" ...] --output fleet part-gpu/sweep part-cpu/sweep
 
 merge exits 1 when a cell is missing or appears twice, or when a cell did not
 complete (its row's status and termination are printed); its report is JSON
@@ -112,11 +112,16 @@ def merge(args):
     kept.sort(key=lambda r: (int(r[0]), int(r[1])))
     last_cycle = {cell: int(r[1]) for cell, r in last.items()}
     if cycles_header:
+        names = ["cell", "Cycle number"] + (args.cycle_column or cycles_header[2:])
+        missing_columns = [n for n in names if n not in cycles_header]
+        if missing_columns:
+            sys.exit(f"cycles.csv has no column {missing_columns[0]!r}")
+        at = [cycles_header.index(n) for n in names]
         name = f"cycles-every-{args.cycles_every}.csv"
         with open(os.path.join(args.output, name), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
-            w.writerow(cycles_header)
-            w.writerows(kept)
+            w.writerow(names)
+            w.writerows([r[i] for i in at] for r in kept)
     all_steps = [int(r[steps]) for r in summaries.values()]
     whole = {
         "cells": len(summaries), "expected": args.cells, "missing": missing[:20], "missing_count": len(missing),
@@ -142,6 +147,8 @@ def main():
     m.add_argument("--cells", type=int, required=True, help="the whole sweep's cells")
     m.add_argument("--cycles-every", type=int, default=100, help="keep every K-th cycle (and the first and last)")
     m.add_argument("--output", required=True, help="directory for summary.csv and cycles-every-K.csv")
+    m.add_argument("--cycle-column", action="append", metavar="NAME",
+                   help="keep this column of cycles.csv (repeat; default: all)")
     args = p.parse_args()
     if args.command == "split":
         split(args)

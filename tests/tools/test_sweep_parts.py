@@ -81,6 +81,14 @@ def test_merge_puts_the_parts_in_cell_order_and_thins_the_cycles():
             rows = list(csv.reader(f))[1:]
         assert [(r[0], r[1]) for r in rows if r[0] == "1"] == [("1", "1"), ("1", "100"), ("1", "200"), ("1", "205")]
         assert [(r[0], r[1]) for r in rows if r[0] == "0"] == [("0", "1"), ("0", "100"), ("0", "200"), ("0", "250")]
+        rc, out, err = run("merge", "--cells", "5", "--cycles-every", "100", "--output", out_dir,
+                           "--cycle-column", "Capacity [A.h]", os.path.join(d, "a"), os.path.join(d, "b"))
+        with open(os.path.join(out_dir, "cycles-every-100.csv")) as f:
+            rows = list(csv.reader(f))
+        assert rows[0] == ["cell", "Cycle number", "Capacity [A.h]"] and rows[2] == ["0", "100", "4.0"], rows[:3]
+        rc, _, err = run("merge", "--cells", "5", "--output", out_dir, "--cycle-column", "Nothing",
+                         os.path.join(d, "a"))
+        assert rc != 0 and "no column 'Nothing'" in err, err
 
 
 def test_merge_fails_on_a_missing_repeated_or_incomplete_cell():
