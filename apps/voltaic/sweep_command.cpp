@@ -36,9 +36,9 @@ namespace {
 /// The sweep's files go in this folder of the output directory, beside what `voltaic run` writes.
 constexpr const char* kSweepFolder = "sweep";
 
-/// Streams each finished cell to the output and the progress display, and
-/// keeps its row (for a summary after a failure); stops the batch after
-/// SIGINT or SIGTERM.
+/// Streams each finished cell to the output and the progress display (and
+/// each cycle a cell ends to the display), and keeps its row (for a summary
+/// after a failure); stops the batch after SIGINT or SIGTERM.
 class SweepObserver : public BatchObserver {
  public:
   SweepObserver(io::SweepOutput& output, SweepProgress& progress, std::size_t cells, const SweepArguments& args)
@@ -49,11 +49,12 @@ class SweepObserver : public BatchObserver {
         every_(args.checkpoint_every) {}
   void on_cell(std::size_t index, const BatchCellResult& result) override {
     output_.on_cell(index, result);
-    progress_.update(result);
+    progress_.update(index, result);
     BatchCellResult& row = rows_[index];
     row = result;
     row.time = row.voltage = row.current = row.temperature = {};
   }
+  void on_cycle(std::size_t index, const CycleSummary& summary) override { progress_.cycle(index, summary); }
   /// The finished cells' results without their curves; the others not_run.
   const std::vector<BatchCellResult>& rows() const { return rows_; }
   std::string stop_reason() override {
@@ -258,7 +259,7 @@ int sweep_command(const SweepArguments& args) {
   }
   note_leftovers(output->directory());
 
-  SweepProgress progress(batch->num_cells(), stdout, isatty(fileno(stdout)));
+  SweepProgress progress(batch->num_cells(), experiment->cycles(), stdout, isatty(fileno(stdout)));
   SweepObserver observer(*output, progress, batch->num_cells(), args);
   const auto start = std::chrono::steady_clock::now();
   std::vector<BatchCellResult> results;

@@ -57,6 +57,11 @@ struct BatchRun {
     tell([&] { observer->on_cell(index, result); });
   }
 
+  /// Hands the summary of a cycle a cell ended to the observer, as on_cell a cell.
+  void on_cycle(std::size_t index, const CycleSummary& summary) {
+    tell([&] { observer->on_cycle(index, summary); });
+  }
+
   /// Hands a checkpoint to the observer, as on_cell a cell.
   void on_checkpoint(const Checkpoint& c) {
     tell([&] { observer->on_checkpoint(c); });

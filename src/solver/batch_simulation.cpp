@@ -77,10 +77,17 @@ BatchCellResult failure(const std::string& why) {
 
 namespace {
 
-/// Passes the batch's stop reason to one cell's Simulation run.
+/// Passes the batch's stop reason to one cell's Simulation run, and the
+/// cycles it ends to the batch's observer.
 class CellObserver : public RunObserver {
  public:
-  explicit CellObserver(BatchRun& run) : run_(run) {}
+  CellObserver(BatchRun& run, std::size_t index) : run_(run), index_(index) {}
+  void on_row(const Solution& solution) override { tell_cycles(solution); }
+  /// Hands on the cycles `solution` ended since the last call (the run's
+  /// last cycle ends after its last row).
+  void tell_cycles(const Solution& solution) {
+    for (; told_ < solution.cycles.size(); ++told_) run_.on_cycle(index_, solution.cycles[told_]);
+  }
   std::string stop_reason() override {
     std::string why = run_.stop_reason();
     if (!why.empty()) stopped_ = true;
@@ -90,6 +97,8 @@ class CellObserver : public RunObserver {
 
  private:
   BatchRun& run_;
+  std::size_t index_;
+  std::size_t told_ = 0;  // the cycles handed on
   bool stopped_ = false;
 };
 
@@ -146,11 +155,13 @@ ParameterSet BatchSimulation::cell_parameters(std::size_t i) const {
 namespace {
 
 BatchCellResult run_cell(const ParameterSet& p, const SimulationOptions& options,
-                         const std::shared_ptr<const Executor>& exec, const Experiment& experiment, BatchRun& run) {
+                         const std::shared_ptr<const Executor>& exec, const Experiment& experiment, BatchRun& run,
+                         std::size_t index) {
   try {
     Simulation sim(p, options, exec);
-    CellObserver observer(run);
+    CellObserver observer(run, index);
     const Solution s = sim.run(experiment, &observer);
+    observer.tell_cycles(s);
     return result_of(s, sim.work(), observer.stopped());
   } catch (const Error& e) {  // a non-physical parameter, or a step the cell cannot take
     return failure(e.what_failed() + ": " + e.why());
@@ -194,7 +205,7 @@ std::vector<BatchCellResult> BatchSimulation::run_simulations(const Experiment& 
   run.observer = observer;
   const auto work = [&] {
     for (std::size_t i = run.next++; i < n && run.stop_reason().empty(); i = run.next++) {
-      BatchCellResult r = run_cell(cell_parameters(i), options_, exec_, experiment, run);
+      BatchCellResult r = run_cell(cell_parameters(i), options_, exec_, experiment, run, i);
       run.on_cell(i, r);
       if (!batch_.keep_curves) drop_curves(r);
       results[i] = std::move(r);

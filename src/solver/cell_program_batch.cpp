@@ -368,9 +368,11 @@ void BatchSimulation::run_program_on_cpu(ProgramRun& run, const std::vector<std:
       r.step = k.step;
       program::advance_on_cpu(cell);
       drain(r, slab.data() + s.o.rows, k.rows, keep, s, *run.experiment);
+      const std::size_t summarised = r.result.cycles.size();
       if (close_cycle(r, k, s, *run.experiment, state,
                       [&] { return totals_of(cell_parameters(i), options_, s, r.constants); }))
         k.ending = program::Ending::completed;
+      if (r.result.cycles.size() > summarised) run.on_cycle(i, r.result.cycles.back());
       if (k.ending == program::Ending::running && !run.stop_reason().empty()) {
         interrupted = true;
         if (run.checkpoints()) run.flight[i] = in_flight(r, k, state(s.o.c_s, program::flight_state_doubles(s.o)));
@@ -462,10 +464,18 @@ void BatchSimulation::run_program_on_cuda([[maybe_unused]] ProgramRun& run,
       }
       if (!cycle_ends.empty()) {
         for (std::size_t j = 0; j < count; ++j) records[j] = &run.cells[cells[first + j]];
+        std::vector<std::size_t> summarised(cycle_ends.size());
+        for (std::size_t e = 0; e < cycle_ends.size(); ++e)
+          summarised[e] = records[cycle_ends[e]]->result.cycles.size();
         summaries.close(cycle_ends, records, host_clocks.data(), device, *run.experiment, worker_threads(),
                         [&](std::size_t j) {
                           return totals_of(cell_parameters(cells[first + j]), options_, s, records[j]->constants);
                         });
+        for (std::size_t e = 0; e < cycle_ends.size(); ++e) {
+          const CellRecord& r = *records[cycle_ends[e]];
+          if (r.result.cycles.size() > summarised[e])
+            run.on_cycle(cells[first + cycle_ends[e]], r.result.cycles.back());
+        }
       }
       if (stopped && run.checkpoints()) take_flight();  // before finish() words them interrupted
       running = 0;

@@ -13,6 +13,10 @@ execute_process(COMMAND "${VOLTAIC}" sweep "${CONFIG}" --output "${WORK}/whole" 
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the whole sweep failed (exit ${rc}):\n${out}\n${err}")
 endif()
+# Its log counts the cycles the cells ended (4 cells x 40 cycles) and their lowest capacity.
+if(NOT out MATCHES "voltaic: 4/4 cells finished, 0 incomplete, 160/160 cycles \\(100.0 %\\), lowest capacity [0-9.]+ A.h")
+  message(FATAL_ERROR "the log does not end on 160/160 cycles:\n${out}")
+endif()
 
 execute_process(COMMAND "${VOLTAIC}" sweep "${CONFIG}" --output "${WORK}/cut" --threads 1 --backend cpu
                         --checkpoint "${checkpoint}"
@@ -32,6 +36,9 @@ execute_process(COMMAND "${VOLTAIC}" sweep "${CONFIG}" --output "${WORK}/resumed
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the resumed sweep failed (exit ${rc}):\n${out}\n${err}")
+endif()
+if(NOT out MATCHES "160/160 cycles \\(100.0 %\\)")  # the cycles before the stop counted too
+  message(FATAL_ERROR "the resumed sweep's log does not end on 160/160 cycles:\n${out}")
 endif()
 foreach(f summary.csv cycles.csv)
   require_same("${WORK}/whole/sweep/${f}" "${WORK}/resumed/sweep/${f}")

@@ -35,6 +35,7 @@ target_sources(voltaic_tests PRIVATE
   solver/failure_cause_test.cpp
   solver/batch_simulation_test.cpp
   solver/batch_checkpoint_test.cpp
+  solver/batch_cycles_test.cpp
   solver/cell_program_test.cpp
   solver/cell_engine_test.cpp
   solver/batch_pybamm_test.cpp

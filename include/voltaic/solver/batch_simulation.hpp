@@ -79,6 +79,13 @@ class BatchObserver {
     (void)index;
     (void)result;
   }
+  /// Cell `index` ended a cycle of the experiment: `summary` (its `cycle`
+  /// counts from 1, and goes on from a checkpoint's count after a resume).
+  /// Called from the batch's threads, one call at a time, as on_cell.
+  virtual void on_cycle(std::size_t index, const CycleSummary& summary) {
+    (void)index;
+    (void)summary;
+  }
   /// Polled between the time steps of every running cell; a non-empty reason
   /// stops the batch: running cells end at their next step (interrupted),
   /// cells not started stay not_run.
