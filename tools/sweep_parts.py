@@ -11,9 +11,11 @@
     python3 tools/sweep_parts.py merge --cells 1000 --cycles-every 100 \\
         [--cycle-column "Capacity [A.h]" ...] --output fleet part-gpu/sweep part-cpu/sweep
 
-merge exits 1 when a cell is missing or appears twice, or when a cell did not
-complete (its row's status and termination are printed); its report is JSON
-lines on stdout (one per part, then one for the whole).
+A part may have been stopped (SIGINT): its interrupted and not-run cells are
+left for another part. merge exits 1 when a cell ended in no part, or did not
+complete (its row's status and termination are printed), and refuses a cell
+that ended in two parts; its report is JSON lines on stdout (one per part,
+then one for the whole).
 Plain Python (csv, json), no third-party modules.
 """
 import argparse
@@ -21,6 +23,9 @@ import csv
 import json
 import os
 import sys
+
+
+UNENDED = ("interrupted", "not run")  # statuses of a cell a part stopped before its end
 
 
 def read_rows(path):
@@ -31,16 +36,18 @@ def read_rows(path):
     return rows[0], rows[1:]
 
 
-def thin_cycles(path, every, kept, last):
-    """Appends to `kept` the rows of cycles.csv at `path` whose cycle is 1 or a
-    multiple of `every`, keeps each cell's last row in `last`; returns the header.
-    Streams: a fleet's cycles.csv has a row per cell per cycle."""
+def thin_cycles(path, every, cells, kept, last):
+    """Appends to `kept` the rows of `cells` in cycles.csv at `path` whose cycle
+    is 1 or a multiple of `every`, keeps each cell's last row in `last`;
+    returns the header. Streams: a fleet's cycles.csv has a row per cell per cycle."""
     with open(path, newline="") as f:
         reader = csv.reader(f)
         header = next(reader, None)
         if not header or header[0] != "cell":
             sys.exit(f"{path}: not a voltaic sweep file (its first column is not 'cell')")
         for r in reader:
+            if int(r[0]) not in cells:
+                continue
             cycle = int(r[1])
             if cycle == 1 or cycle % every == 0:
                 kept.append(r)
@@ -87,16 +94,21 @@ def merge(args):
         if summary_header is not None and header != summary_header:
             sys.exit(f"{part}/summary.csv: its columns are not the first part's")
         summary_header = header
+        status = header.index("status")
+        ended = set()  # an interrupted or not-run row is a cell left for another part
         for r in rows:
             cell = int(r[0])
+            if r[status] in UNENDED:
+                continue
             if cell in summaries:
-                sys.exit(f"cell {cell} is in two parts (the second: {part})")
+                sys.exit(f"cell {cell} ended in two parts (the second: {part})")
             summaries[cell] = r
-        completed = sum(1 for r in rows if r[header.index("status")] == "completed")
-        print(json.dumps({"part": part, "cells": len(rows), "completed": completed}))
+            ended.add(cell)
+        completed = sum(1 for r in rows if r[status] == "completed")
+        print(json.dumps({"part": part, "cells": len(rows), "ended": len(ended), "completed": completed}))
         cycles_path = os.path.join(part, "cycles.csv")
         if os.path.exists(cycles_path):
-            cycles_header = thin_cycles(cycles_path, args.cycles_every, cycles, last)
+            cycles_header = thin_cycles(cycles_path, args.cycles_every, ended, cycles, last)
     missing = [c for c in range(args.cells) if c not in summaries]
     extra = [c for c in summaries if c >= args.cells]
     status = summary_header.index("status")

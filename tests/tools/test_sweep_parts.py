@@ -103,7 +103,22 @@ def test_merge_fails_on_a_missing_repeated_or_incomplete_cell():
         assert whole["missing"] == [2] and whole["incomplete"] == 1, whole
         assert "cell 3: stopped: end" in err, err
         rc, _, err = run(*args, os.path.join(d, "a"), os.path.join(d, "c"))
-        assert rc != 0 and "cell 1 is in two parts" in err, err
+        assert rc != 0 and "cell 1 ended in two parts" in err, err
+
+
+def test_merge_leaves_a_stopped_parts_unended_cells_to_another():
+    with tempfile.TemporaryDirectory() as d:
+        write_part(os.path.join(d, "a"), [0, 1, 2], status={1: "interrupted", 2: "not run"})
+        write_part(os.path.join(d, "b"), [1, 2], cycles=5)
+        out_dir = os.path.join(d, "w")
+        rc, out, err = run("merge", "--cells", "3", "--output", out_dir, os.path.join(d, "a"), os.path.join(d, "b"))
+        assert rc == 0, (out, err)
+        assert json.loads(out.splitlines()[0])["ended"] == 1
+        with open(os.path.join(out_dir, "cycles-every-100.csv")) as f:
+            rows = list(csv.reader(f))[1:]
+        assert [(r[0], r[1]) for r in rows] == [("0", "1"), ("0", "3"), ("1", "1"), ("1", "5"), ("2", "1"), ("2", "5")]
+        rc, out, _ = run("merge", "--cells", "3", "--output", out_dir, os.path.join(d, "a"))
+        assert rc == 1 and json.loads(out.splitlines()[-1])["missing"] == [1, 2], out
 
 
 def main():
