@@ -152,6 +152,12 @@ add_test(NAME cli.sweep_runs_the_cells_it_is_given
          COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/ageing_sweep.toml
                  -DWORK=${_work}/sweep_cells -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_cells.cmake)
 
+# A sweep in two parts stopped and resumed by tools/sweep_parts_run.sh (issue 30's fleet runs).
+add_test(NAME cli.sweep_parts_run_goes_on_across_calls
+         COMMAND ${CMAKE_COMMAND} -DVOLTAIC=${_voltaic} -DTOOL=${PROJECT_SOURCE_DIR}/tools/sweep_parts_run.sh
+                 -DCONFIG=${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_resume.toml -DWORK=${_work}/sweep_parts_run
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/sweep_parts_run.cmake)
+
 # A sweep whose cells cannot fit what the process may allocate (ulimit -v):
 # exit 2 with the estimate, before any sampling (it was bad_alloc, exit 1).
 add_test(NAME cli.sweep_beyond_memory_is_refused_up_front
