@@ -88,7 +88,7 @@ def split(args):
 
 
 def merge(args):
-    summary_header, summaries, cycles_header, cycles, last = None, {}, None, [], {}
+    summary_header, summaries, names, cycles, last = None, {}, None, [], {}
     for part in args.parts:
         header, rows = read_rows(os.path.join(part, "summary.csv"))
         if summary_header is not None and header != summary_header:
@@ -108,7 +108,15 @@ def merge(args):
         print(json.dumps({"part": part, "cells": len(rows), "ended": len(ended), "completed": completed}))
         cycles_path = os.path.join(part, "cycles.csv")
         if os.path.exists(cycles_path):
-            cycles_header = thin_cycles(cycles_path, args.cycles_every, ended, cycles, last)
+            part_rows, part_last = [], {}
+            header = thin_cycles(cycles_path, args.cycles_every, ended, part_rows, part_last)
+            names = names or ["cell", "Cycle number"] + (args.cycle_column or header[2:])
+            missing_columns = [n for n in names if n not in header]
+            if missing_columns:
+                sys.exit(f"{cycles_path} has no column {missing_columns[0]!r}")
+            at = [header.index(n) for n in names]  # parts may hold other columns, in another order
+            cycles += [[r[i] for i in at] for r in part_rows]
+            last.update({cell: [r[i] for i in at] for cell, r in part_last.items()})
     missing = [c for c in range(args.cells) if c not in summaries]
     extra = [c for c in summaries if c >= args.cells]
     status = summary_header.index("status")
@@ -123,17 +131,12 @@ def merge(args):
     kept = cycles + [r for r in last.values() if int(r[1]) % args.cycles_every != 0 and int(r[1]) != 1]
     kept.sort(key=lambda r: (int(r[0]), int(r[1])))
     last_cycle = {cell: int(r[1]) for cell, r in last.items()}
-    if cycles_header:
-        names = ["cell", "Cycle number"] + (args.cycle_column or cycles_header[2:])
-        missing_columns = [n for n in names if n not in cycles_header]
-        if missing_columns:
-            sys.exit(f"cycles.csv has no column {missing_columns[0]!r}")
-        at = [cycles_header.index(n) for n in names]
+    if names:
         name = f"cycles-every-{args.cycles_every}.csv"
         with open(os.path.join(args.output, name), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(names)
-            w.writerows([r[i] for i in at] for r in kept)
+            w.writerows(kept)
     all_steps = [int(r[steps]) for r in summaries.values()]
     whole = {
         "cells": len(summaries), "expected": args.cells, "missing": missing[:20], "missing_count": len(missing),

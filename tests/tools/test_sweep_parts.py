@@ -89,6 +89,21 @@ def test_merge_puts_the_parts_in_cell_order_and_thins_the_cycles():
         rc, _, err = run("merge", "--cells", "5", "--output", out_dir, "--cycle-column", "Nothing",
                          os.path.join(d, "a"))
         assert rc != 0 and "no column 'Nothing'" in err, err
+        # A merged file as a part (fewer columns) beside a part with all of them.
+        os.makedirs(os.path.join(d, "m"))
+        os.replace(os.path.join(out_dir, "cycles-every-100.csv"), os.path.join(d, "m", "cycles.csv"))
+        os.replace(os.path.join(out_dir, "summary.csv"), os.path.join(d, "m", "summary.csv"))
+        write_part(os.path.join(d, "c"), [5], cycles=100)
+        with open(os.path.join(d, "c", "cycles.csv"), "w", newline="") as f:  # another column, first
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["cell", "Cycle number", "Other", "Capacity [A.h]"])
+            w.writerows([5, k, 7, 5.0 - 0.01 * k] for k in range(1, 101))
+        rc, out, err = run("merge", "--cells", "6", "--output", out_dir, "--cycle-column", "Capacity [A.h]",
+                           os.path.join(d, "m"), os.path.join(d, "c"))
+        assert rc == 0, (out, err)
+        with open(os.path.join(out_dir, "cycles-every-100.csv")) as f:
+            rows = list(csv.reader(f))
+        assert rows[-1] == ["5", "100", "4.0"] and rows[2] == ["0", "100", "4.0"], rows
 
 
 def test_merge_fails_on_a_missing_repeated_or_incomplete_cell():
