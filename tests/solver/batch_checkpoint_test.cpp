@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/batch_ageing_case.hpp"
 #include "test_support.hpp"
 #include "voltaic/core/error.hpp"
 #include "voltaic/io/checkpoint_file.hpp"
@@ -25,29 +26,13 @@ using Status = BatchCellResult::Status;
 const char* const kRate = "SEI reaction exchange current density [A.m-2]";
 const char* const kAmbient = "Ambient temperature [K]";
 
-SimulationOptions ageing() {
-  SimulationOptions o;
-  o.grid = {6, 4, 6, 6, 1, 1};
-  o.thermal = ThermalModel::lumped;
-  o.degradation.sei = SeiModel::reaction_limited;
-  o.degradation.lithium_plating = PlatingModel::irreversible;
-  return o;
-}
+SimulationOptions ageing() { return test::batch_ageing_options(); }
 
 CellParameters four_cells() {
   return {{kRate, kAmbient}, {1.5e-5, 298.15, 1.5e-4, 308.15, 3e-4, 298.15, 6e-5, 288.15}};
 }
 
-/// Cycles with a kept first cycle's curves and an 80 % end, so that records
-/// hold curves, held rows, summaries and a tally in flight.
-const Experiment& cycling() {
-  static const Experiment e = [] {
-    Experiment x({"Discharge at 1C until 3.0 V", "Rest for 5 minutes", "Charge at 1C until 4.1 V"}, 4);
-    x.set_termination(parse_cycle_termination({"80% capacity"}));
-    return x;
-  }();
-  return e;
-}
+const Experiment& cycling() { return test::batch_ageing_cycles(); }
 
 BatchSimulation batch(const CellParameters& cells, std::shared_ptr<const Executor> exec, int threads = 2) {
   BatchOptions b;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/batch_ageing_case.hpp"
 #include "test_support.hpp"
 #include "voltaic/model/parameter_sets.hpp"
 #include "voltaic/solver/batch_simulation.hpp"
@@ -16,28 +17,14 @@
 namespace voltaic {
 namespace {
 
-SimulationOptions ageing() {
-  SimulationOptions o;
-  o.grid = {6, 4, 6, 6, 1, 1};
-  o.thermal = ThermalModel::lumped;
-  o.degradation.sei = SeiModel::reaction_limited;
-  o.degradation.lithium_plating = PlatingModel::irreversible;
-  return o;
-}
+SimulationOptions ageing() { return test::batch_ageing_options(); }
 
 CellParameters three_cells() {
   return {{"SEI reaction exchange current density [A.m-2]", "Ambient temperature [K]"},
           {1.5e-5, 298.15, 1.5e-4, 308.15, 6e-5, 288.15}};
 }
 
-const Experiment& cycling() {
-  static const Experiment e = [] {
-    Experiment x({"Discharge at 1C until 3.0 V", "Rest for 5 minutes", "Charge at 1C until 4.1 V"}, 4);
-    x.set_termination(parse_cycle_termination({"80% capacity"}));
-    return x;
-  }();
-  return e;
-}
+const Experiment& cycling() { return test::batch_ageing_cycles(); }
 
 /// Keeps the summaries on_cycle hands on, per cell; stops the batch once it
 /// was handed `stop_after` of them (0: never).
